@@ -1,0 +1,40 @@
+import type { Request, RequestHandler } from 'express';
+import { AppError } from '../errors.ts';
+
+// The plan-gated categories of the contract. Which of them a caller has is decided here and
+// nowhere else; the accounts issue replaces `openAccess` with the caller's plan.
+export const CATEGORIES = [
+  'cat_status_history', 'cat_alert_changes', 'cat_proprietor', 'cat_attorney', 'cat_oppositions', 'cat_opp_docs',
+  'cat_hearings', 'cat_documents', 'cat_exam_reports', 'cat_journal', 'cat_threats', 'cat_well_known',
+  'cat_prohibited', 'cat_inn_names', 'cat_stamp_duty', 'cat_tm_class',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export interface Viewer {
+  /** Who signed URLs are issued to. */
+  accountId: string;
+  categories: ReadonlySet<Category>;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    viewer?: Viewer;
+  }
+}
+
+/** Until accounts exist every caller sees every category. */
+export const openAccess: RequestHandler = (req, _res, next) => {
+  req.viewer = { accountId: 'public', categories: new Set(CATEGORIES) };
+  next();
+};
+
+export function viewerOf(req: Request): Viewer {
+  if (!req.viewer) throw new AppError('unauthorized', 'authentication required');
+  return req.viewer;
+}
+
+export function requireCategory(viewer: Viewer, category: Category): void {
+  if (!viewer.categories.has(category)) {
+    throw new AppError('category_not_on_plan', `your plan does not include ${category}`, { category });
+  }
+}

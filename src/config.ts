@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+// Every setting the process reads from its environment, validated once at start.
+// Nothing else in the code reads process.env.
+const Env = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/nishaan'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(16),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Base address that signed file URLs point at; defaults to the listening address.
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  OBJECT_STORE_DIR: z.string().default('var/objects'),
+  // HMAC key for signed file URLs. A random one per process would break URLs across processes.
+  URL_SIGNING_SECRET: z.string().min(16).default('dev-only-url-signing-secret-change-me'),
+  BODY_LIMIT: z.string().default('1mb'),
+  DEMO_RECORDS: z.coerce.number().int().min(0).default(50_000),
+  DEMO_LOGOS: z.coerce.number().int().min(0).default(2_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Config = z.infer<typeof Env> & { objectStoreDir: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  if (cfg.NODE_ENV === 'production' && cfg.URL_SIGNING_SECRET.startsWith('dev-only')) {
+    throw new Error('invalid configuration:\n  URL_SIGNING_SECRET: must be set in production');
+  }
+  return { ...cfg, objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR) };
+}

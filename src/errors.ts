@@ -1,0 +1,40 @@
+// The closed list of error codes. Every error a client can see has one of these codes;
+// the status is chosen here from the code, never from message text.
+export const ERROR_CODES = {
+  bad_request: 400,
+  validation_error: 400,
+  malformed_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  category_not_on_plan: 403,
+  subscription_inactive: 403,
+  signature_invalid: 403,
+  url_expired: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: unknown;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CODES[code];
+    this.details = details;
+    this.headers = headers;
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);

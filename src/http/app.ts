@@ -1,0 +1,60 @@
+import express, { type Express } from 'express';
+import { randomUUID } from 'node:crypto';
+import { pinoHttp } from 'pino-http';
+import type { Deps } from '../deps.ts';
+import { Api } from './endpoint.ts';
+import { errorHandler, notFoundHandler, requireJsonBody } from './errorHandler.ts';
+import { generateOpenApi } from './openapi.ts';
+import { docsRouter } from './docsPage.ts';
+import { filesRouter } from './routes/files.ts';
+import { registerRoutes } from './routes/index.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface BuiltApp {
+  app: Express;
+  openapi: object;
+}
+
+export function buildApp(deps: Deps): BuiltApp {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger: deps.log,
+      // A caller's own request id is kept when it is sane, so logs on both sides line up.
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customProps: (req) => ({ request_id: req.id }),
+      quietReqLogger: true,
+      autoLogging: deps.config.LOG_LEVEL !== 'silent',
+    }),
+  );
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: deps.config.BODY_LIMIT, strict: true, type: 'application/json' }));
+
+  const router = express.Router();
+  const api = new Api(router, deps.config.NODE_ENV !== 'production');
+  registerRoutes(api, deps);
+  const openapi = generateOpenApi(api.registry);
+
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.use(docsRouter());
+  app.use(filesRouter(deps.store, deps.signer));
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.use(router);
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return { app, openapi };
+}

@@ -1,0 +1,58 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+
+// body-parser and friends tag their errors with `type` (and a status); map those tags, never messages.
+const BODY_ERRORS: Record<string, () => AppError> = {
+  'entity.parse.failed': () => new AppError('malformed_json', 'request body is not valid JSON'),
+  'entity.too.large': () => new AppError('payload_too_large', 'request body is too large'),
+  'encoding.unsupported': () => new AppError('unsupported_media_type', 'unsupported content encoding'),
+  'charset.unsupported': () => new AppError('unsupported_media_type', 'unsupported charset'),
+  'request.aborted': () => new AppError('bad_request', 'request body was aborted'),
+  'entity.verify.failed': () => new AppError('bad_request', 'request body could not be verified'),
+  'request.size.invalid': () => new AppError('bad_request', 'request body length does not match Content-Length'),
+  'stream.encoding.set': () => new AppError('internal_error', 'request stream misconfigured'),
+};
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const type = (err as { type?: unknown })?.type;
+  if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type]();
+  const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // A client error raised by a library without a known tag: keep it a 4xx, never a 500.
+    if (status === 413) return new AppError('payload_too_large', 'request is too large');
+    if (status === 415) return new AppError('unsupported_media_type', 'unsupported media type');
+    return new AppError('bad_request', 'bad request');
+  }
+  return new AppError('internal_error', 'internal server error');
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) log.error({ err, request_id: req.id }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (appErr.headers) res.set(appErr.headers);
+    const body: Record<string, unknown> = { error: appErr.message, code: appErr.code, request_id: String(req.id ?? '') };
+    if (appErr.details !== undefined) body.details = appErr.details;
+    res.status(appErr.status).json(body);
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new AppError('not_found', `no such endpoint: ${req.method} ${req.path}`));
+};
+
+/** Bodies are JSON (multipart endpoints opt out); anything else is refused before parsing. */
+export const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is('application/json') && !req.is('multipart/form-data')) {
+    next(new AppError('unsupported_media_type', `Content-Type must be application/json, got ${req.headers['content-type'] ?? 'none'}`));
+    return;
+  }
+  next();
+};

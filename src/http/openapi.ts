@@ -1,0 +1,22 @@
+import { OpenApiGeneratorV31, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+
+export const API_VERSION = '1.1.0';
+
+export function generateOpenApi(registry: OpenAPIRegistry): object {
+  registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  registry.registerComponent('securitySchemes', 'LegacyApiKey', {
+    type: 'apiKey', in: 'header', name: 'Authorization', description: 'Legacy form: `Authorization: Api-Key <key>`',
+  });
+  registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Nishaan trade mark data API',
+      version: API_VERSION,
+      description:
+        "A JSON API over India's trade mark registry. Errors are `{error, code, request_id}` (+ `details`); " +
+        'application numbers are strings; `application_date` is YYYY-MM-DD and `expire_at` DD/MM/YYYY.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

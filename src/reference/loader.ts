@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { Db } from '../db/knex.ts';
+
+// Reference data ships with the product in data/reference (copied from the shared data set; see
+// data/reference/README.md for sources and coverage). Loading replaces each table's rows in one
+// transaction, so it is idempotent and safe to run on every start.
+export const REFERENCE_DIR = new URL('../../data/reference', import.meta.url).pathname;
+
+type Row = Record<string, string>;
+
+function csv(dir: string, file: string): Row[] {
+  return parse(fs.readFileSync(path.join(dir, file)), { columns: true, skip_empty_lines: true }) as Row[];
+}
+
+const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+
+interface NiceClass {
+  class: number;
+  kind: string;
+  heading: string;
+  explanatory_note?: string;
+  includes_in_particular?: string[];
+  does_not_include_in_particular?: string[];
+}
+
+export async function loadReferenceData(db: Db, dir = REFERENCE_DIR): Promise<Record<string, number>> {
+  const classes = (JSON.parse(fs.readFileSync(path.join(dir, 'nice_classes.json'), 'utf8')) as { classes: NiceClass[] }).classes;
+  const offices = (JSON.parse(fs.readFileSync(path.join(dir, 'tmr_offices.json'), 'utf8')) as {
+    offices: { code: string; name: string; city: string; head_office: boolean; address: string | null; jurisdiction: string[] }[];
+  }).offices;
+
+  const tables: Record<string, Record<string, unknown>[]> = {
+    nice_classes: classes.map((c) => ({
+      class_number: c.class,
+      kind: c.kind,
+      heading: c.heading,
+      explanatory_note: c.explanatory_note ?? null,
+      includes: JSON.stringify(c.includes_in_particular ?? []),
+      excludes: JSON.stringify(c.does_not_include_in_particular ?? []),
+    })),
+    class_items: csv(dir, 'nice_items.csv').map((r) => ({
+      class_number: Number(r.class),
+      basic_number: orNull(r.basic_number),
+      item_a: r.item,
+      item_b: null,
+    })),
+    well_known_marks: csv(dir, 'well_known_marks.csv').map((r) => ({
+      mark: r.mark, proprietor: orNull(r.proprietor), source_kind: r.source_kind,
+      date_or_journal: orNull(r.date_or_journal), source_url: orNull(r.source_url), confidence: r.confidence,
+    })),
+    prohibited_marks: csv(dir, 'prohibited_marks.csv').map((r) => ({
+      id: r.id, legal_basis: r.legal_basis, kind: r.kind, subject: r.subject, description: orNull(r.description),
+      match_terms: (r.match_terms ?? '').split(';').map((s) => s.trim()).filter(Boolean),
+      sources: orNull(r.sources), confidence: r.confidence,
+    })),
+    inn_names: csv(dir, 'inn_names.csv').map((r) => ({
+      eaeu_code: r.eaeu_code, inn_en: r.inn_en, inn_la: orNull(r.inn_la), inn_ru: orNull(r.inn_ru),
+    })),
+    inn_stems: csv(dir, 'inn_stems.csv').map((r) => ({ stem: r.stem, kind: r.kind, meaning: r.meaning })),
+    stamp_duty: csv(dir, 'stamp_duty.csv').map((r) => ({
+      instrument: r.instrument, state: r.state, iso_3166_2: orNull(r.iso_3166_2),
+      amount_inr: r.amount_inr && /^\d+(\.\d+)?$/.test(r.amount_inr) ? r.amount_inr : null,
+      basis: orNull(r.basis), detail: orNull(r.detail), source: orNull(r.source), source_type: orNull(r.source_type),
+      confidence: orNull(r.confidence),
+    })),
+    states: csv(dir, 'india_states.csv').map((r) => ({
+      iso_3166_2: r.iso_3166_2, code: r.code, name: r.name, name_iso: r.name_iso, type: r.type,
+      gst_state_code: orNull(r.gst_state_code), tmr_office: orNull(r.tmr_office), tmr_note: orNull(r.tmr_note),
+    })),
+    registry_offices: offices.map((o) => ({
+      code: o.code, name: o.name, city: o.city, head_office: o.head_office, address: o.address, jurisdiction: o.jurisdiction,
+    })),
+    status_values: csv(dir, 'tm_status_values.csv').map((r) => ({
+      status: r.status, aliases: orNull(r.aliases), stage: orNull(r.stage),
+      is_live: r.is_live === '1', is_final: r.is_final === '1', meaning: orNull(r.meaning),
+    })),
+  };
+
+  const counts: Record<string, number> = {};
+  await db.transaction(async (trx) => {
+    // Children before parents on delete, parents before children on insert.
+    await trx.raw('delete from class_items');
+    for (const [table, rows] of Object.entries(tables)) {
+      if (table !== 'class_items') await trx(table).del();
+    }
+    for (const [table, rows] of Object.entries(tables)) {
+      if (table === 'class_items') continue;
+      await trx.batchInsert(table, rows, 1000);
+      counts[table] = rows.length;
+    }
+    await trx.batchInsert('class_items', tables.class_items, 2000);
+    counts.class_items = tables.class_items.length;
+  });
+  return counts;
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createDb, type Db } from '../../src/db/knex.ts';
+import { migrateLatest, quoteIdent } from '../../src/db/migrate.ts';
+import { loadReferenceData } from '../../src/reference/loader.ts';
+
+// Migrate once into a template database; each test file clones it (CREATE DATABASE ... TEMPLATE is
+// a file copy, far faster than migrating again).
+const ADMIN_URL = process.env.TEST_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEMPLATE = 'nishaan_test_template';
+const created: string[] = [];
+
+function urlFor(name: string): string {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function buildTemplate(): Promise<void> {
+  execFileSync('bash', [new URL('../../scripts/ensure-pgvector.sh', import.meta.url).pathname], { stdio: 'inherit' });
+  const admin = createDb(ADMIN_URL, 1);
+  try {
+    await admin.raw(`drop database if exists ${quoteIdent(TEMPLATE)} with (force)`);
+    await admin.raw(`create database ${quoteIdent(TEMPLATE)}`);
+  } finally {
+    await admin.destroy();
+  }
+  const db = createDb(urlFor(TEMPLATE), 2);
+  try {
+    await migrateLatest(db);
+    await loadReferenceData(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** A fresh database for one test file, cloned from the template; dropped by dropTestDatabases. */
+export async function cloneTestDatabase(): Promise<{ url: string; db: Db; name: string }> {
+  const name = `nishaan_test_${randomBytes(5).toString('hex')}`;
+  const admin = createDb(ADMIN_URL, 1);
+  try {
+    await admin.raw(`create database ${quoteIdent(name)} template ${quoteIdent(TEMPLATE)}`);
+  } finally {
+    await admin.destroy();
+  }
+  created.push(name);
+  const url = urlFor(name);
+  return { url, db: createDb(url, 4), name };
+}
+
+export async function dropTestDatabases(): Promise<void> {
+  const admin = createDb(ADMIN_URL, 1);
+  try {
+    for (const name of created.splice(0)) await admin.raw(`drop database if exists ${quoteIdent(name)} with (force)`);
+  } finally {
+    await admin.destroy();
+  }
+}
