@@ -8,6 +8,7 @@ import { generateOpenApi } from './openapi.ts';
 import { docsRouter } from './docsPage.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
+import { openAccess } from '../accounts/access.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -53,6 +54,8 @@ export function buildApp(deps: Deps): BuiltApp {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  // Authentication and plan gating attach the caller here (accounts issue); until then all is open.
+  app.use(['/v1', '/public/v1'], openAccess);
   app.use(router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

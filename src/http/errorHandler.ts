@@ -36,6 +36,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
+    // A route may have set file headers before failing; the error is JSON whatever came before.
+    res.removeHeader('Content-Disposition');
+    res.type('application/json');
     if (appErr.headers) res.set(appErr.headers);
     const body: Record<string, unknown> = { error: appErr.message, code: appErr.code, request_id: String(req.id ?? '') };
     if (appErr.details !== undefined) body.details = appErr.details;

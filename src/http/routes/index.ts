@@ -1,4 +1,12 @@
 import type { Api } from '../endpoint.ts';
 import type { Deps } from '../../deps.ts';
+import { TrademarkRepository } from '../../trademarks/repository.ts';
+import { TrademarkService } from '../../trademarks/service.ts';
+import { JournalRepository } from '../../documents/journalRepository.ts';
+import { trademarkRoutes } from './trademarks.ts';
+import { journalRoutes } from './journals.ts';
 
-export function registerRoutes(_api: Api, _deps: Deps): void {}
+export function registerRoutes(api: Api, deps: Deps): void {
+  trademarkRoutes(api, new TrademarkService(new TrademarkRepository(deps.db), deps.store));
+  journalRoutes(api, new JournalRepository(deps.db));
+}

@@ -1,0 +1,41 @@
+import type { Db } from '../db/knex.ts';
+import { SUMMARY_COLUMNS } from '../trademarks/sql.ts';
+import type { SummaryRow } from '../trademarks/repository.ts';
+
+const JOURNAL_COLUMNS = `j.id, j.journal_number, to_char(j.publication_date, 'YYYY-MM-DD') as publication_date,
+  j.page_count, j.object_key is not null as has_pdf`;
+
+export interface JournalRow {
+  id: number;
+  journal_number: string;
+  publication_date: string;
+  page_count: number | null;
+  has_pdf: boolean;
+}
+
+export class JournalRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(limit: number, offset: number): Promise<{ count: number; rows: JournalRow[] }> {
+    const [rows, total] = await Promise.all([
+      this.db.raw(`select ${JOURNAL_COLUMNS} from journals j order by j.publication_date desc, j.id desc limit ? offset ?`, [limit, offset]),
+      this.db.raw('select count(*)::int as n from journals'),
+    ]);
+    return { count: total.rows[0].n, rows: rows.rows };
+  }
+
+  async get(id: number): Promise<(JournalRow & { trademark_count: number }) | undefined> {
+    const r = await this.db.raw(
+      `select ${JOURNAL_COLUMNS}, (select count(*)::int from trademarks t where t.journal_id = j.id) as trademark_count
+       from journals j where j.id = ?`, [id]);
+    return r.rows[0];
+  }
+
+  /** Marks advertised in a journal, in application-number order (the index order, so deep pages stay cheap). */
+  async trademarks(id: number, limit: number, offset: number): Promise<SummaryRow[]> {
+    const r = await this.db.raw(
+      `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ? order by t.application_number limit ? offset ?`,
+      [id, limit, offset]);
+    return r.rows;
+  }
+}

@@ -1,0 +1,27 @@
+import { z } from '../http/zod.ts';
+import { TrademarkSummary } from '../trademarks/schemas.ts';
+
+export const Journal = z
+  .object({
+    id: z.number().int(),
+    journal_number: z.string().openapi({ example: '2065' }),
+    publication_date: z.string().openapi({ format: 'date' }),
+    page_count: z.number().int().nullable(),
+    has_pdf: z.boolean().openapi({ description: 'Whether GET /v1/journals/{journal_id}/download/ can give a PDF' }),
+  })
+  .openapi('Journal');
+
+export const JournalList = z
+  .object({ count: z.number().int(), limit: z.number().int(), offset: z.number().int(), journals: z.array(Journal) })
+  .openapi('JournalList');
+
+export const JournalDetail = Journal.extend({
+  trademark_count: z.number().int().openapi({ description: 'Marks advertised in this journal' }),
+}).openapi('JournalDetail');
+
+export const JournalTrademarks = z
+  .object({
+    journal_id: z.number().int(), journal_number: z.string(), count: z.number().int(), limit: z.number().int(),
+    offset: z.number().int(), results: z.array(TrademarkSummary),
+  })
+  .openapi('JournalTrademarks');

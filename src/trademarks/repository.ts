@@ -1,0 +1,72 @@
+import type { Db } from '../db/knex.ts';
+import { LINKED_SQL, SUMMARY_COLUMNS, type LinkedTable } from './sql.ts';
+
+export interface SummaryRow {
+  application_number: string;
+  word_mark: string;
+  class_number: number;
+  status: string;
+  application_date: string;
+  expire_at: string | null;
+  proprietor_name: string;
+  state: string | null;
+  tm_type: string;
+  filing_mode: string | null;
+  alert: string;
+  slug: string;
+}
+
+export interface DetailRow extends SummaryRow {
+  goods_services: string | null;
+  used_since: string | null;
+  registry_office: string | null;
+  vienna_codes: string[] | null;
+  journal: { id: number; journal_number: string; publication_date: string } | null;
+  logo_key: string | null;
+  [linked: string]: unknown;
+}
+
+export class TrademarkRepository {
+  // Detail SQL per set of linked tables, built once: a plan has few distinct shapes.
+  private readonly detailSql = new Map<string, string>();
+
+  constructor(private readonly db: Db) {}
+
+  detailQuery(tables: readonly LinkedTable[]): string {
+    const key = tables.join(',');
+    let sql = this.detailSql.get(key);
+    if (!sql) {
+      const linked = tables.map((name) => `, ${LINKED_SQL[name]} as ${name}`).join('');
+      sql = `select ${SUMMARY_COLUMNS}, t.goods_services, t.used_since, t.registry_office, t.vienna_codes,
+        (select json_build_object('id', j.id, 'journal_number', j.journal_number,
+           'publication_date', to_char(j.publication_date, 'YYYY-MM-DD')) from journals j where j.id = t.journal_id) as journal,
+        (select l.object_key from logos l where l.application_number = t.application_number) as logo_key
+        ${linked}
+        from trademarks t where t.application_number = ?`;
+      this.detailSql.set(key, sql);
+    }
+    return sql;
+  }
+
+  /** Core data plus the given linked tables, in one round trip. */
+  async detail(appNo: string, tables: readonly LinkedTable[]): Promise<DetailRow | undefined> {
+    const r = await this.query<DetailRow>(this.detailQuery(tables), [appNo]);
+    return r[0];
+  }
+
+  /** One linked table of a mark; undefined when the mark does not exist. */
+  async linked<T>(appNo: string, table: LinkedTable): Promise<T[] | undefined> {
+    const rows = await this.query<{ rows: T[] }>(
+      `select ${LINKED_SQL[table]} as rows from trademarks t where t.application_number = ?`, [appNo]);
+    return rows[0]?.rows;
+  }
+
+  async summaries(where: string, bindings: unknown[], orderLimit: string): Promise<SummaryRow[]> {
+    return this.query<SummaryRow>(`select ${SUMMARY_COLUMNS} from trademarks t where ${where} ${orderLimit}`, bindings);
+  }
+
+  private async query<T>(sql: string, bindings: unknown[]): Promise<T[]> {
+    const r = await this.db.raw(sql, bindings as never[]);
+    return r.rows as T[];
+  }
+}
