@@ -107,6 +107,7 @@ export async function up(knex: Knex): Promise<void> {
       size_bytes bigint
     );
     create index documents_app_idx on documents (application_number);
+    create index documents_opposition_idx on documents (opposition_id) where opposition_id is not null;
 
     create table exam_reports (
       id bigint primary key,
@@ -126,6 +127,7 @@ export async function up(knex: Knex): Promise<void> {
     );
     create index cited_marks_app_idx on cited_marks (application_number);
     create index cited_marks_cited_idx on cited_marks (cited_application_number);
+    create index cited_marks_report_idx on cited_marks (exam_report_id);
 
     create table alerts (
       id bigint primary key,

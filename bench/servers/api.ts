@@ -1,0 +1,6 @@
+// One Nishaan API process for bench/detail.ts (the same code `npm start` runs per core).
+import { loadConfig } from '../../src/config.ts';
+import { startServer } from '../../src/server.ts';
+
+await startServer(loadConfig({ ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'production', URL_SIGNING_SECRET: 'bench-signing-secret-0123456789' }));
+process.send?.('ready');

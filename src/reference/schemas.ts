@@ -1,0 +1,220 @@
+import { z } from '../http/zod.ts';
+import { classNumber, limitParam, offsetParam } from '../http/schemas.ts';
+
+// ---- request parts ----
+
+const Q_MAX = 200;
+
+/** An optional text filter; empty means "no filter", so a blank search box lists everything. */
+const optionalQ = (description: string) =>
+  z.string({ error: 'q must be a single string' }).trim().max(Q_MAX, `q must be at most ${Q_MAX} characters`).optional()
+    .openapi({ description });
+
+/** A class number in the query string; named after its parameter so a 400 says which one is wrong. */
+const classQuery = (name: string) =>
+  z.coerce.number({ error: `${name} must be an integer between 1 and 45` }).int(`${name} must be an integer between 1 and 45`)
+    .min(1, `${name} must be between 1 and 45`).max(45, `${name} must be between 1 and 45`);
+
+export const ITEM_TYPES = ['nice', 'tm', 'both'] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+
+const itemType = z.enum(ITEM_TYPES, { error: 'type must be one of nice, tm, both' }).default('both').openapi({
+  description: '`nice`: WIPO Nice items (`item_a`); `tm`: Indian classification items (`item_b`; none are available yet, ' +
+    'so this returns no items); `both` (default): every item',
+});
+
+export const INSTRUMENTS = ['affidavit', 'power_of_attorney'] as const;
+
+export const WellKnownQuery = z.object({
+  q: optionalQ('Case-insensitive match on mark or proprietor: substring, or similar spelling (trigram)'),
+  limit: limitParam(50, 100),
+  offset: offsetParam,
+});
+
+export const ProhibitedQuery = z.object({
+  q: optionalQ('Case-insensitive substring of subject, description or a match term; also matches when a match term ' +
+    'appears as whole words inside q, so a candidate mark such as "UNO FOODS" finds the United Nations entry'),
+  limit: limitParam(50, 100),
+  offset: offsetParam,
+});
+
+export const InnQuery = z.object({
+  q: optionalQ('Matched against the English INN: exact, then prefix, then substring, then similar spelling (trigram)'),
+  limit: limitParam(50, 100),
+  offset: offsetParam,
+});
+
+export const StampDutyQuery = z.object({
+  state: z.string({ error: 'state must be a single string' }).trim().max(100, 'state must be at most 100 characters').optional()
+    .openapi({ description: 'State or union territory: name (any case), ISO 3166-2 code (IN-MH) or short code (MH)', example: 'Maharashtra' }),
+  instrument: z.enum(INSTRUMENTS, { error: 'instrument must be one of affidavit, power_of_attorney' }).optional(),
+});
+
+export const ClassParams = z.object({ class_number: classNumber.openapi({ description: 'Nice class, 1-45', example: 25 }) });
+
+export const ClassItemsQuery = z.object({ type: itemType, limit: limitParam(50, 200), offset: offsetParam });
+
+export const ClassSearchQuery = z.object({
+  q: z.string({ error: 'q is required' }).trim().min(1, 'q must not be empty').max(Q_MAX, `q must be at most ${Q_MAX} characters`)
+    .openapi({ description: 'Keywords; whole words are matched by English full-text search, partial words by trigram similarity', example: 'shirts' }),
+  type: itemType,
+  class: classQuery('class').optional().openapi({ description: 'Restrict to one Nice class (1-45)' }),
+  limit: limitParam(20, 100),
+  offset: offsetParam,
+});
+
+// ---- responses ----
+
+const coverage = z.string().openapi({ description: 'How complete this data set is; read it before treating a miss as a clearance' });
+const pageFields = { count: z.number().int().openapi({ description: 'Total matches' }), limit: z.number().int(), offset: z.number().int() };
+
+export const WellKnownMark = z
+  .object({
+    id: z.number().int(),
+    mark: z.string().openapi({ example: "7 O'CLOCK" }),
+    proprietor: z.string().nullable(),
+    source_kind: z.string().openapi({ description: 'registry_list, journal_notice, court_decision or article' }),
+    date_or_journal: z.string().nullable().openapi({ description: 'Determining authority, journal or case, and date' }),
+    source_url: z.string().nullable(),
+    confidence: z.string().openapi({ description: 'high (official list row), medium (independent reports agree) or low (one secondary source)' }),
+  })
+  .openapi('WellKnownMark');
+
+export const WellKnownMarkList = z
+  .object({ ...pageFields, results: z.array(WellKnownMark), coverage })
+  .openapi('WellKnownMarkList');
+
+export const ProhibitedMark = z
+  .object({
+    id: z.string().openapi({ example: 'EN-1' }),
+    legal_basis: z.string(),
+    kind: z.string().openapi({ description: 'emblem, name_and_emblem, name_and_portrait or statutory_ground' }),
+    subject: z.string(),
+    description: z.string().nullable(),
+    match_terms: z.array(z.string()).openapi({ description: 'Words that suggest the entry; empty for statutory grounds' }),
+    sources: z.array(z.string()),
+    confidence: z.string(),
+  })
+  .openapi('ProhibitedMark');
+
+export const ProhibitedMarkList = z
+  .object({ ...pageFields, results: z.array(ProhibitedMark), coverage })
+  .openapi('ProhibitedMarkList');
+
+export const NonProprietaryName = z
+  .object({
+    eaeu_code: z.string().openapi({ example: '005325' }),
+    inn_en: z.string().openapi({ example: 'paracetamol' }),
+    inn_la: z.string().nullable().openapi({ example: 'paracetamolum' }),
+    inn_ru: z.string().nullable(),
+    match: z.enum(['exact', 'prefix', 'substring', 'similar']).nullable().openapi({ description: 'How the name matched q; null without q' }),
+  })
+  .openapi('NonProprietaryName');
+
+export const InnStemMatch = z
+  .object({
+    stem: z.string().openapi({ example: '-mab' }),
+    position: z.enum(['suffix', 'prefix', 'infix', 'anywhere', 'prefix_and_suffix']),
+    meanings: z.array(z.string()).openapi({ description: 'The WHO list gives some stems several meanings' }),
+  })
+  .openapi('InnStemMatch');
+
+export const NonProprietaryNameList = z
+  .object({
+    ...pageFields,
+    results: z.array(NonProprietaryName),
+    matching_stems: z.array(InnStemMatch).openapi({
+      description: 'WHO INN stems that q contains in their position (e.g. ends with -mab); relevant to Trade Marks Act s.13(b). ' +
+        'Stems that may sit mid-word are reported only when at least 3 letters long',
+    }),
+    coverage,
+  })
+  .openapi('NonProprietaryNameList');
+
+export const StampDutyRow = z
+  .object({
+    id: z.number().int(),
+    instrument: z.enum(INSTRUMENTS),
+    state: z.string(),
+    iso_3166_2: z.string().nullable().openapi({ example: 'IN-MH' }),
+    amount_inr: z.number().nullable().openapi({ description: 'Null when the source gives no fixed amount (see basis and detail)' }),
+    basis: z.string().nullable().openapi({ description: 'fixed, see schedule or n/a' }),
+    detail: z.string().nullable(),
+    source: z.string().nullable(),
+    source_type: z.string().nullable(),
+    confidence: z.string().nullable(),
+  })
+  .openapi('StampDuty');
+
+export const StateRef = z.object({ iso_3166_2: z.string(), code: z.string(), name: z.string() }).openapi('StateRef');
+
+export const StampDutyList = z
+  .object({
+    count: z.number().int(),
+    state: StateRef.nullable().openapi({ description: 'The state the `state` filter resolved to' }),
+    instrument: z.enum(INSTRUMENTS).nullable(),
+    results: z.array(StampDutyRow),
+    coverage,
+  })
+  .openapi('StampDutyList');
+
+export const ClassSummary = z
+  .object({
+    class: z.number().int().min(1).max(45),
+    item_count: z.number().int().openapi({ description: 'All items of the class' }),
+    nice_item_count: z.number().int().openapi({ description: 'Items with a Nice item (`item_a`)' }),
+    tm_item_count: z.number().int().openapi({ description: 'Items with an Indian classification item (`item_b`); 0 until a source exists' }),
+    kind: z.enum(['goods', 'services']),
+    heading: z.string(),
+  })
+  .openapi('ClassSummary');
+
+export const ClassList = z
+  .object({ count: z.number().int().openapi({ example: 45 }), classes: z.array(ClassSummary) })
+  .openapi('ClassList');
+
+export const ClassItem = z
+  .object({
+    id: z.number().int(),
+    item_a: z.string().nullable().openapi({ description: 'WIPO Nice item; alternative wordings are separated by " / "' }),
+    item_b: z.string().nullable().openapi({ description: 'Indian classification item; null (no public source yet)' }),
+    basic_number: z.string().nullable().openapi({ description: 'WIPO basic number', example: '250174' }),
+  })
+  .openapi('ClassItem');
+
+export const ClassDetail = z
+  .object({
+    class: z.number().int().min(1).max(45),
+    kind: z.enum(['goods', 'services']),
+    heading: z.string(),
+    explanatory_note: z.string().nullable(),
+    includes: z.array(z.string()).openapi({ description: '"This class includes, in particular"' }),
+    excludes: z.array(z.string()).openapi({ description: '"This class does not include, in particular"' }),
+    type: z.enum(ITEM_TYPES),
+    ...pageFields,
+    items: z.array(ClassItem),
+    coverage,
+  })
+  .openapi('ClassDetail');
+
+export const ClassSearchResult = z
+  .object({
+    class: z.number().int().min(1).max(45),
+    id: z.number().int(),
+    item_a: z.string().nullable(),
+    item_b: z.string().nullable(),
+    basic_number: z.string().nullable(),
+    rank: z.number().openapi({ description: 'Higher is better: 1 to 2 for full-text (whole word) matches, 0 to 1 for partial-word matches' }),
+  })
+  .openapi('ClassSearchResult');
+
+export const ClassSearchResponse = z
+  .object({
+    query: z.string(),
+    type: z.enum(ITEM_TYPES),
+    class: z.number().int().nullable(),
+    ...pageFields,
+    results: z.array(ClassSearchResult),
+    coverage,
+  })
+  .openapi('ClassSearchResponse');
