@@ -24,7 +24,7 @@ declare module 'express-serve-static-core' {
 
 /** Until accounts exist every caller sees every category. */
 export const openAccess: RequestHandler = (req, _res, next) => {
-  req.viewer = { accountId: 'public', categories: new Set(CATEGORIES) };
+  req.viewer ??= { accountId: 'public', categories: new Set(CATEGORIES) };
   next();
 };
 

@@ -151,7 +151,8 @@ export const StateRef = z.object({ iso_3166_2: z.string(), code: z.string(), nam
 export const StampDutyList = z
   .object({
     count: z.number().int(),
-    state: StateRef.nullable().openapi({ description: 'The state the `state` filter resolved to' }),
+    // A union, not StateRef.nullable(): zod-to-openapi would mark the shared StateRef component itself nullable.
+    state: z.union([StateRef, z.null()]).openapi({ description: 'The state the `state` filter resolved to; null without the filter' }),
     instrument: z.enum(INSTRUMENTS).nullable(),
     results: z.array(StampDutyRow),
     coverage,
@@ -204,7 +205,7 @@ export const ClassSearchResult = z
     item_a: z.string().nullable(),
     item_b: z.string().nullable(),
     basic_number: z.string().nullable(),
-    rank: z.number().openapi({ description: 'Higher is better: 1 to 2 for full-text (whole word) matches, 0 to 1 for partial-word matches' }),
+    rank: z.number().openapi({ description: 'Higher is better: above 1 for full-text (whole word) matches, at most 1 for partial-word matches' }),
   })
   .openapi('ClassSearchResult');
 

@@ -96,8 +96,9 @@ export const TrademarkDetail = TrademarkSummary.extend({
   used_since: z.string().nullable(),
   registry_office: z.string().nullable(),
   vienna_codes: z.array(z.string()),
-  journal: JournalRef.nullable().openapi({ description: 'The journal that advertised the mark' }),
-  logo: SignedLink.nullable().openapi({ description: 'The mark image as a 30-minute signed URL, when there is one' }),
+  // A union, not .nullable(): zod-to-openapi would otherwise mark the shared component itself nullable.
+  journal: z.union([JournalRef, z.null()]).openapi({ description: 'The journal that advertised the mark' }),
+  logo: z.union([SignedLink, z.null()]).openapi({ description: 'The mark image as a 30-minute signed URL, when there is one' }),
   status_history: z.array(StatusHistoryEntry).optional(),
   proprietors: z.array(Proprietor).optional(),
   attorneys: z.array(Attorney).optional(),

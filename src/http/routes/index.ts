@@ -5,8 +5,10 @@ import { TrademarkService } from '../../trademarks/service.ts';
 import { JournalRepository } from '../../documents/journalRepository.ts';
 import { trademarkRoutes } from './trademarks.ts';
 import { journalRoutes } from './journals.ts';
+import { referenceRoutes } from './reference.ts';
 
 export function registerRoutes(api: Api, deps: Deps): void {
   trademarkRoutes(api, new TrademarkService(new TrademarkRepository(deps.db), deps.store));
   journalRoutes(api, new JournalRepository(deps.db));
+  referenceRoutes(api, deps);
 }
