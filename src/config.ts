@@ -19,6 +19,7 @@ const Env = z.object({
   BODY_LIMIT: z.string().default('1mb'),
   DEMO_RECORDS: z.coerce.number().int().min(0).default(50_000),
   DEMO_LOGOS: z.coerce.number().int().min(0).default(2_000),
+  DEMO_DIR: z.string().default('var/demo'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
