@@ -1,0 +1,35 @@
+// Imports one file set: `tsx scripts/import.ts <dir>` (docs/ingest.md). Progress and refused lines
+// go to stderr, a JSON summary to stdout. Exit status: 0 all lines imported, 1 some lines refused
+// (the rest imported), 2 fatal error (nothing applied).
+import { loadConfig } from '../src/config.ts';
+import { closeDeps, createDeps } from '../src/deps.ts';
+import { importSet } from '../src/ingest/importer/index.ts';
+
+async function main(argv: string[]): Promise<number> {
+  const dir = argv[0];
+  if (!dir || argv.length > 1) {
+    process.stderr.write('usage: tsx scripts/import.ts <dir>\n');
+    return 2;
+  }
+  const deps = createDeps(loadConfig());
+  try {
+    const say = (msg: string) => process.stderr.write(`${msg}\n`);
+    const result = await importSet({ db: deps.db, store: deps.store, dir, log: say, onReject: say, keepErrors: 0 });
+    const { errors: _errors, ...summary } = result;
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return result.rejected > 0 ? 1 : 0;
+  } catch (err) {
+    process.stderr.write(`import failed, nothing applied: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  } finally {
+    await closeDeps(deps);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(2);
+  },
+);

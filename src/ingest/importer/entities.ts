@@ -1,0 +1,141 @@
+// The ingest format of docs/ingest.md as data: one entry per JSON Lines file, in the order a set is
+// applied (journals, trademarks, then the linked entities; oppositions before documents and exam
+// reports before cited marks, because the later ones refer to the earlier ones).
+
+/** How a JSON value is checked and turned into a column value. */
+export type Kind =
+  | 'id' // non-negative safe integer (bigint columns; registry ids start at 0)
+  | 'int32' // non-negative integer that fits an integer column
+  | 'class' // Nice class 1-45
+  | 'digits' // application number: a string of digits
+  | 'text'
+  | 'upper' // text stored upper case (states)
+  | 'date'
+  | 'timestamp'
+  | 'textArray'
+  | 'tmType'
+  | 'office'
+  | 'usedSince'
+  | 'slug' // computed from word_mark and application_number when absent
+  | 'file'; // path of a file in the set; becomes an object key (and file facts) via files.ts
+
+export interface Field {
+  name: string;
+  kind: Kind;
+  required?: boolean;
+  /** Value used when the field is absent or null (already in the column's text form). */
+  fallback?: string;
+}
+
+/** A column the importer computes instead of reading it from the line (its type comes from the target table). */
+export interface Computed {
+  name: string;
+}
+
+export type EntityName =
+  | 'journals'
+  | 'trademarks'
+  | 'status_history'
+  | 'proprietors'
+  | 'attorneys'
+  | 'oppositions'
+  | 'hearings'
+  | 'documents'
+  | 'exam_reports'
+  | 'cited_marks'
+  | 'alerts'
+  | 'logos';
+
+export interface Entity {
+  name: EntityName;
+  /** The target table (same name as the entity). */
+  table: EntityName;
+  /** The conflict key: the registry id, or the application number for trademarks and logos. */
+  key: 'id' | 'application_number';
+  fields: Field[];
+  computed: Computed[];
+}
+
+const id: Field = { name: 'id', kind: 'id', required: true };
+const app: Field = { name: 'application_number', kind: 'digits', required: true };
+const f = (name: string, kind: Kind, required = false, fallback?: string): Field => ({ name, kind, required, fallback });
+
+export const ENTITIES: readonly Entity[] = [
+  {
+    name: 'journals', table: 'journals', key: 'id',
+    fields: [{ name: 'id', kind: 'int32', required: true }, f('journal_number', 'text', true), f('publication_date', 'date', true),
+      f('file', 'file'), f('page_count', 'int32')],
+    computed: [{ name: 'object_key' }],
+  },
+  {
+    name: 'trademarks', table: 'trademarks', key: 'application_number',
+    fields: [app, f('word_mark', 'text', false, ''), f('class_number', 'class', true), f('status', 'text', true),
+      f('application_date', 'date', true), f('expire_at', 'date'), f('proprietor_name', 'text', false, ''), f('state', 'upper'),
+      f('tm_type', 'tmType', true), f('filing_mode', 'text'), f('alert', 'text', false, ''), f('goods_services', 'text'),
+      f('used_since', 'usedSince'), f('registry_office', 'office'), f('journal_id', 'int32'), f('vienna_codes', 'textArray'),
+      f('slug', 'slug')],
+    computed: [],
+  },
+  {
+    name: 'status_history', table: 'status_history', key: 'id',
+    fields: [id, app, f('old_status', 'text'), f('new_status', 'text', true), f('changed_at', 'timestamp', true)],
+    computed: [],
+  },
+  {
+    name: 'proprietors', table: 'proprietors', key: 'id',
+    fields: [id, app, f('name', 'text', true), f('entity_type', 'text'), f('address', 'text'), f('state', 'text'),
+      f('country', 'text', false, 'India'), f('trading_as', 'text')],
+    computed: [],
+  },
+  {
+    name: 'attorneys', table: 'attorneys', key: 'id',
+    fields: [id, app, f('name', 'text', true), f('agent_code', 'text'), f('address', 'text'), f('email', 'text'), f('phone', 'text')],
+    computed: [],
+  },
+  {
+    name: 'oppositions', table: 'oppositions', key: 'id',
+    fields: [id, app, f('opposition_number', 'text', true), f('opponent_name', 'text', true), f('opponent_address', 'text'),
+      f('opposition_date', 'date', true), f('status', 'text', true), f('decision', 'text'), f('decision_date', 'date')],
+    computed: [],
+  },
+  {
+    name: 'hearings', table: 'hearings', key: 'id',
+    fields: [id, app, f('hearing_date', 'date', true), f('hearing_type', 'text', true), f('virtual_room_link', 'text'),
+      f('time_slot', 'text'), f('status', 'text', false, 'Scheduled')],
+    computed: [],
+  },
+  {
+    name: 'documents', table: 'documents', key: 'id',
+    fields: [id, app, f('opposition_id', 'id'), f('name', 'text', true), f('document_type', 'text', true),
+      f('upload_date', 'date', true), f('file', 'file', true), f('content_type', 'text', false, 'application/pdf')],
+    computed: [{ name: 'object_key' }, { name: 'size_bytes' }],
+  },
+  {
+    name: 'exam_reports', table: 'exam_reports', key: 'id',
+    fields: [id, app, f('report_date', 'date', true), f('objection_reasons', 'textArray', false, '{}'), f('reply_due_date', 'date')],
+    computed: [],
+  },
+  {
+    name: 'cited_marks', table: 'cited_marks', key: 'id',
+    fields: [id, f('exam_report_id', 'id', true), app, f('cited_application_number', 'digits', true)],
+    computed: [],
+  },
+  {
+    name: 'alerts', table: 'alerts', key: 'id',
+    fields: [id, app, f('old_alert', 'text'), f('new_alert', 'text', true), f('changed_at', 'timestamp', true)],
+    computed: [],
+  },
+  {
+    name: 'logos', table: 'logos', key: 'application_number',
+    fields: [app, f('file', 'file', true), f('ocr_text', 'text')],
+    computed: [{ name: 'object_key' }, { name: 'content_type' }, { name: 'width' },
+      { name: 'height' }],
+  },
+];
+
+export const ENTITY_BY_NAME = new Map(ENTITIES.map((e) => [e.name, e]));
+
+/** Columns a staged row carries, in COPY order: the line's fields (a `file` field is not a column) then computed ones. */
+export function stagedColumns(e: Entity): string[] {
+  return [...e.fields.filter((x) => x.kind !== 'file').map((x) => x.name), ...e.computed.map((c) => c.name)];
+}

@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createDb } from '../../src/db/knex.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `npm start`'s script until it reports ready; resolves with its stderr so far. */
+function start(env: Record<string, string>): Promise<{ child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env: { ...process.env, ...env } });
+  let log = '';
+  child.stderr!.on('data', (d) => (log += d));
+  child.stdout!.on('data', (d) => (log += d));
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (log.includes('Nishaan API on')) {
+        clearInterval(timer);
+        resolve({ child, log: () => log });
+      }
+    }, 100);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`start exited ${code}: ${log}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('npm start', function () {
+  this.timeout(180_000);
+  const name = `nishaan_test_start_${randomBytes(4).toString('hex')}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-start-'));
+  const dbUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
+
+  after(async () => {
+    const admin = createDb('postgres://postgres@127.0.0.1:5432/postgres', 1);
+    await admin.raw(`drop database if exists "${name}" with (force)`);
+    await admin.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates and migrates the database, imports a demo registry once, serves it, and stops cleanly', async () => {
+    const port = await freePort();
+    const env = {
+      PORT: String(port), DATABASE_URL: dbUrl, OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'),
+      DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development',
+    };
+    const first = await start(env);
+    expect(first.log()).to.contain('generating a demo registry of 300 marks');
+    const db = createDb(dbUrl, 1);
+    const { rows } = await db.raw('select application_number from trademarks order by application_number limit 1');
+    const marks = await db.raw('select count(*)::int as n from trademarks');
+    await db.destroy();
+    expect(marks.rows[0].n).to.equal(300);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`);
+    expect(res.status).to.equal(200);
+    expect((await res.json()).application_number).to.equal(rows[0].application_number);
+    expect(await stop(first.child)).to.equal(0);
+
+    const second = await start(env);
+    expect(second.log()).to.not.contain('generating a demo registry');
+    expect(await stop(second.child)).to.equal(0);
+  });
+});
