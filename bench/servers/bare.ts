@@ -3,16 +3,15 @@
 import http from 'node:http';
 import pg from 'pg';
 import { createDb } from '../../src/db/knex.ts';
-import { TrademarkRepository } from '../../src/trademarks/repository.ts';
-import { LINKED_SQL, type LinkedTable } from '../../src/trademarks/sql.ts';
+import { TrademarkRepository, toPositional } from '../../src/trademarks/repository.ts';
+import type { LinkedTable } from '../../src/trademarks/sql.ts';
 
 const url = process.env.DATABASE_URL!;
 const port = Number(process.env.PORT ?? 3901);
 const tables = ['status_history', 'proprietors', 'attorneys', 'oppositions', 'hearings', 'documents', 'exam_reports'] as LinkedTable[];
-void LINKED_SQL;
-// Same SQL text as the API (knex's ? placeholders turned into pg's $1).
+// Same SQL text, as the same named prepared statement, as the API.
 const db = createDb(url, 1);
-const sql = new TrademarkRepository(db).detailQuery(tables).replace('?', '$1');
+const sql = toPositional(new TrademarkRepository(db).detailQuery(tables));
 await db.destroy();
 const pool = new pg.Pool({ connectionString: url, max: 16 });
 
@@ -24,7 +23,7 @@ http
       return;
     }
     try {
-      const r = await pool.query(sql, [m[1]]);
+      const r = await pool.query({ name: 'detail', text: sql, values: [m[1]] });
       const body = JSON.stringify(r.rows[0] ?? { error: 'not found' });
       res.writeHead(r.rows[0] ? 200 : 404, { 'content-type': 'application/json' }).end(body);
     } catch (e) {

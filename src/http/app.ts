@@ -1,16 +1,13 @@
 import express, { type Express } from 'express';
-import { randomUUID } from 'node:crypto';
-import { pinoHttp } from 'pino-http';
 import type { Deps } from '../deps.ts';
 import { Api } from './endpoint.ts';
 import { errorHandler, notFoundHandler, requireJsonBody } from './errorHandler.ts';
 import { generateOpenApi } from './openapi.ts';
 import { docsRouter } from './docsPage.ts';
+import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
 import { openAccess } from '../accounts/access.ts';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface BuiltApp {
   app: Express;
@@ -23,21 +20,7 @@ export function buildApp(deps: Deps): BuiltApp {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(
-    pinoHttp({
-      logger: deps.log,
-      // A caller's own request id is kept when it is sane, so logs on both sides line up.
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customProps: (req) => ({ request_id: req.id }),
-      quietReqLogger: true,
-      autoLogging: deps.config.LOG_LEVEL !== 'silent',
-    }),
-  );
+  app.use(requestLog(deps.log));
   app.use(requireJsonBody);
   app.use(express.json({ limit: deps.config.BODY_LIMIT, strict: true, type: 'application/json' }));
 

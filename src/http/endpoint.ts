@@ -3,6 +3,7 @@ import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from './zod.ts';
 import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
+import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -25,6 +26,8 @@ export interface EndpointDef<P extends AnyObject, Q extends AnyObject, B extends
   description?: string;
   tags: string[];
   security?: Security;
+  /** The plan category this endpoint needs; refused with 403 before anything else is read. */
+  category?: Category;
   params?: P;
   query?: Q;
   body?: B;
@@ -76,6 +79,7 @@ export class Api {
     this.document(def);
     const status = def.status ?? 200;
     this.router[def.method](def.path, async (req: Request, res: Response) => {
+      if (def.category) requireCategory(viewerOf(req), def.category);
       const params = parseOrThrow(def.params, req.params, 'path');
       const query = parseOrThrow(def.query, req.query, 'query');
       const body = parseOrThrow(def.body, req.body, 'body');
@@ -86,12 +90,17 @@ export class Api {
           throw new Error(`response of ${def.operationId} does not match its schema: ${JSON.stringify(check.error.issues)}`);
         }
       }
-      if (!res.headersSent) res.status(status).json(result);
+      if (res.headersSent) return;
+      // Serialised here rather than by res.json: one string sent with the headers in a single write.
+      res.statusCode = status;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(result));
     });
   }
 
   private document<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
     const errorStatuses = [400, ...(def.errors ?? [])];
+    if (def.category) errorStatuses.push(403);
     if (def.security && def.security !== 'none') errorStatuses.push(401);
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
       [String(def.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: def.response } } },
@@ -104,7 +113,7 @@ export class Api {
       path: def.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
       operationId: def.operationId,
       summary: def.summary,
-      description: def.description,
+      description: [def.description, def.category && `Requires the plan category \`${def.category}\`.`].filter(Boolean).join('\n\n') || undefined,
       tags: def.tags,
       security: def.security === 'apiKey' ? [{ ApiKey: [] }, { LegacyApiKey: [] }] : def.security === 'bearer' ? [{ Bearer: [] }] : [],
       request: {

@@ -1,6 +1,8 @@
 import type { Db } from '../db/knex.ts';
 import { LINKED_SQL, SUMMARY_COLUMNS, type LinkedTable } from './sql.ts';
 
+const LINKED_TABLES = Object.keys(LINKED_SQL) as LinkedTable[];
+
 export interface SummaryRow {
   application_number: string;
   word_mark: string;
@@ -24,6 +26,14 @@ export interface DetailRow extends SummaryRow {
   journal: { id: number; journal_number: string; publication_date: string } | null;
   logo_key: string | null;
   [linked: string]: unknown;
+}
+
+type PgConnection = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
+
+/** knex's `?` placeholders as pg's `$n` (the fragments contain no other `?`). */
+export function toPositional(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }
 
 export class TrademarkRepository {
@@ -50,7 +60,9 @@ export class TrademarkRepository {
 
   /** Core data plus the given linked tables, in one round trip. */
   async detail(appNo: string, tables: readonly LinkedTable[]): Promise<DetailRow | undefined> {
-    const r = await this.query<DetailRow>(this.detailQuery(tables), [appNo]);
+    // Statement names are capped at 63 bytes: name the shape by which tables it holds.
+    const mask = tables.reduce((m, t) => m | (1 << LINKED_TABLES.indexOf(t)), 0);
+    const r = await this.prepared<DetailRow>(`trademark_detail_${mask}`, this.detailQuery(tables), [appNo]);
     return r[0];
   }
 
@@ -63,6 +75,20 @@ export class TrademarkRepository {
 
   async summaries(where: string, bindings: unknown[], orderLimit: string): Promise<SummaryRow[]> {
     return this.query<SummaryRow>(`select ${SUMMARY_COLUMNS} from trademarks t where ${where} ${orderLimit}`, bindings);
+  }
+
+  /**
+   * The detail query is the hottest and longest statement: as a named prepared statement its plan is
+   * made once per connection instead of on every request (planning cost about as much as running it).
+   */
+  private async prepared<T>(name: string, sql: string, values: unknown[]): Promise<T[]> {
+    const conn = (await this.db.client.acquireConnection()) as PgConnection;
+    try {
+      const r = await conn.query({ name, text: toPositional(sql), values });
+      return r.rows as T[];
+    } finally {
+      await this.db.client.releaseConnection(conn);
+    }
   }
 
   private async query<T>(sql: string, bindings: unknown[]): Promise<T[]> {

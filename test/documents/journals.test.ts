@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
+import { withoutCategory } from '../helpers/http.ts';
 
 describe('journal endpoints', () => {
   let t: TestApp;
@@ -45,5 +46,16 @@ describe('journal endpoints', () => {
     expect(res.body.results).to.have.length(1);
     expect(res.body.results[0]).to.include({ application_number: '4000002', word_mark: 'SUNRYZE', expire_at: null });
     expect((await request(t.app).get('/v1/journals/999/trademarks/')).status).to.equal(404);
+  });
+
+  it('refuses the journal list and its trademark listing without cat_journal, but not journal metadata', async () => {
+    const app = withoutCategory(t, 'cat_journal');
+    for (const path of ['/v1/journals/', '/v1/journals/7/trademarks/']) {
+      const res = await request(app).get(path);
+      expect(res.status, path).to.equal(403);
+      expect(res.body).to.include({ code: 'category_not_on_plan' });
+      expect(res.body.details).to.deep.equal({ category: 'cat_journal' });
+    }
+    expect((await request(app).get('/v1/journals/7/')).status).to.equal(200);
   });
 });

@@ -1,27 +1,7 @@
 import { expect } from 'chai';
-import express from 'express';
 import request from 'supertest';
-import { CATEGORIES } from '../../src/accounts/access.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-
-/** The real app behind a caller whose plan lacks cat_tm_class. */
-function withoutTmClass(t: TestApp): express.Express {
-  const outer = express();
-  outer.use((req, _res, next) => {
-    req.viewer = { accountId: 'restricted', categories: new Set(CATEGORIES.filter((c) => c !== 'cat_tm_class')) };
-    next();
-  });
-  outer.use(t.app);
-  return outer;
-}
-
-/** A 400 whose details name exactly the given parameter. */
-function expectBadParam(res: request.Response, parameter: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(400);
-  expect(res.body.code).to.equal('validation_error');
-  expect(res.body.error).to.contain(parameter);
-  expect(res.body.details.map((d: { parameter: string }) => d.parameter)).to.deep.equal([parameter]);
-}
+import { expectBadParam, withoutCategory } from '../helpers/http.ts';
 
 type Item = { class: number; item_a: string; item_b: string | null; rank: number };
 
@@ -49,7 +29,7 @@ describe('tm-classes endpoints', () => {
     });
 
     it('is 403 without cat_tm_class', async () => {
-      const res = await request(withoutTmClass(t)).get('/v1/tm-classes/');
+      const res = await request(withoutCategory(t, 'cat_tm_class')).get('/v1/tm-classes/');
       expect(res.status).to.equal(403);
       expect(res.body).to.include({ code: 'category_not_on_plan' });
       expect(res.body.details.category).to.equal('cat_tm_class');
@@ -103,7 +83,7 @@ describe('tm-classes endpoints', () => {
     });
 
     it('is 403 without cat_tm_class', async () => {
-      const res = await request(withoutTmClass(t)).get('/v1/tm-classes/25/');
+      const res = await request(withoutCategory(t, 'cat_tm_class')).get('/v1/tm-classes/25/');
       expect(res.status).to.equal(403);
       expect(res.body.details.category).to.equal('cat_tm_class');
     });
@@ -184,7 +164,7 @@ describe('tm-classes endpoints', () => {
     });
 
     it('is 403 without cat_tm_class', async () => {
-      const res = await request(withoutTmClass(t)).get(path).query({ q: 'shirts' });
+      const res = await request(withoutCategory(t, 'cat_tm_class')).get(path).query({ q: 'shirts' });
       expect(res.status).to.equal(403);
       expect(res.body.details.category).to.equal('cat_tm_class');
     });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
+import { withoutCategory } from '../helpers/http.ts';
 
 describe('GET /v1/trademarks/{app_no}/', () => {
   let t: TestApp;
@@ -47,6 +48,15 @@ describe('GET /v1/trademarks/{app_no}/', () => {
     expect(file.status).to.equal(200);
     expect(file.headers['content-type']).to.equal('image/png');
     expect(file.body.toString()).to.equal('png-bytes');
+  });
+
+  it('leaves out the linked tables whose categories the plan lacks, and names them', async () => {
+    const res = await request(withoutCategory(t, 'cat_oppositions', 'cat_documents')).get('/v1/trademarks/4000001/');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.not.have.property('oppositions');
+    expect(res.body).to.not.have.property('documents');
+    expect(res.body.status_history).to.have.length(2);
+    expect(res.body.omitted_categories).to.deep.equal(['cat_oppositions', 'cat_documents']);
   });
 
   it('answers an unknown application number with 404 not_found', async () => {

@@ -2,16 +2,18 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
+import { withoutCategory } from '../helpers/http.ts';
+import { CATEGORIES, type Category } from '../../src/accounts/access.ts';
 
 // Each per-table endpoint: its envelope, an unknown mark (404) and a bad number (400).
-const CASES: { path: string; key: string; first: Record<string, unknown>; count: number }[] = [
-  { path: 'status', key: 'history', count: 2, first: { id: 11, old_status: null, new_status: 'New Application', changed_at: '2019-04-12T09:00:00Z' } },
-  { path: 'alerts', key: 'alerts', count: 1, first: { id: 21, new_alert: 'Reply pending' } },
-  { path: 'proprietor', key: 'proprietors', count: 1, first: { id: 31, entity_type: 'Company', country: 'India' } },
-  { path: 'attorney', key: 'attorneys', count: 1, first: { id: 41, name: 'A. SHARMA & CO' } },
-  { path: 'oppositions', key: 'oppositions', count: 1, first: { id: 51, status: 'Decided', opposition_date: '2019-10-01' } },
-  { path: 'hearings', key: 'hearings', count: 1, first: { id: 61, hearing_type: 'Show Cause', hearing_date: '2019-12-01' } },
-  { path: 'exam-report', key: 'reports', count: 1, first: { id: 81, report_date: '2019-06-01', reply_due_date: '2019-07-01' } },
+const CASES: { path: string; key: string; first: Record<string, unknown>; count: number; category?: Category }[] = [
+  { path: 'status', category: 'cat_status_history', key: 'history', count: 2, first: { id: 11, old_status: null, new_status: 'New Application', changed_at: '2019-04-12T09:00:00Z' } },
+  { path: 'alerts', category: 'cat_alert_changes', key: 'alerts', count: 1, first: { id: 21, new_alert: 'Reply pending' } },
+  { path: 'proprietor', category: 'cat_proprietor', key: 'proprietors', count: 1, first: { id: 31, entity_type: 'Company', country: 'India' } },
+  { path: 'attorney', category: 'cat_attorney', key: 'attorneys', count: 1, first: { id: 41, name: 'A. SHARMA & CO' } },
+  { path: 'oppositions', category: 'cat_oppositions', key: 'oppositions', count: 1, first: { id: 51, status: 'Decided', opposition_date: '2019-10-01' } },
+  { path: 'hearings', category: 'cat_hearings', key: 'hearings', count: 1, first: { id: 61, hearing_type: 'Show Cause', hearing_date: '2019-12-01' } },
+  { path: 'exam-report', category: 'cat_exam_reports', key: 'reports', count: 1, first: { id: 81, report_date: '2019-06-01', reply_due_date: '2019-07-01' } },
   { path: 'cited', key: 'cited', count: 2, first: { cited_application_number: '4000002', word_mark: 'SUNRYZE', status: 'Objected', exam_report_id: 81 } },
 ];
 
@@ -39,6 +41,20 @@ describe('per-trademark linked endpoints', () => {
         expect(res.status).to.equal(200);
         expect(res.body).to.deep.equal({ application_number: '4000003', count: 0, [c.key]: [] });
       });
+
+      if (c.category) {
+        it(`is refused with 403 naming ${c.category} when the plan lacks it`, async () => {
+          const res = await request(withoutCategory(t, c.category!)).get(`/v1/trademarks/4000001/${c.path}/`);
+          expect(res.status).to.equal(403);
+          expect(res.body.code).to.equal('category_not_on_plan');
+          expect(res.body.error).to.contain(c.category);
+        });
+      } else {
+        it('is not gated by any category', async () => {
+          const res = await request(withoutCategory(t, ...CATEGORIES)).get(`/v1/trademarks/4000001/${c.path}/`);
+          expect(res.status).to.equal(200);
+        });
+      }
 
       it('answers 404 for an unknown mark and 400 for a malformed number', async () => {
         const missing = await request(t.app).get(`/v1/trademarks/7777777/${c.path}/`);
