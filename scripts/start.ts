@@ -1,6 +1,7 @@
 // `npm start`: prepares the database (pgvector, migrations, reference data, a demo registry on first
-// start), then runs one API process per core. Workers and the ML sidecar join here as they are built.
+// start), then runs one API process per core and the workers process. The ML sidecar joins here.
 import cluster from 'node:cluster';
+import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
@@ -15,6 +16,16 @@ async function primary(): Promise<void> {
   await seedDemoRegistry(config);
   const n = Math.max(1, Math.min(os.availableParallelism(), 8));
   let stopping = false;
+  let workers: ChildProcess | undefined;
+  const startWorkers = () => {
+    workers = fork(new URL('../workers/main.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+    workers.once('exit', (code) => {
+      if (stopping) return;
+      console.error(`workers process exited (${code}); starting another`);
+      setTimeout(startWorkers, 1000);
+    });
+  };
+  startWorkers();
   for (let i = 0; i < n; i++) cluster.fork();
   cluster.on('exit', (worker, code) => {
     if (stopping) return;
@@ -23,15 +34,23 @@ async function primary(): Promise<void> {
   });
   let ready = 0;
   cluster.on('listening', () => {
-    if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} processes, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   });
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    cluster.on('exit', () => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    const apiDone = new Promise<void>((resolve) => {
+      const check = () => Object.keys(cluster.workers ?? {}).length === 0 && resolve();
+      cluster.on('exit', check);
+      check();
     });
+    const workersDone = new Promise<void>((resolve) => {
+      if (!workers || workers.exitCode !== null) return resolve();
+      workers.once('exit', () => resolve());
+    });
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    workers?.kill('SIGTERM');
+    void Promise.all([apiDone, workersDone]).then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -10,6 +10,8 @@ const Env = z.object({
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/nishaan'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(16),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),
+  // Key prefix of every BullMQ queue, so several deployments (or test runs) can share one Redis.
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('nishaan'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Base address that signed file URLs point at; defaults to the listening address.
   PUBLIC_BASE_URL: z.string().url().optional(),

@@ -5,7 +5,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { createDb } from '../../src/db/knex.ts';
+import { createDeps, closeDeps } from '../../src/deps.ts';
+import { loadConfig } from '../../src/config.ts';
+import { importSet } from '../../src/ingest/importer/index.ts';
+import { EVENTS_QUEUE } from '../../src/webhooks/outboxRelay.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -50,19 +56,25 @@ describe('npm start', function () {
   const name = `nishaan_test_start_${randomBytes(4).toString('hex')}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-start-'));
   const dbUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
+  const prefix = `test-${name}`;
 
   after(async () => {
+    const redis = new Redis('redis://127.0.0.1:6379/0', { maxRetriesPerRequest: null });
+    const queue = new Queue(EVENTS_QUEUE, { connection: redis, prefix });
+    await queue.obliterate({ force: true });
+    await queue.close();
+    redis.disconnect();
     const admin = createDb('postgres://postgres@127.0.0.1:5432/postgres', 1);
     await admin.raw(`drop database if exists "${name}" with (force)`);
     await admin.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('creates and migrates the database, imports a demo registry once, serves it, and stops cleanly', async () => {
+  it('creates and migrates the database, imports a demo registry once, serves it with its workers, and stops cleanly', async () => {
     const port = await freePort();
     const env = {
       PORT: String(port), DATABASE_URL: dbUrl, OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'),
-      DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development',
+      DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: prefix,
     };
     const first = await start(env);
     expect(first.log()).to.contain('generating a demo registry of 300 marks');
@@ -74,7 +86,30 @@ describe('npm start', function () {
     const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`);
     expect(res.status).to.equal(200);
     expect((await res.json()).application_number).to.equal(rows[0].application_number);
+
+    // A delta imported while it runs reaches the events queue through the workers' outbox relay.
+    const deps = createDeps(loadConfig({ ...env, PORT: '0' }));
+    const imported = await importSet({ db: deps.db, store: deps.store, dir: path.join(dir, 'demo', 'delta') });
+    expect(imported.events).to.be.greaterThan(0);
+    let unrelayed = -1;
+    for (let i = 0; i < 100 && unrelayed !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      unrelayed = (await deps.db.raw('select count(*)::int as n from outbox where relayed_at is null')).rows[0].n;
+    }
+    await closeDeps(deps);
+    expect(unrelayed).to.equal(0);
+    const redis = new Redis('redis://127.0.0.1:6379/0', { maxRetriesPerRequest: null });
+    const queue = new Queue(EVENTS_QUEUE, { connection: redis, prefix });
+    expect((await queue.getJobCounts('waiting')).waiting).to.equal(imported.events);
+    await queue.close();
+    redis.disconnect();
+
     expect(await stop(first.child)).to.equal(0);
+    // The workers process is gone too (its relay would otherwise keep the database busy).
+    const check = createDb(dbUrl, 1);
+    const others = await check.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [name]);
+    await check.destroy();
+    expect(others.rows[0].n).to.equal(0);
 
     const second = await start(env);
     expect(second.log()).to.not.contain('generating a demo registry');
