@@ -12,7 +12,7 @@ const USAGE = `usage: tsx scripts/generate.ts --records N --seed S --out DIR [--
   --logos K        marks with a logo image (default ${DEFAULT_LOGOS}, capped at device/composite marks)
   --delta-size D   baseline marks changed in the delta (default max(50, N/2000); at least 3 per change kind)
   --threads T      worker threads for the baseline (default: 2 from 200000 records, else 0)
-  --data DIR       reference data directory (default data/reference, else /work/shared/data)`;
+  --data DIR       reference data directory (default data/reference)`;
 
 function fail(message: string): never {
   console.error(`generate: ${message}\n\n${USAGE}`);

@@ -2,13 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 
-// The public reference tables the generator draws from. They ship in data/reference; while that copy
-// is missing (fresh checkout) the shared data directory is used instead.
-
-export const DEFAULT_DATA_DIRS = [
-  new URL('../../../data/reference', import.meta.url).pathname,
-  '/work/shared/data',
-];
+// The public reference tables the generator draws from, as shipped in data/reference.
+export const DEFAULT_DATA_DIRS = [new URL('../../../data/reference', import.meta.url).pathname];
 
 export interface State {
   name: string; // upper case, as the register writes it
@@ -59,10 +54,9 @@ export function loadReference(explicitDir?: string): Reference {
     if (c >= 1 && c <= 45) items[c].push(escape(r.item.split(' / ')[0]));
   }
   for (let c = 1; c <= 45; c++) if (items[c].length === 0) items[c].push(escape(`goods and services in class ${c}`));
-  const vienna = fs.existsSync(path.join(dir, 'vienna_codes.csv'))
-    ? csv(dir, 'vienna_codes.csv')
-        .filter((r) => r.level === 'section' && /^\d{6}$/.test(r.code) && Number(r.code.slice(0, 2)) <= 29)
-        .map((r) => `${r.code.slice(0, 2)}.${r.code.slice(2, 4)}.${r.code.slice(4, 6)}`)
-    : ['26.04.02', '26.01.01', '27.05.01', '01.01.01', '03.01.01'];
+  // Categories above 29 are EUIPO-internal codes (sound, colour, "too bad logo"), not WIPO Vienna codes.
+  const vienna = csv(dir, 'vienna_codes.csv')
+    .filter((r) => r.level === 'section' && /^\d{6}$/.test(r.code) && Number(r.code.slice(0, 2)) <= 29)
+    .map((r) => `${r.code.slice(0, 2)}.${r.code.slice(2, 4)}.${r.code.slice(4, 6)}`);
   return { dir, states, statuses, items, vienna };
 }
