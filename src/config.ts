@@ -22,6 +22,18 @@ const Env = z.object({
   DEMO_RECORDS: z.coerce.number().int().min(0).default(50_000),
   DEMO_LOGOS: z.coerce.number().int().min(0).default(2_000),
   DEMO_DIR: z.string().default('var/demo'),
+  // Signs dashboard (bearer) tokens.
+  JWT_SECRET: z.string().min(32).default('dev-only-jwt-secret-change-me-0123456789'),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(12 * 3600),
+  // Contract §8 defaults; tests of other features raise them, the limits' own tests lower them.
+  RATE_IP_PER_MINUTE: z.coerce.number().int().min(1).default(200),
+  RATE_KEY_PER_SECOND: z.coerce.number().int().min(1).default(10),
+  PUBLIC_SEARCH_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  // Redis key prefix of the rate-limit counters (one per deployment or test run).
+  RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/).default('nishaan:rl'),
+  // Comma-separated proxy addresses whose X-Forwarded-For is trusted; empty trusts none.
+  TRUSTED_PROXIES: z.string().default(''),
+  TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
@@ -34,8 +46,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
-  if (cfg.NODE_ENV === 'production' && cfg.URL_SIGNING_SECRET.startsWith('dev-only')) {
-    throw new Error('invalid configuration:\n  URL_SIGNING_SECRET: must be set in production');
+  for (const key of ['URL_SIGNING_SECRET', 'JWT_SECRET'] as const) {
+    if (cfg.NODE_ENV === 'production' && cfg[key].startsWith('dev-only')) {
+      throw new Error(`invalid configuration:\n  ${key}: must be set in production`);
+    }
   }
   return { ...cfg, objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR) };
 }

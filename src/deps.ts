@@ -7,6 +7,7 @@ import { createDb } from './db/knex.ts';
 import { createLogger } from './logger.ts';
 import { LocalObjectStore as Local } from './storage/localStore.ts';
 import { UrlSigner as Signer } from './storage/urlSigner.ts';
+import { Redis } from 'ioredis';
 
 /** Everything long-lived a process needs, built once from the configuration. */
 export interface Deps {
@@ -15,6 +16,7 @@ export interface Deps {
   log: Logger;
   store: LocalObjectStore;
   signer: UrlSigner;
+  redis: Redis;
   /** Base URL clients reach this API at; set once the server listens. */
   baseUrl: { value: string };
 }
@@ -25,9 +27,12 @@ export function createDeps(config: Config): Deps {
   const signer = new Signer(config.URL_SIGNING_SECRET);
   const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
   const store = new Local(config.objectStoreDir, signer, () => baseUrl.value);
-  return { config, db, log, store, signer, baseUrl };
+  // lazyConnect: building the app (e.g. to print the OpenAPI document) opens no connection.
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  return { config, db, log, store, signer, redis, baseUrl };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.db.destroy();
+  deps.redis.disconnect();
 }

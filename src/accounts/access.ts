@@ -1,8 +1,8 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { AppError } from '../errors.ts';
 
-// The plan-gated categories of the contract. Which of them a caller has is decided here and
-// nowhere else; the accounts issue replaces `openAccess` with the caller's plan.
+// The plan-gated categories of the contract. Which of them a caller has comes from its plan and
+// add-ons (the request pipeline sets `req.viewer`); gating decisions are made here.
 export const CATEGORIES = [
   'cat_status_history', 'cat_alert_changes', 'cat_proprietor', 'cat_attorney', 'cat_oppositions', 'cat_opp_docs',
   'cat_hearings', 'cat_documents', 'cat_exam_reports', 'cat_journal', 'cat_threats', 'cat_well_known',
@@ -21,14 +21,6 @@ declare module 'express-serve-static-core' {
     viewer?: Viewer;
   }
 }
-
-const OPEN_VIEWER: Viewer = { accountId: 'public', categories: new Set(CATEGORIES) };
-
-/** Until accounts exist every caller sees every category. */
-export const openAccess: RequestHandler = (req, _res, next) => {
-  req.viewer ??= OPEN_VIEWER;
-  next();
-};
 
 export function viewerOf(req: Request): Viewer {
   if (!req.viewer) throw new AppError('unauthorized', 'authentication required');

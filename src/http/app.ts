@@ -7,26 +7,58 @@ import { docsRouter } from './docsPage.ts';
 import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
-import { openAccess } from '../accounts/access.ts';
+import { Guard } from './guard.ts';
+import { CallerRepository } from '../accounts/callerRepository.ts';
+import { TokenService } from '../accounts/tokens.ts';
+import { QuotaRepository } from '../limits/quotaRepository.ts';
+import { RateLimits } from '../limits/rateLimits.ts';
 
 export interface BuiltApp {
   app: Express;
   openapi: object;
+  limits: RateLimits;
+  tokens: TokenService;
 }
 
-export function buildApp(deps: Deps): BuiltApp {
+export interface AppOptions {
+  /**
+   * Benchmarks only (bench/auth.ts measures what the checks cost): key endpoints skip
+   * authentication, limits and quotas and see every category. Never set from configuration.
+   */
+  unguarded?: boolean;
+}
+
+export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
+  const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // The client address is the socket's, unless the request came through a configured proxy.
+  const proxies = config.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
+  app.set('trust proxy', proxies.length ? proxies : false);
+
+  const limits = new RateLimits(deps.redis, {
+    ipPerMinute: config.RATE_IP_PER_MINUTE, keyPerSecond: config.RATE_KEY_PER_SECOND,
+    publicSearchPerHour: config.PUBLIC_SEARCH_PER_HOUR, prefix: config.RATE_LIMIT_PREFIX,
+  }, deps.log);
+  const tokens = new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS);
+  const guard = new Guard(new CallerRepository(deps.db), new QuotaRepository(deps.db), limits, tokens, opts.unguarded ?? false);
 
   app.use(requestLog(deps.log));
+  if (!opts.unguarded) {
+    // Every endpoint, known or not, counts against the per-IP limit.
+    app.use(async (req, _res, next) => {
+      await limits.checkIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      next();
+    });
+  }
   app.use(requireJsonBody);
-  app.use(express.json({ limit: deps.config.BODY_LIMIT, strict: true, type: 'application/json' }));
+  app.use(express.json({ limit: config.BODY_LIMIT, strict: true, type: 'application/json' }));
 
   const router = express.Router();
-  const api = new Api(router, deps.config.NODE_ENV !== 'production');
-  registerRoutes(api, deps);
+  const api = new Api(router, guard, config.NODE_ENV !== 'production');
+  registerRoutes(api, deps, { tokens, limits });
   const openapi = generateOpenApi(api.registry);
 
   app.get('/openapi.json', (_req, res) => {
@@ -37,10 +69,8 @@ export function buildApp(deps: Deps): BuiltApp {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  // Authentication and plan gating attach the caller here (accounts issue); until then all is open.
-  app.use(['/v1', '/public/v1'], openAccess);
   app.use(router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
-  return { app, openapi };
+  return { app, openapi, limits, tokens };
 }

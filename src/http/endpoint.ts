@@ -4,6 +4,8 @@ import { z } from './zod.ts';
 import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
 import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
+import type { Caller, Resource } from '../accounts/callerRepository.ts';
+import type { Guard } from './guard.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -15,6 +17,21 @@ export interface Ctx<P, Q, B> {
   body: B;
   req: Request;
   res: Response;
+  /** The authenticated account (API key or bearer token); absent on public endpoints. */
+  caller?: Caller;
+}
+
+/** What a successful call costs; endpoints declare it, the pipeline charges it. */
+export interface Cost<P, Q, B> {
+  resource: Resource;
+  /** Credits for this request (bulk: one per distinct item); default 1. */
+  units?: (ctx: Ctx<P, Q, B>) => number;
+}
+
+/** Bulk endpoints: the plan must allow the family, and at least this many items per request. */
+export interface Bulk<P, Q, B> {
+  family: 'search' | 'logo';
+  items: (ctx: Ctx<P, Q, B>) => number;
 }
 
 export interface EndpointDef<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> {
@@ -28,6 +45,9 @@ export interface EndpointDef<P extends AnyObject, Q extends AnyObject, B extends
   security?: Security;
   /** The plan category this endpoint needs; refused with 403 before anything else is read. */
   category?: Category;
+  /** Defaults to one `api_calls` credit on key endpoints; `null` makes the call free. */
+  cost?: Cost<z.infer<P>, z.infer<Q>, z.infer<B>> | null;
+  bulk?: Bulk<z.infer<P>, z.infer<Q>, z.infer<B>>;
   params?: P;
   query?: Q;
   body?: B;
@@ -73,17 +93,36 @@ function parseOrThrow<T extends z.ZodType>(schema: T | undefined, value: unknown
 export class Api {
   readonly registry = new OpenAPIRegistry();
 
-  constructor(private readonly router: Router, private readonly checkResponses: boolean) {}
+  constructor(private readonly router: Router, private readonly guard: Guard, private readonly checkResponses: boolean) {}
 
   add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
     this.document(def);
     const status = def.status ?? 200;
+    const security = def.security ?? 'none';
     this.router[def.method](def.path, async (req: Request, res: Response) => {
+      let caller: Caller | undefined;
+      if (security === 'apiKey') {
+        caller = await this.guard.apiKey(req, res);
+        req.viewer = { accountId: caller.accountId, categories: new Set(caller.categories) };
+      } else if (security === 'bearer') {
+        caller = await this.guard.bearer(req);
+      }
       if (def.category) requireCategory(viewerOf(req), def.category);
       const params = parseOrThrow(def.params, req.params, 'path');
       const query = parseOrThrow(def.query, req.query, 'query');
       const body = parseOrThrow(def.body, req.body, 'body');
-      const result = await def.handler({ params, query, body, req, res });
+      const ctx = { params, query, body, req, res, caller };
+      if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
+      // Credits are taken after every check that can refuse the request, and given back if it fails.
+      const cost = def.cost === undefined ? (security === 'apiKey' ? { resource: 'api_calls' as const } : null) : def.cost;
+      const refund = cost && caller ? await this.guard.charge(caller, cost.resource, cost.units?.(ctx) ?? 1) : undefined;
+      let result: z.infer<R>;
+      try {
+        result = await def.handler(ctx);
+      } catch (err) {
+        await refund?.();
+        throw err;
+      }
       if (this.checkResponses) {
         const check = def.response.safeParse(result);
         if (!check.success) {
@@ -100,8 +139,9 @@ export class Api {
 
   private document<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
     const errorStatuses = [400, ...(def.errors ?? [])];
-    if (def.category) errorStatuses.push(403);
-    if (def.security && def.security !== 'none') errorStatuses.push(401);
+    if (def.category || def.bulk) errorStatuses.push(403);
+    if (def.security && def.security !== 'none') errorStatuses.push(401, 429);
+    if (def.security === 'apiKey') errorStatuses.push(403);
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
       [String(def.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: def.response } } },
     };
@@ -123,5 +163,15 @@ export class Api {
       },
       responses,
     });
+  }
+}
+
+function checkBulk(caller: Caller, family: 'search' | 'logo', items: number): void {
+  const limit = family === 'search' ? caller.bulkSearchLimit : caller.bulkLogoLimit;
+  const feature = family === 'search' ? 'bulk_search_limit' : 'bulk_logo_limit';
+  if (limit <= 0) throw new AppError('bulk_not_on_plan', `bulk ${family} is not on your plan`, { [feature]: limit });
+  if (items > limit) {
+    throw new AppError('bulk_size_exceeds_plan', `your plan allows ${limit} items per bulk ${family} request; this one has ${items}`,
+      { [feature]: limit, items });
   }
 }

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { withoutCategory } from '../helpers/http.ts';
 
 describe('journal endpoints', () => {
   let t: TestApp;
@@ -13,49 +11,49 @@ describe('journal endpoints', () => {
   after(async () => t.close());
 
   it('lists journals newest first with paging', async () => {
-    const res = await request(t.app).get('/v1/journals/?limit=1');
+    const res = await t.get('/v1/journals/?limit=1');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ count: 2, limit: 1, offset: 0 });
     expect(res.body.journals).to.deep.equal([{ id: 8, journal_number: '2102', publication_date: '2024-05-13', page_count: null, has_pdf: false }]);
-    const next = await request(t.app).get('/v1/journals/?limit=1&offset=1');
+    const next = await t.get('/v1/journals/?limit=1&offset=1');
     expect(next.body.journals[0].id).to.equal(7);
   });
 
   it('rejects bad paging with 400 naming the parameter', async () => {
     for (const [q, param] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['offset=-1', 'offset'], ['limit=x', 'limit']]) {
-      const res = await request(t.app).get(`/v1/journals/?${q}`);
+      const res = await t.get(`/v1/journals/?${q}`);
       expect(res.status, q).to.equal(400);
       expect(res.body.details.map((d: { parameter: string }) => d.parameter)).to.deep.equal([param]);
     }
   });
 
   it('returns journal metadata with its trademark count, 404 for unknown and 400 for a non-integer id', async () => {
-    const res = await request(t.app).get('/v1/journals/7/');
+    const res = await t.get('/v1/journals/7/');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ id: 7, journal_number: '2101', publication_date: '2024-05-06', page_count: 12, has_pdf: true, trademark_count: 2 });
-    expect((await request(t.app).get('/v1/journals/999/')).status).to.equal(404);
-    const bad = await request(t.app).get('/v1/journals/1.5/');
+    expect((await t.get('/v1/journals/999/')).status).to.equal(404);
+    const bad = await t.get('/v1/journals/1.5/');
     expect(bad.status).to.equal(400);
     expect(bad.body.details[0].parameter).to.equal('journal_id');
   });
 
   it('lists the marks advertised in a journal as trademark summaries', async () => {
-    const res = await request(t.app).get('/v1/journals/7/trademarks/?limit=1&offset=1');
+    const res = await t.get('/v1/journals/7/trademarks/?limit=1&offset=1');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ journal_id: 7, journal_number: '2101', count: 2, limit: 1, offset: 1 });
     expect(res.body.results).to.have.length(1);
     expect(res.body.results[0]).to.include({ application_number: '4000002', word_mark: 'SUNRYZE', expire_at: null });
-    expect((await request(t.app).get('/v1/journals/999/trademarks/')).status).to.equal(404);
+    expect((await t.get('/v1/journals/999/trademarks/')).status).to.equal(404);
   });
 
   it('refuses the journal list and its trademark listing without cat_journal, but not journal metadata', async () => {
-    const app = withoutCategory(t, 'cat_journal');
+    const restricted = await t.without('cat_journal');
     for (const path of ['/v1/journals/', '/v1/journals/7/trademarks/']) {
-      const res = await request(app).get(path);
+      const res = await restricted.get(path);
       expect(res.status, path).to.equal(403);
       expect(res.body).to.include({ code: 'category_not_on_plan' });
       expect(res.body.details).to.deep.equal({ category: 'cat_journal' });
     }
-    expect((await request(app).get('/v1/journals/7/')).status).to.equal(200);
+    expect((await restricted.get('/v1/journals/7/')).status).to.equal(200);
   });
 });

@@ -5,12 +5,30 @@ import type { Express } from 'express';
 import { loadConfig } from '../../src/config.ts';
 import { createDeps, closeDeps, type Deps } from '../../src/deps.ts';
 import { buildApp } from '../../src/http/app.ts';
+import request from 'supertest';
+import { randomBytes } from 'node:crypto';
 import { cloneTestDatabase } from './db.ts';
+import { createAccount, type PlanSpec, type TestAccount } from './accounts.ts';
+import type { Category } from '../../src/accounts/access.ts';
+import { CATEGORIES } from '../../src/accounts/access.ts';
+
+export interface Client {
+  account: TestAccount;
+  get(path: string): request.Test;
+  post(path: string): request.Test;
+}
 
 export interface TestApp {
   app: Express;
   deps: Deps;
   openapi: object;
+  /** A keyed client on a plan with every category. */
+  get(path: string): request.Test;
+  account: TestAccount;
+  /** A keyed client on a plan of its own. */
+  client(plan?: PlanSpec, status?: 'trial' | 'active' | 'inactive'): Promise<Client>;
+  /** A keyed client whose plan has every category but the `missing` ones. */
+  without(...missing: Category[]): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -25,14 +43,30 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     OBJECT_STORE_DIR: storeDir,
     PUBLIC_BASE_URL: 'http://127.0.0.1:1',
     URL_SIGNING_SECRET: 'test-signing-secret-0123456789',
+    // Limits high enough not to trip other features' tests; the limits' own tests set theirs.
+    RATE_IP_PER_MINUTE: '1000000',
+    RATE_KEY_PER_SECOND: '1000000',
+    RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
     ...env,
   });
   const deps = createDeps(config);
   const { app, openapi } = buildApp(deps);
+  const clientFor = (account: TestAccount): Client => ({
+    account,
+    get: (path) => request(app).get(path).set('X-API-Key', account.key),
+    post: (path) => request(app).post(path).set('X-API-Key', account.key),
+  });
+  const client = async (plan: PlanSpec = {}, status: 'trial' | 'active' | 'inactive' = 'active') =>
+    clientFor(await createAccount(deps.db, plan, status));
+  const main = await client();
   return {
     app,
     deps,
     openapi,
+    get: main.get,
+    account: main.account,
+    client,
+    without: (...missing) => client({ categories: CATEGORIES.filter((c) => !missing.includes(c)) }),
     async close() {
       await closeDeps(deps);
       fs.rmSync(storeDir, { recursive: true, force: true });

@@ -7,7 +7,8 @@ import { loadReferenceData } from '../../src/reference/loader.ts';
 // Migrate once into a template database; each test file clones it (CREATE DATABASE ... TEMPLATE is
 // a file copy, far faster than migrating again).
 const ADMIN_URL = process.env.TEST_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE = 'nishaan_test_template';
+// One template per test run, so runs in parallel (CI beside a developer's run) never share one.
+export const TEMPLATE = `nishaan_test_template_${process.pid}`;
 const created: string[] = [];
 
 function urlFor(name: string): string {
@@ -51,7 +52,7 @@ export async function cloneTestDatabase(): Promise<{ url: string; db: Db; name: 
 export async function dropTestDatabases(): Promise<void> {
   const admin = createDb(ADMIN_URL, 1);
   try {
-    for (const name of created.splice(0)) await admin.raw(`drop database if exists ${quoteIdent(name)} with (force)`);
+    for (const name of [...created.splice(0), TEMPLATE]) await admin.raw(`drop database if exists ${quoteIdent(name)} with (force)`);
   } finally {
     await admin.destroy();
   }

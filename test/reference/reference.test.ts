@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { expectBadParam, withoutCategory } from '../helpers/http.ts';
+import { expectBadParam } from '../helpers/http.ts';
 
 describe('reference data endpoints', () => {
   let t: TestApp;
@@ -10,7 +9,7 @@ describe('reference data endpoints', () => {
   });
   after(async () => t.close());
 
-  const get = (path: string) => request(t.app).get(path);
+  const get = (path: string) => t.get(path);
 
   describe('GET /v1/reference/well-known-marks/', () => {
     const path = '/v1/reference/well-known-marks/';
@@ -71,11 +70,11 @@ describe('reference data endpoints', () => {
     });
 
     it('is 403 without cat_well_known', async () => {
-      const res = await request(withoutCategory(t, 'cat_well_known')).get(path);
+      const res = await (await t.without('cat_well_known')).get(path);
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('category_not_on_plan');
       expect(res.body.details).to.deep.equal({ category: 'cat_well_known' });
-      const other = await request(withoutCategory(t, 'cat_prohibited')).get(path);
+      const other = await (await t.without('cat_prohibited')).get(path);
       expect(other.status).to.equal(200);
     });
   });
@@ -118,7 +117,7 @@ describe('reference data endpoints', () => {
     });
 
     it('is 403 without cat_prohibited', async () => {
-      const res = await request(withoutCategory(t, 'cat_prohibited')).get(path);
+      const res = await (await t.without('cat_prohibited')).get(path);
       expect(res.status).to.equal(403);
       expect(res.body.details.category).to.equal('cat_prohibited');
     });
@@ -185,7 +184,7 @@ describe('reference data endpoints', () => {
     });
 
     it('is 403 without cat_inn_names', async () => {
-      const res = await request(withoutCategory(t, 'cat_inn_names')).get(path).query({ q: 'paracetamol' });
+      const res = await (await t.without('cat_inn_names')).get(path).query({ q: 'paracetamol' });
       expect(res.status).to.equal(403);
       expect(res.body.details.category).to.equal('cat_inn_names');
     });
@@ -238,7 +237,7 @@ describe('reference data endpoints', () => {
     });
 
     it('is 403 without cat_stamp_duty', async () => {
-      const res = await request(withoutCategory(t, 'cat_stamp_duty')).get(path).query({ state: 'MH' });
+      const res = await (await t.without('cat_stamp_duty')).get(path).query({ state: 'MH' });
       expect(res.status).to.equal(403);
       expect(res.body.details.category).to.equal('cat_stamp_duty');
     });

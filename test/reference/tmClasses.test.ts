@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { expectBadParam, withoutCategory } from '../helpers/http.ts';
+import { expectBadParam } from '../helpers/http.ts';
 
 type Item = { class: number; item_a: string; item_b: string | null; rank: number };
 
@@ -12,7 +11,7 @@ describe('tm-classes endpoints', () => {
   });
   after(async () => t.close());
 
-  const get = (path: string) => request(t.app).get(path);
+  const get = (path: string) => t.get(path);
 
   describe('GET /v1/tm-classes/', () => {
     it('lists the 45 classes with item counts, kinds and headings', async () => {
@@ -29,7 +28,7 @@ describe('tm-classes endpoints', () => {
     });
 
     it('is 403 without cat_tm_class', async () => {
-      const res = await request(withoutCategory(t, 'cat_tm_class')).get('/v1/tm-classes/');
+      const res = await (await t.without('cat_tm_class')).get('/v1/tm-classes/');
       expect(res.status).to.equal(403);
       expect(res.body).to.include({ code: 'category_not_on_plan' });
       expect(res.body.details.category).to.equal('cat_tm_class');
@@ -83,7 +82,7 @@ describe('tm-classes endpoints', () => {
     });
 
     it('is 403 without cat_tm_class', async () => {
-      const res = await request(withoutCategory(t, 'cat_tm_class')).get('/v1/tm-classes/25/');
+      const res = await (await t.without('cat_tm_class')).get('/v1/tm-classes/25/');
       expect(res.status).to.equal(403);
       expect(res.body.details.category).to.equal('cat_tm_class');
     });
@@ -164,7 +163,7 @@ describe('tm-classes endpoints', () => {
     });
 
     it('is 403 without cat_tm_class', async () => {
-      const res = await request(withoutCategory(t, 'cat_tm_class')).get(path).query({ q: 'shirts' });
+      const res = await (await t.without('cat_tm_class')).get(path).query({ q: 'shirts' });
       expect(res.status).to.equal(403);
       expect(res.body.details.category).to.equal('cat_tm_class');
     });

@@ -12,6 +12,7 @@ import { createDeps, closeDeps } from '../../src/deps.ts';
 import { loadConfig } from '../../src/config.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import { EVENTS_QUEUE } from '../../src/webhooks/outboxRelay.ts';
+import { createAccount } from '../helpers/accounts.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -81,9 +82,10 @@ describe('npm start', function () {
     const db = createDb(dbUrl, 1);
     const { rows } = await db.raw('select application_number from trademarks order by application_number limit 1');
     const marks = await db.raw('select count(*)::int as n from trademarks');
+    const { key } = await createAccount(db);
     await db.destroy();
     expect(marks.rows[0].n).to.equal(300);
-    const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`, { headers: { 'X-API-Key': key } });
     expect(res.status).to.equal(200);
     expect((await res.json()).application_number).to.equal(rows[0].application_number);
 

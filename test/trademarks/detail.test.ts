@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { withoutCategory } from '../helpers/http.ts';
 
 describe('GET /v1/trademarks/{app_no}/', () => {
   let t: TestApp;
@@ -14,7 +12,7 @@ describe('GET /v1/trademarks/{app_no}/', () => {
   after(async () => t.close());
 
   it('returns the summary fields in contract formats plus every linked table', async () => {
-    const res = await request(t.app).get('/v1/trademarks/4000001/');
+    const res = await t.get('/v1/trademarks/4000001/');
     expect(res.status).to.equal(200);
     const b = res.body;
     expect(b).to.include({
@@ -37,21 +35,21 @@ describe('GET /v1/trademarks/{app_no}/', () => {
   });
 
   it('gives a device mark an empty word mark and a signed logo link that serves the file', async () => {
-    const res = await request(t.app).get('/v1/trademarks/4000003/');
+    const res = await t.get('/v1/trademarks/4000003/');
     expect(res.status).to.equal(200);
     expect(res.body.word_mark).to.equal('');
     expect(res.body.expire_at).to.equal(null);
     expect(res.body.status_history).to.deep.equal([]);
     expect(res.body.logo.expires_in).to.equal('30 minutes');
     const u = new URL(res.body.logo.url);
-    const file = await request(t.app).get(u.pathname + u.search);
+    const file = await t.get(u.pathname + u.search);
     expect(file.status).to.equal(200);
     expect(file.headers['content-type']).to.equal('image/png');
     expect(file.body.toString()).to.equal('png-bytes');
   });
 
   it('leaves out the linked tables whose categories the plan lacks, and names them', async () => {
-    const res = await request(withoutCategory(t, 'cat_oppositions', 'cat_documents')).get('/v1/trademarks/4000001/');
+    const res = await (await t.without('cat_oppositions', 'cat_documents')).get('/v1/trademarks/4000001/');
     expect(res.status).to.equal(200);
     expect(res.body).to.not.have.property('oppositions');
     expect(res.body).to.not.have.property('documents');
@@ -60,13 +58,13 @@ describe('GET /v1/trademarks/{app_no}/', () => {
   });
 
   it('answers an unknown application number with 404 not_found', async () => {
-    const res = await request(t.app).get('/v1/trademarks/1234/');
+    const res = await t.get('/v1/trademarks/1234/');
     expect(res.status).to.equal(404);
     expect(res.body.code).to.equal('not_found');
   });
 
   it('refuses an application number that is not digits with 400 naming app_no', async () => {
-    const res = await request(t.app).get('/v1/trademarks/abc/');
+    const res = await t.get('/v1/trademarks/abc/');
     expect(res.status).to.equal(400);
     expect(res.body.code).to.equal('validation_error');
     expect(res.body.details[0].parameter).to.equal('app_no');

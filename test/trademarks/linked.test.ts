@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { withoutCategory } from '../helpers/http.ts';
 import { CATEGORIES, type Category } from '../../src/accounts/access.ts';
 
 // Each per-table endpoint: its envelope, an unknown mark (404) and a bad number (400).
@@ -28,7 +26,7 @@ describe('per-trademark linked endpoints', () => {
   for (const c of CASES) {
     describe(`GET /v1/trademarks/{app_no}/${c.path}/`, () => {
       it('returns the envelope with application_number, count and rows', async () => {
-        const res = await request(t.app).get(`/v1/trademarks/4000001/${c.path}/`);
+        const res = await t.get(`/v1/trademarks/4000001/${c.path}/`);
         expect(res.status).to.equal(200);
         expect(res.body.application_number).to.equal('4000001');
         expect(res.body.count).to.equal(c.count);
@@ -37,30 +35,30 @@ describe('per-trademark linked endpoints', () => {
       });
 
       it('returns an empty list for a mark without rows', async () => {
-        const res = await request(t.app).get(`/v1/trademarks/4000003/${c.path}/`);
+        const res = await t.get(`/v1/trademarks/4000003/${c.path}/`);
         expect(res.status).to.equal(200);
         expect(res.body).to.deep.equal({ application_number: '4000003', count: 0, [c.key]: [] });
       });
 
       if (c.category) {
         it(`is refused with 403 naming ${c.category} when the plan lacks it`, async () => {
-          const res = await request(withoutCategory(t, c.category!)).get(`/v1/trademarks/4000001/${c.path}/`);
+          const res = await (await t.without(c.category!)).get(`/v1/trademarks/4000001/${c.path}/`);
           expect(res.status).to.equal(403);
           expect(res.body.code).to.equal('category_not_on_plan');
           expect(res.body.error).to.contain(c.category);
         });
       } else {
         it('is not gated by any category', async () => {
-          const res = await request(withoutCategory(t, ...CATEGORIES)).get(`/v1/trademarks/4000001/${c.path}/`);
+          const res = await (await t.without(...CATEGORIES)).get(`/v1/trademarks/4000001/${c.path}/`);
           expect(res.status).to.equal(200);
         });
       }
 
       it('answers 404 for an unknown mark and 400 for a malformed number', async () => {
-        const missing = await request(t.app).get(`/v1/trademarks/7777777/${c.path}/`);
+        const missing = await t.get(`/v1/trademarks/7777777/${c.path}/`);
         expect(missing.status).to.equal(404);
         expect(missing.body.code).to.equal('not_found');
-        const bad = await request(t.app).get(`/v1/trademarks/12a/${c.path}/`);
+        const bad = await t.get(`/v1/trademarks/12a/${c.path}/`);
         expect(bad.status).to.equal(400);
         expect(bad.body.details[0].parameter).to.equal('app_no');
       });
@@ -68,7 +66,7 @@ describe('per-trademark linked endpoints', () => {
   }
 
   it('reports a cited mark outside the register with null details', async () => {
-    const res = await request(t.app).get('/v1/trademarks/4000001/cited/');
+    const res = await t.get('/v1/trademarks/4000001/cited/');
     expect(res.body.cited[1]).to.deep.include({ cited_application_number: '9999999', word_mark: null, status: null });
   });
 });

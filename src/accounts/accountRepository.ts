@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+
+export interface NewAccount {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  organisation?: string | null;
+  phone?: string | null;
+}
+
+export interface KeyRow {
+  id: string;
+  name: string;
+  display_prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const KEY_COLUMNS = `id, name, display_prefix,
+  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as created_at,
+  to_char(last_used_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last_used_at,
+  to_char(revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as revoked_at`;
+
+/** Accounts, subscriptions and keys. Every key query names its account: keys are tenant-scoped. */
+export class AccountRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
+  }
+
+  /** The new account's id, or null when the email is taken. */
+  async insertAccount(trx: Knex.Transaction, a: NewAccount): Promise<string | null> {
+    const r = await trx.raw(
+      `insert into accounts (email, password_hash, first_name, last_name, organisation, phone)
+       values (?, ?, ?, ?, ?, ?) on conflict (email) do nothing returning id`,
+      [a.email, a.passwordHash, a.firstName, a.lastName, a.organisation ?? null, a.phone ?? null]);
+    return r.rows[0]?.id ?? null;
+  }
+
+  async planId(code: string, db: Knex = this.db): Promise<number | undefined> {
+    const r = await db.raw('select id from plans where code = ?', [code]);
+    return r.rows[0]?.id;
+  }
+
+  async startSubscription(trx: Knex.Transaction, accountId: string, planId: number, status: 'trial' | 'active', days: number | null): Promise<void> {
+    await trx.raw(
+      `insert into subscriptions (account_id, plan_id, status, expires_at)
+       values (?, ?, ?, case when ?::int is null then null else now() + make_interval(days => ?::int) end)
+       on conflict (account_id) do update set plan_id = excluded.plan_id, status = excluded.status,
+         expires_at = excluded.expires_at, updated_at = now()`,
+      [accountId, planId, status, days, days]);
+  }
+
+  async insertKey(db: Knex, accountId: string, name: string, hash: Buffer, prefix: string): Promise<KeyRow> {
+    const r = await db.raw(
+      `insert into api_keys (account_id, name, key_hash, display_prefix) values (?, ?, ?, ?) returning ${KEY_COLUMNS}`,
+      [accountId, name, hash, prefix]);
+    return r.rows[0];
+  }
+
+  async byEmail(email: string): Promise<{ id: string; password_hash: string; first_name: string; last_name: string; email: string } | undefined> {
+    const r = await this.db.raw('select id, email, password_hash, first_name, last_name from accounts where email = ?', [email]);
+    return r.rows[0];
+  }
+
+  async listKeys(accountId: string): Promise<KeyRow[]> {
+    const r = await this.db.raw(`select ${KEY_COLUMNS} from api_keys where account_id = ? order by created_at, id`, [accountId]);
+    return r.rows;
+  }
+
+  /** Revokes one of the account's own keys; undefined when it has no such key. */
+  async revokeKey(db: Knex, accountId: string, keyId: string): Promise<KeyRow | undefined> {
+    const r = await db.raw(
+      `update api_keys set revoked_at = coalesce(revoked_at, now()) where account_id = ? and id = ? returning ${KEY_COLUMNS}`,
+      [accountId, keyId]);
+    return r.rows[0];
+  }
+
+  async getKey(accountId: string, keyId: string): Promise<KeyRow | undefined> {
+    const r = await this.db.raw(`select ${KEY_COLUMNS} from api_keys where account_id = ? and id = ?`, [accountId, keyId]);
+    return r.rows[0];
+  }
+}

@@ -1,0 +1,57 @@
+import type { Db } from '../db/knex.ts';
+import type { Category } from './access.ts';
+
+export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
+export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'];
+
+/** Everything the request pipeline needs to know about a caller, read fresh on every request. */
+export interface Caller {
+  accountId: string;
+  keyId: string | null;
+  planCode: string;
+  subscriptionActive: boolean;
+  subscriptionStatus: string;
+  expiresAt: string | null;
+  categories: Category[];
+  quotas: Record<Resource, number>;
+  concurrency: number;
+  bulkSearchLimit: number;
+  bulkLogoLimit: number;
+  webhookEnabled: boolean;
+  monitoredMarksLimit: number | null;
+}
+
+// One statement: key → account → subscription → plan, plus add-ons that have not expired. The
+// plan is never cached, so an admin's change applies to the very next request.
+const CALLER_SQL = (where: string) => `
+  select a.id as "accountId", k.id as "keyId", p.code as "planCode", s.status as "subscriptionStatus",
+    (s.status in ('trial', 'active') and (s.expires_at is null or s.expires_at > now())) as "subscriptionActive",
+    to_char(s.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "expiresAt",
+    array(select distinct c from unnest(p.categories || coalesce((select array_agg(ad.category) from account_addons ad
+      where ad.account_id = a.id and (ad.expires_at is null or ad.expires_at > now())), '{}')) c order by c) as categories,
+    p.quotas, p.concurrency, p.bulk_search_limit as "bulkSearchLimit", p.bulk_logo_limit as "bulkLogoLimit",
+    p.webhook_enabled as "webhookEnabled", p.monitored_marks_limit as "monitoredMarksLimit"
+  from accounts a
+  join subscriptions s on s.account_id = a.id
+  join plans p on p.id = s.plan_id
+  ${where}`;
+
+export class CallerRepository {
+  constructor(private readonly db: Db) {}
+
+  async byKeyHash(hash: Buffer): Promise<Caller | undefined> {
+    const r = await this.db.raw(CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null'), [hash]);
+    return r.rows[0];
+  }
+
+  async byAccountId(accountId: string): Promise<Caller | undefined> {
+    const r = await this.db.raw(CALLER_SQL('left join lateral (select null::uuid as id) k on true where a.id = ?'), [accountId]);
+    return r.rows[0];
+  }
+
+  /** Best effort and off the request's path: a lost update only makes "last used" a little stale. */
+  touchKey(keyId: string): void {
+    void this.db.raw(`update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [keyId])
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,23 @@
+import jwt from 'jsonwebtoken';
+import { AppError } from '../errors.ts';
+
+/** Dashboard bearer tokens: HS256 JWTs `{sub: account id, typ: "dashboard", iat, exp}`. */
+export class TokenService {
+  constructor(private readonly secret: string, private readonly ttlSeconds: number) {}
+
+  issue(accountId: string): { token: string; expiresIn: number } {
+    const token = jwt.sign({ typ: 'dashboard' }, this.secret, { algorithm: 'HS256', subject: accountId, expiresIn: this.ttlSeconds });
+    return { token, expiresIn: this.ttlSeconds };
+  }
+
+  /** The account id of a valid token; 401 for anything else (pinned algorithm, so no `none` tokens). */
+  verify(token: string): string {
+    try {
+      const p = jwt.verify(token, this.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+      if (p.typ !== 'dashboard' || typeof p.sub !== 'string') throw new Error('not a dashboard token');
+      return p.sub;
+    } catch {
+      throw new AppError('unauthorized', 'invalid or expired bearer token');
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import type { Request, Response } from 'express';
+import { AppError } from '../errors.ts';
+import { CATEGORIES } from '../accounts/access.ts';
+import { hashApiKey, KEY_PATTERN } from '../accounts/keys.ts';
+import type { Caller, CallerRepository, Resource } from '../accounts/callerRepository.ts';
+import type { TokenService } from '../accounts/tokens.ts';
+import { nextMonthStart, type QuotaRepository } from '../limits/quotaRepository.ts';
+import type { RateLimits } from '../limits/rateLimits.ts';
+
+/** The API key of a request, from X-API-Key or the legacy `Authorization: Api-Key <key>`. */
+function readKey(req: Request): string {
+  const header = req.headers['x-api-key'];
+  let key = typeof header === 'string' ? header.trim() : undefined;
+  const auth = req.headers.authorization;
+  if (key === undefined && auth && /^Api-Key\s/i.test(auth)) key = auth.replace(/^Api-Key\s+/i, '').trim();
+  if (key === undefined) throw new AppError('unauthorized', 'an API key is required: send it in the X-API-Key header');
+  if (!KEY_PATTERN.test(key)) throw new AppError('unauthorized', 'malformed API key: expected nsh_ followed by 32 letters and digits');
+  return key;
+}
+
+const UNGUARDED_CALLER: Caller = {
+  accountId: 'unguarded', keyId: null, planCode: 'unguarded', subscriptionActive: true, subscriptionStatus: 'active',
+  expiresAt: null, categories: [...CATEGORIES], concurrency: 10, bulkSearchLimit: 100, bulkLogoLimit: 100,
+  webhookEnabled: true, monitoredMarksLimit: null,
+  quotas: { api_calls: Infinity, doc_views: Infinity, logo_searches: Infinity, pdf_reports: Infinity, excel_reports: Infinity },
+};
+
+/**
+ * Authentication and every per-request limit, in one place that all endpoints go through:
+ * key → subscription → per-key rate → concurrency, and monthly credits around the handler.
+ */
+export class Guard {
+  constructor(
+    private readonly callers: CallerRepository,
+    private readonly quotas: QuotaRepository,
+    private readonly limits: RateLimits,
+    private readonly tokens: TokenService,
+    private readonly unguarded: boolean,
+  ) {}
+
+  async apiKey(req: Request, res: Response): Promise<Caller> {
+    if (this.unguarded) return UNGUARDED_CALLER;
+    const caller = await this.callers.byKeyHash(hashApiKey(readKey(req)));
+    if (!caller) throw new AppError('unauthorized', 'unknown or revoked API key');
+    if (!caller.subscriptionActive) {
+      throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
+        { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
+    }
+    const w = await this.limits.checkKey(caller.keyId!);
+    if (w) {
+      res.setHeader('RateLimit-Limit', String(w.limit));
+      res.setHeader('RateLimit-Remaining', String(w.remaining));
+      res.setHeader('RateLimit-Reset', String(w.resetSeconds));
+    }
+    const release = await this.limits.enter(caller.accountId, caller.concurrency, req.id);
+    // 'close' fires once the response is done or the client went away: the slot is always freed.
+    res.once('close', release);
+    this.callers.touchKey(caller.keyId!);
+    return caller;
+  }
+
+  async bearer(req: Request): Promise<Caller> {
+    const auth = req.headers.authorization;
+    const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
+    if (!m) throw new AppError('unauthorized', 'a bearer token is required: Authorization: Bearer <token> (from POST /user/v1/login/)');
+    const caller = await this.callers.byAccountId(this.tokens.verify(m[1]));
+    if (!caller) throw new AppError('unauthorized', 'invalid or expired bearer token');
+    return caller;
+  }
+
+  /** Takes the credits a request costs before it runs; the returned function gives them back on failure. */
+  async charge(caller: Caller, resource: Resource, units: number): Promise<() => Promise<void>> {
+    if (this.unguarded) return async () => {};
+    const limit = caller.quotas[resource] ?? 0;
+    const used = await this.quotas.reserve(caller.accountId, resource, units, limit);
+    if (used === null) {
+      const reset = nextMonthStart();
+      const remaining = Math.max(0, limit - (await this.quotas.used(caller.accountId, resource)));
+      throw new AppError('quota_exceeded', `monthly ${resource} quota exceeded: this request needs ${units}, ${remaining} left`,
+        { limit, remaining, needed: units, reset: reset.toISOString(), resource },
+        { 'Retry-After': String(Math.ceil((reset.getTime() - Date.now()) / 1000)) });
+    }
+    return () => this.quotas.refund(caller.accountId, resource, units);
+  }
+}
