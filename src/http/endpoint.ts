@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from './zod.ts';
 import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
@@ -58,6 +58,16 @@ export interface EndpointDef<P extends AnyObject, Q extends AnyObject, B extends
   handler: (ctx: Ctx<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<z.infer<R>>;
 }
 
+const intHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
+const REQUEST_ID_HEADER = { description: 'Id of this request (a caller-supplied X-Request-Id is kept when sane)', schema: { type: 'string' as const } };
+const RETRY_AFTER_HEADER = intHeader('Seconds until the limit that refused the request allows it again');
+// Sent on every response to an API-key request: the per-key window (contract §8: 10 per second).
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': intHeader('Requests allowed per window for this API key'),
+  'RateLimit-Remaining': intHeader('Requests left in the current window'),
+  'RateLimit-Reset': intHeader('Seconds until the window resets'),
+};
+
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad request: a parameter or the body is invalid; `details` names each one',
   401: 'Missing or invalid credentials',
@@ -65,7 +75,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found',
   413: 'Body too large',
   415: 'Unsupported content type',
-  429: 'Rate limit or quota exceeded',
+  429: 'A limit was reached: `code` says which (ip_rate_limited, key_rate_limited, concurrency_limited, quota_exceeded, public_search_limited, login_throttled); `details` gives limit, remaining, reset and resource',
 };
 
 /** Turns zod issues into the `details` of a 400: one entry per offending parameter. */
@@ -142,11 +152,18 @@ export class Api {
     if (def.category || def.bulk) errorStatuses.push(403);
     if (def.security && def.security !== 'none') errorStatuses.push(401, 429);
     if (def.security === 'apiKey') errorStatuses.push(403);
-    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
-      [String(def.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: def.response } } },
+    const keyed = def.security === 'apiKey';
+    const responses: Record<string, ResponseConfig> = {
+      [String(def.status ?? 200)]: {
+        description: 'Success', content: { 'application/json': { schema: def.response } },
+        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(keyed ? RATE_LIMIT_HEADERS : {}) },
+      },
     };
     for (const s of [...new Set(errorStatuses)].sort()) {
-      responses[String(s)] = { description: ERROR_TEXT[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } };
+      responses[String(s)] = {
+        description: ERROR_TEXT[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } },
+        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(s === 429 ? { 'Retry-After': RETRY_AFTER_HEADER } : {}), ...(keyed && s === 429 ? RATE_LIMIT_HEADERS : {}) },
+      };
     }
     this.registry.registerPath({
       method: def.method,

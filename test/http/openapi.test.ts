@@ -16,4 +16,22 @@ describe('committed OpenAPI document', () => {
       expect(op!.responses).to.have.property('404');
     }
   });
+
+  it('describes the auth schemes, the error body with every 429 code, and the limit headers', () => {
+    const doc = buildOpenApiDocument() as {
+      components: { securitySchemes: Record<string, { type: string; name?: string; scheme?: string }>; schemas: Record<string, { properties: { code: { enum: string[] } } }> };
+      paths: Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>;
+    };
+    expect(doc.components.securitySchemes.ApiKey).to.include({ type: 'apiKey', name: 'X-API-Key' });
+    expect(doc.components.securitySchemes.LegacyApiKey).to.include({ type: 'apiKey', name: 'Authorization' });
+    expect(doc.components.securitySchemes.Bearer).to.include({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.schemas.Error.properties.code.enum).to.include.members([
+      'ip_rate_limited', 'key_rate_limited', 'concurrency_limited', 'quota_exceeded', 'public_search_limited', 'login_throttled',
+      'subscription_inactive', 'category_not_on_plan', 'unauthorized',
+    ]);
+    const op = doc.paths['/v1/trademarks/{app_no}/']!.get!;
+    expect(op.responses['200'].headers).to.have.keys('X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+    expect(op.responses['429'].headers).to.include.keys('Retry-After', 'RateLimit-Limit');
+    expect(op.responses).to.include.keys('401', '403', '404', '429');
+  });
 });
