@@ -10,6 +10,10 @@ import { seedDemoRegistry } from './demo.ts';
 
 const config = loadConfig();
 
+const CRASH_WINDOW_MS = 30_000;
+const MAX_CRASHES = 5;
+const RESTART_DELAY_MS = 250;
+
 async function primary(): Promise<void> {
   const t0 = Date.now();
   await prepareDatabase(config.DATABASE_URL);
@@ -26,17 +30,8 @@ async function primary(): Promise<void> {
     });
   };
   startWorkers();
-  for (let i = 0; i < n; i++) cluster.fork();
-  cluster.on('exit', (worker, code) => {
-    if (stopping) return;
-    console.error(`api process ${worker.process.pid} exited (${code}); starting another`);
-    cluster.fork();
-  });
-  let ready = 0;
-  cluster.on('listening', () => {
-    if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  });
-  const stop = () => {
+
+  const stop = (exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     const apiDone = new Promise<void>((resolve) => {
@@ -50,10 +45,35 @@ async function primary(): Promise<void> {
     });
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     workers?.kill('SIGTERM');
-    void Promise.all([apiDone, workersDone]).then(() => process.exit(0));
+    void Promise.all([apiDone, workersDone]).then(() => process.exit(exitCode));
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => stop());
+  process.on('SIGTERM', () => stop());
+
+  for (let i = 0; i < n; i++) cluster.fork();
+  // An API process that dies at once (port taken, bad configuration) would die again however often it
+  // is restarted: restart with a growing delay, and give up when crashes keep coming.
+  const crashes: number[] = [];
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    const now = Date.now();
+    crashes.push(now);
+    while (crashes[0] <= now - CRASH_WINDOW_MS) crashes.shift();
+    const how = code !== null ? `code ${code}` : `signal ${signal}`;
+    if (crashes.length >= MAX_CRASHES) {
+      console.error(`api processes exited ${crashes.length} times within ${CRASH_WINDOW_MS / 1000} s (last: ${how}); ` +
+        'giving up: the errors above say why (a port already in use, for one)');
+      stop(1);
+      return;
+    }
+    const delay = Math.min(RESTART_DELAY_MS * 2 ** (crashes.length - 1), 10_000);
+    console.error(`api process ${worker.process.pid} exited (${how}); starting another in ${delay} ms`);
+    setTimeout(() => stopping || cluster.fork(), delay);
+  });
+  let ready = 0;
+  cluster.on('listening', () => {
+    if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  });
 }
 
 async function apiProcess(): Promise<void> {

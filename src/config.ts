@@ -31,6 +31,12 @@ const Env = z.object({
   PUBLIC_SEARCH_PER_HOUR: z.coerce.number().int().min(1).default(60),
   // Redis key prefix of the rate-limit counters (one per deployment or test run).
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/).default('nishaan:rl'),
+  // Login throttling (failed attempts per 15 minutes): slowed down past *_SLOW_AFTER, refused past *_MAX.
+  LOGIN_EMAIL_SLOW_AFTER: z.coerce.number().int().min(0).default(5),
+  LOGIN_EMAIL_MAX: z.coerce.number().int().min(1).default(10),
+  LOGIN_IP_SLOW_AFTER: z.coerce.number().int().min(0).default(20),
+  LOGIN_IP_MAX: z.coerce.number().int().min(1).default(50),
+  LOGIN_MAX_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
   // Comma-separated proxy addresses whose X-Forwarded-For is trusted; empty trusts none.
   TRUSTED_PROXIES: z.string().default(''),
   TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),

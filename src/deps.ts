@@ -13,6 +13,8 @@ import { Redis } from 'ioredis';
 export interface Deps {
   config: Config;
   db: Db;
+  /** Monthly usage counters only (see DbOptions.asyncCommit). */
+  usageDb: Db;
   log: Logger;
   store: LocalObjectStore;
   signer: UrlSigner;
@@ -24,15 +26,16 @@ export interface Deps {
 export function createDeps(config: Config): Deps {
   const log = createLogger(config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL, config.DB_POOL_MAX);
+  const usageDb = createDb(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)), { asyncCommit: true });
   const signer = new Signer(config.URL_SIGNING_SECRET);
   const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
   const store = new Local(config.objectStoreDir, signer, () => baseUrl.value);
   // lazyConnect: building the app (e.g. to print the OpenAPI document) opens no connection.
   const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
-  return { config, db, log, store, signer, redis, baseUrl };
+  return { config, db, usageDb, log, store, signer, redis, baseUrl };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
-  await deps.db.destroy();
+  await Promise.all([deps.db.destroy(), deps.usageDb.destroy()]);
   deps.redis.disconnect();
 }

@@ -17,8 +17,10 @@ export const ERROR_CODES = {
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   // Each kind of 429 has its own code; details name the limit, remaining, reset time and resource.
   ip_rate_limited: 429,
   key_rate_limited: 429,

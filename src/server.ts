@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createDeps, closeDeps } from './deps.ts';
-import { buildApp } from './http/app.ts';
+import { buildApp, type AppOptions } from './http/app.ts';
 
 export interface RunningServer {
   url: string;
@@ -10,9 +10,9 @@ export interface RunningServer {
 }
 
 /** Starts one API process; close() stops accepting, lets in-flight requests finish, then disconnects. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, appOptions: AppOptions = {}): Promise<RunningServer> {
   const deps = createDeps(config);
-  const { app } = buildApp(deps);
+  const { app } = buildApp(deps, appOptions);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

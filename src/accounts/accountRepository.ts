@@ -19,6 +19,15 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
+export interface SubscriptionRow {
+  plan_code: string;
+  plan_name: string;
+  quotas: Record<string, number>;
+  status: 'trial' | 'active' | 'inactive';
+  expires_at: string | null;
+  active: boolean;
+}
+
 const KEY_COLUMNS = `id, name, display_prefix,
   to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as created_at,
   to_char(last_used_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last_used_at,
@@ -26,7 +35,7 @@ const KEY_COLUMNS = `id, name, display_prefix,
 
 /** Accounts, subscriptions and keys. Every key query names its account: keys are tenant-scoped. */
 export class AccountRepository {
-  constructor(private readonly db: Db) {}
+  constructor(readonly db: Db) {}
 
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return this.db.transaction(fn);
@@ -82,6 +91,33 @@ export class AccountRepository {
 
   async getKey(accountId: string, keyId: string): Promise<KeyRow | undefined> {
     const r = await this.db.raw(`select ${KEY_COLUMNS} from api_keys where account_id = ? and id = ?`, [accountId, keyId]);
+    return r.rows[0];
+  }
+
+  /**
+   * Replaces one of the account's active keys in one transaction: the old key is revoked and a new
+   * one with the same name is stored. Undefined (nothing changed) when the account has no such
+   * active key. The row lock of the update makes two parallel rotations of one key give one new key.
+   */
+  async rotateKey(accountId: string, keyId: string, hash: Buffer, prefix: string): Promise<{ revoked: KeyRow; created: KeyRow } | undefined> {
+    return this.db.transaction(async (trx) => {
+      const r = await trx.raw(
+        `update api_keys set revoked_at = now() where account_id = ? and id = ? and revoked_at is null returning ${KEY_COLUMNS}`,
+        [accountId, keyId]);
+      const revoked: KeyRow | undefined = r.rows[0];
+      if (!revoked) return undefined;
+      const created = await this.insertKey(trx, accountId, revoked.name, hash, prefix);
+      return { revoked, created };
+    });
+  }
+
+  /** The account's plan and subscription, for the usage page. */
+  async subscription(accountId: string): Promise<SubscriptionRow | undefined> {
+    const r = await this.db.raw(
+      `select p.code as plan_code, p.name as plan_name, p.quotas, s.status,
+         to_char(s.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as expires_at,
+         (s.status in ('trial', 'active') and (s.expires_at is null or s.expires_at > now())) as active
+       from subscriptions s join plans p on p.id = s.plan_id where s.account_id = ?`, [accountId]);
     return r.rows[0];
   }
 }

@@ -1,7 +1,17 @@
 import argon2 from 'argon2';
 import { AppError } from '../errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys.ts';
-import type { AccountRepository } from './accountRepository.ts';
+import type { AccountRepository, KeyRow } from './accountRepository.ts';
+
+/** A key as the dashboard shows it: never the key itself nor its hash. */
+export interface KeyView extends KeyRow {
+  active: boolean;
+}
+
+const keyView = (row: KeyRow): KeyView => ({ ...row, active: row.revoked_at === null });
+
+// Verified against when the email is unknown, so an unknown email takes as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
 
 export interface SignupInput {
   first_name: string;
@@ -13,7 +23,10 @@ export interface SignupInput {
   plan: string;
 }
 
-/** Signup: the account, a trial of the chosen plan and a first API key, in one transaction. */
+/**
+ * Signup (the account, a trial of the chosen plan and a first API key, in one transaction), password
+ * checks and API key management. Every key operation names the account: keys are tenant-scoped.
+ */
 export class AccountService {
   constructor(private readonly repo: AccountRepository, private readonly trialDays: number) {}
 
@@ -39,5 +52,41 @@ export class AccountService {
       return id;
     });
     return { accountId, apiKey, email, name: `${input.first_name.trim()} ${input.last_name.trim()}` };
+  }
+
+  /** The account of an email and password, or null; the same work is done whether or not the email exists. */
+  async authenticate(email: string, password: string): Promise<{ id: string; email: string; name: string } | null> {
+    const account = await this.repo.byEmail(email.trim().toLowerCase());
+    if (!account) {
+      dummyHash ??= AccountService.hashPassword(`no-such-account-${Math.random()}`);
+      await argon2.verify(await dummyHash, password).catch(() => false);
+      return null;
+    }
+    const ok = await argon2.verify(account.password_hash, password).catch(() => false);
+    return ok ? { id: account.id, email: account.email, name: `${account.first_name} ${account.last_name}` } : null;
+  }
+
+  async listKeys(accountId: string): Promise<KeyView[]> {
+    return (await this.repo.listKeys(accountId)).map(keyView);
+  }
+
+  /** A new key for the account; the caller has checked that its subscription is active. */
+  async createKey(accountId: string, name: string): Promise<{ key: KeyView; apiKey: string }> {
+    const apiKey = generateApiKey();
+    const row = await this.repo.insertKey(this.repo.db, accountId, name, hashApiKey(apiKey), displayPrefix(apiKey));
+    return { key: keyView(row), apiKey };
+  }
+
+  /** Revokes one of the account's keys (again, harmlessly, if already revoked); undefined when it has no such key. */
+  async revokeKey(accountId: string, keyId: string): Promise<KeyView | undefined> {
+    const row = await this.repo.revokeKey(this.repo.db, accountId, keyId);
+    return row && keyView(row);
+  }
+
+  /** A new key in place of an active one, which is revoked in the same transaction; undefined when there is no such active key. */
+  async rotateKey(accountId: string, keyId: string): Promise<{ key: KeyView; apiKey: string; revoked: KeyView } | undefined> {
+    const apiKey = generateApiKey();
+    const r = await this.repo.rotateKey(accountId, keyId, hashApiKey(apiKey), displayPrefix(apiKey));
+    return r && { key: keyView(r.created), apiKey, revoked: keyView(r.revoked) };
   }
 }

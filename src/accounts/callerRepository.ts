@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import type { Category } from './access.ts';
+import { Prepared } from '../db/prepared.ts';
 
 export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
 export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'];
@@ -36,12 +37,14 @@ const CALLER_SQL = (where: string) => `
   join plans p on p.id = s.plan_id
   ${where}`;
 
+const BY_KEY = new Prepared('caller_by_key', CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null'));
+
 export class CallerRepository {
   constructor(private readonly db: Db) {}
 
+  // Runs on every keyed request.
   async byKeyHash(hash: Buffer): Promise<Caller | undefined> {
-    const r = await this.db.raw(CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null'), [hash]);
-    return r.rows[0];
+    return (await BY_KEY.run<Caller>(this.db, [hash]))[0];
   }
 
   async byAccountId(accountId: string): Promise<Caller | undefined> {
@@ -49,8 +52,17 @@ export class CallerRepository {
     return r.rows[0];
   }
 
-  /** Best effort and off the request's path: a lost update only makes "last used" a little stale. */
+  private readonly touched = new Map<string, number>();
+
+  /**
+   * Best effort and off the request's path: a lost update only makes "last used" a little stale.
+   * At most once a minute per key and process, so a busy key costs no write per request.
+   */
   touchKey(keyId: string): void {
+    const now = Date.now();
+    if ((this.touched.get(keyId) ?? 0) > now - 60_000) return;
+    if (this.touched.size > 100_000) this.touched.clear();
+    this.touched.set(keyId, now);
     void this.db.raw(`update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [keyId])
       .catch(() => undefined);
   }

@@ -1,6 +1,8 @@
 import jwt from 'jsonwebtoken';
 import { AppError } from '../errors.ts';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Dashboard bearer tokens: HS256 JWTs `{sub: account id, typ: "dashboard", iat, exp}`. */
 export class TokenService {
   constructor(private readonly secret: string, private readonly ttlSeconds: number) {}
@@ -14,7 +16,8 @@ export class TokenService {
   verify(token: string): string {
     try {
       const p = jwt.verify(token, this.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
-      if (p.typ !== 'dashboard' || typeof p.sub !== 'string') throw new Error('not a dashboard token');
+      // Account ids are UUIDs: anything else must not reach a uuid column (a 500 instead of a 401).
+      if (p.typ !== 'dashboard' || typeof p.sub !== 'string' || !UUID.test(p.sub)) throw new Error('not a dashboard token');
       return p.sub;
     } catch {
       throw new AppError('unauthorized', 'invalid or expired bearer token');

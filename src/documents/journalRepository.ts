@@ -31,10 +31,15 @@ export class JournalRepository {
     return r.rows[0];
   }
 
-  /** Marks advertised in a journal, in application-number order (the index order, so deep pages stay cheap). */
+  /**
+   * Marks advertised in a journal, in ascending application number. Numbers are digit strings without
+   * leading zeros, so shorter is smaller: as text, '1000000' would sort before '999999'. The journal index
+   * finds the rows; sorting them is cheap, as one journal advertises a few thousand marks at most.
+   */
   async trademarks(id: number, limit: number, offset: number): Promise<SummaryRow[]> {
     const r = await this.db.raw(
-      `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ? order by t.application_number limit ? offset ?`,
+      `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ?
+       order by length(t.application_number), t.application_number limit ? offset ?`,
       [id, limit, offset]);
     return r.rows;
   }

@@ -7,7 +7,9 @@ export const Journal = z
     journal_number: z.string().openapi({ example: '2065' }),
     publication_date: z.string().openapi({ format: 'date' }),
     page_count: z.number().int().nullable(),
-    has_pdf: z.boolean().openapi({ description: 'Whether GET /v1/journals/{journal_id}/download/ can give a PDF' }),
+    has_pdf: z.boolean().openapi({
+      description: 'Whether the journal PDF is stored; its download endpoint comes with the documents endpoints (not available yet)',
+    }),
   })
   .openapi('Journal');
 

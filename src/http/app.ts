@@ -41,9 +41,13 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   const limits = new RateLimits(deps.redis, {
     ipPerMinute: config.RATE_IP_PER_MINUTE, keyPerSecond: config.RATE_KEY_PER_SECOND,
     publicSearchPerHour: config.PUBLIC_SEARCH_PER_HOUR, prefix: config.RATE_LIMIT_PREFIX,
+    login: {
+      emailSlowAfter: config.LOGIN_EMAIL_SLOW_AFTER, emailMax: config.LOGIN_EMAIL_MAX,
+      ipSlowAfter: config.LOGIN_IP_SLOW_AFTER, ipMax: config.LOGIN_IP_MAX, maxDelayMs: config.LOGIN_MAX_DELAY_MS,
+    },
   }, deps.log);
   const tokens = new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS);
-  const guard = new Guard(new CallerRepository(deps.db), new QuotaRepository(deps.db), limits, tokens, opts.unguarded ?? false);
+  const guard = new Guard(new CallerRepository(deps.db), new QuotaRepository(deps.usageDb), limits, tokens, opts.unguarded ?? false);
 
   app.use(requestLog(deps.log));
   if (!opts.unguarded) {

@@ -14,15 +14,25 @@ const BODY_ERRORS: Record<string, () => AppError> = {
   'stream.encoding.set': () => new AppError('internal_error', 'request stream misconfigured'),
 };
 
+// A 416 says how long the file is (`Content-Range: bytes */<length>`), so the client can ask again.
+function contentRangeOf(err: unknown): Record<string, string> | undefined {
+  const range = (err as { headers?: Record<string, unknown> })?.headers?.['Content-Range'];
+  return typeof range === 'string' ? { 'Content-Range': range } : undefined;
+}
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const type = (err as { type?: unknown })?.type;
   if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type]();
   const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    // A client error raised by a library without a known tag: keep it a 4xx, never a 500.
+    // A client error raised by a library without a known tag (send, behind /files, raises 404, 412 and 416):
+    // keep its status, never a 500, and never a 400 where the status means something else.
+    if (status === 404) return new AppError('not_found', 'not found');
+    if (status === 412) return new AppError('precondition_failed', 'a precondition in the request headers failed');
     if (status === 413) return new AppError('payload_too_large', 'request is too large');
     if (status === 415) return new AppError('unsupported_media_type', 'unsupported media type');
+    if (status === 416) return new AppError('range_not_satisfiable', 'the requested range is outside the file', undefined, contentRangeOf(err));
     return new AppError('bad_request', 'bad request');
   }
   return new AppError('internal_error', 'internal server error');

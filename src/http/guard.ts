@@ -46,15 +46,23 @@ export class Guard {
       throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
         { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
     }
-    const w = await this.limits.checkKey(caller.keyId!);
+    // Both Redis round trips at once; a slot taken for a request the key limit refuses is given back.
+    const [window, slot] = await Promise.allSettled([
+      this.limits.checkKey(caller.keyId!),
+      this.limits.enter(caller.accountId, caller.concurrency, req.id),
+    ]);
+    if (slot.status === 'fulfilled') {
+      // 'close' fires once the response is done or the client went away: the slot is always freed.
+      res.once('close', slot.value);
+    }
+    if (window.status === 'rejected') throw window.reason;
+    if (slot.status === 'rejected') throw slot.reason;
+    const w = window.value;
     if (w) {
       res.setHeader('RateLimit-Limit', String(w.limit));
       res.setHeader('RateLimit-Remaining', String(w.remaining));
       res.setHeader('RateLimit-Reset', String(w.resetSeconds));
     }
-    const release = await this.limits.enter(caller.accountId, caller.concurrency, req.id);
-    // 'close' fires once the response is done or the client went away: the slot is always freed.
-    res.once('close', release);
     this.callers.touchKey(caller.keyId!);
     return caller;
   }

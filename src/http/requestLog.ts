@@ -24,9 +24,15 @@ export function requestLog(log: Logger): RequestHandler {
     res.setHeader('X-Request-Id', id);
     if (enabled) {
       const start = process.hrtime.bigint();
+      // Taken now: a mounted router rewrites req.url while it runs.
+      const path = req.path;
       res.once('finish', () => {
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
-        log.info({ request_id: id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+        // The path and the names of query parameters, never their values: a signed file URL carries its
+        // signature there, and search text can be a client's confidential candidate mark.
+        const line: Record<string, unknown> = { request_id: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+        if (req.originalUrl.includes('?')) line.query = Object.keys(req.query ?? {});
+        log.info(line, 'request');
       });
     }
     next();

@@ -1,8 +1,15 @@
 import type { Db } from '../db/knex.ts';
 import type { Resource } from '../accounts/callerRepository.ts';
+import { Prepared } from '../db/prepared.ts';
 
 // Months are calendar months in UTC.
 const MONTH = `(date_trunc('month', now() at time zone 'UTC'))::date`;
+
+const RESERVE = new Prepared('quota_reserve', `insert into usage_counters as u (account_id, month, resource, used)
+   select ?, ${MONTH}, ?, ? where ?::bigint <= ?::bigint
+   on conflict (account_id, month, resource) do update set used = u.used + excluded.used
+     where u.used + excluded.used <= ?
+   returning used`);
 
 export class QuotaRepository {
   constructor(private readonly db: Db) {}
@@ -13,14 +20,8 @@ export class QuotaRepository {
    * Returns the new total, or null when refused (nothing taken).
    */
   async reserve(accountId: string, resource: Resource, units: number, limit: number): Promise<number | null> {
-    const r = await this.db.raw(
-      `insert into usage_counters as u (account_id, month, resource, used)
-       select ?, ${MONTH}, ?, ? where ?::bigint <= ?::bigint
-       on conflict (account_id, month, resource) do update set used = u.used + excluded.used
-         where u.used + excluded.used <= ?
-       returning used`,
-      [accountId, resource, units, units, limit, limit]);
-    return r.rows.length ? Number(r.rows[0].used) : null;
+    const rows = await RESERVE.run<{ used: number }>(this.db, [accountId, resource, units, units, limit, limit]);
+    return rows.length ? Number(rows[0].used) : null;
   }
 
   /** Gives back credits of a request that failed: errors cost nothing. */

@@ -1,12 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Db } from '../db/knex.ts';
 
 // Reference data ships with the product in data/reference (copied from the shared data set; see
-// data/reference/README.md for sources and coverage). Loading replaces each table's rows in one
-// transaction, so it is idempotent and safe to run on every start.
+// data/reference/README.md for sources and coverage). A start whose files match what was loaded last
+// (by content hash) skips the load; otherwise every table is replaced in one transaction, with ids
+// counted from 1 again, so a row's id stays the same from one load to the next.
 export const REFERENCE_DIR = new URL('../../data/reference', import.meta.url).pathname;
+
+const FILES = [
+  'nice_classes.json', 'tmr_offices.json', 'nice_items.csv', 'well_known_marks.csv', 'prohibited_marks.csv',
+  'inn_names.csv', 'inn_stems.csv', 'stamp_duty.csv', 'india_states.csv', 'tm_status_values.csv',
+] as const;
+
+// Part of the hash: bump it when the rows built from the same files change, so they are loaded again.
+const LOADER_VERSION = '1';
+
+function contentHash(dir: string): string {
+  const h = createHash('sha256').update(LOADER_VERSION);
+  for (const file of FILES) h.update(`\0${file}\0`).update(fs.readFileSync(path.join(dir, file)));
+  return h.digest('hex');
+}
 
 type Row = Record<string, string>;
 
@@ -25,13 +41,40 @@ interface NiceClass {
   does_not_include_in_particular?: string[];
 }
 
+/** Loads the reference tables unless they already hold these files; answers the row count of each table. */
 export async function loadReferenceData(db: Db, dir = REFERENCE_DIR): Promise<Record<string, number>> {
+  const hash = contentHash(dir);
+  return db.transaction(async (trx) => {
+    // Two processes starting at once: the second waits here, then finds the first one's load.
+    await trx.raw('lock table reference_version in exclusive mode');
+    const loaded = await trx('reference_version').first('content_hash', 'counts');
+    if (loaded?.content_hash === hash) return loaded.counts as Record<string, number>;
+
+    const tables = readTables(dir);
+    // All in one statement, so class_items' reference to nice_classes does not stand in the way. No
+    // cascade: a table outside this list that referenced one of these would be emptied with it.
+    await trx.raw(`truncate ${Object.keys(tables).join(', ')} restart identity`);
+    const counts: Record<string, number> = {};
+    // In file order (parents first): the ids a serial column gives follow it.
+    for (const [table, rows] of Object.entries(tables)) {
+      await trx.batchInsert(table, rows, 1000).transacting(trx);
+      counts[table] = rows.length;
+    }
+    await trx.raw(
+      `insert into reference_version (content_hash, counts) values (?, ?)
+       on conflict (singleton) do update set content_hash = excluded.content_hash, counts = excluded.counts, loaded_at = now()`,
+      [hash, JSON.stringify(counts)]);
+    return counts;
+  });
+}
+
+function readTables(dir: string): Record<string, Record<string, unknown>[]> {
   const classes = (JSON.parse(fs.readFileSync(path.join(dir, 'nice_classes.json'), 'utf8')) as { classes: NiceClass[] }).classes;
   const offices = (JSON.parse(fs.readFileSync(path.join(dir, 'tmr_offices.json'), 'utf8')) as {
     offices: { code: string; name: string; city: string; head_office: boolean; address: string | null; jurisdiction: string[] }[];
   }).offices;
 
-  const tables: Record<string, Record<string, unknown>[]> = {
+  return {
     nice_classes: classes.map((c) => ({
       class_number: c.class,
       kind: c.kind,
@@ -77,21 +120,4 @@ export async function loadReferenceData(db: Db, dir = REFERENCE_DIR): Promise<Re
       is_live: r.is_live === '1', is_final: r.is_final === '1', meaning: orNull(r.meaning),
     })),
   };
-
-  const counts: Record<string, number> = {};
-  await db.transaction(async (trx) => {
-    // Children before parents on delete, parents before children on insert.
-    await trx.raw('delete from class_items');
-    for (const [table, rows] of Object.entries(tables)) {
-      if (table !== 'class_items') await trx(table).del();
-    }
-    for (const [table, rows] of Object.entries(tables)) {
-      if (table === 'class_items') continue;
-      await trx.batchInsert(table, rows, 1000);
-      counts[table] = rows.length;
-    }
-    await trx.batchInsert('class_items', tables.class_items, 2000);
-    counts.class_items = tables.class_items.length;
-  });
-  return counts;
 }

@@ -73,13 +73,15 @@ export interface ClassSearchRow extends ClassItemRow { class: number; rank: numb
 export class ReferenceRepository {
   constructor(private readonly db: Db) {}
 
-  /** One page plus the total of the same filter. */
+  /**
+   * One page plus the total of the same filter, one query after the other: `db` may be a transaction,
+   * whose single connection must not be sent a second query while the first runs (pg 9 refuses it).
+   * Not `count(*) over ()`: a page past the end has no row to carry the total.
+   */
   private async page<T>(select: Sql, from: string, where: Sql, order: Sql, limit: number, offset: number, db: Knex = this.db): Promise<Page<T>> {
-    const [rows, total] = await Promise.all([
-      db.raw(`select ${select.sql} from ${from} where ${where.sql} order by ${order.sql} limit ? offset ?`,
-        [...select.binds, ...where.binds, ...order.binds, limit, offset]),
-      db.raw(`select count(*)::int as n from ${from} where ${where.sql}`, where.binds),
-    ]);
+    const rows = await db.raw(`select ${select.sql} from ${from} where ${where.sql} order by ${order.sql} limit ? offset ?`,
+      [...select.binds, ...where.binds, ...order.binds, limit, offset]);
+    const total = await db.raw(`select count(*)::int as n from ${from} where ${where.sql}`, where.binds);
     return { count: total.rows[0].n, rows: rows.rows };
   }
 

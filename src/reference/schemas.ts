@@ -1,19 +1,12 @@
 import { z } from '../http/zod.ts';
-import { classNumber, limitParam, offsetParam } from '../http/schemas.ts';
+import { classNumber, classParam, limitParam, offsetParam, textParam } from '../http/schemas.ts';
 
 // ---- request parts ----
 
 const Q_MAX = 200;
 
 /** An optional text filter; empty means "no filter", so a blank search box lists everything. */
-const optionalQ = (description: string) =>
-  z.string({ error: 'q must be a single string' }).trim().max(Q_MAX, `q must be at most ${Q_MAX} characters`).optional()
-    .openapi({ description });
-
-/** A class number in the query string; named after its parameter so a 400 says which one is wrong. */
-const classQuery = (name: string) =>
-  z.coerce.number({ error: `${name} must be an integer between 1 and 45` }).int(`${name} must be an integer between 1 and 45`)
-    .min(1, `${name} must be between 1 and 45`).max(45, `${name} must be between 1 and 45`);
+const optionalQ = (description: string) => textParam('q', Q_MAX).optional().openapi({ description });
 
 export const ITEM_TYPES = ['nice', 'tm', 'both'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
@@ -45,7 +38,7 @@ export const InnQuery = z.object({
 });
 
 export const StampDutyQuery = z.object({
-  state: z.string({ error: 'state must be a single string' }).trim().max(100, 'state must be at most 100 characters').optional()
+  state: textParam('state', 100).optional()
     .openapi({ description: 'State or union territory: name (any case), ISO 3166-2 code (IN-MH) or short code (MH)', example: 'Maharashtra' }),
   instrument: z.enum(INSTRUMENTS, { error: 'instrument must be one of affidavit, power_of_attorney' }).optional(),
 });
@@ -55,10 +48,10 @@ export const ClassParams = z.object({ class_number: classNumber.openapi({ descri
 export const ClassItemsQuery = z.object({ type: itemType, limit: limitParam(50, 200), offset: offsetParam });
 
 export const ClassSearchQuery = z.object({
-  q: z.string({ error: 'q is required' }).trim().min(1, 'q must not be empty').max(Q_MAX, `q must be at most ${Q_MAX} characters`)
+  q: textParam('q', Q_MAX).min(1, 'q must not be empty')
     .openapi({ description: 'Keywords; whole words are matched by English full-text search, partial words by trigram similarity', example: 'shirts' }),
   type: itemType,
-  class: classQuery('class').optional().openapi({ description: 'Restrict to one Nice class (1-45)' }),
+  class: classParam('class').optional().openapi({ description: 'Restrict to one Nice class (1-45)' }),
   limit: limitParam(20, 100),
   offset: offsetParam,
 });

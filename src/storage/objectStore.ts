@@ -6,7 +6,11 @@ export interface SignedUrl {
 }
 
 export interface SignOptions {
-  /** The account the URL is issued to; checked again when the URL is used. */
+  /**
+   * The account the URL is issued to. It is bound into the signature, so the URL cannot be re-issued
+   * to another account; nothing checks the account's plan when the URL is used yet (that comes with
+   * the documents endpoints).
+   */
   accountId: string;
 }
 

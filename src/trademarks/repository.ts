@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { LINKED_SQL, SUMMARY_COLUMNS, type LinkedTable } from './sql.ts';
+import { Prepared } from '../db/prepared.ts';
 
 const LINKED_TABLES = Object.keys(LINKED_SQL) as LinkedTable[];
 
@@ -28,17 +29,10 @@ export interface DetailRow extends SummaryRow {
   [linked: string]: unknown;
 }
 
-type PgConnection = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
-
-/** knex's `?` placeholders as pg's `$n` (the fragments contain no other `?`). */
-export function toPositional(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-}
-
 export class TrademarkRepository {
   // Detail SQL per set of linked tables, built once: a plan has few distinct shapes.
   private readonly detailSql = new Map<string, string>();
+  private readonly detailStatements = new Map<number, Prepared>();
 
   constructor(private readonly db: Db) {}
 
@@ -62,8 +56,9 @@ export class TrademarkRepository {
   async detail(appNo: string, tables: readonly LinkedTable[]): Promise<DetailRow | undefined> {
     // Statement names are capped at 63 bytes: name the shape by which tables it holds.
     const mask = tables.reduce((m, t) => m | (1 << LINKED_TABLES.indexOf(t)), 0);
-    const r = await this.prepared<DetailRow>(`trademark_detail_${mask}`, this.detailQuery(tables), [appNo]);
-    return r[0];
+    let stmt = this.detailStatements.get(mask);
+    if (!stmt) this.detailStatements.set(mask, (stmt = new Prepared(`trademark_detail_${mask}`, this.detailQuery(tables))));
+    return (await stmt.run<DetailRow>(this.db, [appNo]))[0];
   }
 
   /** One linked table of a mark; undefined when the mark does not exist. */
@@ -71,24 +66,6 @@ export class TrademarkRepository {
     const rows = await this.query<{ rows: T[] }>(
       `select ${LINKED_SQL[table]} as rows from trademarks t where t.application_number = ?`, [appNo]);
     return rows[0]?.rows;
-  }
-
-  async summaries(where: string, bindings: unknown[], orderLimit: string): Promise<SummaryRow[]> {
-    return this.query<SummaryRow>(`select ${SUMMARY_COLUMNS} from trademarks t where ${where} ${orderLimit}`, bindings);
-  }
-
-  /**
-   * The detail query is the hottest and longest statement: as a named prepared statement its plan is
-   * made once per connection instead of on every request (planning cost about as much as running it).
-   */
-  private async prepared<T>(name: string, sql: string, values: unknown[]): Promise<T[]> {
-    const conn = (await this.db.client.acquireConnection()) as PgConnection;
-    try {
-      const r = await conn.query({ name, text: toPositional(sql), values });
-      return r.rows as T[];
-    } finally {
-      await this.db.client.releaseConnection(conn);
-    }
   }
 
   private async query<T>(sql: string, bindings: unknown[]): Promise<T[]> {

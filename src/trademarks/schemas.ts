@@ -62,7 +62,9 @@ export const DocumentMeta = z
     id: z.number().int(), name: z.string(), document_type: z.string(), upload_date: isoDate,
     opposition_id: z.number().int().nullable(),
   })
-  .openapi('DocumentMeta', { description: 'Document metadata; a download URL comes from GET /v1/documents/{doc_id}/url/' });
+  .openapi('DocumentMeta', {
+    description: 'Document metadata only; download URLs come with the documents endpoints (not available yet)',
+  });
 
 export const ExamReport = z
   .object({

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.ts';
-import { requireCategory, type Category, type Viewer } from '../accounts/access.ts';
+import type { Category, Viewer } from '../accounts/access.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { signedLink } from '../storage/links.ts';
 import type { LinkedTable } from './sql.ts';
@@ -15,19 +15,6 @@ const DETAIL_TABLES: readonly (readonly [LinkedTable, Category])[] = [
   ['documents', 'cat_documents'],
   ['exam_reports', 'cat_exam_reports'],
 ];
-
-/** Category of each per-table endpoint; `null` means the contract does not gate it. */
-const ENDPOINT_CATEGORY: Record<LinkedTable, Category | null> = {
-  status_history: 'cat_status_history',
-  alerts: 'cat_alert_changes',
-  cited: null,
-  proprietors: 'cat_proprietor',
-  attorneys: 'cat_attorney',
-  oppositions: 'cat_oppositions',
-  hearings: 'cat_hearings',
-  documents: 'cat_documents',
-  exam_reports: 'cat_exam_reports',
-};
 
 export class TrademarkService {
   constructor(private readonly repo: TrademarkRepository, private readonly store: ObjectStore) {}
@@ -46,10 +33,8 @@ export class TrademarkService {
     };
   }
 
-  /** One linked table, refused with 403 when its category is not on the plan (before any query). */
-  async linked<T>(appNo: string, table: LinkedTable, viewer: Viewer): Promise<{ application_number: string; count: number; rows: T[] }> {
-    const category = ENDPOINT_CATEGORY[table];
-    if (category) requireCategory(viewer, category);
+  /** One linked table of a mark; its endpoint checked the plan category before calling. */
+  async linked<T>(appNo: string, table: LinkedTable): Promise<{ application_number: string; count: number; rows: T[] }> {
     const rows = await this.repo.linked<T>(appNo, table);
     if (!rows) throw notFound(`trademark ${appNo}`);
     return { application_number: appNo, count: rows.length, rows };

@@ -56,4 +56,28 @@ describe('journal endpoints', () => {
     }
     expect((await restricted.get('/v1/journals/7/')).status).to.equal(200);
   });
+
+  it('takes journal ids and paging as plain digits only: 0x7, " 7" and 7e0 are not journal 7', async () => {
+    for (const bad of ['0x7', '%207', '7e0', '+7', '7.0']) {
+      const res = await t.get(`/v1/journals/${bad}/`);
+      expect(res.status, bad).to.equal(400);
+      expect(res.body.details.map((d: { parameter: string }) => d.parameter), bad).to.deep.equal(['journal_id']);
+      const page = await t.get(`/v1/journals/?limit=${bad}`);
+      expect(page.status, bad).to.equal(400);
+    }
+    expect((await t.get('/v1/journals/007/')).body.id).to.equal(7);
+  });
+
+  it('lists a journal\'s marks in ascending numeric application number, not text order', async () => {
+    const mark = (n: string) => ({
+      application_number: n, word_mark: `MARK ${n}`, class_number: 9, status: 'Advertised', application_date: '2023-01-01',
+      tm_type: 'WORD', slug: `mark-${n}`, journal_id: 8,
+    });
+    await t.deps.db('trademarks').insert(['1000000', '999999', '10000001', '98'].map(mark));
+    const res = await t.get('/v1/journals/8/trademarks/');
+    expect(res.body.results.map((r: { application_number: string }) => r.application_number))
+      .to.deep.equal(['98', '999999', '1000000', '10000001']);
+    const second = await t.get('/v1/journals/8/trademarks/?limit=2&offset=2');
+    expect(second.body.results.map((r: { application_number: string }) => r.application_number)).to.deep.equal(['1000000', '10000001']);
+  });
 });

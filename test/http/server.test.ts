@@ -15,15 +15,44 @@ function get(url: string): Promise<{ status: number; body: string }> {
 }
 
 describe('API server process', () => {
-  it('listens, answers, and shuts down gracefully', async () => {
+  it('listens, answers, lets an in-flight request finish on close, then refuses connections', async () => {
     const { url: dbUrl, db } = await cloneTestDatabase();
     await db.destroy();
     const server = await startServer(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: dbUrl }));
     const res = await get(`${server.url}/healthz`);
     expect(res.status).to.equal(200);
     expect(JSON.parse(res.body)).to.deep.equal({ ok: true });
-    await server.close();
+
+    // A POST whose body is held back. `Expect: 100-continue` makes the "100 Continue" the sign that the
+    // server has read the headers, so the request is in flight (not an idle connection) when close() starts.
+    const body = JSON.stringify({ hello: 'world' });
+    const req = http.request(`${server.url}/healthz`, {
+      method: 'POST', agent: false,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
+    });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on('response', (r) => {
+        let text = '';
+        r.on('data', (c) => (text += c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+    });
+    await new Promise<void>((resolve) => req.once('continue', () => resolve()));
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    // New connections are refused as soon as close() starts, while the held request is still open.
+    await new Promise((r) => setImmediate(r));
     const refused = await get(`${server.url}/healthz`).then(() => 'answered', (e: NodeJS.ErrnoException) => e.code);
     expect(refused).to.equal('ECONNREFUSED');
+    expect(closed).to.equal(false);
+
+    req.end(body);
+    const late = await response;
+    // The body was read and routed: POST /healthz is no endpoint, so a JSON 404, not a cut connection.
+    expect(late.status).to.equal(404);
+    expect(JSON.parse(late.body).code).to.equal('not_found');
+    await closing;
+    expect(closed).to.equal(true);
   });
 });

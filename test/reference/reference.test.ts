@@ -243,6 +243,31 @@ describe('reference data endpoints', () => {
     });
   });
 
+  it('refuses NUL in free text with a 400 naming the parameter, not a database error', async () => {
+    for (const p of ['well-known-marks', 'prohibited-marks', 'non-proprietary-names']) {
+      expectBadParam(await get(`/v1/reference/${p}/?q=a%00b`), 'q');
+    }
+    expectBadParam(await get('/v1/reference/stamp-duty/?state=a%00b'), 'state');
+  });
+
+  it('takes limit and offset as plain digits only: 0x7, " 7" and 7e0 are not 7', async () => {
+    const path = '/v1/reference/well-known-marks/';
+    for (const bad of ['0x7', '%207', '7e0', '7.0', '+7', '']) {
+      expectBadParam(await get(`${path}?limit=${bad}`), 'limit');
+      expectBadParam(await get(`${path}?offset=${bad}`), 'offset');
+    }
+    expectBadParam(await get(`${path}?limit=${'9'.repeat(30)}`), 'limit');
+    const ok = await get(`${path}?limit=007&offset=01`);
+    expect(ok.body).to.include({ limit: 7, offset: 1 });
+  });
+
+  it('documents the numeric parameters as integers with their defaults and ranges', () => {
+    const doc = t.openapi as { paths: Record<string, { get: { parameters: { name: string; schema: object }[] } }> };
+    const params = doc.paths['/v1/reference/well-known-marks/'].get.parameters;
+    expect(params.find((p) => p.name === 'limit')!.schema).to.include({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    expect(params.find((p) => p.name === 'offset')!.schema).to.include({ type: 'integer', minimum: 0, default: 0 });
+  });
+
   it('describes every reference endpoint and shape in the OpenAPI document', async () => {
     const doc = t.openapi as { paths: Record<string, { get: { parameters?: { name: string }[] } }>; components: { schemas: Record<string, unknown> } };
     for (const p of ['well-known-marks', 'prohibited-marks', 'non-proprietary-names', 'stamp-duty']) {

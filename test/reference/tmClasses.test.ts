@@ -70,7 +70,9 @@ describe('tm-classes endpoints', () => {
     });
 
     it('refuses a class outside 1-45 or not a number with a 400 naming class_number', async () => {
-      for (const bad of ['0', '46', 'abc', '2.5', '-1']) expectBadParam(await get(`/v1/tm-classes/${bad}/`), 'class_number');
+      for (const bad of ['0', '46', 'abc', '2.5', '-1', '1e1', '0x7', '%2025', '25e0']) {
+        expectBadParam(await get(`/v1/tm-classes/${bad}/`), 'class_number');
+      }
     });
 
     it('refuses a bad type, limit or offset with a 400 naming it', async () => {
@@ -160,6 +162,46 @@ describe('tm-classes endpoints', () => {
       expectBadParam(await get(path).query({ q: 'shirts', limit: 101 }), 'limit');
       expectBadParam(await get(path).query({ q: 'shirts', limit: 0 }), 'limit');
       expectBadParam(await get(path).query({ q: 'shirts', offset: -1 }), 'offset');
+    });
+
+    it('refuses NUL in q with a 400 naming q, not a database error', async () => {
+      expectBadParam(await get(`${path}?q=a%00b`), 'q');
+    });
+
+    it('refuses numbers that are not plain digits: 1e1 is not class 10, nor 0x7 a limit', async () => {
+      for (const bad of ['1e1', '0x7', '%207', '7e0', '+7']) {
+        expectBadParam(await get(`${path}?q=shirts&class=${bad}`), 'class');
+        expectBadParam(await get(`${path}?q=shirts&limit=${bad}`), 'limit');
+        expectBadParam(await get(`${path}?q=shirts&offset=${bad}`), 'offset');
+      }
+      const ok = await get(`${path}?q=shirts&class=025&limit=07`);
+      expect(ok.body).to.include({ class: 25, limit: 7 });
+    });
+
+    it('sends one query at a time on its transaction connection (pg 9 refuses overlapping ones)', async () => {
+      // Queries in flight per connection, from knex's query events (BEGIN and COMMIT get no response event).
+      type Q = { __knexUid: string; sql: string };
+      const inFlight = new Map<string, number>();
+      let overlapped = 0;
+      const counted = (q: Q) => !/^(begin|commit|rollback)/i.test(q.sql);
+      const started = (q: Q) => {
+        if (!counted(q)) return;
+        const n = (inFlight.get(q.__knexUid) ?? 0) + 1;
+        if (n > 1) overlapped++;
+        inFlight.set(q.__knexUid, n);
+      };
+      const ended = (_r: unknown, q: Q) => {
+        if (counted(q)) inFlight.set(q.__knexUid, (inFlight.get(q.__knexUid) ?? 1) - 1);
+      };
+      t.deps.db.on('query', started).on('query-response', ended).on('query-error', ended);
+      try {
+        const res = await get(path).query({ q: 'shirts' });
+        expect(res.status).to.equal(200);
+      } finally {
+        t.deps.db.off('query', started).off('query-response', ended).off('query-error', ended);
+      }
+      expect(inFlight.size).to.be.greaterThan(0);
+      expect(overlapped).to.equal(0);
     });
 
     it('is 403 without cat_tm_class', async () => {

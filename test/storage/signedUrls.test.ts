@@ -67,4 +67,28 @@ describe('local object store behind signed URLs', () => {
     expect(res.status).to.equal(404);
     expect(res.body.code).to.equal('not_found');
   });
+
+  it('answers an unsatisfiable range with 416 and the file length, not 400', async () => {
+    const { url } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: 'acct1' });
+    const res = await request(t.app).get(pathOf(url)).set('Range', 'bytes=9999-');
+    expect(res.status).to.equal(416);
+    expect(res.body.code).to.equal('range_not_satisfiable');
+    expect(res.headers['content-range']).to.equal(`bytes */${pdf.length}`);
+  });
+
+  it('answers a failed If-Match with 412 precondition_failed', async () => {
+    const { url } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: 'acct1' });
+    const res = await request(t.app).get(pathOf(url)).set('If-Match', '"not-this-one"');
+    expect(res.status).to.equal(412);
+    expect(res.body.code).to.equal('precondition_failed');
+  });
+
+  it('answers 404, not 500, for a signed key naming a directory or a path through a file', async () => {
+    for (const key of ['blobs', 'blobs/abc.pdf/inner.pdf']) {
+      const { url } = t.deps.store.signedUrl(key, { accountId: 'acct1' });
+      const res = await request(t.app).get(pathOf(url));
+      expect(res.status, key).to.equal(404);
+      expect(res.body.code, key).to.equal('not_found');
+    }
+  });
 });

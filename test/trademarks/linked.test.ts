@@ -40,6 +40,9 @@ describe('per-trademark linked endpoints', () => {
         expect(res.body).to.deep.equal({ application_number: '4000003', count: 0, [c.key]: [] });
       });
 
+      const op = () => (t.openapi as { paths: Record<string, { get: { description?: string; responses: object } }> })
+        .paths[`/v1/trademarks/{app_no}/${c.path}/`].get;
+
       if (c.category) {
         it(`is refused with 403 naming ${c.category} when the plan lacks it`, async () => {
           const res = await (await t.without(c.category!)).get(`/v1/trademarks/4000001/${c.path}/`);
@@ -47,10 +50,22 @@ describe('per-trademark linked endpoints', () => {
           expect(res.body.code).to.equal('category_not_on_plan');
           expect(res.body.error).to.contain(c.category);
         });
+
+        it('checks the category before reading the request, as every gated endpoint does', async () => {
+          const res = await (await t.without(c.category!)).get(`/v1/trademarks/12a/${c.path}/`);
+          expect(res.status).to.equal(403);
+          expect(res.body.details).to.deep.equal({ category: c.category });
+        });
+
+        it('is documented as needing its category, with the 403', () => {
+          expect(op().description).to.contain(`Requires the plan category \`${c.category}\``);
+          expect(op().responses).to.have.property('403');
+        });
       } else {
         it('is not gated by any category', async () => {
           const res = await (await t.without(...CATEGORIES)).get(`/v1/trademarks/4000001/${c.path}/`);
           expect(res.status).to.equal(200);
+          expect(op().description ?? '').to.not.contain('Requires the plan category');
         });
       }
 

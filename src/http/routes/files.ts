@@ -5,6 +5,8 @@ import { contentTypeOf, isSafeKey } from '../../storage/objectStore.ts';
 import { FILES_PREFIX, type LocalObjectStore } from '../../storage/localStore.ts';
 import type { UrlSigner } from '../../storage/urlSigner.ts';
 
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
+
 /**
  * Serves the local object store behind signed URLs. sendFile answers Range requests and sets
  * Content-Length; the signature covers the path, the expiry and the account.
@@ -33,7 +35,8 @@ export function filesRouter(store: LocalObjectStore, signer: UrlSigner): Router 
     res.setHeader('Cache-Control', 'private, max-age=60');
     res.sendFile(store.pathOf(key), { dotfiles: 'deny', lastModified: true, acceptRanges: true }, (err) => {
       if (!err) return;
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') next(new AppError('not_found', 'file not found'));
+      // A key naming a directory (EISDIR) or running through a file (ENOTDIR) names no file either.
+      if (MISSING.has((err as NodeJS.ErrnoException).code ?? '')) next(new AppError('not_found', 'file not found'));
       else next(err);
     });
   });

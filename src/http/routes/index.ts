@@ -8,14 +8,16 @@ import { JournalRepository } from '../../documents/journalRepository.ts';
 import { trademarkRoutes } from './trademarks.ts';
 import { journalRoutes } from './journals.ts';
 import { referenceRoutes } from './reference.ts';
+import { registerAccountRoutes } from './accounts.ts';
 
 export interface RouteServices {
   tokens: TokenService;
   limits: RateLimits;
 }
 
-export function registerRoutes(api: Api, deps: Deps, _services: RouteServices): void {
+export function registerRoutes(api: Api, deps: Deps, services: RouteServices): void {
   trademarkRoutes(api, new TrademarkService(new TrademarkRepository(deps.db), deps.store));
   journalRoutes(api, new JournalRepository(deps.db));
   referenceRoutes(api, deps);
+  registerAccountRoutes(api, deps, services);
 }

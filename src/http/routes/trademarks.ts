@@ -1,6 +1,6 @@
 import { z } from '../zod.ts';
 import type { Api } from '../endpoint.ts';
-import { viewerOf } from '../../accounts/access.ts';
+import { viewerOf, type Category } from '../../accounts/access.ts';
 import { appNoParam } from '../schemas.ts';
 import * as S from '../../trademarks/schemas.ts';
 import type { TrademarkService } from '../../trademarks/service.ts';
@@ -8,6 +8,18 @@ import type { LinkedTable } from '../../trademarks/sql.ts';
 
 const params = z.object({ app_no: appNoParam });
 const tags = ['Trademarks'];
+
+interface Linked<T extends z.ZodType> {
+  suffix: string;
+  table: LinkedTable;
+  /** The envelope's list key. */
+  key: string;
+  response: T;
+  operationId: string;
+  summary: string;
+  /** The plan category the endpoint needs; none for the contract's ungated tables (cited marks). */
+  category?: Category;
+}
 
 export function trademarkRoutes(api: Api, service: TrademarkService): void {
   api.add({
@@ -17,25 +29,34 @@ export function trademarkRoutes(api: Api, service: TrademarkService): void {
     handler: ({ params, req }) => service.detail(params.app_no, viewerOf(req)),
   });
 
-  // The per-table endpoints differ only in path, envelope key and category.
-  const linked = <T extends z.ZodType>(
-    suffix: string, table: LinkedTable, key: string, response: T, operationId: string, summary: string, gated: boolean,
-  ) =>
+  // The per-table endpoints differ only in path, envelope key and category. The category is declared
+  // here alone: Api.add refuses the request before validation and documents the 403.
+  const linked = <T extends z.ZodType>(d: Linked<T>) =>
     api.add({
-      method: 'get', path: `/v1/trademarks/:app_no/${suffix}/`, operationId, summary, tags, security: 'apiKey',
-      params, response, errors: gated ? [403, 404] : [404],
-      handler: async ({ params, req }) => {
-        const r = await service.linked(params.app_no, table, viewerOf(req));
-        return { application_number: r.application_number, count: r.count, [key]: r.rows } as z.infer<T>;
+      method: 'get', path: `/v1/trademarks/:app_no/${d.suffix}/`, operationId: d.operationId, tags, security: 'apiKey',
+      summary: d.category ? `${d.summary} (${d.category})` : d.summary, category: d.category,
+      params, response: d.response, errors: [404],
+      handler: async ({ params }) => {
+        const r = await service.linked(params.app_no, d.table);
+        return { application_number: r.application_number, count: r.count, [d.key]: r.rows } as z.infer<T>;
       },
     });
 
-  linked('status', 'status_history', 'history', S.StatusHistoryResponse, 'getStatusHistory', 'Status history (cat_status_history)', true);
-  linked('alerts', 'alerts', 'alerts', S.AlertsResponse, 'getAlerts', 'Alert change history (cat_alert_changes)', true);
-  linked('cited', 'cited', 'cited', S.CitedResponse, 'getCitedMarks', 'Marks cited against the application in examination reports', false);
-  linked('proprietor', 'proprietors', 'proprietors', S.ProprietorResponse, 'getProprietor', 'Proprietor detail; joint proprietors are listed in order (cat_proprietor)', true);
-  linked('attorney', 'attorneys', 'attorneys', S.AttorneyResponse, 'getAttorney', 'Attorney or agent detail (cat_attorney)', true);
-  linked('oppositions', 'oppositions', 'oppositions', S.OppositionsResponse, 'getOppositions', 'Oppositions (cat_oppositions)', true);
-  linked('hearings', 'hearings', 'hearings', S.HearingsResponse, 'getHearings', 'Hearings (cat_hearings)', true);
-  linked('exam-report', 'exam_reports', 'reports', S.ExamReportResponse, 'getExamReports', 'Examination reports with objection reasons and cited application numbers (cat_exam_reports)', true);
+  linked({ suffix: 'status', table: 'status_history', key: 'history', response: S.StatusHistoryResponse,
+    operationId: 'getStatusHistory', summary: 'Status history', category: 'cat_status_history' });
+  linked({ suffix: 'alerts', table: 'alerts', key: 'alerts', response: S.AlertsResponse,
+    operationId: 'getAlerts', summary: 'Alert change history', category: 'cat_alert_changes' });
+  linked({ suffix: 'cited', table: 'cited', key: 'cited', response: S.CitedResponse,
+    operationId: 'getCitedMarks', summary: 'Marks cited against the application in examination reports' });
+  linked({ suffix: 'proprietor', table: 'proprietors', key: 'proprietors', response: S.ProprietorResponse,
+    operationId: 'getProprietor', summary: 'Proprietor detail; joint proprietors are listed in order', category: 'cat_proprietor' });
+  linked({ suffix: 'attorney', table: 'attorneys', key: 'attorneys', response: S.AttorneyResponse,
+    operationId: 'getAttorney', summary: 'Attorney or agent detail', category: 'cat_attorney' });
+  linked({ suffix: 'oppositions', table: 'oppositions', key: 'oppositions', response: S.OppositionsResponse,
+    operationId: 'getOppositions', summary: 'Oppositions', category: 'cat_oppositions' });
+  linked({ suffix: 'hearings', table: 'hearings', key: 'hearings', response: S.HearingsResponse,
+    operationId: 'getHearings', summary: 'Hearings', category: 'cat_hearings' });
+  linked({ suffix: 'exam-report', table: 'exam_reports', key: 'reports', response: S.ExamReportResponse,
+    operationId: 'getExamReports', summary: 'Examination reports with objection reasons and cited application numbers',
+    category: 'cat_exam_reports' });
 }

@@ -1,0 +1,69 @@
+// Shared by the benchmarks: argument parsing, sampling marks, starting server processes, load.
+import { fork, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export function args(): Map<string, string> {
+  const a = new Map<string, string>();
+  for (let i = 2; i < process.argv.length; i += 2) a.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+  return a;
+}
+
+export const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/nishaan_bench';
+
+export async function sampleMarks(url: string, n: number): Promise<string[]> {
+  const c = new pg.Client(url);
+  await c.connect();
+  const total = (await c.query('select count(*)::int as n from trademarks')).rows[0].n as number;
+  const pct = Math.min(100, Math.max(0.001, (n * 3 * 100) / Math.max(total, 1)));
+  const r = await c.query(`select application_number from trademarks tablesample system (${pct}) limit ${n}`);
+  await c.end();
+  console.log(`registry: ${total} marks; sampled ${r.rows.length} application numbers`);
+  return r.rows.map((x) => x.application_number);
+}
+
+export function startProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = fork(new URL(script, import.meta.url).pathname, [], { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
+  });
+}
+
+export interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p97_5: number;
+  p99: number;
+  non2xx: number;
+}
+
+/** Warm-up, then a measured run; every request a different mark from the sample. */
+/**
+ * Requests rotate over `keys` (accounts of their own): a plan allows at most 10 requests in flight,
+ * so 16 connections on one key would measure concurrency refusals instead of the endpoint.
+ */
+export async function measure(name: string, port: number, apps: string[], o: { duration: number; connections: number; keys: string[] }): Promise<Row> {
+  let i = 0;
+  const run = (seconds: number) => autocannon({
+    url: `http://127.0.0.1:${port}`, connections: o.connections, duration: seconds,
+    requests: [{
+      setupRequest: (req) => {
+        const n = i++;
+        return { ...req, path: `/v1/trademarks/${apps[n % apps.length]}/`, headers: { ...req.headers, 'x-api-key': o.keys[n % o.keys.length] } };
+      },
+    }],
+  });
+  await run(5);
+  const r = await run(o.duration);
+  const row = { name, rps: r.requests.average, p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, non2xx: r.non2xx };
+  console.log(JSON.stringify(row));
+  return row;
+}
+
+export function table(rows: Row[]): void {
+  console.log('| server | req/s | p50 ms | p97.5 ms | p99 ms | non-2xx |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p97_5} | ${r.p99} | ${r.non2xx} |`);
+}

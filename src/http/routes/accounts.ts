@@ -1,0 +1,147 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Api } from '../endpoint.ts';
+import type { Deps } from '../../deps.ts';
+import { AccountRepository } from '../../accounts/accountRepository.ts';
+import { AccountService } from '../../accounts/accountService.ts';
+import { QuotaRepository } from '../../limits/quotaRepository.ts';
+import { UsageService } from '../../limits/usageService.ts';
+import { AppError, notFound } from '../../errors.ts';
+import * as S from '../../accounts/schemas.ts';
+import type { Caller } from '../../accounts/callerRepository.ts';
+import type { TokenService } from '../../accounts/tokens.ts';
+import type { RateLimits } from '../../limits/rateLimits.ts';
+
+export interface AccountRouteDeps {
+  accounts: AccountService;
+  usage: UsageService;
+  tokens: TokenService;
+  limits: RateLimits;
+}
+
+const tags = ['Account'];
+
+const JWT_SHAPE =
+  'The token is an HS256 JSON Web Token with the claims `sub` (the account id), `typ: "dashboard"`, `iat` and `exp` ' +
+  '(`expires_in` seconds after issue). Send it as `Authorization: Bearer <token>` to the /user/v1/ endpoints. ' +
+  'It is not an API key: the data endpoints take `X-API-Key`.';
+
+/** The bearer endpoints always have a caller; this says so to the type checker. */
+const me = (caller: Caller | undefined): Caller => {
+  if (!caller) throw new AppError('unauthorized', 'authentication required');
+  return caller;
+};
+
+/** Keys are handed out only while the subscription is active (contract §5.2). */
+function requireActive(caller: Caller): void {
+  if (!caller.subscriptionActive) {
+    throw new AppError('subscription_inactive', 'your subscription is not active: new API keys can be created once it is renewed',
+      { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
+  }
+}
+
+/** Builds the account services from the process's dependencies and registers the routes. */
+export function registerAccountRoutes(api: Api, deps: Deps, services: { tokens: TokenService; limits: RateLimits }): void {
+  const repo = new AccountRepository(deps.db);
+  accountRoutes(api, {
+    accounts: new AccountService(repo, deps.config.TRIAL_DAYS),
+    usage: new UsageService(repo, new QuotaRepository(deps.usageDb)),
+    ...services,
+  });
+}
+
+export function accountRoutes(api: Api, d: AccountRouteDeps): void {
+  api.add({
+    method: 'post', path: '/user/v1/signup/', operationId: 'signup', tags, security: 'none', cost: null,
+    summary: 'Create an account: starts a 14-day trial of the chosen plan and returns a first API key',
+    description:
+      'Every invalid field is named in the 400\'s `details`. An email that is already registered (compared without ' +
+      'regard to case) is 409 `email_taken`. ' + JWT_SHAPE,
+    body: S.SignupRequest, response: S.SignupResponse, status: 201, errors: [409],
+    handler: async ({ body }) => {
+      const r = await d.accounts.signup(body);
+      return { token: d.tokens.issue(r.accountId).token, api_key: r.apiKey, email: r.email, name: r.name };
+    },
+  });
+
+  api.add({
+    method: 'post', path: '/user/v1/login/', operationId: 'login', tags, security: 'none', cost: null,
+    summary: 'Exchange an email and password for a dashboard bearer token',
+    description:
+      `${JWT_SHAPE}\n\nA wrong email and a wrong password both give 401 \`invalid_credentials\` with the same message. ` +
+      'Failed attempts are counted per email and per client address over 15 minutes: after 5 for one email (20 for one ' +
+      'address) each further attempt is answered more slowly (up to 2 s); after 10 (50) attempts are refused with 429 ' +
+      '`login_throttled`, `Retry-After` and `details: {limit, remaining, reset, resource: "login", per: "email"|"ip"}`. ' +
+      'A successful login clears the email\'s count.',
+    body: S.LoginRequest, response: S.LoginResponse, errors: [401, 429],
+    handler: async ({ body, req }) => {
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const { delayMs } = await d.limits.loginAttempt(body.email, ip);
+      if (delayMs > 0) await sleep(delayMs);
+      const account = await d.accounts.authenticate(body.email, body.password);
+      if (!account) throw new AppError('invalid_credentials', 'wrong email or password');
+      await d.limits.loginSucceeded(body.email, ip);
+      const { token, expiresIn } = d.tokens.issue(account.id);
+      return { token, token_type: 'Bearer' as const, expires_in: expiresIn, account };
+    },
+  });
+
+  api.add({
+    method: 'get', path: '/user/v1/keys/', operationId: 'listApiKeys', tags, security: 'bearer', cost: null,
+    summary: 'Your API keys, active and revoked, oldest first (never the keys themselves)',
+    response: S.ApiKeyList,
+    handler: async ({ caller }) => {
+      const keys = await d.accounts.listKeys(me(caller).accountId);
+      return { count: keys.length, keys };
+    },
+  });
+
+  api.add({
+    method: 'post', path: '/user/v1/keys/', operationId: 'createApiKey', tags, security: 'bearer', cost: null,
+    summary: 'Create an API key (shown once)',
+    description: 'Only while the subscription is active (trial or paid, not expired); otherwise 403 `subscription_inactive`.',
+    body: S.CreateKeyRequest, response: S.CreatedKey, status: 201, errors: [403],
+    handler: async ({ caller, body }) => {
+      const c = me(caller);
+      requireActive(c);
+      const { key, apiKey } = await d.accounts.createKey(c.accountId, body.name ?? 'default');
+      return { key, api_key: apiKey };
+    },
+  });
+
+  api.add({
+    method: 'delete', path: '/user/v1/keys/:key_id/', operationId: 'revokeApiKey', tags, security: 'bearer', cost: null,
+    summary: 'Revoke an API key at once',
+    description: 'Idempotent: revoking a revoked key answers 200 with the key as it is. Another account\'s key id is 404. ' +
+      'Allowed whatever the subscription\'s state, so a leaked key can always be switched off.',
+    params: S.KeyParams, response: S.ApiKey, errors: [404],
+    handler: async ({ caller, params }) => {
+      const key = await d.accounts.revokeKey(me(caller).accountId, params.key_id);
+      if (!key) throw notFound(`API key ${params.key_id}`);
+      return key;
+    },
+  });
+
+  api.add({
+    method: 'post', path: '/user/v1/keys/:key_id/rotate/', operationId: 'rotateApiKey', tags, security: 'bearer', cost: null,
+    summary: 'Replace an API key: a new key with the same name, the old one revoked, in one transaction',
+    description: 'Only an active key can be rotated: a revoked key (or another account\'s) is 404 `not_found`, since there is no ' +
+      'active key with that id to replace. Like creating a key, it needs an active subscription (403 `subscription_inactive`).',
+    params: S.KeyParams, response: S.RotatedKey, status: 201, errors: [403, 404],
+    handler: async ({ caller, params }) => {
+      const c = me(caller);
+      requireActive(c);
+      const r = await d.accounts.rotateKey(c.accountId, params.key_id);
+      if (!r) throw notFound(`active API key ${params.key_id}`);
+      return { key: r.key, api_key: r.apiKey, revoked: r.revoked };
+    },
+  });
+
+  api.add({
+    method: 'get', path: '/user/v1/usage/', operationId: 'getUsage', tags, security: 'bearer', cost: null,
+    summary: 'This month\'s use per resource type against your plan\'s monthly limits',
+    description: 'Months are calendar months in UTC. A keyed 2xx read costs one `api_calls` unless another resource is charged ' +
+      'instead (see docs/plans.md); errors cost nothing.',
+    response: S.Usage,
+    handler: async ({ caller }) => d.usage.report(me(caller).accountId),
+  });
+}
