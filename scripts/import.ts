@@ -26,10 +26,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(2);
-  },
-);
+function die(err: unknown): never {
+  process.stderr.write(`import failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(2);
+}
+
+// Node exits 1 on an uncaught error, and 1 means "some lines refused, the rest imported" here. Any
+// failure that escapes importSet is fatal: the transaction dies with the connection, so report 2.
+process.on('unhandledRejection', die);
+process.on('uncaughtException', die);
+
+main(process.argv.slice(2)).then((code) => process.exit(code), die);

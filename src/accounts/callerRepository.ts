@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.ts';
 import type { Category } from './access.ts';
 import { Prepared } from '../db/prepared.ts';
+import { MONTH } from '../limits/quotaRepository.ts';
 
 export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
 export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'];
@@ -20,6 +21,11 @@ export interface Caller {
   bulkLogoLimit: number;
   webhookEnabled: boolean;
   monitoredMarksLimit: number | null;
+  /**
+   * Set by byKeyHashCharging: whether the request's default credit (one api_calls) was taken in the
+   * same statement that read the caller (false: the monthly quota is spent).
+   */
+  precharged?: boolean;
 }
 
 // One statement: key → account → subscription → plan, plus add-ons that have not expired. The
@@ -39,8 +45,26 @@ const CALLER_SQL = (where: string) => `
 
 const BY_KEY = new Prepared('caller_by_key', CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null'));
 
+// The common case in one round trip: read the caller and, if its subscription is active, take one
+// api_calls credit with the same atomic guard as QuotaRepository.reserve.
+const BY_KEY_CHARGING = new Prepared('caller_by_key_charging', `
+  with c as (${CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null')}),
+  charged as (
+    insert into usage_counters as u (account_id, month, resource, used)
+    select c."accountId", ${MONTH}, 'api_calls', 1 from c
+    where c."subscriptionActive" and coalesce((c.quotas->>'api_calls')::bigint, 0) >= 1
+    on conflict (account_id, month, resource) do update set used = u.used + 1
+      where u.used + 1 <= (select coalesce((c.quotas->>'api_calls')::bigint, 0) from c)
+    returning used)
+  select c.*, exists (select 1 from charged) as precharged from c`);
+
 export class CallerRepository {
-  constructor(private readonly db: Db) {}
+  /** `usageDb` takes the combined read-and-charge statement (it writes a usage counter). */
+  constructor(private readonly db: Db, private readonly usageDb: Db = db) {}
+
+  async byKeyHashCharging(hash: Buffer): Promise<Caller | undefined> {
+    return (await BY_KEY_CHARGING.run<Caller>(this.usageDb, [hash]))[0];
+  }
 
   // Runs on every keyed request.
   async byKeyHash(hash: Buffer): Promise<Caller | undefined> {

@@ -47,7 +47,7 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
     },
   }, deps.log);
   const tokens = new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS);
-  const guard = new Guard(new CallerRepository(deps.db), new QuotaRepository(deps.usageDb), limits, tokens, opts.unguarded ?? false);
+  const guard = new Guard(new CallerRepository(deps.db, deps.usageDb), new QuotaRepository(deps.usageDb), limits, tokens, opts.unguarded ?? false);
 
   app.use(requestLog(deps.log));
   if (!opts.unguarded) {

@@ -111,23 +111,26 @@ export class Api {
     const security = def.security ?? 'none';
     this.router[def.method](def.path, async (req: Request, res: Response) => {
       let caller: Caller | undefined;
+      const cost = def.cost === undefined ? (security === 'apiKey' ? { resource: 'api_calls' as const } : null) : def.cost;
       if (security === 'apiKey') {
-        caller = await this.guard.apiKey(req, res);
+        // The usual cost (one api_calls) is taken in the same round trip that reads the caller.
+        caller = await this.guard.apiKey(req, res, cost?.resource === 'api_calls' && !cost.units);
         req.viewer = { accountId: caller.accountId, categories: new Set(caller.categories) };
       } else if (security === 'bearer') {
         caller = await this.guard.bearer(req);
       }
-      if (def.category) requireCategory(viewerOf(req), def.category);
-      const params = parseOrThrow(def.params, req.params, 'path');
-      const query = parseOrThrow(def.query, req.query, 'query');
-      const body = parseOrThrow(def.body, req.body, 'body');
-      const ctx = { params, query, body, req, res, caller };
-      if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
-      // Credits are taken after every check that can refuse the request, and given back if it fails.
-      const cost = def.cost === undefined ? (security === 'apiKey' ? { resource: 'api_calls' as const } : null) : def.cost;
-      const refund = cost && caller ? await this.guard.charge(caller, cost.resource, cost.units?.(ctx) ?? 1) : undefined;
+      // Every refusal below costs nothing: a credit taken with the caller is given back.
+      let refund: (() => Promise<void>) | undefined = caller?.precharged ? this.guard.refunder(caller, 'api_calls', 1) : undefined;
       let result: z.infer<R>;
       try {
+        if (def.category) requireCategory(viewerOf(req), def.category);
+        const params = parseOrThrow(def.params, req.params, 'path');
+        const query = parseOrThrow(def.query, req.query, 'query');
+        const body = parseOrThrow(def.body, req.body, 'body');
+        const ctx = { params, query, body, req, res, caller };
+        if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
+        // Other costs are taken after every check that can refuse the request.
+        if (cost && caller) refund = await this.guard.charge(caller, cost.resource, cost.units?.(ctx) ?? 1);
         result = await def.handler(ctx);
       } catch (err) {
         await refund?.();

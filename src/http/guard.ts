@@ -38,9 +38,11 @@ export class Guard {
     private readonly unguarded: boolean,
   ) {}
 
-  async apiKey(req: Request, res: Response): Promise<Caller> {
+  /** `precharge`: take the default credit (one api_calls) while reading the caller. */
+  async apiKey(req: Request, res: Response, precharge = false): Promise<Caller> {
     if (this.unguarded) return UNGUARDED_CALLER;
-    const caller = await this.callers.byKeyHash(hashApiKey(readKey(req)));
+    const hash = hashApiKey(readKey(req));
+    const caller = precharge ? await this.callers.byKeyHashCharging(hash) : await this.callers.byKeyHash(hash);
     if (!caller) throw new AppError('unauthorized', 'unknown or revoked API key');
     if (!caller.subscriptionActive) {
       throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
@@ -80,7 +82,9 @@ export class Guard {
   async charge(caller: Caller, resource: Resource, units: number): Promise<() => Promise<void>> {
     if (this.unguarded) return async () => {};
     const limit = caller.quotas[resource] ?? 0;
-    const used = await this.quotas.reserve(caller.accountId, resource, units, limit);
+    const precharged = resource === 'api_calls' && units === 1 ? caller.precharged : undefined;
+    // A refusal found while reading the caller is only reported here, after the checks that come first.
+    const used = precharged === undefined ? await this.quotas.reserve(caller.accountId, resource, units, limit) : precharged ? 0 : null;
     if (used === null) {
       const reset = nextMonthStart();
       const remaining = Math.max(0, limit - (await this.quotas.used(caller.accountId, resource)));
@@ -88,6 +92,15 @@ export class Guard {
         { limit, remaining, needed: units, reset: reset.toISOString(), resource },
         { 'Retry-After': String(Math.ceil((reset.getTime() - Date.now()) / 1000)) });
     }
-    return () => this.quotas.refund(caller.accountId, resource, units);
+    return this.refunder(caller, resource, units);
+  }
+
+  refunder(caller: Caller, resource: Resource, units: number): () => Promise<void> {
+    let done = false;
+    return async () => {
+      if (done) return;
+      done = true;
+      await this.quotas.refund(caller.accountId, resource, units);
+    };
   }
 }

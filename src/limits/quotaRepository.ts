@@ -3,7 +3,7 @@ import type { Resource } from '../accounts/callerRepository.ts';
 import { Prepared } from '../db/prepared.ts';
 
 // Months are calendar months in UTC.
-const MONTH = `(date_trunc('month', now() at time zone 'UTC'))::date`;
+export const MONTH = `(date_trunc('month', now() at time zone 'UTC'))::date`;
 
 const RESERVE = new Prepared('quota_reserve', `insert into usage_counters as u (account_id, month, resource, used)
    select ?, ${MONTH}, ?, ? where ?::bigint <= ?::bigint

@@ -4,10 +4,15 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type pg from 'pg';
 import type { Db } from '../../src/db/knex.ts';
 import { ENTITY_BY_NAME } from '../../src/ingest/importer/entities.ts';
+import { feedFile } from '../../src/ingest/importer/feed.ts';
+import type { SetFiles } from '../../src/ingest/importer/files.ts';
 import { importSet, type ImportResult } from '../../src/ingest/importer/index.ts';
 import { checkLine, isDate, isTimestamp, readLines, slugOf } from '../../src/ingest/importer/lines.ts';
+import { Progress } from '../../src/ingest/importer/progress.ts';
+import { createStage } from '../../src/ingest/importer/stage.ts';
 import { LocalObjectStore } from '../../src/storage/localStore.ts';
 import { UrlSigner } from '../../src/storage/urlSigner.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';
@@ -72,14 +77,36 @@ async function schema(db: Db): Promise<string[]> {
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 const blobs = (storeDir: string) => (fs.existsSync(path.join(storeDir, 'blobs')) ? fs.readdirSync(path.join(storeDir, 'blobs')).sort() : []);
 
+/** Rewrites the lines of one file of a set (in place). */
+function editLines(set: string, file: string, edit: (lines: string[]) => string[]): void {
+  const p = path.join(set, file);
+  fs.writeFileSync(p, `${edit(fs.readFileSync(p, 'utf8').trimEnd().split('\n')).join('\n')}\n`);
+}
+
 /** A copy of a fixture set in a temp dir, with one file's lines rewritten. */
 function variantOf(dir: string, file: string, edit: (lines: string[]) => string[]): string {
   const copy = tempDir('nishaan-set-');
   fs.cpSync(dir, copy, { recursive: true });
-  const p = path.join(copy, file);
-  fs.writeFileSync(p, `${edit(fs.readFileSync(p, 'utf8').trimEnd().split('\n')).join('\n')}\n`);
+  editLines(copy, file, edit);
   return copy;
 }
+
+/** A set holding only the given records (one array per file), with the `files/` folder of `dir`. */
+function setOf(dir: string, records: Record<string, object[]>): string {
+  const set = tempDir('nishaan-set-');
+  fs.cpSync(path.join(dir, 'files'), path.join(set, 'files'), { recursive: true });
+  for (const [file, recs] of Object.entries(records)) {
+    fs.writeFileSync(path.join(set, file), recs.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  }
+  return set;
+}
+
+/** Merges `patches[application_number]` into each line of that mark. */
+const patchMarks = (patches: Record<string, object>) => (lines: string[]) =>
+  lines.map((l) => {
+    const rec = JSON.parse(l);
+    return patches[rec.application_number] ? JSON.stringify({ ...rec, ...patches[rec.application_number] }) : l;
+  });
 
 describe('importer: line checks', () => {
   const tm = ENTITY_BY_NAME.get('trademarks')!;
@@ -92,7 +119,7 @@ describe('importer: line checks', () => {
   it('names the field and the rule it breaks', () => {
     expect(reason('trademarks', { ...base, class_number: 0 })).to.equal('class_number must be an integer 1-45');
     expect(reason('trademarks', { ...base, class_number: '30' })).to.equal('class_number must be an integer 1-45');
-    expect(reason('trademarks', { ...base, application_number: '12A' })).to.equal('application_number must be a string of digits');
+    expect(reason('trademarks', { ...base, application_number: '12A' })).to.equal('application_number must be 1-12 digits');
     expect(reason('trademarks', { ...base, application_date: '2021-02-29' })).to.equal('application_date must be a date (YYYY-MM-DD)');
     expect(reason('trademarks', { ...base, vienna_codes: ['a', 1] })).to.equal('vienna_codes must be an array of strings');
     expect(reason('trademarks', { ...base, registry_office: 'BOM' })).to.equal('registry_office must be one of MUM, DEL, KOL, CHE, AHD');
@@ -106,6 +133,16 @@ describe('importer: line checks', () => {
     expect(reason('trademarks', '{"a":')).to.equal('not valid JSON');
     expect(reason('trademarks', '"text"')).to.equal('not a JSON object');
     expect('row' in checkLine(tm, JSON.stringify({ ...base, extra: { ignored: true } }))).to.equal(true);
+  });
+
+  it('takes application numbers of 1-12 digits, the longest the API can look up', () => {
+    expect(reason('trademarks', { ...base, application_number: '123456789012' })).to.equal(undefined);
+    expect(reason('trademarks', { ...base, application_number: '1234567890123' })).to.equal('application_number must be 1-12 digits');
+    expect(reason('trademarks', { ...base, application_number: '' })).to.equal('application_number must be 1-12 digits');
+    const cited = { id: 1, exam_report_id: 2, application_number: '1', cited_application_number: '999999999999' };
+    expect(reason('cited_marks', cited)).to.equal(undefined);
+    expect(reason('cited_marks', { ...cited, cited_application_number: '1000000000000' }))
+      .to.equal('cited_application_number must be 1-12 digits');
   });
 
   it('ignores a NUL inside a field the importer does not read', () => {
@@ -321,6 +358,7 @@ describe('importer: delta events', () => {
 describe('importer: bad lines', () => {
   const expected = [
     'cited_marks.jsonl:2: unknown exam_report_id',
+    'cited_marks.jsonl:3: cited_application_number must be 1-12 digits',
     'documents.jsonl:2: file not found: files/missing.pdf',
     'documents.jsonl:3: unknown opposition_id',
     'documents.jsonl:4: file must be a path inside the set',
@@ -336,7 +374,7 @@ describe('importer: bad lines', () => {
     'trademarks.jsonl:5: unknown journal_id',
     'trademarks.jsonl:6: tm_type must be one of WORD, DEVICE, COMPOSITE, 3D, SOUND, COLOUR',
     'trademarks.jsonl:8: not a JSON object',
-    'trademarks.jsonl:9: application_number must be a string of digits',
+    'trademarks.jsonl:9: application_number must be 1-12 digits',
   ];
 
   it('reports each as file:line: reason and imports every other line', async () => {
@@ -406,5 +444,216 @@ describe('importer: atomicity', () => {
     // And the set imports cleanly once the cause is gone.
     await env.db.raw('alter table hearings drop constraint test_no_boom');
     expect((await env.run(BASELINE)).baseline).to.equal(true);
+  });
+});
+
+describe('importer: fatal store errors', () => {
+  /** A store that cannot write (a full or read-only disk). */
+  class FullStore extends LocalObjectStore {
+    override async put(): Promise<void> {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    }
+
+    override async putFileOnce(): Promise<boolean> {
+      throw Object.assign(new Error('ENOSPC: no space left on device, copyfile'), { code: 'ENOSPC' });
+    }
+  }
+
+  /**
+   * Runs `fn` and fails if a promise rejection went unhandled meanwhile. Mocha keeps a listener on
+   * unhandledRejection, so under it such a rejection would not end the process as it does the command.
+   */
+  async function noUnhandledRejection(fn: () => Promise<void>): Promise<void> {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      await fn();
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a late one is reported by then
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+    expect(unhandled.map(String), 'unhandled rejections').to.deep.equal([]);
+  }
+
+  it('stops feeding at a file that could not be stored, leaving no rejection unhandled', async () => {
+    // SetFiles.load failing (the store's put, or a read): here its promise has failed already while
+    // the reader still has a read to make, the moment an unhandled rejection would kill the process.
+    const env = await freshEnv();
+    const set = setOf(BASELINE, { 'journals.jsonl': [
+      { id: 2, journal_number: '2101', publication_date: '2024-01-15', file: 'files/journal-2101.pdf' },
+      { id: 3, journal_number: '2102', publication_date: '2024-01-22' }] });
+    const files = { resolve: () => Promise.reject(new Error('EACCES: permission denied')) } as unknown as SetFiles;
+    const entity = ENTITY_BY_NAME.get('journals')!;
+    const client = (await env.db.client.acquireRawConnection()) as pg.Client;
+    let error: unknown;
+    try {
+      await client.query('begin');
+      await createStage(client, entity);
+      const feed = { client, entity, path: path.join(set, 'journals.jsonl'), files, sink: { reject: () => undefined }, progress: new Progress(undefined) };
+      await noUnhandledRejection(() => feedFile(feed).then(() => undefined, (e) => (error = e)));
+    } finally {
+      await client.query('rollback').catch(() => undefined);
+      await env.db.client.destroyRawConnection(client);
+    }
+    expect(String(error)).to.match(/EACCES/);
+  });
+
+  it('fails the import with nothing applied', async () => {
+    const env = await freshEnv();
+    await env.run(BASELINE);
+    const before = await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs']);
+    const store = new FullStore(env.storeDir, new UrlSigner('test-signing-secret-0123456789'), () => 'http://127.0.0.1:1');
+    let error: unknown;
+    await noUnhandledRejection(() => importSet({ db: env.db, store, dir: DELTA }).then(() => undefined, (e) => (error = e)));
+    expect(String(error)).to.match(/ENOSPC/);
+    expect(await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs'])).to.deep.equal(before);
+  });
+
+  it('makes the command exit with status 2', async function () {
+    this.timeout(60_000);
+    const env = await freshEnv();
+    // `blobs` is a regular file, so no blob can be written under it.
+    fs.writeFileSync(path.join(env.storeDir, 'blobs'), 'not a folder');
+    const r = spawnSync('npx', ['tsx', 'scripts/import.ts', BASELINE], {
+      cwd: REPO, encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: env.url, OBJECT_STORE_DIR: env.storeDir },
+    });
+    expect(r.status, r.stderr).to.equal(2);
+    expect(r.stderr).to.match(/import failed, nothing applied: .*blobs/);
+    for (const t of [...REGISTRY, 'import_runs']) expect((await env.db.raw(`select count(*)::int as n from ${t}`)).rows[0].n, t).to.equal(0);
+  });
+});
+
+describe('importer: files reached through links', () => {
+  it('refuses a file whose link leads outside the set, and takes one that stays inside', async () => {
+    const env = await freshEnv();
+    const outside = path.join(tempDir('nishaan-outside-'), 'secret.pdf');
+    fs.writeFileSync(outside, 'not for the registry');
+    const doc = { application_number: '4100001', name: 'Linked', document_type: 'TM-A', upload_date: '2019-04-12' };
+    const set = variantOf(BASELINE, 'documents.jsonl', (lines) => [...lines,
+      JSON.stringify({ ...doc, id: 64, file: 'files/link.pdf' }),
+      JSON.stringify({ ...doc, id: 65, file: 'linked/secret.pdf' }),
+      JSON.stringify({ ...doc, id: 66, file: 'files/form-link.pdf' })]);
+    fs.symlinkSync(outside, path.join(set, 'files/link.pdf'));
+    fs.symlinkSync(path.dirname(outside), path.join(set, 'linked'));
+    fs.symlinkSync('application-form.pdf', path.join(set, 'files/form-link.pdf'));
+    // The set itself may be reached through a link (a `current` pointing at the latest set, say).
+    const current = path.join(tempDir('nishaan-current-'), 'current');
+    fs.symlinkSync(set, current);
+
+    const result = await env.run(current);
+    // Files are looked at in parallel, so refusals come in the order the checks finish.
+    expect([...result.errors].sort()).to.deep.equal([
+      'documents.jsonl:4: file is outside the set: files/link.pdf',
+      'documents.jsonl:5: file is outside the set: linked/secret.pdf',
+    ]);
+    expect((await env.db('documents').orderBy('id')).map((d) => d.id)).to.deep.equal([61, 62, 63, 66]);
+    expect((await env.db('documents').where({ id: 66 }).first()).object_key)
+      .to.equal(`blobs/${sha256(path.join(BASELINE, 'files/application-form.pdf'))}.pdf`);
+    expect(blobs(env.storeDir)).to.not.include(`${sha256(outside)}.pdf`);
+  });
+});
+
+describe('importer: links between records of one mark', () => {
+  it("refuses a cited mark of another mark's exam report and a document of another mark's opposition", async () => {
+    const env = await freshEnv();
+    await env.run(BASELINE);
+    const set = variantOf(DELTA, 'cited_marks.jsonl', (lines) => [...lines,
+      // Exam report 71 is 4100001's (stored); 72 is 4100004's (in this set).
+      JSON.stringify({ id: 84, exam_report_id: 71, application_number: '4100004', cited_application_number: '4100002' }),
+      JSON.stringify({ id: 85, exam_report_id: 72, application_number: '4100001', cited_application_number: '4100002' })]);
+    editLines(set, 'documents.jsonl', (lines) => [...lines,
+      // Opposition 41 is 4100003's (stored), 42 is 4100004's (in this set).
+      JSON.stringify({ id: 67, application_number: '4100001', opposition_id: 41, name: 'Notice', document_type: 'TM-O',
+        upload_date: '2024-02-09', file: 'files/counter-statement.pdf' }),
+      JSON.stringify({ id: 68, application_number: '4100003', opposition_id: 42, name: 'Notice', document_type: 'TM-O',
+        upload_date: '2024-02-09', file: 'files/counter-statement.pdf' })]);
+    const result = await env.run(set);
+    expect(result.errors).to.deep.equal([
+      'documents.jsonl:4: opposition_id belongs to another application_number',
+      'documents.jsonl:5: opposition_id belongs to another application_number',
+      'cited_marks.jsonl:2: exam_report_id belongs to another application_number',
+      'cited_marks.jsonl:3: exam_report_id belongs to another application_number',
+    ]);
+    expect((await env.db('cited_marks').orderBy('id')).map((c) => c.id)).to.deep.equal([81, 82, 83]);
+    expect((await env.db('documents').whereIn('id', [66, 67, 68])).map((d) => d.id)).to.deep.equal([66]);
+  });
+});
+
+describe('importer: changes without an entry of their own', () => {
+  const eventsOf = async (db: Db, runId: number, names: string[]) =>
+    (await db('outbox').where({ import_run_id: runId }).whereIn('event', names).orderBy('id'))
+      .map((r) => [r.event, r.application_number, r.old_value, r.new_value, r.changed_at.toISOString()]);
+
+  it('announces a status, alert or proprietor name change of a trademark line once, entry or not', async () => {
+    const env = await freshEnv();
+    await env.run(BASELINE);
+    // 4100001 becomes Registered without its status history entry (id 16); its alert changes with the
+    // alert entry 92. 4100003's alert and proprietor name change without any entry; 4100002's
+    // proprietor name changes with the new proprietor record 25.
+    const set = variantOf(DELTA, 'status_history.jsonl', (lines) => lines.filter((l) => JSON.parse(l).id !== 16));
+    editLines(set, 'trademarks.jsonl', patchMarks({
+      4100001: { alert: 'Hearing scheduled' },
+      4100002: { proprietor_name: 'ASHA EXPORTS' },
+      4100003: { alert: 'Opposition decided', proprietor_name: 'LOTUS HOTELS LLP' },
+    }));
+    const result = await env.run(set);
+    const run = await env.db('import_runs').where({ id: result.runId }).first();
+    const now = run.started_at.toISOString();
+    const names = ['trademark.status_changed', 'trademark.alert_changed', 'trademark.proprietor_changed'];
+    const got = await eventsOf(env.db, result.runId, names);
+    expect(got.map((g) => [g[0], g[1]])).to.deep.equal([
+      ['trademark.proprietor_changed', '4100001'],
+      ['trademark.proprietor_changed', '4100002'],
+      ['trademark.alert_changed', '4100001'],
+      ['trademark.status_changed', '4100001'],
+      ['trademark.alert_changed', '4100003'],
+      ['trademark.proprietor_changed', '4100003'],
+    ]);
+    expect(got.slice(3)).to.deep.equal([
+      ['trademark.status_changed', '4100001', { status: 'Objected' }, { status: 'Registered' }, now],
+      ['trademark.alert_changed', '4100003', { alert: 'Opposed' }, { alert: 'Opposition decided' }, now],
+      ['trademark.proprietor_changed', '4100003', { name: 'LOTUS HOSPITALITY LLP' }, { name: 'LOTUS HOTELS LLP' }, now],
+    ]);
+    // 17 events of the fixture delta, less the status history entry, plus the three field changes.
+    expect(result.events).to.equal(19);
+    expect(result.counts.trademarks.events).to.equal(3 + 3);
+    expect(run.events).to.equal(19);
+    expect(await env.db('trademarks').where({ application_number: '4100003' }).first())
+      .to.deep.include({ alert: 'Opposition decided', proprietor_name: 'LOTUS HOTELS LLP' });
+    expect((await env.run(set)).events).to.equal(0);
+  });
+
+  it('applies and counts corrections that have no event: core fields and linked records by id', async () => {
+    const env = await freshEnv();
+    await env.run(BASELINE);
+    const read = (file: string, key: string, value: unknown) =>
+      fs.readFileSync(path.join(BASELINE, file), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).find((r) => r[key] === value);
+    const set = setOf(BASELINE, {
+      'trademarks.jsonl': [{ ...read('trademarks.jsonl', 'application_number', '4100004'), word_mark: 'ROYAL STAR PLUS', class_number: 11,
+        state: 'delhi' }],
+      'status_history.jsonl': [{ ...read('status_history.jsonl', 'id', 12), changed_at: '2019-09-02T09:30:00+05:30' }],
+      'alerts.jsonl': [{ ...read('alerts.jsonl', 'id', 91), new_alert: 'Reply to exam report pending' }],
+      'exam_reports.jsonl': [{ ...read('exam_reports.jsonl', 'id', 71), reply_due_date: '2019-10-20' }],
+      'cited_marks.jsonl': [{ ...read('cited_marks.jsonl', 'id', 82), cited_application_number: '999998' }],
+      'documents.jsonl': [{ ...read('documents.jsonl', 'id', 62), name: 'Application form (corrected)' }],
+    });
+    const result = await env.run(set);
+    expect(result).to.include({ baseline: false, rejected: 0, events: 0 });
+    expect(await env.db('outbox')).to.have.length(0);
+    const updated = Object.fromEntries(Object.entries(result.counts).filter(([, c]) => c.lines)
+      .map(([t, c]) => [t, [c.inserted, c.updated, c.events]]));
+    const once = [0, 1, 0];
+    expect(updated).to.deep.equal({ trademarks: once, status_history: once, alerts: once, exam_reports: once, cited_marks: once, documents: once });
+    expect((await env.db('import_runs').where({ id: result.runId }).first()).counts.documents).to.deep.include({ updated: 1, events: 0 });
+    const db = env.db;
+    expect(await db('trademarks').where({ application_number: '4100004' }).first())
+      .to.deep.include({ word_mark: 'ROYAL STAR PLUS', class_number: 11, state: 'DELHI' });
+    expect((await db('status_history').where({ id: 12 }).first()).changed_at.toISOString()).to.equal('2019-09-02T04:00:00.000Z');
+    expect((await db('alerts').where({ id: 91 }).first()).new_alert).to.equal('Reply to exam report pending');
+    expect((await db('exam_reports').where({ id: 71 }).first()).reply_due_date).to.equal('2019-10-20');
+    expect((await db('cited_marks').where({ id: 82 }).first()).cited_application_number).to.equal('999998');
+    expect((await db('documents').where({ id: 62 }).first()).name).to.equal('Application form (corrected)');
   });
 });

@@ -97,6 +97,12 @@ describe('rate limits and quotas', () => {
       expect(await quotas.used(c.account.accountId, 'api_calls')).to.equal(1);
     });
 
+    it('charges nothing for a request refused for its plan category', async () => {
+      const c = await t.without('cat_journal');
+      expect((await c.get('/v1/journals/')).status).to.equal(403);
+      expect(await new QuotaRepository(t.deps.db).used(c.account.accountId, 'api_calls')).to.equal(0);
+    });
+
     it('stops a parallel burst exactly at the quota', async () => {
       const c = await t.client({ quotas: { api_calls: 25 }, concurrency: 10 });
       const statuses: number[] = [];

@@ -7,7 +7,7 @@ export type Kind =
   | 'id' // non-negative safe integer (bigint columns; registry ids start at 0)
   | 'int32' // non-negative integer that fits an integer column
   | 'class' // Nice class 1-45
-  | 'digits' // application number: a string of digits
+  | 'digits' // application number: 1-12 digits (the API's app_no limit)
   | 'text'
   | 'upper' // text stored upper case (states)
   | 'date'

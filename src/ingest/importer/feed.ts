@@ -52,6 +52,16 @@ export async function feedFile(opts: {
   let lines = 0;
   let rejected = 0;
   let pending: Promise<void>[] = [];
+  // A file the store could not take (ENOSPC, EACCES...) is fatal for the whole import. The handler is
+  // attached when the promise is made: a rejection left unhandled until Promise.all would kill the
+  // process (exit 1, which means "some lines refused") instead of failing the import (exit 2).
+  let failure: { err: unknown } | undefined;
+  const fail = (err: unknown) => {
+    failure ??= { err };
+  };
+  const stopOnFailure = () => {
+    if (failure) throw failure.err;
+  };
   const refuse = (line: number, reason: string) => {
     rejected++;
     sink.reject(file, line, reason);
@@ -84,20 +94,23 @@ export async function feedFile(opts: {
           const r = files.resolve(c.file, image);
           if (r instanceof Promise) {
             const row = c.row;
-            pending.push(r.then((res) => settle(line, row, res)));
+            pending.push(r.then((res) => settle(line, row, res), fail));
             if (pending.length >= MAX_PENDING) {
               await Promise.all(pending);
               pending = [];
+              stopOnFailure();
             }
           } else {
             settle(line, c.row, r);
           }
         }
       }
+      stopOnFailure();
       progress.reading(file, lines, started);
       await writer.maybeFlush();
     }
     await Promise.all(pending);
+    stopOnFailure();
     const staged = await writer.end();
     progress.doneReading(file, lines, staged, started);
     return { lines, staged, rejected, ascending: keys.ascending };

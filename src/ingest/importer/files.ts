@@ -35,6 +35,7 @@ export class SetFiles {
   private readonly running = new Map<string, Promise<FileResult>>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private realDirP: Promise<string> | undefined;
   hashed = 0;
   stored = 0;
 
@@ -76,8 +77,24 @@ export class SetFiles {
     }
   }
 
+  /** The set directory with every link resolved, found once. */
+  private realDir(): Promise<string> {
+    this.realDirP ??= fs.promises.realpath(this.dir);
+    return this.realDirP;
+  }
+
   private async load(rel: string, image: boolean): Promise<FileResult> {
-    const abs = path.join(this.dir, rel);
+    // lines.ts only checks the path's text; a link in the set (`files/x.pdf -> /etc/passwd`, or a
+    // linked folder) would still lead outside it, and whatever it names would be stored and served.
+    // So the real path must lie inside the set's real path; everything below uses that real path.
+    let abs: string;
+    try {
+      abs = await fs.promises.realpath(path.join(this.dir, rel));
+    } catch {
+      return { reason: `file not found: ${rel}` };
+    }
+    const root = await this.realDir();
+    if (!abs.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) return { reason: `file is outside the set: ${rel}` };
     let stat: fs.Stats;
     try {
       stat = await fs.promises.stat(abs);

@@ -9,6 +9,7 @@ import type { Db } from '../../db/knex.ts';
 import type { ObjectStore } from '../../storage/objectStore.ts';
 import { ENTITIES, type Entity, type EntityName } from './entities.ts';
 import { feedFile, type RejectSink } from './feed.ts';
+import { createFieldChanges, noteFieldChanges, writeFieldEvents } from './fieldEvents.ts';
 import { SetFiles } from './files.ts';
 import {
   createRunTables, dropSecondary, insertAll, isEmpty, rejectDuplicates, rejectUnknown, rememberNewTrademarks, takeRejects,
@@ -125,12 +126,20 @@ export async function importSet(opts: ImportOptions): Promise<ImportResult> {
       const { id: runId, started_at: importTime } = run.rows[0];
       progress.note(`${baseline ? 'baseline' : 'delta'} import of ${dir} (run ${runId})`);
       await createRunTables(client);
+      await createFieldChanges(client);
 
       let events = 0;
       for (const e of ENTITIES) {
         const file = path.join(dir, `${e.name}.jsonl`);
         if (!fs.existsSync(file)) continue;
         events += await applyEntity(client, e, file, { baseline, runId, importTime, files, progress, rejections, counts });
+      }
+      if (!baseline) {
+        // Last, so that the set's own status, alert and proprietor entries have spoken first (fieldEvents.ts).
+        const n = await progress.step('trademarks: field changes without an entry, events written',
+          () => writeFieldEvents(client, runId, importTime), (x) => x);
+        counts.trademarks.events += n;
+        events += n;
       }
 
       await client.query(
@@ -185,7 +194,10 @@ async function applyEntity(client: pg.Client, e: Entity, file: string, run: RunS
     await progress.step(`${e.name}: analyzed`, () => client.query(`analyze ${e.table}`));
   } else {
     if (!run.baseline) {
-      if (e.name === 'trademarks') await progress.step('trademarks: new in this set', () => rememberNewTrademarks(client), n);
+      if (e.name === 'trademarks') {
+        await progress.step('trademarks: new in this set', () => rememberNewTrademarks(client), n);
+        await progress.step('trademarks: status, alert and proprietor changes noted', () => noteFieldChanges(client), n);
+      }
       c.events = await progress.step(`${e.name}: events written`, () => writeEvents(client, e, run.runId, run.importTime), n);
     }
     const w = await progress.step(`${e.name}: rows upserted`, () => upsert(client, e), (r) => r.inserted + r.updated);

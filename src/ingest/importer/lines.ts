@@ -61,7 +61,9 @@ const TM_TYPES = new Set(['WORD', 'DEVICE', 'COMPOSITE', '3D', 'SOUND', 'COLOUR'
 const OFFICES = new Set(['MUM', 'DEL', 'KOL', 'CHE', 'AHD']);
 const PROPOSED = 'Proposed to be Used';
 const MAX_INT32 = 2_147_483_647;
-const DIGITS = /^[0-9]{1,20}$/;
+// The API serves a mark at /v1/trademarks/{app_no}/ with app_no at most 12 digits (http/schemas.ts):
+// a longer number could be stored but never looked up, so it is refused here.
+const DIGITS = /^[0-9]{1,12}$/;
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)$/;
 const NEEDS_ESCAPE = /[\\\n\r\t]/;
 const ESCAPES = /[\\\n\r\t]/g;
@@ -123,7 +125,7 @@ function describe(f: Field): string {
     case 'id': return `${f.name} must be a non-negative integer`;
     case 'int32': return `${f.name} must be a non-negative integer below 2^31`;
     case 'class': return `${f.name} must be an integer 1-45`;
-    case 'digits': return `${f.name} must be a string of digits`;
+    case 'digits': return `${f.name} must be 1-12 digits`;
     case 'date': return `${f.name} must be a date (YYYY-MM-DD)`;
     case 'timestamp': return `${f.name} must be an ISO 8601 timestamp with a zone`;
     case 'textArray': return `${f.name} must be an array of strings`;

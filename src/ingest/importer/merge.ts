@@ -36,6 +36,11 @@ interface Reference {
   column: string;
   table: string;
   target: string;
+  /**
+   * The referenced record must belong to the same trademark: a cited mark of another mark's exam
+   * report, or a document filed under another mark's opposition, would link two marks' records.
+   */
+  sameMark?: true;
 }
 
 const APP: Reference = { column: 'application_number', table: 'trademarks', target: 'application_number' };
@@ -48,16 +53,17 @@ const REFERENCES: Record<EntityName, Reference[]> = {
   attorneys: [APP],
   oppositions: [APP],
   hearings: [APP],
-  documents: [APP, { column: 'opposition_id', table: 'oppositions', target: 'id' }],
+  documents: [APP, { column: 'opposition_id', table: 'oppositions', target: 'id', sameMark: true }],
   exam_reports: [APP],
-  cited_marks: [APP, { column: 'exam_report_id', table: 'exam_reports', target: 'id' }],
+  cited_marks: [APP, { column: 'exam_report_id', table: 'exam_reports', target: 'id', sameMark: true }],
   alerts: [APP],
   logos: [APP],
 };
 
 /**
- * Refuses rows naming a record that is neither stored nor (already merged) from this set. Runs
- * after the referenced entity's merge, so "in the set" is simply "in the table".
+ * Refuses rows naming a record that is neither stored nor (already merged) from this set, or that
+ * belongs to another mark. Runs after the referenced entity's merge, so "in the set" is simply "in
+ * the table".
  */
 export async function rejectUnknown(client: ClientBase, e: Entity): Promise<number> {
   const s = stageTable(e);
@@ -69,6 +75,15 @@ export async function rejectUnknown(client: ClientBase, e: Entity): Promise<numb
                      returning st.line)
        insert into ${REJECTS} (line, reason) select line, 'unknown ${ref.column}' from gone`);
     n += r.rowCount ?? 0;
+    if (!ref.sameMark) continue;
+    // Rows naming an unknown record are gone already, so "no match" here means "another mark's".
+    const m = await client.query(
+      `with gone as (delete from ${s} st where st.${ref.column} is not null
+                      and not exists (select 1 from ${ref.table} t where t.${ref.target} = st.${ref.column}
+                                        and t.application_number = st.application_number)
+                     returning st.line)
+       insert into ${REJECTS} (line, reason) select line, '${ref.column} belongs to another application_number' from gone`);
+    n += m.rowCount ?? 0;
   }
   if (e.name === 'journals') {
     // journal_number is unique: a number another journal already has (stored, or earlier in the set) is refused.
