@@ -31,7 +31,7 @@ export function createDeps(config: Config): Deps {
   const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
   const store = new Local(config.objectStoreDir, signer, () => baseUrl.value);
   // lazyConnect: building the app (e.g. to print the OpenAPI document) opens no connection.
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
   return { config, db, usageDb, log, store, signer, redis, baseUrl };
 }
 

@@ -61,7 +61,7 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   app.use(express.json({ limit: config.BODY_LIMIT, strict: true, type: 'application/json' }));
 
   const router = express.Router();
-  const api = new Api(router, guard, config.NODE_ENV !== 'production');
+  const api = new Api(router, guard, config.NODE_ENV !== 'production', limits);
   registerRoutes(api, deps, { tokens, limits });
   const openapi = generateOpenApi(api.registry);
 

@@ -6,6 +6,7 @@ import { ErrorBody } from './schemas.ts';
 import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
 import type { Guard } from './guard.ts';
+import type { RateLimits } from '../limits/rateLimits.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -48,6 +49,8 @@ export interface EndpointDef<P extends AnyObject, Q extends AnyObject, B extends
   /** Defaults to one `api_calls` credit on key endpoints; `null` makes the call free. */
   cost?: Cost<z.infer<P>, z.infer<Q>, z.infer<B>> | null;
   bulk?: Bulk<z.infer<P>, z.infer<Q>, z.infer<B>>;
+  /** The free public search's own limit (contract §8: 60 per hour per IP). */
+  publicSearchLimit?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -103,7 +106,12 @@ function parseOrThrow<T extends z.ZodType>(schema: T | undefined, value: unknown
 export class Api {
   readonly registry = new OpenAPIRegistry();
 
-  constructor(private readonly router: Router, private readonly guard: Guard, private readonly checkResponses: boolean) {}
+  constructor(
+    private readonly router: Router,
+    private readonly guard: Guard,
+    private readonly checkResponses: boolean,
+    private readonly limits?: Pick<RateLimits, 'checkPublicSearch'>,
+  ) {}
 
   add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
     this.document(def);
@@ -119,6 +127,7 @@ export class Api {
       } else if (security === 'bearer') {
         caller = await this.guard.bearer(req);
       }
+      if (def.publicSearchLimit) await this.limits?.checkPublicSearch(req.ip ?? req.socket.remoteAddress ?? 'unknown');
       // Every refusal below costs nothing: a credit taken with the caller is given back.
       let refund: (() => Promise<void>) | undefined = caller?.precharged ? this.guard.refunder(caller, 'api_calls', 1) : undefined;
       let result: z.infer<R>;
@@ -154,6 +163,7 @@ export class Api {
     const errorStatuses = [400, ...(def.errors ?? [])];
     if (def.category || def.bulk) errorStatuses.push(403);
     if (def.security && def.security !== 'none') errorStatuses.push(401, 429);
+    if (def.publicSearchLimit) errorStatuses.push(429);
     if (def.security === 'apiKey') errorStatuses.push(403);
     const keyed = def.security === 'apiKey';
     const responses: Record<string, ResponseConfig> = {
