@@ -77,7 +77,7 @@ export class AccountRepository {
   }
 
   async listKeys(accountId: string): Promise<KeyRow[]> {
-    const r = await this.db.raw(`select ${KEY_COLUMNS} from api_keys where account_id = ? order by created_at, id`, [accountId]);
+    const r = await this.db.raw(`select ${KEY_COLUMNS} from api_keys where account_id = ? order by seq`, [accountId]);
     return r.rows;
   }
 

@@ -7,7 +7,7 @@ import { docsRouter } from './docsPage.ts';
 import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
-import { Guard } from './guard.ts';
+import { clientIp, Guard } from './guard.ts';
 import { CallerRepository } from '../accounts/callerRepository.ts';
 import { TokenService } from '../accounts/tokens.ts';
 import { QuotaRepository } from '../limits/quotaRepository.ts';
@@ -50,21 +50,23 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   const guard = new Guard(new CallerRepository(deps.db, deps.usageDb), new QuotaRepository(deps.usageDb), limits, tokens, opts.unguarded ?? false);
 
   app.use(requestLog(deps.log));
-  if (!opts.unguarded) {
-    // Every endpoint, known or not, counts against the per-IP limit.
-    app.use(async (req, _res, next) => {
-      await limits.checkIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-      next();
-    });
-  }
   app.use(requireJsonBody);
   app.use(express.json({ limit: config.BODY_LIMIT, strict: true, type: 'application/json' }));
 
   const router = express.Router();
-  const api = new Api(router, guard, config.NODE_ENV !== 'production', limits);
+  // Every request counts once against its IP's limit: endpoints declared through Api do it in the
+  // pipeline (keyed ones in the same Redis call as their other limits), everything else below.
+  const api = new Api(router, guard, config.NODE_ENV !== 'production', opts.unguarded ? undefined : limits);
   registerRoutes(api, deps, { tokens, limits });
   const openapi = generateOpenApi(api.registry);
 
+  app.use(router);
+  if (!opts.unguarded) {
+    app.use(async (req, _res, next) => {
+      await limits.checkIp(clientIp(req));
+      next();
+    });
+  }
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -73,7 +75,6 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  app.use(router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return { app, openapi, limits, tokens };

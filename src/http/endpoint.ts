@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
 import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
-import type { Guard } from './guard.ts';
+import { clientIp, type Guard } from './guard.ts';
 import type { RateLimits } from '../limits/rateLimits.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -110,7 +110,7 @@ export class Api {
     private readonly router: Router,
     private readonly guard: Guard,
     private readonly checkResponses: boolean,
-    private readonly limits?: Pick<RateLimits, 'checkPublicSearch'>,
+    private readonly limits?: Pick<RateLimits, 'checkPublicSearch' | 'checkIp'>,
   ) {}
 
   add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
@@ -124,10 +124,12 @@ export class Api {
         // The usual cost (one api_calls) is taken in the same round trip that reads the caller.
         caller = await this.guard.apiKey(req, res, cost?.resource === 'api_calls' && !cost.units);
         req.viewer = { accountId: caller.accountId, categories: new Set(caller.categories) };
-      } else if (security === 'bearer') {
-        caller = await this.guard.bearer(req);
+      } else {
+        // Keyed requests count against their IP inside admission; every other endpoint here.
+        await this.limits?.checkIp(clientIp(req));
+        if (security === 'bearer') caller = await this.guard.bearer(req);
       }
-      if (def.publicSearchLimit) await this.limits?.checkPublicSearch(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      if (def.publicSearchLimit) await this.limits?.checkPublicSearch(clientIp(req));
       // Every refusal below costs nothing: a credit taken with the caller is given back.
       let refund: (() => Promise<void>) | undefined = caller?.precharged ? this.guard.refunder(caller, 'api_calls', 1) : undefined;
       let result: z.infer<R>;

@@ -7,6 +7,11 @@ import type { TokenService } from '../accounts/tokens.ts';
 import { nextMonthStart, type QuotaRepository } from '../limits/quotaRepository.ts';
 import type { RateLimits } from '../limits/rateLimits.ts';
 
+/** The socket's address, or X-Forwarded-For's when the request came through a trusted proxy. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
 /** The API key of a request, from X-API-Key or the legacy `Authorization: Api-Key <key>`. */
 function readKey(req: Request): string {
   const header = req.headers['x-api-key'];
@@ -48,18 +53,9 @@ export class Guard {
       throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
         { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
     }
-    // Both Redis round trips at once; a slot taken for a request the key limit refuses is given back.
-    const [window, slot] = await Promise.allSettled([
-      this.limits.checkKey(caller.keyId!),
-      this.limits.enter(caller.accountId, caller.concurrency, req.id),
-    ]);
-    if (slot.status === 'fulfilled') {
-      // 'close' fires once the response is done or the client went away: the slot is always freed.
-      res.once('close', slot.value);
-    }
-    if (window.status === 'rejected') throw window.reason;
-    if (slot.status === 'rejected') throw slot.reason;
-    const w = window.value;
+    const { window: w, release } = await this.limits.admit(clientIp(req), caller.keyId!, caller.accountId, caller.concurrency, req.id);
+    // 'close' fires once the response is done or the client went away: the slot is always freed.
+    res.once('close', release);
     if (w) {
       res.setHeader('RateLimit-Limit', String(w.limit));
       res.setHeader('RateLimit-Remaining', String(w.remaining));

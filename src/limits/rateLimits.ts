@@ -37,16 +37,48 @@ export interface WindowState {
   resetSeconds: number;
 }
 
-// In-flight requests per account as a sorted set of request ids scored by start time; entries older
+// Per-IP and per-key limits are fixed windows (INCR, expiry set on the first hit). A keyed request
+// checks its IP window, its key window and takes a concurrency slot in ONE script: one Redis round
+// trip for all three, instead of one per limiter (rate-limiter-flexible's model, still used for the
+// rarer public-search and login limits). Returns {verdict, count, ttl_ms}: 0 ok, 1 IP, 2 key, 3 slots.
+const HIT = `
+local function hit(k, win)
+  local n = redis.call('INCR', k)
+  local ttl = redis.call('PTTL', k)
+  if ttl < 0 then redis.call('PEXPIRE', k, win); ttl = win end
+  return n, ttl
+end
+local ipN, ipTtl = hit(KEYS[1], tonumber(ARGV[2]))
+if ipN > tonumber(ARGV[1]) then return {1, ipN, ipTtl} end`;
+const IP_ONLY = `${HIT}
+return {0, ipN, ipTtl}`;
+// In-flight requests per account are a sorted set of request ids scored by start time; entries older
 // than the TTL are dropped, so a crashed process cannot hold an account's slots for ever.
-const ENTER = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
-local n = redis.call('ZCARD', KEYS[1])
-if n >= tonumber(ARGV[3]) then return -1 end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return n + 1`;
+const ADMIT = `${HIT}
+local kN, kTtl = hit(KEYS[2], tonumber(ARGV[4]))
+if kN > tonumber(ARGV[3]) then return {2, kN, kTtl} end
+local now = tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[6]))
+local c = redis.call('ZCARD', KEYS[3])
+if c >= tonumber(ARGV[7]) then return {3, c, 0} end
+redis.call('ZADD', KEYS[3], now, ARGV[8])
+redis.call('PEXPIRE', KEYS[3], ARGV[6])
+return {0, kN, kTtl}`;
 const INFLIGHT_TTL_MS = 60_000;
+const IP_WINDOW_MS = 60_000;
+const KEY_WINDOW_MS = 1_000;
+
+type Verdict = [number, number, number];
+interface Scripts {
+  nishaanIp(ipKey: string, limit: number, windowMs: number): Promise<Verdict>;
+  nishaanAdmit(ipKey: string, keyKey: string, slotsKey: string, ipLimit: number, ipWindowMs: number, keyLimit: number,
+    keyWindowMs: number, now: number, slotTtlMs: number, slots: number, member: string): Promise<Verdict>;
+}
+
+export interface Admission {
+  window: WindowState | null;
+  release: () => void;
+}
 
 /**
  * Every counter-based limit, kept in Redis so all API processes enforce one limit. If Redis fails,
@@ -54,8 +86,6 @@ const INFLIGHT_TTL_MS = 60_000;
  * PostgreSQL and still apply.
  */
 export class RateLimits {
-  private readonly ip: RateLimiterRedis;
-  private readonly key: RateLimiterRedis;
   private readonly publicSearch: RateLimiterRedis;
   private readonly loginEmail: RateLimiterRedis;
   private readonly loginIp: RateLimiterRedis;
@@ -64,23 +94,67 @@ export class RateLimits {
   constructor(private readonly redis: Redis, private readonly s: LimitSettings, private readonly log: Logger) {
     const make = (name: string, points: number, duration: number) =>
       new RateLimiterRedis({ storeClient: redis, keyPrefix: `${s.prefix}:${name}`, points, duration });
-    this.ip = make('ip', s.ipPerMinute, 60);
-    this.key = make('key', s.keyPerSecond, 1);
     this.publicSearch = make('public', s.publicSearchPerHour, 3600);
     this.login = { ...LOGIN_THROTTLE_DEFAULTS, ...s.login };
     this.loginEmail = make('login:email', this.login.emailMax, this.login.windowSeconds);
     this.loginIp = make('login:ip', this.login.ipMax, this.login.windowSeconds);
-    redis.defineCommand('nishaanEnter', { numberOfKeys: 1, lua: ENTER });
+    redis.defineCommand('nishaanIp', { numberOfKeys: 1, lua: IP_ONLY });
+    redis.defineCommand('nishaanAdmit', { numberOfKeys: 3, lua: ADMIT });
   }
 
-  /** 200 per minute per client address, on every endpoint. */
-  checkIp(ip: string): Promise<WindowState | null> {
-    return this.consume(this.ip, ip, 'ip_rate_limited', 'requests per minute from one IP address', 'ip');
+  private get scripts(): Scripts {
+    return this.redis as unknown as Scripts;
   }
 
-  /** 10 per second per API key. */
-  checkKey(keyId: string): Promise<WindowState | null> {
-    return this.consume(this.key, keyId, 'key_rate_limited', 'requests per second for one API key', 'key');
+  /** 200 per minute per client address, on every endpoint that does not go through admit(). */
+  async checkIp(ip: string): Promise<void> {
+    let v: Verdict;
+    try {
+      v = await this.scripts.nishaanIp(`${this.s.prefix}:ip:${ip}`, this.s.ipPerMinute, IP_WINDOW_MS);
+    } catch (err) {
+      this.log.error({ err }, 'IP limiter unavailable; request allowed');
+      return;
+    }
+    if (v[0] === 1) throw this.windowError('ip_rate_limited', this.s.ipPerMinute, v[2], 'requests per minute from one IP address', 'ip');
+  }
+
+  /**
+   * A keyed request's admission: its IP window (200/min), its key window (10/s) and one of the
+   * plan's concurrent slots, in one round trip. Resolves to the key window (for RateLimit-*
+   * headers) and the slot's release function.
+   */
+  async admit(ip: string, keyId: string, accountId: string, slots: number, requestId: string): Promise<Admission> {
+    const slotsKey = `${this.s.prefix}:inflight:${accountId}`;
+    const member = `${requestId}:${Math.random().toString(36).slice(2)}`;
+    let v: Verdict;
+    try {
+      v = await this.scripts.nishaanAdmit(`${this.s.prefix}:ip:${ip}`, `${this.s.prefix}:key:${keyId}`, slotsKey,
+        this.s.ipPerMinute, IP_WINDOW_MS, this.s.keyPerSecond, KEY_WINDOW_MS, Date.now(), INFLIGHT_TTL_MS, slots, member);
+    } catch (err) {
+      this.log.error({ err }, 'rate limiters unavailable; request allowed');
+      return { window: null, release: () => {} };
+    }
+    const [verdict, count, ttl] = v;
+    if (verdict === 1) throw this.windowError('ip_rate_limited', this.s.ipPerMinute, ttl, 'requests per minute from one IP address', 'ip');
+    if (verdict === 2) throw this.windowError('key_rate_limited', this.s.keyPerSecond, ttl, 'requests per second for one API key', 'key');
+    if (verdict === 3) {
+      throw new AppError('concurrency_limited', `too many requests in flight: your plan allows ${slots} at a time`,
+        { limit: slots, remaining: 0, resource: 'concurrent_requests', reset: null }, { 'Retry-After': '1' });
+    }
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.redis.zrem(slotsKey, member).catch((err) => this.log.error({ err }, 'concurrency release failed'));
+    };
+    return { window: { limit: this.s.keyPerSecond, remaining: Math.max(0, this.s.keyPerSecond - count), resetSeconds: Math.ceil(ttl / 1000) }, release };
+  }
+
+  private windowError(code: ErrorCode, limit: number, ttlMs: number, what: string, scope: string): AppError {
+    const retry = Math.max(1, Math.ceil(ttlMs / 1000));
+    return new AppError(code, `rate limit exceeded: at most ${limit} ${what}`, {
+      limit, remaining: 0, reset: new Date(Date.now() + ttlMs).toISOString(), resource: scope,
+    }, { 'Retry-After': String(retry), 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(retry) });
   }
 
   /** 60 free searches per hour per client address. */
@@ -128,30 +202,6 @@ export class RateLimits {
         limit: limiter.points, remaining: 0, reset: new Date(Date.now() + err.msBeforeNext).toISOString(), resource: 'login', per,
       }, { 'Retry-After': String(retry) });
     }
-  }
-
-  /** Takes one of the plan's concurrent slots; resolves to the release function. */
-  async enter(accountId: string, limit: number, requestId: string): Promise<() => void> {
-    const key = `${this.s.prefix}:inflight:${accountId}`;
-    const member = `${requestId}:${Math.random().toString(36).slice(2)}`;
-    let n: number;
-    try {
-      n = await (this.redis as unknown as { nishaanEnter(k: string, now: number, ttl: number, limit: number, m: string): Promise<number> })
-        .nishaanEnter(key, Date.now(), INFLIGHT_TTL_MS, limit, member);
-    } catch (err) {
-      this.log.error({ err }, 'concurrency limiter unavailable; request allowed');
-      return () => {};
-    }
-    if (n < 0) {
-      throw new AppError('concurrency_limited', `too many requests in flight: your plan allows ${limit} at a time`,
-        { limit, remaining: 0, resource: 'concurrent_requests', reset: null }, { 'Retry-After': '1' });
-    }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.redis.zrem(key, member).catch((err) => this.log.error({ err }, 'concurrency release failed'));
-    };
   }
 
   private async consume(limiter: RateLimiterRedis, id: string, code: ErrorCode, what: string, scope: string): Promise<WindowState | null> {
