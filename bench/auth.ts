@@ -2,12 +2,13 @@
 // (GET /v1/trademarks/{app_no}/) with the checks on and switched off, same sample, one run.
 // Limits are set high enough not to refuse: the checks run in full (key lookup, Redis limiters,
 // concurrency slot, quota reservation), they just never say no.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/auth.ts [--duration 30] [--connections 16]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/auth.ts [--duration 30] [--connections 16] [--rate N] [--accounts 4]
 import { args, DEFAULT_URL, measure, sampleMarks, startProcess, table } from './lib.ts';
 import { createBenchAccounts } from './account.ts';
 
 const a = args();
-const o = { duration: Number(a.get('duration') ?? 30), connections: Number(a.get('connections') ?? 16) };
+// --rate N caps the offered load (requests per second) to see the cost below saturation.
+const o = { duration: Number(a.get('duration') ?? 30), connections: Number(a.get('connections') ?? 16), rate: a.has('rate') ? Number(a.get('rate')) : undefined };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 const env = {
   DATABASE_URL: url, DB_POOL_MAX: String(o.connections), RATE_KEY_PER_SECOND: '1000000', RATE_IP_PER_MINUTE: '100000000',
@@ -24,7 +25,7 @@ for (const [name, unguarded, port] of [['checks off', '1', 3911], ['auth + limit
     child.kill('SIGTERM');
   }
 }
-console.log(`\n${o.duration}s x ${o.connections} connections, GET /v1/trademarks/{app_no}/`);
+console.log(`\n${o.duration}s x ${o.connections} connections${o.rate ? ` at ${o.rate} req/s` : ''}, GET /v1/trademarks/{app_no}/`);
 table(rows);
 const [off, on] = rows;
 console.log(`\np50 added by the checks = ${on.p50 - off.p50} ms (target <= 1); throughput ratio on/off = ${(on.rps / off.rps).toFixed(2)}`);

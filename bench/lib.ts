@@ -44,10 +44,10 @@ export interface Row {
  * Requests rotate over `keys` (accounts of their own): a plan allows at most 10 requests in flight,
  * so 16 connections on one key would measure concurrency refusals instead of the endpoint.
  */
-export async function measure(name: string, port: number, apps: string[], o: { duration: number; connections: number; keys: string[] }): Promise<Row> {
+export async function measure(name: string, port: number, apps: string[], o: { duration: number; connections: number; keys: string[]; rate?: number }): Promise<Row> {
   let i = 0;
   const run = (seconds: number) => autocannon({
-    url: `http://127.0.0.1:${port}`, connections: o.connections, duration: seconds,
+    url: `http://127.0.0.1:${port}`, connections: o.connections, duration: seconds, overallRate: o.rate,
     requests: [{
       setupRequest: (req) => {
         const n = i++;
