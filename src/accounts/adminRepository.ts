@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import type { Category } from './access.ts';
-import type { Resource } from './callerRepository.ts';
+import type { PlanGrants, Resource } from './callerRepository.ts';
 
 export interface PlanRow {
   id: number;
@@ -17,16 +17,9 @@ export interface PlanRow {
   accounts: number;
 }
 
-export interface NewPlan {
+export interface NewPlan extends PlanGrants {
   code: string;
   name: string;
-  categories: Category[];
-  quotas: Record<Resource, number>;
-  concurrency: number;
-  bulkSearchLimit: number;
-  bulkLogoLimit: number;
-  webhookEnabled: boolean;
-  monitoredMarksLimit: number | null;
 }
 
 export interface AccountOverview {

@@ -6,14 +6,8 @@ import { MONTH } from '../limits/quotaRepository.ts';
 export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
 export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'];
 
-/** Everything the request pipeline needs to know about a caller, read fresh on every request. */
-export interface Caller {
-  accountId: string;
-  keyId: string | null;
-  planCode: string;
-  subscriptionActive: boolean;
-  subscriptionStatus: string;
-  expiresAt: string | null;
+/** What a plan grants (a plan row, plus add-ons once resolved for an account). */
+export interface PlanGrants {
   categories: Category[];
   quotas: Record<Resource, number>;
   concurrency: number;
@@ -21,6 +15,16 @@ export interface Caller {
   bulkLogoLimit: number;
   webhookEnabled: boolean;
   monitoredMarksLimit: number | null;
+}
+
+/** Everything the request pipeline needs to know about a caller, read fresh on every request. */
+export interface Caller extends PlanGrants {
+  accountId: string;
+  keyId: string | null;
+  planCode: string;
+  subscriptionActive: boolean;
+  subscriptionStatus: string;
+  expiresAt: string | null;
   /**
    * Set by byKeyHashCharging: whether the request's default credit (one api_calls) was taken in the
    * same statement that read the caller (false: the monthly quota is spent).
