@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
+  key_limit_reached: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

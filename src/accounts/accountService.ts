@@ -11,7 +11,7 @@ export interface KeyView extends KeyRow {
 const keyView = (row: KeyRow): KeyView => ({ ...row, active: row.revoked_at === null });
 
 // Verified against when the email is unknown, so an unknown email takes as long as a wrong password.
-let dummyHash: Promise<string> | undefined;
+
 
 export interface SignupInput {
   first_name: string;
@@ -27,8 +27,16 @@ export interface SignupInput {
  * Signup (the account, a trial of the chosen plan and a first API key, in one transaction), password
  * checks and API key management. Every key operation names the account: keys are tenant-scoped.
  */
+export const MAX_ACTIVE_KEYS = 20;
+
 export class AccountService {
-  constructor(private readonly repo: AccountRepository, private readonly trialDays: number) {}
+  // Verified when the email is unknown, so both answers take the same work. Made at construction:
+  // made lazily, the first unknown-email login would pay for a hash and stand out.
+  private readonly dummyHash: Promise<string>;
+
+  constructor(private readonly repo: AccountRepository, private readonly trialDays: number) {
+    this.dummyHash = AccountService.hashPassword(`no-such-account-${Math.random()}`);
+  }
 
   static hashPassword(password: string): Promise<string> {
     return argon2.hash(password, { type: argon2.argon2id });
@@ -58,8 +66,7 @@ export class AccountService {
   async authenticate(email: string, password: string): Promise<{ id: string; email: string; name: string } | null> {
     const account = await this.repo.byEmail(email.trim().toLowerCase());
     if (!account) {
-      dummyHash ??= AccountService.hashPassword(`no-such-account-${Math.random()}`);
-      await argon2.verify(await dummyHash, password).catch(() => false);
+      await argon2.verify(await this.dummyHash, password).catch(() => false);
       return null;
     }
     const ok = await argon2.verify(account.password_hash, password).catch(() => false);
@@ -72,6 +79,12 @@ export class AccountService {
 
   /** A new key for the account; the caller has checked that its subscription is active. */
   async createKey(accountId: string, name: string): Promise<{ key: KeyView; apiKey: string }> {
+    // Each key has its own per-second window: unbounded keys would multiply the rate limit.
+    const active = (await this.repo.listKeys(accountId)).filter((k) => !k.revoked_at).length;
+    if (active >= MAX_ACTIVE_KEYS) {
+      throw new AppError('key_limit_reached', `an account can hold at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`,
+        { limit: MAX_ACTIVE_KEYS, active });
+    }
     const apiKey = generateApiKey();
     const row = await this.repo.insertKey(this.repo.db, accountId, name, hashApiKey(apiKey), displayPrefix(apiKey));
     return { key: keyView(row), apiKey };

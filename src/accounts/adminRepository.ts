@@ -120,7 +120,7 @@ export class AdminRepository {
              'active', ad.expires_at is null or ad.expires_at > now()) order by ad.category)
            from account_addons ad where ad.account_id = a.id), '[]') as addons,
          coalesce((select json_agg(json_build_object('display_prefix', k.display_prefix, 'name', k.name,
-             'active', k.revoked_at is null, 'last_used_at', ${TS('k.last_used_at')}) order by k.created_at)
+             'active', k.revoked_at is null, 'last_used_at', ${TS('k.last_used_at')}) order by k.seq)
            from api_keys k where k.account_id = a.id), '[]') as keys,
          coalesce((select json_object_agg(u.resource, u.used) from usage_counters u
            where u.account_id = a.id and u.month = ${MONTH}), '{}') as usage

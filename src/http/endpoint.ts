@@ -143,15 +143,15 @@ export class Api {
         // Other costs are taken after every check that can refuse the request.
         if (cost && caller) refund = await this.guard.charge(caller, cost.resource, cost.units?.(ctx) ?? 1);
         result = await def.handler(ctx);
+        if (this.checkResponses) {
+          const check = def.response.safeParse(result);
+          if (!check.success) {
+            throw new Error(`response of ${def.operationId} does not match its schema: ${JSON.stringify(check.error.issues)}`);
+          }
+        }
       } catch (err) {
         await refund?.();
         throw err;
-      }
-      if (this.checkResponses) {
-        const check = def.response.safeParse(result);
-        if (!check.success) {
-          throw new Error(`response of ${def.operationId} does not match its schema: ${JSON.stringify(check.error.issues)}`);
-        }
       }
       if (res.headersSent) return;
       // Serialised here rather than by res.json: one string sent with the headers in a single write.

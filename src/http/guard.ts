@@ -4,7 +4,7 @@ import { CATEGORIES } from '../accounts/access.ts';
 import { hashApiKey, KEY_PATTERN } from '../accounts/keys.ts';
 import type { Caller, CallerRepository, Resource } from '../accounts/callerRepository.ts';
 import type { TokenService } from '../accounts/tokens.ts';
-import { nextMonthStart, type QuotaRepository } from '../limits/quotaRepository.ts';
+import { monthOf, nextMonthStart, type QuotaRepository } from '../limits/quotaRepository.ts';
 import type { RateLimits } from '../limits/rateLimits.ts';
 
 /** The socket's address, or X-Forwarded-For's when the request came through a trusted proxy. */
@@ -46,14 +46,30 @@ export class Guard {
   /** `precharge`: take the default credit (one api_calls) while reading the caller. */
   async apiKey(req: Request, res: Response, precharge = false): Promise<Caller> {
     if (this.unguarded) return UNGUARDED_CALLER;
-    const hash = hashApiKey(readKey(req));
-    const caller = precharge ? await this.callers.byKeyHashCharging(hash) : await this.callers.byKeyHash(hash);
-    if (!caller) throw new AppError('unauthorized', 'unknown or revoked API key');
-    if (!caller.subscriptionActive) {
-      throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
-        { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
+    let caller: Caller | undefined;
+    try {
+      const hash = hashApiKey(readKey(req));
+      caller = precharge ? await this.callers.byKeyHashCharging(hash) : await this.callers.byKeyHash(hash);
+      if (!caller) throw new AppError('unauthorized', 'unknown or revoked API key');
+      if (!caller.subscriptionActive) {
+        throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
+          { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
+      }
+    } catch (err) {
+      // Refused before admission, which is where keyed requests count against their IP: count it here,
+      // so guessing keys is limited like everything else.
+      await this.limits.checkIp(clientIp(req));
+      throw err;
     }
-    const { window: w, release } = await this.limits.admit(clientIp(req), caller.keyId!, caller.accountId, caller.concurrency, req.id);
+    let admission;
+    try {
+      admission = await this.limits.admit(clientIp(req), caller.keyId!, caller.accountId, caller.concurrency, req.id);
+    } catch (err) {
+      // A refusal costs nothing: give back the credit taken with the caller.
+      if (caller.precharged) await this.refunder(caller, 'api_calls', 1)();
+      throw err;
+    }
+    const { window: w, release } = admission;
     // 'close' fires once the response is done or the client went away: the slot is always freed.
     res.once('close', release);
     if (w) {
@@ -91,12 +107,14 @@ export class Guard {
     return this.refunder(caller, resource, units);
   }
 
+  /** Gives credits back to the month they were taken from, even if the request ends after midnight UTC. */
   refunder(caller: Caller, resource: Resource, units: number): () => Promise<void> {
+    const month = monthOf(new Date());
     let done = false;
     return async () => {
       if (done) return;
       done = true;
-      await this.quotas.refund(caller.accountId, resource, units);
+      await this.quotas.refund(caller.accountId, resource, units, month);
     };
   }
 }

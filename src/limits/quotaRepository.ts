@@ -25,10 +25,11 @@ export class QuotaRepository {
   }
 
   /** Gives back credits of a request that failed: errors cost nothing. */
-  async refund(accountId: string, resource: Resource, units: number): Promise<void> {
+  /** `month` (YYYY-MM-01) is the month the credits were taken in. */
+  async refund(accountId: string, resource: Resource, units: number, month: string): Promise<void> {
     await this.db.raw(
-      `update usage_counters set used = greatest(used - ?, 0) where account_id = ? and month = ${MONTH} and resource = ?`,
-      [units, accountId, resource]);
+      `update usage_counters set used = greatest(used - ?, 0) where account_id = ? and month = ?::date and resource = ?`,
+      [units, accountId, month, resource]);
   }
 
   async used(accountId: string, resource: Resource): Promise<number> {
@@ -42,6 +43,11 @@ export class QuotaRepository {
        from (select 1) one left join usage_counters on account_id = ? and month = ${MONTH}`, [accountId]);
     return { month: r.rows[0].month, used: r.rows[0].used };
   }
+}
+
+/** The UTC calendar month of an instant, as its first day (YYYY-MM-01). */
+export function monthOf(d: Date): string {
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-01`;
 }
 
 /** First instant of next month, UTC: when monthly credits reset. */

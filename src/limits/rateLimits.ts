@@ -166,7 +166,7 @@ export class RateLimits {
    * Counts a login attempt against the email and the client address before the password is checked,
    * so a burst of parallel guesses is counted too. Refuses with 429 `login_throttled` past the maximum;
    * otherwise resolves to how long to wait before answering (0 until the slow-down threshold).
-   * A successful login hands the attempt back (loginSucceeded), so only failures accumulate.
+   * A successful login clears the email's count (loginSucceeded); the address's count stays.
    */
   async loginAttempt(email: string, ip: string): Promise<{ delayMs: number }> {
     const l = this.login;
@@ -182,10 +182,11 @@ export class RateLimits {
     }
   }
 
-  /** After a successful login: the email's failures are forgotten and the address gets its attempt back. */
-  async loginSucceeded(email: string, ip: string): Promise<void> {
+  /** After a successful login: the email's failures are forgotten. */
+  async loginSucceeded(email: string): Promise<void> {
     try {
-      await Promise.all([this.loginEmail.delete(emailKey(email)), this.loginIp.reward(ip, 1)]);
+      // The address keeps its count: rewarding it would let one valid account launder guesses at others.
+      await this.loginEmail.delete(emailKey(email));
     } catch (err) {
       this.log.error({ err }, 'login throttle reset failed');
     }

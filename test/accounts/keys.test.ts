@@ -51,6 +51,18 @@ describe('API key management under /user/v1/keys/', () => {
     expect(last).to.match(ISO);
   });
 
+  it('caps an account at 20 active keys with 409 key_limit_reached, and frees a place on revocation', async () => {
+    const a = await createAccount(t.deps.db);
+    for (let i = 0; i < 19; i++) expect((await as(a).create({ name: `k${i}` })).status).to.equal(201);
+    const res = await as(a).create({ name: 'one too many' });
+    expect(res.status).to.equal(409);
+    expect(res.body).to.include({ code: 'key_limit_reached' });
+    expect(res.body.details).to.deep.equal({ limit: 20, active: 20 });
+    const first = (await as(a).list()).body.keys[0].id;
+    await as(a).revoke(first);
+    expect((await as(a).create({ name: 'replacement' })).status).to.equal(201);
+  });
+
   it('creates a key, shown once, that works at once; the list then has both', async () => {
     const a = await createAccount(t.deps.db);
     const res = await as(a).create({ name: '  ci-server ' });

@@ -134,8 +134,19 @@ describe('POST /user/v1/login/', () => {
       expect(err).to.be.instanceOf(AppError);
       expect((err as AppError).code).to.equal('login_throttled');
       expect((err as AppError).headers!['Retry-After']).to.match(/^\d+$/);
-      await l.loginSucceeded('x@example.in', '10.0.0.1');
+      await l.loginSucceeded('x@example.in');
       expect((await l.loginAttempt('x@example.in', '10.0.0.1')).delayMs).to.equal(0);
+    });
+
+    it('does not give an address its attempts back on success, so one valid login cannot launder guesses', async () => {
+      const l = make({ emailSlowAfter: 100, emailMax: 100, ipSlowAfter: 100, ipMax: 4, delayStepMs: 100, maxDelayMs: 250 });
+      for (let i = 0; i < 2; i++) {
+        await l.loginAttempt('mine@example.in', '10.0.0.3');
+        await l.loginSucceeded('mine@example.in');
+        await l.loginAttempt(`victim${i}@example.in`, '10.0.0.3');
+      }
+      const err = await l.loginAttempt('victim9@example.in', '10.0.0.3').catch((e: unknown) => e);
+      expect((err as AppError).code).to.equal('login_throttled');
     });
 
     it('slows an address down past its threshold across emails', async () => {

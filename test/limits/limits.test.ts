@@ -35,6 +35,8 @@ describe('rate limits and quotas', () => {
       const res = await c.get('/v1/journals/7/');
       expect429(res, 'key_rate_limited', 'key');
       expect(res.headers['ratelimit-remaining']).to.equal('0');
+      // The refused request costs nothing, though its credit was taken while the key was read.
+      expect(await new QuotaRepository(t.deps.db).used(c.account.accountId, 'api_calls')).to.equal(3);
     });
 
     it('refuses a request beyond the plan concurrency with concurrency_limited', async () => {
@@ -77,6 +79,24 @@ describe('rate limits and quotas', () => {
       const res = await c.get('/v1/journals/');
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('category_not_on_plan');
+    });
+  });
+
+  describe('per-IP limit on refused keys', () => {
+    it('counts requests with a missing, malformed or unknown key against the IP', async () => {
+      const t = await createTestApp({ RATE_IP_PER_MINUTE: '3' });
+      try {
+        const statuses: number[] = [];
+        for (const key of [undefined, 'nsh_short', `nsh_${'A'.repeat(32)}`, `nsh_${'B'.repeat(32)}`]) {
+          const r = request(t.app).get('/v1/journals/1/');
+          const res = await (key ? r.set('X-API-Key', key) : r);
+          statuses.push(res.status);
+          if (res.status === 429) expect429(res, 'ip_rate_limited', 'ip');
+        }
+        expect(statuses).to.deep.equal([401, 401, 401, 429]);
+      } finally {
+        await t.close();
+      }
     });
   });
 

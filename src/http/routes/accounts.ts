@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from '../endpoint.ts';
+import { clientIp } from '../guard.ts';
 import type { Deps } from '../../deps.ts';
 import { AccountRepository } from '../../accounts/accountRepository.ts';
 import { AccountService } from '../../accounts/accountService.ts';
@@ -74,12 +75,11 @@ export function accountRoutes(api: Api, d: AccountRouteDeps): void {
       'A successful login clears the email\'s count.',
     body: S.LoginRequest, response: S.LoginResponse, errors: [401, 429],
     handler: async ({ body, req }) => {
-      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      const { delayMs } = await d.limits.loginAttempt(body.email, ip);
+      const { delayMs } = await d.limits.loginAttempt(body.email, clientIp(req));
       if (delayMs > 0) await sleep(delayMs);
       const account = await d.accounts.authenticate(body.email, body.password);
       if (!account) throw new AppError('invalid_credentials', 'wrong email or password');
-      await d.limits.loginSucceeded(body.email, ip);
+      await d.limits.loginSucceeded(body.email);
       const { token, expiresIn } = d.tokens.issue(account.id);
       return { token, token_type: 'Bearer' as const, expires_in: expiresIn, account };
     },
@@ -99,7 +99,7 @@ export function accountRoutes(api: Api, d: AccountRouteDeps): void {
     method: 'post', path: '/user/v1/keys/', operationId: 'createApiKey', tags, security: 'bearer', cost: null,
     summary: 'Create an API key (shown once)',
     description: 'Only while the subscription is active (trial or paid, not expired); otherwise 403 `subscription_inactive`.',
-    body: S.CreateKeyRequest, response: S.CreatedKey, status: 201, errors: [403],
+    body: S.CreateKeyRequest, response: S.CreatedKey, status: 201, errors: [403, 409],
     handler: async ({ caller, body }) => {
       const c = me(caller);
       requireActive(c);
