@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import { isoTimestamp } from '../db/sql.ts';
 
 export interface NewAccount {
   email: string;
@@ -29,9 +30,8 @@ export interface SubscriptionRow {
 }
 
 const KEY_COLUMNS = `id, name, display_prefix,
-  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as created_at,
-  to_char(last_used_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last_used_at,
-  to_char(revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as revoked_at`;
+  ${isoTimestamp('created_at')} as created_at, ${isoTimestamp('last_used_at')} as last_used_at,
+  ${isoTimestamp('revoked_at')} as revoked_at`;
 
 /** Accounts, subscriptions and keys. Every key query names its account: keys are tenant-scoped. */
 export class AccountRepository {
@@ -115,7 +115,7 @@ export class AccountRepository {
   async subscription(accountId: string): Promise<SubscriptionRow | undefined> {
     const r = await this.db.raw(
       `select p.code as plan_code, p.name as plan_name, p.quotas, s.status,
-         to_char(s.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as expires_at,
+         ${isoTimestamp('s.expires_at')} as expires_at,
          (s.status in ('trial', 'active') and (s.expires_at is null or s.expires_at > now())) as active
        from subscriptions s join plans p on p.id = s.plan_id where s.account_id = ?`, [accountId]);
     return r.rows[0];

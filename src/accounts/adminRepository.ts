@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.ts';
 import type { Category } from './access.ts';
 import type { PlanGrants, Resource } from './callerRepository.ts';
+import { isoTimestamp } from '../db/sql.ts';
 
 export interface PlanRow {
   id: number;
@@ -37,7 +38,6 @@ export interface AccountOverview {
   usage: Record<string, number>;
 }
 
-const TS = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 const MONTH = `(date_trunc('month', now() at time zone 'UTC'))::date`;
 /** `now() + N days`, or no expiry when N is null. */
 const EXPIRY = `case when ?::int is null then null else now() + make_interval(days => ?::int) end`;
@@ -113,14 +113,14 @@ export class AdminRepository {
 
   async overview(accountId: string): Promise<AccountOverview> {
     const r = await this.db.raw(
-      `select a.id, a.email, a.first_name || ' ' || a.last_name as name, a.organisation, ${TS('a.created_at')} as created_at,
-         p.code as plan_code, s.status, ${TS('s.expires_at')} as expires_at,
+      `select a.id, a.email, a.first_name || ' ' || a.last_name as name, a.organisation, ${isoTimestamp('a.created_at')} as created_at,
+         p.code as plan_code, s.status, ${isoTimestamp('s.expires_at')} as expires_at,
          coalesce(s.status in ('trial', 'active') and (s.expires_at is null or s.expires_at > now()), false) as active,
-         coalesce((select json_agg(json_build_object('category', ad.category, 'expires_at', ${TS('ad.expires_at')},
+         coalesce((select json_agg(json_build_object('category', ad.category, 'expires_at', ${isoTimestamp('ad.expires_at')},
              'active', ad.expires_at is null or ad.expires_at > now()) order by ad.category)
            from account_addons ad where ad.account_id = a.id), '[]') as addons,
          coalesce((select json_agg(json_build_object('display_prefix', k.display_prefix, 'name', k.name,
-             'active', k.revoked_at is null, 'last_used_at', ${TS('k.last_used_at')}) order by k.seq)
+             'active', k.revoked_at is null, 'last_used_at', ${isoTimestamp('k.last_used_at')}) order by k.seq)
            from api_keys k where k.account_id = a.id), '[]') as keys,
          coalesce((select json_object_agg(u.resource, u.used) from usage_counters u
            where u.account_id = a.id and u.month = ${MONTH}), '{}') as usage

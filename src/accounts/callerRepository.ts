@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.ts';
 import type { Category } from './access.ts';
 import { Prepared } from '../db/prepared.ts';
 import { MONTH } from '../limits/quotaRepository.ts';
+import { isoTimestamp } from '../db/sql.ts';
 
 export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
 export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'];
@@ -37,7 +38,7 @@ export interface Caller extends PlanGrants {
 const CALLER_SQL = (where: string) => `
   select a.id as "accountId", k.id as "keyId", p.code as "planCode", s.status as "subscriptionStatus",
     (s.status in ('trial', 'active') and (s.expires_at is null or s.expires_at > now())) as "subscriptionActive",
-    to_char(s.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "expiresAt",
+    ${isoTimestamp('s.expires_at')} as "expiresAt",
     array(select distinct c from unnest(p.categories || coalesce((select array_agg(ad.category) from account_addons ad
       where ad.account_id = a.id and (ad.expires_at is null or ad.expires_at > now())), '{}')) c order by c) as categories,
     p.quotas, p.concurrency, p.bulk_search_limit as "bulkSearchLimit", p.bulk_logo_limit as "bulkLogoLimit",

@@ -1,8 +1,9 @@
 import type { Db } from '../db/knex.ts';
 import { SUMMARY_COLUMNS } from '../trademarks/sql.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
+import { isoDate } from '../db/sql.ts';
 
-const JOURNAL_COLUMNS = `j.id, j.journal_number, to_char(j.publication_date, 'YYYY-MM-DD') as publication_date,
+const JOURNAL_COLUMNS = `j.id, j.journal_number, ${isoDate('j.publication_date')} as publication_date,
   j.page_count, j.object_key is not null as has_pdf`;
 
 export interface JournalRow {

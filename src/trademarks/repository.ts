@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.ts';
 import { LINKED_SQL, SUMMARY_COLUMNS, type LinkedTable } from './sql.ts';
 import { Prepared } from '../db/prepared.ts';
+import { isoDate } from '../db/sql.ts';
 
 const LINKED_TABLES = Object.keys(LINKED_SQL) as LinkedTable[];
 
@@ -30,26 +31,19 @@ export interface DetailRow extends SummaryRow {
 }
 
 export class TrademarkRepository {
-  // Detail SQL per set of linked tables, built once: a plan has few distinct shapes.
-  private readonly detailSql = new Map<string, string>();
+  // One prepared statement per set of linked tables: a plan has few distinct shapes.
   private readonly detailStatements = new Map<number, Prepared>();
 
   constructor(private readonly db: Db) {}
 
   detailQuery(tables: readonly LinkedTable[]): string {
-    const key = tables.join(',');
-    let sql = this.detailSql.get(key);
-    if (!sql) {
-      const linked = tables.map((name) => `, ${LINKED_SQL[name]} as ${name}`).join('');
-      sql = `select ${SUMMARY_COLUMNS}, t.goods_services, t.used_since, t.registry_office, t.vienna_codes,
-        (select json_build_object('id', j.id, 'journal_number', j.journal_number,
-           'publication_date', to_char(j.publication_date, 'YYYY-MM-DD')) from journals j where j.id = t.journal_id) as journal,
-        (select l.object_key from logos l where l.application_number = t.application_number) as logo_key
-        ${linked}
-        from trademarks t where t.application_number = ?`;
-      this.detailSql.set(key, sql);
-    }
-    return sql;
+    const linked = tables.map((name) => `, ${LINKED_SQL[name]} as ${name}`).join('');
+    return `select ${SUMMARY_COLUMNS}, t.goods_services, t.used_since, t.registry_office, t.vienna_codes,
+      (select json_build_object('id', j.id, 'journal_number', j.journal_number,
+         'publication_date', ${isoDate('j.publication_date')}) from journals j where j.id = t.journal_id) as journal,
+      (select l.object_key from logos l where l.application_number = t.application_number) as logo_key
+      ${linked}
+      from trademarks t where t.application_number = ?`;
   }
 
   /** Core data plus the given linked tables, in one round trip. */

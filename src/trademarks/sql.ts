@@ -1,8 +1,7 @@
 // SQL fragments shared by every query that returns trademarks or their linked tables, so a field
 // is formatted the same way everywhere (expire_at DD/MM/YYYY, timestamps ISO 8601 UTC).
 
-export const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
-const date = (col: string) => `to_char(${col}, 'YYYY-MM-DD')`;
+import { isoDate as date, isoTimestamp as iso } from '../db/sql.ts';
 
 export const SUMMARY_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status,
   ${date('t.application_date')} as application_date, to_char(t.expire_at, 'DD/MM/YYYY') as expire_at,

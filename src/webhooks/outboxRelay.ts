@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Db } from '../db/knex.ts';
+import { isoTimestamp } from '../db/sql.ts';
 
 export const EVENTS_QUEUE = 'registry-events';
 
@@ -25,7 +26,7 @@ export class OutboxRelay {
       // skip locked: several relays (one per worker process) share the outbox without double work.
       const { rows } = await trx.raw(
         `select id, event, application_number, old_value, new_value,
-                to_char(changed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as changed_at
+                ${isoTimestamp('changed_at')} as changed_at
          from outbox where relayed_at is null order by id limit ? for update skip locked`, [this.batch]);
       if (!rows.length) return 0;
       await this.queue.addBulk(
