@@ -7,7 +7,7 @@ import { docsRouter } from './docsPage.ts';
 import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
-import { clientIp, Guard } from './guard.ts';
+import { Guard } from './guard.ts';
 import { CallerRepository } from '../accounts/callerRepository.ts';
 import { TokenService } from '../accounts/tokens.ts';
 import { QuotaRepository } from '../limits/quotaRepository.ts';
@@ -56,17 +56,15 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   const router = express.Router();
   // Every request counts once against its IP's limit: endpoints declared through Api do it in the
   // pipeline (keyed ones in the same Redis call as their other limits), everything else below.
-  const api = new Api(router, guard, config.NODE_ENV !== 'production', opts.unguarded ? undefined : limits);
+  const api = new Api(router, guard, config.NODE_ENV !== 'production');
   registerRoutes(api, deps, { tokens, limits });
   const openapi = generateOpenApi(api.registry);
 
   app.use(router);
-  if (!opts.unguarded) {
-    app.use(async (req, _res, next) => {
-      await limits.checkIp(clientIp(req));
-      next();
-    });
-  }
+  app.use(async (req, _res, next) => {
+    await guard.ip(req);
+    next();
+  });
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });

@@ -5,8 +5,7 @@ import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
 import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
-import { clientIp, type Guard } from './guard.ts';
-import type { RateLimits } from '../limits/rateLimits.ts';
+import type { Guard } from './guard.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -106,12 +105,7 @@ function parseOrThrow<T extends z.ZodType>(schema: T | undefined, value: unknown
 export class Api {
   readonly registry = new OpenAPIRegistry();
 
-  constructor(
-    private readonly router: Router,
-    private readonly guard: Guard,
-    private readonly checkResponses: boolean,
-    private readonly limits?: Pick<RateLimits, 'checkPublicSearch' | 'checkIp'>,
-  ) {}
+  constructor(private readonly router: Router, private readonly guard: Guard, private readonly checkResponses: boolean) {}
 
   add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
     this.document(def);
@@ -126,10 +120,10 @@ export class Api {
         req.viewer = { accountId: caller.accountId, categories: new Set(caller.categories) };
       } else {
         // Keyed requests count against their IP inside admission; every other endpoint here.
-        await this.limits?.checkIp(clientIp(req));
+        await this.guard.ip(req);
         if (security === 'bearer') caller = await this.guard.bearer(req);
       }
-      if (def.publicSearchLimit) await this.limits?.checkPublicSearch(clientIp(req));
+      if (def.publicSearchLimit) await this.guard.publicSearch(req);
       // Every refusal below costs nothing: a credit taken with the caller is given back.
       let refund: (() => Promise<void>) | undefined = caller?.precharged ? this.guard.refunder(caller, 'api_calls', 1) : undefined;
       let result: z.infer<R>;

@@ -81,6 +81,16 @@ export class Guard {
     return caller;
   }
 
+  /** The per-IP limit for requests that do not go through apiKey(), which counts them itself. */
+  async ip(req: Request): Promise<void> {
+    if (!this.unguarded) await this.limits.checkIp(clientIp(req));
+  }
+
+  /** The free public search's own limit (60 per hour per IP). */
+  async publicSearch(req: Request): Promise<void> {
+    if (!this.unguarded) await this.limits.checkPublicSearch(clientIp(req));
+  }
+
   async bearer(req: Request): Promise<Caller> {
     const auth = req.headers.authorization;
     const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;

@@ -29,7 +29,7 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
     quotas = new QuotaRepository(deps.usageDb);
     const guard = new Guard(new CallerRepository(deps.db, deps.usageDb), quotas, limits, new TokenService(deps.config.JWT_SECRET, 3600), false);
     const router = express.Router();
-    const api = new Api(router, guard, true, limits);
+    const api = new Api(router, guard, true);
     api.add({
       method: 'post', path: '/v1/test/bulk/', operationId: 'testBulk', summary: 'stand-in bulk', tags: ['test'], security: 'apiKey',
       body: z.object({ items: z.array(z.string()).min(1).max(100) }),
