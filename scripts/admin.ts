@@ -8,6 +8,10 @@ import { createDb, type Db } from '../src/db/knex.ts';
 import { AdminRepository, type PlanRow } from '../src/accounts/adminRepository.ts';
 import { CATEGORIES, type Category } from '../src/accounts/access.ts';
 import { RESOURCES, type Resource } from '../src/accounts/callerRepository.ts';
+import { Redis } from 'ioredis';
+import { CreditLedger } from '../src/limits/credits.ts';
+import { QuotaRepository } from '../src/limits/quotaRepository.ts';
+import { createLogger } from '../src/logger.ts';
 
 export const USAGE = `usage: npm run admin -- <command>
 
@@ -117,7 +121,10 @@ async function planOf(repo: AdminRepository, code: string): Promise<PlanRow> {
 }
 
 /** Runs one command against the database; throws AdminError for anything the operator got wrong. */
-export async function runAdmin(argv: string[], db: Db, out: Out): Promise<void> {
+/** This month's use per resource, as the usage endpoint counts it (src/limits/credits.ts). */
+export type UsageReader = (accountId: string) => Promise<{ used: Record<Resource, number> }>;
+
+export async function runAdmin(argv: string[], db: Db, out: Out, usage: UsageReader): Promise<void> {
   const { positionals: p, flags } = parse(argv);
   const repo = new AdminRepository(db);
   const command = p.slice(0, p[0] === 'plans' || p[0] === 'addon' ? 2 : 1).join(' ');
@@ -197,11 +204,12 @@ export async function runAdmin(argv: string[], db: Db, out: Out): Promise<void> 
       arity(p, 2, command);
       onlyFlags(flags, [], command);
       const a = await repo.overview(await accountOf(repo, p[1]));
+      const { used } = await usage(a.id);
       out(`${a.email} (${a.name}${a.organisation ? `, ${a.organisation}` : ''}) id ${a.id}, since ${a.created_at}`);
       out(`  plan ${a.plan_code ?? '(none)'}, status ${a.status ?? '(none)'}, expires ${a.expires_at ?? 'never'}, ${a.active ? 'ACTIVE' : 'NOT ACTIVE'}`);
       out(`  add-ons: ${a.addons.length ? a.addons.map((x) => `${x.category}${x.active ? '' : ' (expired)'}${x.expires_at ? ` until ${x.expires_at}` : ''}`).join(', ') : '(none)'}`);
       out(`  keys: ${a.keys.length ? a.keys.map((k) => `${k.display_prefix}… "${k.name}"${k.active ? '' : ' (revoked)'}`).join(', ') : '(none)'}`);
-      out(`  usage this month: ${RESOURCES.map((r) => `${r}=${a.usage[r] ?? 0}`).join(' ')}`);
+      out(`  usage this month: ${RESOURCES.map((r) => `${r}=${used[r] ?? 0}`).join(' ')}`);
       return;
     }
     default:
@@ -214,9 +222,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const db = createDb(loadConfig().DATABASE_URL, 2);
+  const config = loadConfig();
+  const db = createDb(config.DATABASE_URL, 2);
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const ledger = new CreditLedger(redis, new QuotaRepository(db), config.RATE_LIMIT_PREFIX, createLogger('silent'));
   try {
-    await runAdmin(argv, db, (line) => process.stdout.write(`${line}\n`));
+    await runAdmin(argv, db, (line) => process.stdout.write(`${line}\n`), (id) => ledger.usage(id));
     return 0;
   } catch (err) {
     if (err instanceof AdminError) {
@@ -227,6 +238,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await db.destroy();
+    redis.disconnect();
   }
 }
 

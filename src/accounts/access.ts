@@ -22,6 +22,15 @@ declare module 'express-serve-static-core' {
   }
 }
 
+// Callers are shared by every request of a key while cached: their viewer is built once.
+const viewers = new WeakMap<object, Viewer>();
+
+export function viewerFor(caller: { accountId: string; categories: readonly Category[] }): Viewer {
+  let v = viewers.get(caller);
+  if (!v) viewers.set(caller, (v = { accountId: caller.accountId, categories: new Set(caller.categories) }));
+  return v;
+}
+
 export function viewerOf(req: Request): Viewer {
   if (!req.viewer) throw new AppError('unauthorized', 'authentication required');
   return req.viewer;

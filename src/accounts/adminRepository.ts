@@ -35,10 +35,8 @@ export interface AccountOverview {
   active: boolean;
   addons: { category: string; expires_at: string | null; active: boolean }[];
   keys: { display_prefix: string; name: string; active: boolean; last_used_at: string | null }[];
-  usage: Record<string, number>;
 }
 
-const MONTH = `(date_trunc('month', now() at time zone 'UTC'))::date`;
 /** `now() + N days`, or no expiry when N is null. */
 const EXPIRY = `case when ?::int is null then null else now() + make_interval(days => ?::int) end`;
 
@@ -121,9 +119,7 @@ export class AdminRepository {
            from account_addons ad where ad.account_id = a.id), '[]') as addons,
          coalesce((select json_agg(json_build_object('display_prefix', k.display_prefix, 'name', k.name,
              'active', k.revoked_at is null, 'last_used_at', ${isoTimestamp('k.last_used_at')}) order by k.seq)
-           from api_keys k where k.account_id = a.id), '[]') as keys,
-         coalesce((select json_object_agg(u.resource, u.used) from usage_counters u
-           where u.account_id = a.id and u.month = ${MONTH}), '{}') as usage
+           from api_keys k where k.account_id = a.id), '[]') as keys
        from accounts a left join subscriptions s on s.account_id = a.id left join plans p on p.id = s.plan_id
        where a.id = ?`, [accountId]);
     return r.rows[0];

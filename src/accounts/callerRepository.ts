@@ -1,7 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import type { Category } from './access.ts';
 import { Prepared } from '../db/prepared.ts';
-import { MONTH } from '../limits/quotaRepository.ts';
 import { isoTimestamp } from '../db/sql.ts';
 
 export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
@@ -27,10 +26,10 @@ export interface Caller extends PlanGrants {
   subscriptionStatus: string;
   expiresAt: string | null;
   /**
-   * Set by byKeyHashCharging: whether the request's default credit (one api_calls) was taken in the
-   * same statement that read the caller (false: the monthly quota is spent).
+   * When the answer changes by time alone (the subscription or an add-on expires), as epoch ms;
+   * null when nothing will expire. Caches read the caller again then.
    */
-  precharged?: boolean;
+  refreshAt?: number | null;
 }
 
 // One statement: key → account → subscription → plan, plus add-ons that have not expired. The
@@ -42,7 +41,9 @@ const CALLER_SQL = (where: string) => `
     array(select distinct c from unnest(p.categories || coalesce((select array_agg(ad.category) from account_addons ad
       where ad.account_id = a.id and (ad.expires_at is null or ad.expires_at > now())), '{}')) c order by c) as categories,
     p.quotas, p.concurrency, p.bulk_search_limit as "bulkSearchLimit", p.bulk_logo_limit as "bulkLogoLimit",
-    p.webhook_enabled as "webhookEnabled", p.monitored_marks_limit as "monitoredMarksLimit"
+    p.webhook_enabled as "webhookEnabled", p.monitored_marks_limit as "monitoredMarksLimit",
+    (extract(epoch from least(case when s.expires_at > now() then s.expires_at end,
+      (select min(ad.expires_at) from account_addons ad where ad.account_id = a.id and ad.expires_at > now()))) * 1000)::float8 as "refreshAt"
   from accounts a
   join subscriptions s on s.account_id = a.id
   join plans p on p.id = s.plan_id
@@ -50,28 +51,10 @@ const CALLER_SQL = (where: string) => `
 
 const BY_KEY = new Prepared('caller_by_key', CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null'));
 
-// The common case in one round trip: read the caller and, if its subscription is active, take one
-// api_calls credit with the same atomic guard as QuotaRepository.reserve.
-const BY_KEY_CHARGING = new Prepared('caller_by_key_charging', `
-  with c as (${CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null')}),
-  charged as (
-    insert into usage_counters as u (account_id, month, resource, used)
-    select c."accountId", ${MONTH}, 'api_calls', 1 from c
-    where c."subscriptionActive" and coalesce((c.quotas->>'api_calls')::bigint, 0) >= 1
-    on conflict (account_id, month, resource) do update set used = u.used + 1
-      where u.used + 1 <= (select coalesce((c.quotas->>'api_calls')::bigint, 0) from c)
-    returning used)
-  select c.*, exists (select 1 from charged) as precharged from c`);
-
 export class CallerRepository {
-  /** `usageDb` takes the combined read-and-charge statement (it writes a usage counter). */
-  constructor(private readonly db: Db, private readonly usageDb: Db = db) {}
+  constructor(private readonly db: Db) {}
 
-  async byKeyHashCharging(hash: Buffer): Promise<Caller | undefined> {
-    return (await BY_KEY_CHARGING.run<Caller>(this.usageDb, [hash]))[0];
-  }
-
-  // Runs on every keyed request.
+  // Runs on every keyed request the CallerCache cannot answer.
   async byKeyHash(hash: Buffer): Promise<Caller | undefined> {
     return (await BY_KEY.run<Caller>(this.db, [hash]))[0];
   }

@@ -8,20 +8,10 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export type Db = Knex;
 
-export interface DbOptions {
-  /**
-   * Commit without waiting for the WAL flush. Only for the quota counters: they are written on every
-   * request, and waiting for the disk there dominated the cost of a keyed request. A crash of the
-   * database server can lose the last fraction of a second of increments (credits handed back, never
-   * handed out twice); the limit itself is still enforced atomically by each statement.
-   */
-  asyncCommit?: boolean;
-}
-
-export function createDb(url: string, poolMax = 10, opts: DbOptions = {}): Db {
+export function createDb(url: string, poolMax = 10): Db {
   return knexFactory({
     client: 'pg',
-    connection: opts.asyncCommit ? { connectionString: url, options: '-c synchronous_commit=off' } : url,
+    connection: url,
     pool: { min: 0, max: poolMax },
     migrations: { directory: migrationsDir(), loadExtensions: ['.ts'], tableName: 'knex_migrations' },
   });

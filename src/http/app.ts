@@ -10,7 +10,9 @@ import { registerRoutes } from './routes/index.ts';
 import { Guard } from './guard.ts';
 import { CallerRepository } from '../accounts/callerRepository.ts';
 import { TokenService } from '../accounts/tokens.ts';
+import { CallerCache } from '../accounts/callerCache.ts';
 import { QuotaRepository } from '../limits/quotaRepository.ts';
+import { CreditLedger } from '../limits/credits.ts';
 import { RateLimits } from '../limits/rateLimits.ts';
 
 export interface BuiltApp {
@@ -18,6 +20,7 @@ export interface BuiltApp {
   openapi: object;
   limits: RateLimits;
   tokens: TokenService;
+  ledger: CreditLedger;
 }
 
 export interface AppOptions {
@@ -47,7 +50,9 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
     },
   }, deps.log);
   const tokens = new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS);
-  const guard = new Guard(new CallerRepository(deps.db, deps.usageDb), new QuotaRepository(deps.usageDb), limits, tokens, opts.unguarded ?? false);
+  const ledger = new CreditLedger(deps.redis, new QuotaRepository(deps.db), config.RATE_LIMIT_PREFIX, deps.log);
+  const callers = new CallerRepository(deps.db);
+  const guard = new Guard(new CallerCache(callers, deps.listener), callers, ledger, limits, tokens, opts.unguarded ?? false);
 
   app.use(requestLog(deps.log));
   app.use(requireJsonBody);
@@ -57,7 +62,7 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   // Every request counts once against its IP's limit: endpoints declared through Api do it in the
   // pipeline (keyed ones in the same Redis call as their other limits), everything else below.
   const api = new Api(router, guard, config.NODE_ENV !== 'production');
-  registerRoutes(api, deps, { tokens, limits });
+  registerRoutes(api, deps, { tokens, limits, ledger });
   const openapi = generateOpenApi(api.registry);
 
   app.use(router);
@@ -75,5 +80,5 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   });
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
-  return { app, openapi, limits, tokens };
+  return { app, openapi, limits, tokens, ledger };
 }

@@ -3,9 +3,9 @@ import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-ope
 import { z } from './zod.ts';
 import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
-import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
+import { requireCategory, viewerFor, viewerOf, type Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
-import type { Guard } from './guard.ts';
+import type { Admitted, Guard } from './guard.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -111,21 +111,35 @@ export class Api {
     this.document(def);
     const status = def.status ?? 200;
     const security = def.security ?? 'none';
+    // Read-only endpoints with the usual cost may start before their admission is known (see Guard.startEarly).
+    const mayStartEarly = def.method === 'get' && security === 'apiKey' && def.cost === undefined && !def.bulk;
     this.router[def.method](def.path, async (req: Request, res: Response) => {
-      let caller: Caller | undefined;
+      let admitted: Admitted | undefined;
+      let pending: Promise<Admitted> | undefined;
       const cost = def.cost === undefined ? (security === 'apiKey' ? { resource: 'api_calls' as const } : null) : def.cost;
+      const defaultCost = cost?.resource === 'api_calls' && !cost.units;
+      let early: Caller | undefined;
       if (security === 'apiKey') {
-        // The usual cost (one api_calls) is taken in the same round trip that reads the caller.
-        caller = await this.guard.apiKey(req, res, cost?.resource === 'api_calls' && !cost.units);
-        req.viewer = { accountId: caller.accountId, categories: new Set(caller.categories) };
+        const caller = await this.guard.identify(req);
+        req.viewer = viewerFor(caller);
+        // The usual cost (one api_calls) is taken in the admission's round trip.
+        const admission = this.guard.admit(req, res, caller, defaultCost);
+        if (mayStartEarly && this.guard.startEarly(caller)) {
+          early = caller;
+          pending = admission;
+          admission.catch(() => undefined); // awaited below; never an unhandled rejection
+        } else {
+          admitted = await admission;
+        }
       } else {
         // Keyed requests count against their IP inside admission; every other endpoint here.
         await this.guard.ip(req);
-        if (security === 'bearer') caller = await this.guard.bearer(req);
+        if (security === 'bearer') admitted = { caller: await this.guard.bearer(req) };
       }
       if (def.publicSearchLimit) await this.guard.publicSearch(req);
-      // Every refusal below costs nothing: a credit taken with the caller is given back.
-      let refund: (() => Promise<void>) | undefined = caller?.precharged ? this.guard.refunder(caller, 'api_calls', 1) : undefined;
+      const caller = admitted?.caller ?? early;
+      // Every refusal below costs nothing: a credit taken at admission is given back.
+      let refund = this.guard.refunder(admitted?.credit);
       let result: z.infer<R>;
       try {
         if (def.category) requireCategory(viewerOf(req), def.category);
@@ -134,9 +148,17 @@ export class Api {
         const body = parseOrThrow(def.body, req.body, 'body');
         const ctx = { params, query, body, req, res, caller };
         if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
-        // Other costs are taken after every check that can refuse the request.
-        if (cost && caller) refund = await this.guard.charge(caller, cost.resource, cost.units?.(ctx) ?? 1);
-        result = await def.handler(ctx);
+        let running: Promise<Settled<z.infer<R>>> | undefined;
+        if (pending) {
+          running = settle(def.handler(ctx));
+          // A refusal (429) wins over whatever the handler found; its result is dropped unseen.
+          admitted = await pending;
+          pending = undefined;
+          refund = this.guard.refunder(admitted.credit);
+        }
+        // Costs are taken (or a refusal for want of credits reported) after every check that can refuse the request.
+        if (cost && admitted) refund = await this.guard.charge(admitted, cost.resource, defaultCost ? 1 : cost.units?.(ctx) ?? 1);
+        result = running ? unsettle(await running) : await def.handler(ctx);
         if (this.checkResponses) {
           const check = def.response.safeParse(result);
           if (!check.success) {
@@ -144,8 +166,15 @@ export class Api {
           }
         }
       } catch (err) {
-        await refund?.();
+        // A check failed before an early request's admission was known: its refusal, if any, comes first.
+        if (pending) {
+          admitted = await pending;
+          refund = this.guard.refunder(admitted.credit);
+        }
+        await refund();
         throw err;
+      } finally {
+        if (early) this.guard.endEarly(early);
       }
       if (res.headersSent) return;
       // Serialised here rather than by res.json: one string sent with the headers in a single write.
@@ -190,6 +219,17 @@ export class Api {
       responses,
     });
   }
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
+
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then((value) => ({ ok: true as const, value }), (err: unknown) => ({ ok: false as const, err }));
+}
+
+function unsettle<T>(s: Settled<T>): T {
+  if (!s.ok) throw s.err;
+  return s.value;
 }
 
 function checkBulk(caller: Caller, family: 'search' | 'logo', items: number): void {

@@ -3,9 +3,12 @@ import { AppError } from '../errors.ts';
 import { CATEGORIES } from '../accounts/access.ts';
 import { hashApiKey, KEY_PATTERN } from '../accounts/keys.ts';
 import type { Caller, CallerRepository, Resource } from '../accounts/callerRepository.ts';
+import type { CallerCache } from '../accounts/callerCache.ts';
 import type { TokenService } from '../accounts/tokens.ts';
-import { monthOf, nextMonthStart, type QuotaRepository } from '../limits/quotaRepository.ts';
+import { monthOf, nextMonthStart } from '../limits/quotaRepository.ts';
+import type { Charge, CreditLedger } from '../limits/credits.ts';
 import type { RateLimits } from '../limits/rateLimits.ts';
+import { EarlyStart } from '../limits/earlyStart.ts';
 
 /** The socket's address, or X-Forwarded-For's when the request came through a trusted proxy. */
 export function clientIp(req: Request): string {
@@ -30,55 +33,99 @@ const UNGUARDED_CALLER: Caller = {
   quotas: { api_calls: Infinity, doc_views: Infinity, logo_searches: Infinity, pdf_reports: Infinity, excel_reports: Infinity },
 };
 
+/** A keyed request's caller, and its default credit: taken (a Charge), none left (null), or not asked for. */
+export interface Admitted {
+  caller: Caller;
+  credit?: Charge | null;
+}
+
 /**
  * Authentication and every per-request limit, in one place that all endpoints go through:
  * key → subscription → per-key rate → concurrency, and monthly credits around the handler.
  */
 export class Guard {
   constructor(
-    private readonly callers: CallerRepository,
-    private readonly quotas: QuotaRepository,
+    private readonly callers: CallerCache,
+    private readonly repo: CallerRepository,
+    private readonly ledger: CreditLedger,
     private readonly limits: RateLimits,
     private readonly tokens: TokenService,
     private readonly unguarded: boolean,
   ) {}
 
-  /** `precharge`: take the default credit (one api_calls) while reading the caller. */
-  async apiKey(req: Request, res: Response, precharge = false): Promise<Caller> {
+  private readonly early = new EarlyStart();
+
+  /** The caller of a keyed request: 401 for a missing, malformed, unknown or revoked key, 403 for an inactive subscription. */
+  async identify(req: Request): Promise<Caller> {
     if (this.unguarded) return UNGUARDED_CALLER;
-    let caller: Caller | undefined;
     try {
-      const hash = hashApiKey(readKey(req));
-      caller = precharge ? await this.callers.byKeyHashCharging(hash) : await this.callers.byKeyHash(hash);
+      const caller = await this.callers.byKeyHash(hashApiKey(readKey(req)));
       if (!caller) throw new AppError('unauthorized', 'unknown or revoked API key');
       if (!caller.subscriptionActive) {
         throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
           { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
       }
+      return caller;
     } catch (err) {
       // Refused before admission, which is where keyed requests count against their IP: count it here,
       // so guessing keys is limited like everything else.
       await this.limits.checkIp(clientIp(req));
       throw err;
     }
+  }
+
+  /**
+   * Admits an identified caller's request: windows, concurrency slot and, with `defaultCredit`, the
+   * usual cost (one api_calls) in the same round trip. A refusal for want of credits is only
+   * reported by charge(), after the checks that come first.
+   */
+  async admit(req: Request, res: Response, caller: Caller, defaultCredit = false): Promise<Admitted> {
+    if (this.unguarded) return { caller };
+    const month = monthOf(new Date());
+    const limit = caller.quotas.api_calls ?? 0;
     let admission;
     try {
-      admission = await this.limits.admit(clientIp(req), caller.keyId!, caller.accountId, caller.concurrency, req.id);
+      admission = await this.limits.admit(clientIp(req), caller.keyId!, caller.accountId, caller.concurrency, req.id,
+        defaultCredit ? { key: this.ledger.key(caller.accountId, month, 'api_calls'), units: 1, limit } : undefined);
     } catch (err) {
-      // A refusal costs nothing: give back the credit taken with the caller.
-      if (caller.precharged) await this.refunder(caller, 'api_calls', 1)();
+      this.early.refused(caller.keyId!);
       throw err;
     }
-    const { window: w, release } = admission;
-    // 'close' fires once the response is done or the client went away: the slot is always freed.
-    res.once('close', release);
+    this.early.admitted(caller.keyId!, admission.headroom);
+    // Freed as soon as the response is handed over ('finish'), or when the client went away ('close').
+    res.once('finish', admission.release);
+    res.once('close', admission.release);
+    const w = admission.window;
     if (w) {
       res.setHeader('RateLimit-Limit', String(w.limit));
       res.setHeader('RateLimit-Remaining', String(w.remaining));
       res.setHeader('RateLimit-Reset', String(w.resetSeconds));
     }
-    this.callers.touchKey(caller.keyId!);
-    return caller;
+    this.repo.touchKey(caller.keyId!);
+    if (!defaultCredit) return { caller };
+    if (admission.charged) {
+      // Topped up before it runs dry, so requests do not wait for PostgreSQL.
+      this.ledger.keepUp(caller.accountId, 'api_calls', limit, admission.balance);
+      return { caller, credit: { accountId: caller.accountId, resource: 'api_calls', units: 1, month, limit, via: 'redis' } };
+    }
+    // The balance was short (or Redis is away): top it up from PostgreSQL, or learn that none is left.
+    return { caller, credit: await this.ledger.take(caller.accountId, 'api_calls', 1, limit) };
+  }
+
+  async apiKey(req: Request, res: Response, defaultCredit = false): Promise<Admitted> {
+    return this.admit(req, res, await this.identify(req), defaultCredit);
+  }
+
+  /**
+   * Whether a read-only request may run while its admission is pending (src/limits/earlyStart.ts);
+   * when it returns true, endEarly() must follow.
+   */
+  startEarly(caller: Caller): boolean {
+    return !this.unguarded && caller.keyId !== null && this.early.tryStart(caller.keyId);
+  }
+
+  endEarly(caller: Caller): void {
+    this.early.end(caller.keyId!);
   }
 
   /** The per-IP limit for requests that do not go through apiKey(), which counts them itself. */
@@ -95,36 +142,47 @@ export class Guard {
     const auth = req.headers.authorization;
     const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
     if (!m) throw new AppError('unauthorized', 'a bearer token is required: Authorization: Bearer <token> (from POST /user/v1/login/)');
-    const caller = await this.callers.byAccountId(this.tokens.verify(m[1]));
+    const caller = await this.repo.byAccountId(this.tokens.verify(m[1]));
     if (!caller) throw new AppError('unauthorized', 'invalid or expired bearer token');
     return caller;
   }
 
-  /** Takes the credits a request costs before it runs; the returned function gives them back on failure. */
-  async charge(caller: Caller, resource: Resource, units: number): Promise<() => Promise<void>> {
+  /**
+   * Takes the credits a request costs before it runs (or reports that the default credit taken at
+   * admission could not be); the returned function gives them back if the request fails.
+   */
+  async charge(a: Admitted, resource: Resource, units: number): Promise<() => Promise<void>> {
     if (this.unguarded) return async () => {};
+    const { caller } = a;
     const limit = caller.quotas[resource] ?? 0;
-    const precharged = resource === 'api_calls' && units === 1 ? caller.precharged : undefined;
-    // A refusal found while reading the caller is only reported here, after the checks that come first.
-    const used = precharged === undefined ? await this.quotas.reserve(caller.accountId, resource, units, limit) : precharged ? 0 : null;
-    if (used === null) {
+    let taken = a.credit !== undefined && resource === 'api_calls' && units === 1 ? a.credit : await this.ledger.take(caller.accountId, resource, units, limit);
+    let remaining = 0;
+    // A refusal can cross a concurrent request's top-up: its block was taken from PostgreSQL but
+    // had not reached the balance yet. When the credits are there now, take them rather than refuse
+    // a request that "needs 1, 1 left".
+    for (let tries = 0; taken === null && tries < 3; tries++) {
+      remaining = Math.max(0, limit - (await this.ledger.used(caller.accountId, resource)));
+      if (remaining < units) break;
+      taken = await this.ledger.take(caller.accountId, resource, units, limit);
+    }
+    if (taken === null) {
       const reset = nextMonthStart();
-      const remaining = Math.max(0, limit - (await this.quotas.used(caller.accountId, resource)));
+      // What is left is, at this instant, being spent by requests in flight.
+      remaining = Math.min(remaining, units - 1);
       throw new AppError('quota_exceeded', `monthly ${resource} quota exceeded: this request needs ${units}, ${remaining} left`,
         { limit, remaining, needed: units, reset: reset.toISOString(), resource },
         { 'Retry-After': String(Math.ceil((reset.getTime() - Date.now()) / 1000)) });
     }
-    return this.refunder(caller, resource, units);
+    return this.refunder(taken);
   }
 
-  /** Gives credits back to the month they were taken from, even if the request ends after midnight UTC. */
-  refunder(caller: Caller, resource: Resource, units: number): () => Promise<void> {
-    const month = monthOf(new Date());
-    let done = false;
+  /** Gives credits back to where and the month they were taken from, once. */
+  refunder(charge: Charge | null | undefined): () => Promise<void> {
+    let done = !charge;
     return async () => {
       if (done) return;
       done = true;
-      await this.quotas.refund(caller.accountId, resource, units, month);
+      await this.ledger.refund(charge!);
     };
   }
 }

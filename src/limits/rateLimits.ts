@@ -3,6 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { AdmissionBatcher } from './admission.ts';
 
 export interface LimitSettings {
   ipPerMinute: number;
@@ -37,47 +38,44 @@ export interface WindowState {
   resetSeconds: number;
 }
 
-// Per-IP and per-key limits are fixed windows (INCR, expiry set on the first hit). A keyed request
-// checks its IP window, its key window and takes a concurrency slot in ONE script: one Redis round
-// trip for all three, instead of one per limiter (rate-limiter-flexible's model, still used for the
-// rarer public-search and login limits). Returns {verdict, count, ttl_ms}: 0 ok, 1 IP, 2 key, 3 slots.
-const HIT = `
-local function hit(k, win)
-  local n = redis.call('INCR', k)
-  local ttl = redis.call('PTTL', k)
-  if ttl < 0 then redis.call('PEXPIRE', k, win); ttl = win end
-  return n, ttl
-end
-local ipN, ipTtl = hit(KEYS[1], tonumber(ARGV[2]))
-if ipN > tonumber(ARGV[1]) then return {1, ipN, ipTtl} end`;
-const IP_ONLY = `${HIT}
-return {0, ipN, ipTtl}`;
-// In-flight requests per account are a sorted set of request ids scored by start time; entries older
-// than the TTL are dropped, so a crashed process cannot hold an account's slots for ever.
-const ADMIT = `${HIT}
-local kN, kTtl = hit(KEYS[2], tonumber(ARGV[4]))
-if kN > tonumber(ARGV[3]) then return {2, kN, kTtl} end
-local now = tonumber(ARGV[5])
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[6]))
-local c = redis.call('ZCARD', KEYS[3])
-if c >= tonumber(ARGV[7]) then return {3, c, 0} end
-redis.call('ZADD', KEYS[3], now, ARGV[8])
-redis.call('PEXPIRE', KEYS[3], ARGV[6])
-return {0, kN, kTtl}`;
+// The IP window alone, for requests that are not keyed (keyed ones are admitted by
+// src/limits/admission.ts, which checks the same window). Returns {verdict, count, ttl_ms}: 0 ok, 1 full.
+const IP_ONLY = `
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+if n > tonumber(ARGV[1]) then return {1, n, ttl} end
+return {0, n, ttl}`;
 const INFLIGHT_TTL_MS = 60_000;
 const IP_WINDOW_MS = 60_000;
 const KEY_WINDOW_MS = 1_000;
 
-type Verdict = [number, number, number];
 interface Scripts {
-  nishaanIp(ipKey: string, limit: number, windowMs: number): Promise<Verdict>;
-  nishaanAdmit(ipKey: string, keyKey: string, slotsKey: string, ipLimit: number, ipWindowMs: number, keyLimit: number,
-    keyWindowMs: number, now: number, slotTtlMs: number, slots: number, member: string): Promise<Verdict>;
+  nishaanIp(ipKey: string, limit: number, windowMs: number): Promise<[number, number, number]>;
+}
+
+/** A default credit to spend during admission: the balance's key, the units and the limit in force. */
+export interface AdmissionCredit {
+  key: string;
+  units: number;
+  limit: number;
 }
 
 export interface Admission {
   window: WindowState | null;
   release: () => void;
+  /** Whether the credit was spent (false: the balance was short, or Redis unavailable). */
+  charged: boolean;
+  /** The credit balance after the charge (when charged): a low one is topped up in the background. */
+  balance: number;
+  /** Headroom left after this request, for deciding whether the next may start early (src/limits/earlyStart.ts). */
+  headroom: Headroom | null;
+}
+
+export interface Headroom {
+  key: number;
+  ip: number;
+  slots: number;
 }
 
 /**
@@ -99,8 +97,12 @@ export class RateLimits {
     this.loginEmail = make('login:email', this.login.emailMax, this.login.windowSeconds);
     this.loginIp = make('login:ip', this.login.ipMax, this.login.windowSeconds);
     redis.defineCommand('nishaanIp', { numberOfKeys: 1, lua: IP_ONLY });
-    redis.defineCommand('nishaanAdmit', { numberOfKeys: 3, lua: ADMIT });
+    this.admissions = new AdmissionBatcher(redis, {
+      ipLimit: s.ipPerMinute, ipWindowMs: IP_WINDOW_MS, keyLimit: s.keyPerSecond, keyWindowMs: KEY_WINDOW_MS, slotTtlMs: INFLIGHT_TTL_MS,
+    }, log);
   }
+
+  private readonly admissions: AdmissionBatcher;
 
   private get scripts(): Scripts {
     return this.redis as unknown as Scripts;
@@ -108,7 +110,7 @@ export class RateLimits {
 
   /** 200 per minute per client address, on every endpoint that does not go through admit(). */
   async checkIp(ip: string): Promise<void> {
-    let v: Verdict;
+    let v: [number, number, number];
     try {
       v = await this.scripts.nishaanIp(`${this.s.prefix}:ip:${ip}`, this.s.ipPerMinute, IP_WINDOW_MS);
     } catch (err) {
@@ -119,22 +121,19 @@ export class RateLimits {
   }
 
   /**
-   * A keyed request's admission: its IP window (200/min), its key window (10/s) and one of the
-   * plan's concurrent slots, in one round trip. Resolves to the key window (for RateLimit-*
-   * headers) and the slot's release function.
+   * A keyed request's admission: its IP window (200/min), its key window (10/s), one of the plan's
+   * concurrent slots and, when asked, its default credit, in one round trip. Resolves to the key
+   * window (for RateLimit-* headers), the slot's release function and whether the credit was spent.
    */
-  async admit(ip: string, keyId: string, accountId: string, slots: number, requestId: string): Promise<Admission> {
+  async admit(ip: string, keyId: string, accountId: string, slots: number, requestId: string, credit?: AdmissionCredit): Promise<Admission> {
     const slotsKey = `${this.s.prefix}:inflight:${accountId}`;
     const member = `${requestId}:${Math.random().toString(36).slice(2)}`;
-    let v: Verdict;
-    try {
-      v = await this.scripts.nishaanAdmit(`${this.s.prefix}:ip:${ip}`, `${this.s.prefix}:key:${keyId}`, slotsKey,
-        this.s.ipPerMinute, IP_WINDOW_MS, this.s.keyPerSecond, KEY_WINDOW_MS, Date.now(), INFLIGHT_TTL_MS, slots, member);
-    } catch (err) {
-      this.log.error({ err }, 'rate limiters unavailable; request allowed');
-      return { window: null, release: () => {} };
-    }
-    const [verdict, count, ttl] = v;
+    const v = await this.admissions.admit({
+      ipKey: `${this.s.prefix}:ip:${ip}`, keyKey: `${this.s.prefix}:key:${keyId}`, slotsKey,
+      creditsKey: credit?.key ?? `${this.s.prefix}:credits:none`, slots, member, units: credit?.units ?? 0, creditLimit: String(credit?.limit ?? 0),
+    });
+    if (!v) return { window: null, release: () => {}, charged: false, balance: 0, headroom: null };
+    const [verdict, count, ttl, balance, slotsUsed, ipCount] = v;
     if (verdict === 1) throw this.windowError('ip_rate_limited', this.s.ipPerMinute, ttl, 'requests per minute from one IP address', 'ip');
     if (verdict === 2) throw this.windowError('key_rate_limited', this.s.keyPerSecond, ttl, 'requests per second for one API key', 'key');
     if (verdict === 3) {
@@ -145,9 +144,13 @@ export class RateLimits {
     const release = () => {
       if (released) return;
       released = true;
-      this.redis.zrem(slotsKey, member).catch((err) => this.log.error({ err }, 'concurrency release failed'));
+      this.admissions.release(slotsKey, member);
     };
-    return { window: { limit: this.s.keyPerSecond, remaining: Math.max(0, this.s.keyPerSecond - count), resetSeconds: Math.ceil(ttl / 1000) }, release };
+    return {
+      window: { limit: this.s.keyPerSecond, remaining: Math.max(0, this.s.keyPerSecond - count), resetSeconds: Math.ceil(ttl / 1000) },
+      release, charged: balance >= 0, balance,
+      headroom: { key: this.s.keyPerSecond - count, ip: this.s.ipPerMinute - ipCount, slots: slots - slotsUsed },
+    };
   }
 
   private windowError(code: ErrorCode, limit: number, ttlMs: number, what: string, scope: string): AppError {

@@ -1,7 +1,8 @@
 import { AppError } from '../errors.ts';
 import { RESOURCES, type Resource } from '../accounts/callerRepository.ts';
 import type { AccountRepository } from '../accounts/accountRepository.ts';
-import { nextMonthStart, type QuotaRepository } from './quotaRepository.ts';
+import { nextMonthStart } from './quotaRepository.ts';
+import type { CreditLedger } from './credits.ts';
 
 export interface Meter {
   used: number;
@@ -19,10 +20,10 @@ export interface UsageReport {
 
 /** This calendar month's (UTC) use per resource type against the plan's monthly limits. */
 export class UsageService {
-  constructor(private readonly accounts: AccountRepository, private readonly quotas: QuotaRepository) {}
+  constructor(private readonly accounts: AccountRepository, private readonly credits: CreditLedger) {}
 
   async report(accountId: string): Promise<UsageReport> {
-    const [sub, { month, used }] = await Promise.all([this.accounts.subscription(accountId), this.quotas.usage(accountId)]);
+    const [sub, { month, used }] = await Promise.all([this.accounts.subscription(accountId), this.credits.usage(accountId)]);
     if (!sub) throw new AppError('not_found', 'this account has no subscription');
     const usage = {} as Record<Resource, Meter>;
     for (const r of RESOURCES) {

@@ -17,7 +17,9 @@ describe('admin CLI (scripts/admin.ts)', () => {
   /** Runs one command against the test database; resolves to what it printed. */
   const admin = async (...argv: string[]): Promise<string> => {
     const lines: string[] = [];
-    await runAdmin(argv, t.deps.db, (l) => lines.push(l));
+    await runAdmin(argv, t.deps.db, (l) => lines.push(l), (id) => t.ledger.usage(id));
+    // The API hears of the change once PostgreSQL announces it.
+    await t.synced();
     return lines.join('\n');
   };
   const refused = async (pattern: RegExp, ...argv: string[]) => {

@@ -110,6 +110,8 @@ describe('API key management under /user/v1/keys/', () => {
   it('revokes a key at once; revoking it again is harmless and answers the same key', async () => {
     const a = await createAccount(t.deps.db);
     const id = (await as(a).list()).body.keys[0].id;
+    // Used first, so the refusal below is not just a key this process never saw.
+    expect(await works(a.key)).to.equal(200);
     const res = await as(a).revoke(id);
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ id, active: false });
@@ -124,6 +126,7 @@ describe('API key management under /user/v1/keys/', () => {
   it('rotates a key: a new key with the same name, the old one revoked', async () => {
     const a = await createAccount(t.deps.db);
     const old = (await as(a).list()).body.keys[0];
+    expect(await works(a.key)).to.equal(200);
     const res = await as(a).rotate(old.id);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.api_key).to.match(KEY_PATTERN);

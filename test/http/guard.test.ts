@@ -9,7 +9,7 @@ import { errorHandler } from '../../src/http/errorHandler.ts';
 import { requestLog } from '../../src/http/requestLog.ts';
 import { CallerRepository } from '../../src/accounts/callerRepository.ts';
 import { TokenService } from '../../src/accounts/tokens.ts';
-import { QuotaRepository } from '../../src/limits/quotaRepository.ts';
+import { CallerCache } from '../../src/accounts/callerCache.ts';
 import { RateLimits } from '../../src/limits/rateLimits.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -18,7 +18,6 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 describe('request pipeline declarations (bulk, per-item cost, public search limit)', () => {
   let t: TestApp;
   let app: express.Express;
-  let quotas: QuotaRepository;
 
   before(async () => {
     t = await createTestApp();
@@ -26,8 +25,8 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
     const limits = new RateLimits(deps.redis, {
       ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 3, prefix: `test:${randomBytes(5).toString('hex')}`,
     }, deps.log);
-    quotas = new QuotaRepository(deps.usageDb);
-    const guard = new Guard(new CallerRepository(deps.db, deps.usageDb), quotas, limits, new TokenService(deps.config.JWT_SECRET, 3600), false);
+    const callers = new CallerRepository(deps.db);
+    const guard = new Guard(new CallerCache(callers, deps.listener), callers, t.ledger, limits, new TokenService(deps.config.JWT_SECRET, 3600), false);
     const router = express.Router();
     const api = new Api(router, guard, true);
     api.add({
@@ -64,8 +63,8 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
     expect(b.status).to.equal(403);
     expect(b.body.code).to.equal('bulk_size_exceeds_plan');
     expect(b.body.details).to.deep.equal({ bulk_search_limit: 50, items: 60 });
-    expect(await quotas.used(none.account.accountId, 'api_calls')).to.equal(0);
-    expect(await quotas.used(pro.account.accountId, 'api_calls')).to.equal(0);
+    expect(await t.used(none.account.accountId, 'api_calls')).to.equal(0);
+    expect(await t.used(pro.account.accountId, 'api_calls')).to.equal(0);
   });
 
   it('refuses more than 100 items with 400 whatever the plan', async () => {
@@ -79,7 +78,7 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
     const res = await bulk(c.account.key, [...items(7), '4000000', '4000001', '4000002']);
     expect(res.status).to.equal(200);
     expect(res.body.n).to.equal(7);
-    expect(await quotas.used(c.account.accountId, 'api_calls')).to.equal(7);
+    expect(await t.used(c.account.accountId, 'api_calls')).to.equal(7);
   });
 
   it('refuses a bulk request whole when fewer credits remain than it needs', async () => {
@@ -88,7 +87,7 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
     expect(res.status).to.equal(429);
     expect(res.body.code).to.equal('quota_exceeded');
     expect(res.body.details).to.include({ limit: 5, remaining: 5, needed: 7, resource: 'api_calls' });
-    expect(await quotas.used(c.account.accountId, 'api_calls')).to.equal(0);
+    expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
     expect((await bulk(c.account.key, items(5))).status).to.equal(200);
   });
 

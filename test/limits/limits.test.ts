@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 import { startServerProcess } from '../helpers/serverProcess.ts';
-import { QuotaRepository } from '../../src/limits/quotaRepository.ts';
+import { QuotaRepository, monthOf } from '../../src/limits/quotaRepository.ts';
 
 function expect429(res: request.Response, code: string, resource: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(429);
@@ -36,7 +36,7 @@ describe('rate limits and quotas', () => {
       expect429(res, 'key_rate_limited', 'key');
       expect(res.headers['ratelimit-remaining']).to.equal('0');
       // The refused request costs nothing, though its credit was taken while the key was read.
-      expect(await new QuotaRepository(t.deps.db).used(c.account.accountId, 'api_calls')).to.equal(3);
+      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(3);
     });
 
     it('refuses a request beyond the plan concurrency with concurrency_limited', async () => {
@@ -67,15 +67,16 @@ describe('rate limits and quotas', () => {
       expect(res.body.code).to.equal('subscription_inactive');
       const expired = await t.client();
       await t.deps.db('subscriptions').where({ account_id: expired.account.accountId }).update({ status: 'trial', expires_at: t.deps.db.raw(`now() - interval '1 second'`) });
+      await t.synced();
       expect((await expired.get('/v1/journals/7/')).body.code).to.equal('subscription_inactive');
-      const quotas = new QuotaRepository(t.deps.db);
-      expect(await quotas.used(inactive.account.accountId, 'api_calls')).to.equal(0);
+      expect(await t.used(inactive.account.accountId, 'api_calls')).to.equal(0);
     });
 
-    it('applies a plan change on the very next request', async () => {
+    it('applies a plan change to the next request once PostgreSQL has announced it', async () => {
       const c = await t.client();
       expect((await c.get('/v1/journals/')).status).to.equal(200);
       await t.deps.db('plans').where({ id: c.account.planId }).update({ categories: ['cat_status_history'] });
+      await t.synced();
       const res = await c.get('/v1/journals/');
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('category_not_on_plan');
@@ -110,17 +111,16 @@ describe('rate limits and quotas', () => {
 
     it('charges one api_calls per keyed 2xx and nothing for errors', async () => {
       const c = await t.client();
-      const quotas = new QuotaRepository(t.deps.db);
       await c.get('/v1/journals/7/');
       await c.get('/v1/journals/999/'); // 404
       await c.get('/v1/journals/x/'); // 400
-      expect(await quotas.used(c.account.accountId, 'api_calls')).to.equal(1);
+      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(1);
     });
 
     it('charges nothing for a request refused for its plan category', async () => {
       const c = await t.without('cat_journal');
       expect((await c.get('/v1/journals/')).status).to.equal(403);
-      expect(await new QuotaRepository(t.deps.db).used(c.account.accountId, 'api_calls')).to.equal(0);
+      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
     });
 
     it('stops a parallel burst exactly at the quota', async () => {
@@ -134,15 +134,26 @@ describe('rate limits and quotas', () => {
       }
       expect(statuses.filter((s) => s === 200)).to.have.length(25);
       expect(statuses.filter((s) => s === 429)).to.have.length(25);
-      expect(await new QuotaRepository(t.deps.db).used(c.account.accountId, 'api_calls')).to.equal(25);
+      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(25);
     });
 
-    it('never over-grants under 200 concurrent reservations', async () => {
+    it('never over-grants under 200 concurrent reservations in PostgreSQL (the path taken while Redis is away)', async () => {
       const c = await t.client();
       const quotas = new QuotaRepository(t.deps.db);
-      const granted = await Promise.all(Array.from({ length: 200 }, () => quotas.reserve(c.account.accountId, 'doc_views', 3, 100)));
+      const month = monthOf(new Date());
+      const granted = await Promise.all(Array.from({ length: 200 }, () => quotas.reserve(c.account.accountId, 'doc_views', 3, 100, month)));
       expect(granted.filter((g) => g !== null)).to.have.length(33);
-      expect(await quotas.used(c.account.accountId, 'doc_views')).to.equal(99);
+      expect((await quotas.usage(c.account.accountId, month)).doc_views).to.equal(99);
+    });
+
+    it('never over-grants under 200 concurrent charges through the shared balance, blocks moving in between', async () => {
+      const c = await t.client({ quotas: { doc_views: 1000 } });
+      const charges = await Promise.all(Array.from({ length: 200 }, () => t.ledger.take(c.account.accountId, 'doc_views', 7, 1000)));
+      // 142 charges of 7 fit in 1000; every one of them is granted, none beyond.
+      expect(charges.filter((g) => g !== null)).to.have.length(142);
+      expect(await t.used(c.account.accountId, 'doc_views')).to.equal(994);
+      const counted = (await new QuotaRepository(t.deps.db).usage(c.account.accountId, monthOf(new Date()))).doc_views;
+      expect(counted).to.be.at.most(1000);
     });
 
     it('names limit, remaining, reset and resource in a quota 429', async () => {

@@ -4,7 +4,7 @@ import { clientIp } from '../guard.ts';
 import type { Deps } from '../../deps.ts';
 import { AccountRepository } from '../../accounts/accountRepository.ts';
 import { AccountService } from '../../accounts/accountService.ts';
-import { QuotaRepository } from '../../limits/quotaRepository.ts';
+import type { CreditLedger } from '../../limits/credits.ts';
 import { UsageService } from '../../limits/usageService.ts';
 import { AppError, notFound } from '../../errors.ts';
 import * as S from '../../accounts/schemas.ts';
@@ -14,6 +14,11 @@ import type { RateLimits } from '../../limits/rateLimits.ts';
 
 export interface AccountRouteDeps {
   accounts: AccountService;
+  /**
+   * Resolves once this process has heard PostgreSQL announce the changes committed so far, so a
+   * revoked key is refused by the very next request to this process (others hear within milliseconds).
+   */
+  announced: () => Promise<void>;
   usage: UsageService;
   tokens: TokenService;
   limits: RateLimits;
@@ -41,12 +46,12 @@ function requireActive(caller: Caller): void {
 }
 
 /** Builds the account services from the process's dependencies and registers the routes. */
-export function registerAccountRoutes(api: Api, deps: Deps, services: { tokens: TokenService; limits: RateLimits }): void {
+export function registerAccountRoutes(api: Api, deps: Deps, services: { tokens: TokenService; limits: RateLimits; ledger: CreditLedger }): void {
   const repo = new AccountRepository(deps.db);
   accountRoutes(api, {
     accounts: new AccountService(repo, deps.config.TRIAL_DAYS),
-    usage: new UsageService(repo, new QuotaRepository(deps.usageDb)),
-    ...services,
+    usage: new UsageService(repo, services.ledger),
+    tokens: services.tokens, limits: services.limits, announced: () => deps.listener.sync(),
   });
 }
 
@@ -117,6 +122,7 @@ export function accountRoutes(api: Api, d: AccountRouteDeps): void {
     handler: async ({ caller, params }) => {
       const key = await d.accounts.revokeKey(me(caller).accountId, params.key_id);
       if (!key) throw notFound(`API key ${params.key_id}`);
+      await d.announced();
       return key;
     },
   });
@@ -132,6 +138,7 @@ export function accountRoutes(api: Api, d: AccountRouteDeps): void {
       requireActive(c);
       const r = await d.accounts.rotateKey(c.accountId, params.key_id);
       if (!r) throw notFound(`active API key ${params.key_id}`);
+      await d.announced();
       return { key: r.key, api_key: r.apiKey, revoked: r.revoked };
     },
   });

@@ -1,0 +1,78 @@
+import type { Caller, CallerRepository } from './callerRepository.ts';
+import type { ChangeListener } from '../db/listener.ts';
+
+interface Entry {
+  caller: Caller;
+  /** After this instant (ms) the entry is read again: its maximum age, or when a subscription or add-on expires. */
+  staleAt: number;
+}
+
+export const ACCESS_CHANNEL = 'nishaan_access';
+
+/**
+ * Callers by API key hash, kept in memory so a keyed request needs no database round trip.
+ *
+ * It never outlives a change: PostgreSQL announces every change to a key, account, subscription,
+ * add-on or plan in the changing transaction (migrations/*_access_cache.ts) and the entry goes;
+ * a subscription or add-on that expires by time is read again at its expiry; while the announcing
+ * connection is down nothing is cached. The maximum age is only a safety net.
+ */
+export class CallerCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly keysOfAccount = new Map<string, Set<string>>();
+  // Bumped by every invalidation: a read that overlapped one may hold the old state and is not kept.
+  private generation = 0;
+
+  constructor(
+    private readonly repo: CallerRepository,
+    private readonly listener: ChangeListener,
+    private readonly maxAgeMs = 60_000,
+    private readonly maxEntries = 200_000,
+  ) {
+    listener.on('nishaan_access', (payload) => this.invalidate(payload));
+    listener.onReset(() => this.clear());
+  }
+
+  async byKeyHash(hash: Buffer): Promise<Caller | undefined> {
+    const k = hash.toString('base64');
+    const hit = this.entries.get(k);
+    if (hit !== undefined && Date.now() < hit.staleAt) return hit.caller;
+    const generation = this.generation;
+    const caller = await this.repo.byKeyHash(hash);
+    if (caller && this.listener.connected && generation === this.generation) this.keep(k, caller);
+    else if (hit) this.drop(k, hit.caller.accountId);
+    return caller;
+  }
+
+  private keep(k: string, caller: Caller): void {
+    if (this.entries.size >= this.maxEntries) this.clear();
+    const staleAt = Math.min(Date.now() + this.maxAgeMs, caller.refreshAt ?? Infinity);
+    this.entries.set(k, { caller, staleAt });
+    let keys = this.keysOfAccount.get(caller.accountId);
+    if (!keys) this.keysOfAccount.set(caller.accountId, (keys = new Set()));
+    keys.add(k);
+  }
+
+  private drop(k: string, accountId: string): void {
+    this.entries.delete(k);
+    this.keysOfAccount.get(accountId)?.delete(k);
+  }
+
+  private invalidate(payload: string): void {
+    this.generation++;
+    if (payload.startsWith('account:')) {
+      const accountId = payload.slice('account:'.length);
+      for (const k of this.keysOfAccount.get(accountId) ?? []) this.entries.delete(k);
+      this.keysOfAccount.delete(accountId);
+    } else {
+      // A plan changed: rare enough to start afresh rather than index entries by plan.
+      this.clear();
+    }
+  }
+
+  private clear(): void {
+    this.generation++;
+    this.entries.clear();
+    this.keysOfAccount.clear();
+  }
+}

@@ -1,0 +1,234 @@
+import type { Redis } from 'ioredis';
+import type { Resource } from '../accounts/callerRepository.ts';
+import { RESOURCES } from '../accounts/callerRepository.ts';
+import type { Logger } from '../logger.ts';
+import { monthOf, type QuotaRepository } from './quotaRepository.ts';
+
+/**
+ * Monthly credits, spent without a database write per request.
+ *
+ * PostgreSQL stays the ledger that cannot over-grant: `usage_counters.used` counts every credit put
+ * into circulation, and nishaan_take_credits never puts more in than the plan's limit. Credits in
+ * circulation sit in one Redis hash per (account, month, resource) that every API process spends
+ * from atomically: `b` the balance, `l` the limit it was taken under. Blocks are small (at most
+ * BLOCK_MAX, 1 % of the limit, an eighth of what remains), so near the limit credits move one request
+ * at a time and a burst stops exactly at the quota.
+ *
+ * Use = `used` in PostgreSQL minus the balance. A balance taken under another limit (the plan
+ * changed) is not spent: it goes back to PostgreSQL and a block is taken under the new limit.
+ * Redis keeps nothing on disk: if it restarts, the balances in it (at most one block per account and
+ * resource) are lost and stay counted as used. While Redis is unreachable, each request is charged
+ * in PostgreSQL directly.
+ */
+export const BLOCK_MAX = 64;
+// Balances outlive their month by a little, for refunds of requests that straddle midnight UTC
+// and for sweep() to give them back.
+const BALANCE_TTL_MS = 40 * 86400_000;
+
+export function blockSize(limit: number): number {
+  return Math.max(1, Math.min(BLOCK_MAX, Math.ceil(limit / 100)));
+}
+
+// -1: no usable balance (none, or taken under another limit); 0: too few credits; 1: spent.
+const SPEND = `
+if redis.call('HGET', KEYS[1], 'l') ~= ARGV[2] then return -1 end
+if tonumber(redis.call('HGET', KEYS[1], 'b')) < tonumber(ARGV[1]) then return 0 end
+redis.call('HINCRBY', KEYS[1], 'b', -tonumber(ARGV[1]))
+return 1`;
+// Adds a block taken under limit ARGV[2]; a balance under another limit is replaced, and returned
+// so the caller gives it back to PostgreSQL.
+const CREDIT = `
+local l = redis.call('HGET', KEYS[1], 'l')
+local back = 0
+if l and l ~= ARGV[2] then
+  back = tonumber(redis.call('HGET', KEYS[1], 'b') or '0')
+  redis.call('DEL', KEYS[1])
+end
+redis.call('HINCRBY', KEYS[1], 'b', ARGV[1])
+redis.call('HSET', KEYS[1], 'l', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return back`;
+const REFUND = `
+if redis.call('HGET', KEYS[1], 'l') ~= ARGV[2] then return 0 end
+redis.call('HINCRBY', KEYS[1], 'b', ARGV[1])
+return 1`;
+// Empties a balance and returns what it held, for PostgreSQL to take back; with ARGV[1], only a
+// balance taken under a limit other than ARGV[1].
+const RECLAIM = `
+local l = redis.call('HGET', KEYS[1], 'l')
+if not l or (ARGV[1] and l == ARGV[1]) then return 0 end
+local b = redis.call('HGET', KEYS[1], 'b')
+redis.call('DEL', KEYS[1])
+return tonumber(b or '0')`;
+
+interface Scripts {
+  nishaanSpend(key: string, units: number, limit: string): Promise<number>;
+  nishaanCredit(key: string, units: number, limit: string, ttlMs: number): Promise<number>;
+  nishaanRefund(key: string, units: number, limit: string): Promise<number>;
+  nishaanReclaim(key: string, unlessLimit?: string): Promise<number>;
+}
+
+/** Where a charge's credits came from, so a refund goes back to the same place and month. */
+export interface Charge {
+  accountId: string;
+  resource: Resource;
+  units: number;
+  month: string;
+  limit: number;
+  via: 'redis' | 'postgres';
+}
+
+export class CreditLedger {
+  constructor(
+    private readonly redis: Redis,
+    private readonly quotas: QuotaRepository,
+    private readonly prefix: string,
+    private readonly log: Logger,
+  ) {
+    redis.defineCommand('nishaanSpend', { numberOfKeys: 1, lua: SPEND });
+    redis.defineCommand('nishaanCredit', { numberOfKeys: 1, lua: CREDIT });
+    redis.defineCommand('nishaanRefund', { numberOfKeys: 1, lua: REFUND });
+    redis.defineCommand('nishaanReclaim', { numberOfKeys: 1, lua: RECLAIM });
+  }
+
+  private get scripts(): Scripts {
+    return this.redis as unknown as Scripts;
+  }
+
+  key(accountId: string, month: string, resource: Resource): string {
+    return `${this.prefix}:credits:${accountId}:${month}:${resource}`;
+  }
+
+  /**
+   * Takes `units` credits of `resource` for this month: the Redis balance first, topped up from
+   * PostgreSQL when short. Null when fewer than `units` remain (nothing is taken then).
+   */
+  async take(accountId: string, resource: Resource, units: number, limit: number): Promise<Charge | null> {
+    const month = monthOf(new Date());
+    const charge: Charge = { accountId, resource, units, month, limit, via: 'redis' };
+    const key = this.key(accountId, month, resource);
+    const l = String(limit);
+    try {
+      // A few rounds at most: each either spends, or moves credits in, or finds none left.
+      for (let round = 0; round < 8; round++) {
+        const spent = await viaRedis(this.scripts.nishaanSpend(key, units, l));
+        if (spent === 1) return charge;
+        if (spent === -1) await this.reclaim(key, accountId, resource, month, l);
+        if (!(await this.topUp(accountId, resource, units, limit, month))) {
+          // None left to move; another request may just have added some to the balance.
+          return (await viaRedis(this.scripts.nishaanSpend(key, units, l))) === 1 ? charge : null;
+        }
+      }
+      return null;
+    } catch (err) {
+      if (!(err instanceof RedisDown)) throw err;
+      this.log.error({ err: err.cause }, 'credit balances unavailable; charging in PostgreSQL');
+      const used = await this.quotas.reserve(accountId, resource, units, limit, month);
+      return used === null ? null : { ...charge, via: 'postgres' };
+    }
+  }
+
+  // Background top-ups in flight in this process, by balance key: one at a time per balance.
+  private readonly keepingUp = new Set<string>();
+
+  /**
+   * After a charge that left `balance` in the account's balance: when that is under half a block,
+   * moves the next block in now, in the background, so under load the balance does not run dry and
+   * requests do not wait for PostgreSQL. (A request that finds it dry moves a block itself: take().)
+   */
+  keepUp(accountId: string, resource: Resource, limit: number, balance: number): void {
+    if (balance * 2 >= blockSize(limit)) return;
+    const month = monthOf(new Date());
+    const key = this.key(accountId, month, resource);
+    if (this.keepingUp.has(key)) return;
+    this.keepingUp.add(key);
+    this.topUp(accountId, resource, 0, limit, month)
+      .catch((err) => this.log.error({ err }, 'credit top-up failed'))
+      .finally(() => this.keepingUp.delete(key));
+  }
+
+  /** Moves a block of credits (at least `units` when that many remain) from PostgreSQL into the Redis balance; false when none remain. */
+  async topUp(accountId: string, resource: Resource, units: number, limit: number, month = monthOf(new Date())): Promise<boolean> {
+    const moved = await this.quotas.take(accountId, month, resource, units, blockSize(limit), limit);
+    if (moved === 0) return false;
+    // If this fails the block stays counted and unspent: whether Redis applied it cannot be known,
+    // and giving it back when it did would over-grant.
+    const back = await viaRedis(this.scripts.nishaanCredit(this.key(accountId, month, resource), moved, String(limit), BALANCE_TTL_MS));
+    if (back > 0) await this.quotas.refund(accountId, resource, back, month);
+    return true;
+  }
+
+  /** Empties a balance (one taken under a limit other than `unlessLimit`) back into PostgreSQL. */
+  private async reclaim(key: string, accountId: string, resource: Resource, month: string, unlessLimit?: string): Promise<number> {
+    const back = await viaRedis(unlessLimit === undefined ? this.scripts.nishaanReclaim(key) : this.scripts.nishaanReclaim(key, unlessLimit));
+    if (back > 0) await this.quotas.refund(accountId, resource, back, month);
+    return back;
+  }
+
+  /** Gives a failed request's credits back where they came from: errors cost nothing. */
+  async refund(c: Charge): Promise<void> {
+    if (c.via === 'redis') {
+      try {
+        if ((await viaRedis(this.scripts.nishaanRefund(this.key(c.accountId, c.month, c.resource), c.units, String(c.limit)))) === 1) return;
+      } catch (err) {
+        if (!(err instanceof RedisDown)) throw err;
+        this.log.error({ err: err.cause }, 'credit balances unavailable; refunding in PostgreSQL');
+      }
+    }
+    await this.quotas.refund(c.accountId, c.resource, c.units, c.month);
+  }
+
+  /** This month's use per resource: credits put into circulation less those still in the balance. */
+  async usage(accountId: string): Promise<{ month: string; used: Record<Resource, number> }> {
+    const month = monthOf(new Date());
+    const [counted, balances] = await Promise.all([
+      this.quotas.usage(accountId, month),
+      this.redis.pipeline(RESOURCES.map((r) => ['hget', this.key(accountId, month, r), 'b'])).exec(),
+    ]);
+    const used = {} as Record<Resource, number>;
+    RESOURCES.forEach((r, i) => {
+      const inBalance = Number(balances?.[i]?.[1] ?? 0);
+      used[r] = Math.max(0, Number(counted[r] ?? 0) - inBalance);
+    });
+    return { month: month.slice(0, 7), used };
+  }
+
+  async used(accountId: string, resource: Resource): Promise<number> {
+    return (await this.usage(accountId)).used[resource];
+  }
+
+  /**
+   * Gives the balances of months before the current one back to PostgreSQL, so a past month's
+   * `used` counts only what was spent. Run now and then by the workers process.
+   */
+  async sweep(): Promise<number> {
+    const current = monthOf(new Date());
+    let swept = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}:credits:*`, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const [accountId, month, resource] = key.slice(this.prefix.length + ':credits:'.length).split(':');
+        if (!month || month >= current) continue;
+        swept += await this.reclaim(key, accountId, resource as Resource, month);
+      }
+    } while (cursor !== '0');
+    return swept;
+  }
+}
+
+/** A Redis call failed: the caller falls back to PostgreSQL rather than failing the request. */
+export class RedisDown extends Error {
+  constructor(override readonly cause: unknown) {
+    super('redis unavailable');
+  }
+}
+
+export async function viaRedis<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    throw new RedisDown(err);
+  }
+}

@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { AdmissionBatcher, type AdmissionRequest } from '../../src/limits/admission.ts';
+import { createLogger } from '../../src/logger.ts';
+
+// The batched admission script against the real Redis: every admission and release of one turn of
+// the event loop go in one call, and each is decided as if it had come alone, in order.
+describe('admission batches', () => {
+  const redis = new Redis('redis://127.0.0.1:6379/0', { lazyConnect: true });
+  const prefix = `test:${randomBytes(5).toString('hex')}`;
+  const windows = { ipLimit: 1000, ipWindowMs: 60_000, keyLimit: 1000, keyWindowMs: 1000, slotTtlMs: 60_000 };
+  after(() => redis.disconnect());
+
+  const request = (account: string, i: number, over: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
+    ipKey: `${prefix}:ip:127.0.0.1`, keyKey: `${prefix}:key:${account}`, slotsKey: `${prefix}:inflight:${account}`,
+    creditsKey: `${prefix}:credits:${account}`, slots: 4, member: `r${i}`, units: 0, creditLimit: '0', ...over,
+  });
+
+  it('admits as many as the plan has slots among requests of one turn, and frees slots with the next batch', async () => {
+    const b = new AdmissionBatcher(redis, windows, createLogger('silent'));
+    const first = await Promise.all(Array.from({ length: 10 }, (_, i) => b.admit(request('a', i))));
+    expect(first.map((v) => v![0])).to.deep.equal([0, 0, 0, 0, 3, 3, 3, 3, 3, 3]);
+    b.release(`${prefix}:inflight:a`, 'r0');
+    b.release(`${prefix}:inflight:a`, 'r1');
+    const second = await Promise.all(Array.from({ length: 3 }, (_, i) => b.admit(request('a', 20 + i))));
+    expect(second.map((v) => v![0])).to.deep.equal([0, 0, 3]);
+  });
+
+  it('counts windows across the batch: the key window refuses past its limit, the IP window counts every request', async () => {
+    const b = new AdmissionBatcher(redis, { ...windows, keyLimit: 2 }, createLogger('silent'));
+    const v = await Promise.all(Array.from({ length: 4 }, (_, i) => b.admit(request('k', i, { slots: 10 }))));
+    expect(v.map((x) => x![0])).to.deep.equal([0, 0, 2, 2]);
+    expect(v[1]![1]).to.equal(2);
+    // Slots in use after each admission, and the IP window's count.
+    expect(v[1]![4]).to.equal(2);
+    expect(v[3]![5]).to.be.at.least(4);
+    expect(v[2]![2]).to.be.within(1, 1000);
+  });
+
+  it('keeps every verdict of a batch in its place when some are refused by the IP window', async () => {
+    const b = new AdmissionBatcher(redis, { ...windows, ipLimit: 2 }, createLogger('silent'));
+    const ip = `${prefix}:ip:10.0.0.1`;
+    const v = await Promise.all(Array.from({ length: 4 }, (_, i) => b.admit(request(`i${i}`, i, { ipKey: ip, slots: 10 }))));
+    expect(v.map((x) => x!.length)).to.deep.equal([6, 6, 6, 6]);
+    expect(v.map((x) => [x![0], x![5]])).to.deep.equal([[0, 1], [0, 2], [1, 3], [1, 4]]);
+  });
+
+  it('spends a credit only from a balance taken under the same limit, and only when enough is left', async () => {
+    const b = new AdmissionBatcher(redis, windows, createLogger('silent'));
+    await redis.hset(`${prefix}:credits:c`, 'b', '2', 'l', '500');
+    const v = await Promise.all([
+      b.admit(request('c', 1, { units: 1, creditLimit: '500' })),
+      b.admit(request('c', 2, { units: 1, creditLimit: '500' })),
+      b.admit(request('c', 3, { units: 1, creditLimit: '500' })),
+      b.admit(request('c', 4, { units: 1, creditLimit: '999' })),
+    ]);
+    // The fourth value is the balance left after the charge, or -1 when nothing was charged.
+    expect(v.map((x) => [x![0], x![3]])).to.deep.equal([[0, 1], [0, 0], [0, -1], [0, -1]]);
+    expect(await redis.hget(`${prefix}:credits:c`, 'b')).to.equal('0');
+  });
+
+  it('answers null for every admission of a batch when Redis cannot be reached', async () => {
+    const down = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    down.on('error', () => undefined);
+    const b = new AdmissionBatcher(down, windows, createLogger('silent'));
+    const v = await Promise.all([b.admit(request('d', 1)), b.admit(request('d', 2))]);
+    expect(v).to.deep.equal([null, null]);
+    down.disconnect();
+  });
+});
