@@ -41,9 +41,13 @@ const Env = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Where the word-mark search index is saved for fast starts; empty: never saved (built from PostgreSQL).
+  SEARCH_SNAPSHOT: z.string().default('var/search/index.snapshot'),
+  // How long repeated searches are answered from Redis; 0 turns the cache off.
+  SEARCH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
 });
 
-export type Config = z.infer<typeof Env> & { objectStoreDir: string };
+export type Config = z.infer<typeof Env> & { objectStoreDir: string; searchSnapshot: string | null };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Env.safeParse(env);
@@ -57,5 +61,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new Error(`invalid configuration:\n  ${key}: must be set in production`);
     }
   }
-  return { ...cfg, objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR) };
+  return { ...cfg, objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR), searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null };
 }

@@ -13,6 +13,10 @@ export interface RunningServer {
 export async function startServer(config: Config, appOptions: AppOptions = {}): Promise<RunningServer> {
   const deps = createDeps(config);
   const { app } = buildApp(deps, appOptions);
+  // Callers are cached only while this process hears of every change (src/accounts/callerCache.ts).
+  await deps.listener.start();
+  // Searches are answered from the moment the process listens.
+  await deps.search.ready();
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

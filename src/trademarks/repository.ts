@@ -4,6 +4,7 @@ import { Prepared } from '../db/prepared.ts';
 import { isoDate } from '../db/sql.ts';
 
 const LINKED_TABLES = Object.keys(LINKED_SQL) as LinkedTable[];
+const SUMMARIES = new Prepared('trademark_summaries', `select ${SUMMARY_COLUMNS} from trademarks t where t.application_number = any(?::text[])`);
 
 export interface SummaryRow {
   application_number: string;
@@ -44,6 +45,18 @@ export class TrademarkRepository {
       (select l.object_key from logos l where l.application_number = t.application_number) as logo_key
       ${linked}
       from trademarks t where t.application_number = ?`;
+  }
+
+  /** Summaries of the given marks (those that exist), in no particular order. */
+  async summaries(appNos: string[]): Promise<SummaryRow[]> {
+    if (!appNos.length) return [];
+    return SUMMARIES.run<SummaryRow>(this.db, [appNos]);
+  }
+
+  /** The status labels of the reference list (data/tm_status_values.csv). */
+  async statusLabels(): Promise<string[]> {
+    const r = await this.db.raw('select status from status_values');
+    return r.rows.map((x: { status: string }) => x.status);
   }
 
   /** Core data plus the given linked tables, in one round trip. */

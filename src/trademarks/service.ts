@@ -1,4 +1,4 @@
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import type { Category, Viewer } from '../accounts/access.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { signedLink } from '../storage/links.ts';
@@ -31,6 +31,35 @@ export class TrademarkService {
       logo: logo_key ? signedLink(this.store, logo_key, viewer.accountId) : null,
       omitted_categories: omitted,
     };
+  }
+
+  /** Summaries of many marks by application number (duplicates counted once), and which were not found. */
+  async bulk(appNos: string[]) {
+    const wanted = [...new Set(appNos)];
+    const rows = await this.repo.summaries(wanted);
+    const byApp = new Map(rows.map((r) => [r.application_number, r]));
+    return {
+      requested: wanted.length, found: byApp.size,
+      not_found: wanted.filter((a) => !byApp.has(a)),
+      results: wanted.filter((a) => byApp.has(a)).map((a) => byApp.get(a)!),
+    };
+  }
+
+  /** Full detail (the plan's linked tables) of many marks, in the order asked. */
+  async bulkDetail(appNos: string[], viewer: Viewer) {
+    const wanted = [...new Set(appNos)];
+    const found: Awaited<ReturnType<TrademarkService['detail']>>[] = [];
+    const missing: string[] = [];
+    // A few at a time: each is one round trip on its own pool connection.
+    for (let i = 0; i < wanted.length; i += 8) {
+      const chunk = wanted.slice(i, i + 8);
+      const got = await Promise.all(chunk.map((a) => this.detail(a, viewer).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'not_found') return null;
+        throw err;
+      })));
+      got.forEach((d, j) => (d ? found.push(d) : missing.push(chunk[j])));
+    }
+    return { requested: wanted.length, found: found.length, not_found: missing, results: found };
   }
 
   /** One linked table of a mark; its endpoint checked the plan category before calling. */

@@ -11,6 +11,8 @@ import { cloneTestDatabase } from './db.ts';
 import { createAccount, type PlanSpec, type TestAccount } from './accounts.ts';
 import type { Category } from '../../src/accounts/access.ts';
 import { CATEGORIES } from '../../src/accounts/access.ts';
+import type { Resource } from '../../src/accounts/callerRepository.ts';
+import type { CreditLedger } from '../../src/limits/credits.ts';
 
 export interface Client {
   account: TestAccount;
@@ -24,11 +26,20 @@ export interface TestApp {
   openapi: object;
   /** A keyed client on a plan with every category. */
   get(path: string): request.Test;
+  post(path: string): request.Test;
   account: TestAccount;
   /** A keyed client on a plan of its own. */
   client(plan?: PlanSpec, status?: 'trial' | 'active' | 'inactive'): Promise<Client>;
   /** A keyed client whose plan has every category but the `missing` ones. */
   without(...missing: Category[]): Promise<Client>;
+  ledger: CreditLedger;
+  /** This month's use of a resource, as the usage endpoint counts it. */
+  used(accountId: string, resource: Resource): Promise<number>;
+  /**
+   * Waits until this app has heard of every change committed so far (callers are cached until
+   * PostgreSQL announces a change; a test that changes a plan by hand waits for that announcement).
+   */
+  synced(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,10 +58,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RATE_IP_PER_MINUTE: '1000000',
     RATE_KEY_PER_SECOND: '1000000',
     RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
+    SEARCH_SNAPSHOT: '',
     ...env,
   });
   const deps = createDeps(config);
-  const { app, openapi } = buildApp(deps);
+  const { app, openapi, ledger } = buildApp(deps);
+  await deps.listener.start();
   const clientFor = (account: TestAccount): Client => ({
     account,
     get: (path) => request(app).get(path).set('X-API-Key', account.key),
@@ -64,9 +77,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     deps,
     openapi,
     get: main.get,
+    post: main.post,
     account: main.account,
     client,
     without: (...missing) => client({ categories: CATEGORIES.filter((c) => !missing.includes(c)) }),
+    ledger,
+    used: (accountId, resource) => ledger.used(accountId, resource),
+    synced: () => deps.listener.sync(),
     async close() {
       await closeDeps(deps);
       fs.rmSync(storeDir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ describe('API server process', () => {
   it('listens, answers, lets an in-flight request finish on close, then refuses connections', async () => {
     const { url: dbUrl, db } = await cloneTestDatabase();
     await db.destroy();
-    const server = await startServer(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: dbUrl }));
+    const server = await startServer(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: dbUrl, SEARCH_SNAPSHOT: '' }));
     const res = await get(`${server.url}/healthz`);
     expect(res.status).to.equal(200);
     expect(JSON.parse(res.body)).to.deep.equal({ ok: true });

@@ -119,7 +119,7 @@ describe('importer: line checks', () => {
   it('names the field and the rule it breaks', () => {
     expect(reason('trademarks', { ...base, class_number: 0 })).to.equal('class_number must be an integer 1-45');
     expect(reason('trademarks', { ...base, class_number: '30' })).to.equal('class_number must be an integer 1-45');
-    expect(reason('trademarks', { ...base, application_number: '12A' })).to.equal('application_number must be 1-12 digits');
+    expect(reason('trademarks', { ...base, application_number: '12A' })).to.equal('application_number must be 1-12 digits without a leading zero');
     expect(reason('trademarks', { ...base, application_date: '2021-02-29' })).to.equal('application_date must be a date (YYYY-MM-DD)');
     expect(reason('trademarks', { ...base, vienna_codes: ['a', 1] })).to.equal('vienna_codes must be an array of strings');
     expect(reason('trademarks', { ...base, registry_office: 'BOM' })).to.equal('registry_office must be one of MUM, DEL, KOL, CHE, AHD');
@@ -137,12 +137,13 @@ describe('importer: line checks', () => {
 
   it('takes application numbers of 1-12 digits, the longest the API can look up', () => {
     expect(reason('trademarks', { ...base, application_number: '123456789012' })).to.equal(undefined);
-    expect(reason('trademarks', { ...base, application_number: '1234567890123' })).to.equal('application_number must be 1-12 digits');
-    expect(reason('trademarks', { ...base, application_number: '' })).to.equal('application_number must be 1-12 digits');
+    expect(reason('trademarks', { ...base, application_number: '1234567890123' })).to.equal('application_number must be 1-12 digits without a leading zero');
+    expect(reason('trademarks', { ...base, application_number: '' })).to.equal('application_number must be 1-12 digits without a leading zero');
+    expect(reason('trademarks', { ...base, application_number: '0123' })).to.equal('application_number must be 1-12 digits without a leading zero');
     const cited = { id: 1, exam_report_id: 2, application_number: '1', cited_application_number: '999999999999' };
     expect(reason('cited_marks', cited)).to.equal(undefined);
     expect(reason('cited_marks', { ...cited, cited_application_number: '1000000000000' }))
-      .to.equal('cited_application_number must be 1-12 digits');
+      .to.equal('cited_application_number must be 1-12 digits without a leading zero');
   });
 
   it('ignores a NUL inside a field the importer does not read', () => {
@@ -358,7 +359,7 @@ describe('importer: delta events', () => {
 describe('importer: bad lines', () => {
   const expected = [
     'cited_marks.jsonl:2: unknown exam_report_id',
-    'cited_marks.jsonl:3: cited_application_number must be 1-12 digits',
+    'cited_marks.jsonl:3: cited_application_number must be 1-12 digits without a leading zero',
     'documents.jsonl:2: file not found: files/missing.pdf',
     'documents.jsonl:3: unknown opposition_id',
     'documents.jsonl:4: file must be a path inside the set',
@@ -374,7 +375,7 @@ describe('importer: bad lines', () => {
     'trademarks.jsonl:5: unknown journal_id',
     'trademarks.jsonl:6: tm_type must be one of WORD, DEVICE, COMPOSITE, 3D, SOUND, COLOUR',
     'trademarks.jsonl:8: not a JSON object',
-    'trademarks.jsonl:9: application_number must be 1-12 digits',
+    'trademarks.jsonl:9: application_number must be 1-12 digits without a leading zero',
   ];
 
   it('reports each as file:line: reason and imports every other line', async () => {

@@ -90,7 +90,7 @@ describe('npm start', function () {
     expect((await res.json()).application_number).to.equal(rows[0].application_number);
 
     // A delta imported while it runs reaches the events queue through the workers' outbox relay.
-    const deps = createDeps(loadConfig({ ...env, PORT: '0' }));
+    const deps = createDeps(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
     const imported = await importSet({ db: deps.db, store: deps.store, dir: path.join(dir, 'demo', 'delta') });
     expect(imported.events).to.be.greaterThan(0);
     let unrelayed = -1;

@@ -2,6 +2,7 @@ import type { Api } from '../endpoint.ts';
 import type { Deps } from '../../deps.ts';
 import type { TokenService } from '../../accounts/tokens.ts';
 import type { RateLimits } from '../../limits/rateLimits.ts';
+import type { CreditLedger } from '../../limits/credits.ts';
 import { TrademarkRepository } from '../../trademarks/repository.ts';
 import { TrademarkService } from '../../trademarks/service.ts';
 import { JournalRepository } from '../../documents/journalRepository.ts';
@@ -9,14 +10,23 @@ import { trademarkRoutes } from './trademarks.ts';
 import { journalRoutes } from './journals.ts';
 import { referenceRoutes } from './reference.ts';
 import { registerAccountRoutes } from './accounts.ts';
+import { searchRoutes } from './search.ts';
+import { SearchService } from '../../search/service.ts';
+import { SearchCache } from '../../search/cache.ts';
 
 export interface RouteServices {
   tokens: TokenService;
   limits: RateLimits;
+  ledger: CreditLedger;
 }
 
 export function registerRoutes(api: Api, deps: Deps, services: RouteServices): void {
-  trademarkRoutes(api, new TrademarkService(new TrademarkRepository(deps.db), deps.store));
+  const trademarkRepo = new TrademarkRepository(deps.db);
+  const trademarks = new TrademarkService(trademarkRepo, deps.store);
+  // Search routes first: /v1/trademarks/ and /v1/trademarks/bulk/ must not be taken for a mark's detail.
+  const cache = new SearchCache(deps.redis, deps.config.RATE_LIMIT_PREFIX, deps.config.SEARCH_CACHE_TTL_SECONDS, deps.log);
+  searchRoutes(api, new SearchService(deps.search, trademarkRepo, cache), trademarks);
+  trademarkRoutes(api, trademarks);
   journalRoutes(api, new JournalRepository(deps.db));
   referenceRoutes(api, deps);
   registerAccountRoutes(api, deps, services);

@@ -63,7 +63,8 @@ const PROPOSED = 'Proposed to be Used';
 const MAX_INT32 = 2_147_483_647;
 // The API serves a mark at /v1/trademarks/{app_no}/ with app_no at most 12 digits (http/schemas.ts):
 // a longer number could be stored but never looked up, so it is refused here.
-const DIGITS = /^[0-9]{1,12}$/;
+// An application number is a number: no leading zero, so it has one spelling (the search index keeps it as one).
+const DIGITS = /^[1-9][0-9]{0,11}$/;
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)$/;
 const NEEDS_ESCAPE = /[\\\n\r\t]/;
 const ESCAPES = /[\\\n\r\t]/g;
@@ -125,7 +126,7 @@ function describe(f: Field): string {
     case 'id': return `${f.name} must be a non-negative integer`;
     case 'int32': return `${f.name} must be a non-negative integer below 2^31`;
     case 'class': return `${f.name} must be an integer 1-45`;
-    case 'digits': return `${f.name} must be 1-12 digits`;
+    case 'digits': return `${f.name} must be 1-12 digits without a leading zero`;
     case 'date': return `${f.name} must be a date (YYYY-MM-DD)`;
     case 'timestamp': return `${f.name} must be an ISO 8601 timestamp with a zone`;
     case 'textArray': return `${f.name} must be an array of strings`;

@@ -1,0 +1,51 @@
+// `npm run search-index -- rebuild | info`: the word-mark search index's snapshot.
+//   rebuild  builds the index from PostgreSQL, saves it (SEARCH_SNAPSHOT) and tells running API
+//            processes, which swap it in without a restart
+//   info     says what the saved snapshot holds
+import pg from 'pg';
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../src/config.ts';
+import { buildIndex, SNAPSHOT_CHANNEL } from '../src/search/manager.ts';
+import { loadSnapshot } from '../src/search/snapshot.ts';
+
+export async function searchIndexCommand(argv: string[], out: (line: string) => void): Promise<number> {
+  const config = loadConfig();
+  const file = config.searchSnapshot;
+  if (!file) {
+    out('SEARCH_SNAPSHOT is empty: this deployment keeps no snapshot');
+    return 2;
+  }
+  switch (argv[0]) {
+    case 'rebuild': {
+      const { engine, ms } = await buildIndex(config.DATABASE_URL, file, out);
+      out(`search index: ${engine.indexes[0].n.toLocaleString('en')} marks, ${engine.indexes[0].vocab.size.toLocaleString('en')} words, ` +
+        `built in ${(ms / 1000).toFixed(1)} s, saved to ${file} (feed position ${engine.seq})`);
+      const c = new pg.Client({ connectionString: config.DATABASE_URL });
+      await c.connect();
+      await c.query(`select pg_notify('${SNAPSHOT_CHANNEL}', '')`);
+      await c.end();
+      return 0;
+    }
+    case 'info': {
+      const t0 = performance.now();
+      const snap = await loadSnapshot(file);
+      if (!snap) {
+        out(`no snapshot at ${file}`);
+        return 1;
+      }
+      out(`${file}: ${snap.index.n.toLocaleString('en')} marks, ${snap.index.vocab.size.toLocaleString('en')} words, feed position ` +
+        `${snap.seq}, built ${snap.builtAt}, database ${snap.instance}; loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+      return 0;
+    }
+    default:
+      out('usage: npm run search-index -- rebuild | info');
+      return 2;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  searchIndexCommand(process.argv.slice(2), (l) => console.log(l)).then((code) => process.exit(code), (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

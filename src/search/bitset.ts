@@ -1,0 +1,51 @@
+// Sets of marks as bitmaps: 7.7M marks fit in under 1 MB, which stays in the processor's cache while
+// postings are poured in, where an array of a byte per mark would not.
+
+export class Bitset {
+  readonly words: Int32Array;
+
+  constructor(readonly size: number) {
+    this.words = new Int32Array((size >>> 5) + 1);
+  }
+
+  has(m: number): boolean {
+    return (this.words[m >>> 5] & (1 << (m & 31))) !== 0;
+  }
+
+  add(m: number): void {
+    this.words[m >>> 5] |= 1 << (m & 31);
+  }
+
+  clear(): void {
+    this.words.fill(0);
+  }
+
+  /** Sets the marks of postings[from, to). */
+  addAll(marks: Uint32Array, from: number, to: number): void {
+    const w = this.words;
+    for (let p = from; p < to; p++) {
+      const m = marks[p];
+      w[m >>> 5] |= 1 << (m & 31);
+    }
+  }
+
+  /** this = this AND other. */
+  and(other: Bitset): void {
+    const a = this.words;
+    const b = other.words;
+    for (let i = 0; i < a.length; i++) a[i] &= b[i];
+  }
+
+  /** Calls f for every member, in increasing order. */
+  forEach(f: (m: number) => void): void {
+    const w = this.words;
+    for (let i = 0; i < w.length; i++) {
+      let x = w[i];
+      while (x !== 0) {
+        const low = x & -x;
+        f((i << 5) + (31 - Math.clz32(low)));
+        x ^= low;
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { IndexBuilder, type MarkRow } from './build.ts';
+import { FACETS, type After, type Facet, type Filter, type IndexHit, type MarkIndex } from './markIndex.ts';
+import type { PreparedQuery } from './query.ts';
+import type { Change } from './source.ts';
+
+// The searchable register of one process: the index as built (or loaded from its snapshot) plus a
+// small index of the marks changed since, rebuilt on every change. A changed mark is hidden in the
+// base index and lives in the small one, so every mark is in exactly one of them; results of both are
+// merged in the same order. When the small one grows past REBUILD_AT marks, a full rebuild is due.
+
+export const REBUILD_AT = 200_000;
+
+export interface EngineResult {
+  count: number;
+  groups: Record<Facet, Map<string, number>>;
+  hits: IndexHit[];
+}
+
+export class SearchEngine {
+  private delta: MarkIndex | null = null;
+  private readonly changed = new Map<number, MarkRow | null>();
+
+  /** `seq`: the change-feed position the register reflects; the same in every process at the same data, so it keys the result cache. */
+  constructor(private base: MarkIndex, public seq: number) {}
+
+  get size(): number {
+    let n = 0;
+    for (let id = 0; id < this.base.n; id++) if (this.base.isLive(id)) n++;
+    return n + (this.delta?.n ?? 0);
+  }
+
+  get pending(): number {
+    return this.changed.size;
+  }
+
+  /** Applies changes from the feed (in feed order); the newest state of each mark wins. */
+  apply(changes: Change[], seq: number): void {
+    if (!changes.length) {
+      this.seq = Math.max(this.seq, seq);
+      return;
+    }
+    for (const c of changes) {
+      this.base.remove(c.appNo);
+      this.changed.set(c.appNo, c.row);
+    }
+    const b = new IndexBuilder(this.changed.size);
+    for (const row of this.changed.values()) if (row) b.add(row);
+    this.delta = b.size ? b.finish() : null;
+    this.seq = Math.max(this.seq, seq);
+  }
+
+  /** Replaces everything with a freshly built index (which already includes every change up to its seq). */
+  replace(base: MarkIndex, seq: number, later: Change[]): void {
+    this.base = base;
+    this.changed.clear();
+    this.delta = null;
+    this.seq = seq;
+    this.apply(later, seq);
+  }
+
+  search(q: PreparedQuery, filter: Filter, want: number, after: After | null): EngineResult {
+    const a = this.base.search(q, filter, want, after);
+    if (!this.delta) return a;
+    const b = this.delta.search(q, filter, want, after);
+    const groups = {} as Record<Facet, Map<string, number>>;
+    for (const f of FACETS) {
+      const m = new Map(a.groups[f]);
+      for (const [k, n] of b.groups[f]) m.set(k, (m.get(k) ?? 0) + n);
+      groups[f] = m;
+    }
+    return { count: a.count + b.count, groups, hits: mergeHits(a.hits, b.hits, want) };
+  }
+
+  /** The mark's current normalised text, or null when the register has no words for it. */
+  text(appNo: number): string | null {
+    if (this.changed.has(appNo)) {
+      const id = this.delta?.idOf(appNo) ?? -1;
+      return id >= 0 ? this.delta!.text(id) : null;
+    }
+    const id = this.base.idOf(appNo);
+    return id >= 0 && this.base.isLive(id) ? this.base.text(id) : null;
+  }
+
+  /** Every status label some mark has. */
+  statuses(): string[] {
+    return [...new Set(this.indexes.flatMap((ix) => ix.d.dict.status.filter((s) => s !== '')))];
+  }
+
+  get indexes(): MarkIndex[] {
+    return this.delta ? [this.base, this.delta] : [this.base];
+  }
+}
+
+export function compareHits(x: IndexHit, y: IndexHit): number {
+  return x.strategy - y.strategy || x.dist - y.dist || Math.min(x.len, 1023) - Math.min(y.len, 1023) || x.appNo - y.appNo;
+}
+
+function mergeHits(a: IndexHit[], b: IndexHit[], want: number): IndexHit[] {
+  const out: IndexHit[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < want && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && compareHits(a[i], b[j]) <= 0)) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
+}

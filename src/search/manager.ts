@@ -1,0 +1,209 @@
+import pg from 'pg';
+import type { Logger } from '../logger.ts';
+import type { ChangeListener } from '../db/listener.ts';
+import { IndexBuilder } from './build.ts';
+import { SearchEngine, REBUILD_AT } from './engine.ts';
+import { loadSnapshot, saveSnapshot, snapshotHeader } from './snapshot.ts';
+import { changesSince, instanceOf, streamMarks, type Change } from './source.ts';
+
+export const SEARCH_CHANNEL = 'nishaan_search';
+/** Announced by `npm run search-index -- rebuild` once a new snapshot is in place. */
+export const SNAPSHOT_CHANNEL = 'nishaan_search_snapshot';
+const POLL_MS = 2000;
+
+export interface IndexStats {
+  marks: number;
+  seq: number;
+  pending: number;
+  source: 'snapshot' | 'built';
+  loadMs: number;
+}
+
+/** Builds the index from PostgreSQL (streamed) and, given a file, saves it as a snapshot. */
+export async function buildIndex(url: string, snapshotFile: string | null, log?: (msg: string) => void): Promise<{ engine: SearchEngine; ms: number }> {
+  const t0 = performance.now();
+  let builder = new IndexBuilder();
+  let rows = 0;
+  const snap = await streamMarks(url, (s) => (builder = new IndexBuilder(s.estimate)), (r) => {
+    builder.add(r);
+    if (++rows % 1_000_000 === 0) log?.(`search index: ${rows.toLocaleString('en')} marks read`);
+  });
+  const index = builder.finish();
+  if (snapshotFile) saveSnapshot(snapshotFile, index, snap.seq, snap.instance);
+  return { engine: new SearchEngine(index, snap.seq), ms: performance.now() - t0 };
+}
+
+/**
+ * Builds and saves the snapshot unless one made from this database is already there. Returns what
+ * was built, or null when nothing needed building (or the deployment keeps no snapshot).
+ */
+export async function ensureSearchSnapshot(url: string, file: string | null): Promise<{ ms: number; marks: number } | null> {
+  if (!file) return null;
+  const snap = await snapshotHeader(file);
+  if (snap) {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      if ((await instanceOf(c)) === snap.instance) return null;
+    } finally {
+      await c.end();
+    }
+  }
+  const { engine, ms } = await buildIndex(url, file);
+  return { ms, marks: engine.indexes[0].n };
+}
+
+/**
+ * The process's search index: loaded from the snapshot (or built, and saved, when there is none for
+ * this database), then kept current from the change feed. PostgreSQL announces changes on
+ * `nishaan_search`; a poll every two seconds covers an announcement missed while the listening
+ * connection was down. A rebuilt snapshot, announced on `nishaan_search_snapshot`, is swapped in.
+ */
+export class SearchIndex {
+  private engine: SearchEngine | null = null;
+  private loading: Promise<SearchEngine> | null = null;
+  private client: pg.Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private catchingUp: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+  /** The feed position of the snapshot (or build) the engine started from. */
+  private baseSeq = 0;
+  stats: IndexStats | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly snapshotFile: string | null,
+    private readonly listener: ChangeListener,
+    private readonly log: Logger,
+  ) {}
+
+  /** The engine, loading or building it on first use. */
+  ready(): Promise<SearchEngine> {
+    if (this.engine) return Promise.resolve(this.engine);
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  private async load(): Promise<SearchEngine> {
+    const t0 = performance.now();
+    const snap = await this.ownSnapshot();
+    const engine = snap ? new SearchEngine(snap.index, snap.seq) : (await buildIndex(this.url, this.snapshotFile)).engine;
+    this.engine = engine;
+    this.baseSeq = engine.seq;
+    this.listener.on(SEARCH_CHANNEL, () => this.kick());
+    this.listener.on(SNAPSHOT_CHANNEL, () => void this.reload().catch((err) => this.log.error({ err }, 'search snapshot reload failed')));
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+    await this.catchUp();
+    this.stats = {
+      marks: engine.indexes[0].n, seq: engine.seq, pending: engine.pending, source: snap ? 'snapshot' : 'built',
+      loadMs: Math.round(performance.now() - t0),
+    };
+    this.log.info({ search: this.stats }, 'search index ready');
+    return engine;
+  }
+
+  /** The saved snapshot, when there is one and it was made from this database. */
+  private async ownSnapshot() {
+    const snap = this.snapshotFile ? await loadSnapshot(this.snapshotFile) : null;
+    if (snap && snap.instance !== (await this.withClient(instanceOf))) {
+      this.log.warn({ file: this.snapshotFile }, 'search snapshot belongs to another database: not used');
+      return null;
+    }
+    return snap;
+  }
+
+  /**
+   * Swaps in a newer snapshot (read off the event loop) and the changes after it. The old index
+   * answers until the swap. False when there is no newer snapshot for this database.
+   */
+  async reload(): Promise<boolean> {
+    const engine = this.engine;
+    if (!engine) return false;
+    const snap = await this.ownSnapshot();
+    if (!snap || snap.seq <= this.baseSeq) return false;
+    await this.catchingUp;
+    const later: Change[] = [];
+    let seq = snap.seq;
+    for (;;) {
+      const batch = await this.withClient((c) => changesSince(c, seq));
+      if (!batch.changes.length) break;
+      later.push(...batch.changes);
+      seq = batch.seq;
+    }
+    engine.replace(snap.index, snap.seq, later);
+    engine.seq = Math.max(engine.seq, seq);
+    this.baseSeq = snap.seq;
+    this.log.info({ seq: engine.seq, pending: engine.pending }, 'search index reloaded from a new snapshot');
+    return true;
+  }
+
+  /** Resolves once every change committed before the call is searchable. */
+  async sync(): Promise<void> {
+    await this.ready();
+    await this.listener.sync();
+    await this.catchUp();
+  }
+
+  private kick(): void {
+    if (this.closed) return;
+    this.catchUp().catch((err) => this.log.error({ err }, 'search index could not follow the change feed'));
+  }
+
+  /** Applies the feed's changes; one run at a time, and one more if asked for meanwhile. */
+  private catchUp(): Promise<void> {
+    if (this.catchingUp) {
+      this.again = true;
+      return this.catchingUp;
+    }
+    this.catchingUp = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.applyPending();
+        } while (this.again);
+      } finally {
+        this.catchingUp = null;
+      }
+    })();
+    return this.catchingUp;
+  }
+
+  private async applyPending(): Promise<void> {
+    const engine = this.engine;
+    if (!engine || this.closed) return;
+    for (;;) {
+      const batch = await this.withClient((c) => changesSince(c, engine.seq));
+      if (!batch.changes.length) return;
+      engine.apply(batch.changes, batch.seq);
+      if (engine.pending > REBUILD_AT) {
+        this.log.warn({ pending: engine.pending }, 'search index: many changes since the snapshot; run npm run search-index -- rebuild');
+      }
+    }
+  }
+
+  /** Runs f on this index's own connection (opened on first use, dropped after a failure). */
+  private async withClient<T>(f: (c: pg.Client) => Promise<T>): Promise<T> {
+    if (!this.client) {
+      const c = new pg.Client({ connectionString: this.url });
+      c.on('error', () => undefined);
+      await c.connect();
+      this.client = c;
+    }
+    try {
+      return await f(this.client);
+    } catch (err) {
+      await this.client.end().catch(() => undefined);
+      this.client = null;
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.catchingUp?.catch(() => undefined);
+    await this.client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,458 @@
+import { Vocabulary } from './vocabulary.ts';
+import { Bitset } from './bitset.ts';
+import { S_EXACT, S_PHONETIC, STRATEGY_COUNT } from './strategies.ts';
+import type { PreparedQuery } from './query.ts';
+import { singleWord } from './singleWord.ts';
+import { multiWord } from './multiWord.ts';
+
+// The in-memory index of one set of marks (the register as built, or the marks changed since):
+// marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
+// numbered in application-number order. Postings carry each mark's length and packed facets beside
+// its id, so a search reads them front to back and never looks a mark up: at 7.7M marks, one random
+// memory access per match would cost more than everything else together.
+//
+// A search pours postings into a bitmap of the marks seen so far (dedup, strongest strategy first);
+// a new mark that passes the filters is counted into the facets and appended, with its sort key, to a
+// list whose runs are the strategies' buckets. Only the buckets that reach the page are ordered.
+// Searching is synchronous; the scratch space is this index's own.
+
+export const FACETS = ['status', 'tm_type', 'filing_mode', 'state', 'class_number'] as const;
+export type Facet = (typeof FACETS)[number];
+
+/** Facet columns packed in one 32-bit word per mark: class 6 bits, status 8, type 4, filing mode 6, state 8. */
+export function packInfo(cls: number, status: number, tmType: number, filingMode: number, state: number): number {
+  return (cls | (status << 6) | (tmType << 14) | (filingMode << 18) | (state << 24)) >>> 0;
+}
+export const INFO_LIMITS = { status: 256, tm_type: 16, filing_mode: 64, state: 256 };
+
+export interface MarkData {
+  appNo: Float64Array;
+  info: Uint32Array;
+  /** Values of the dictionary-coded facets; '' stands for no value. */
+  dict: { status: string[]; tm_type: string[]; filing_mode: string[]; state: string[] };
+  wordOffsets: Uint32Array;
+  markWords: Uint32Array;
+  markLen: Uint16Array;
+  /** Marks whose EXACT key differs from their normalised words (punctuation, accents), ids ascending. */
+  exactIds: Uint32Array;
+  exactKeys: string[];
+  /** Word → marks holding it, with each mark's length and facets beside its id. */
+  postOffsets: Uint32Array;
+  postMarks: Uint32Array;
+  postLen: Uint16Array;
+  postInfo: Uint32Array;
+  /** Word → marks it begins. */
+  firstOffsets: Uint32Array;
+  firstMarks: Uint32Array;
+  firstLen: Uint16Array;
+  firstInfo: Uint32Array;
+  /** Word → marks it ends. */
+  lastOffsets: Uint32Array;
+  lastMarks: Uint32Array;
+  lastLen: Uint16Array;
+  lastInfo: Uint32Array;
+  /** Word → marks that are that word alone. */
+  onlyOffsets: Uint32Array;
+  onlyMarks: Uint32Array;
+  onlyInfo: Uint32Array;
+}
+
+/** One posting list family: ids, lengths and facets side by side. */
+export interface Postings {
+  offsets: Uint32Array;
+  marks: Uint32Array;
+  len: Uint16Array | null;
+  info: Uint32Array;
+}
+
+export interface Filter {
+  /** 46 flags indexed by class number, or null for every class. */
+  classes: Uint8Array | null;
+  /** Status label to keep, or null. */
+  status: string | null;
+}
+
+/** Where a page starts: after this result in the order (strategy, distance, length, application number). */
+export interface After {
+  strategy: number;
+  dist: number;
+  len: number;
+  appNo: number;
+}
+
+export interface IndexHit {
+  id: number;
+  appNo: number;
+  strategy: number;
+  dist: number;
+  len: number;
+}
+
+export interface IndexResult {
+  count: number;
+  groups: Record<Facet, Map<string, number>>;
+  hits: IndexHit[];
+}
+
+export const MAX_DIST = 15;
+export const MAX_LEN = 1023;
+const KEYS = (MAX_DIST + 1) * (MAX_LEN + 1);
+
+export function sortKey(dist: number, len: number): number {
+  return Math.min(dist, MAX_DIST) * (MAX_LEN + 1) + Math.min(len, MAX_LEN);
+}
+
+export class MarkIndex {
+  readonly n: number;
+  private readonly dead: Bitset;
+  private deadCount = 0;
+  private readonly exactOverride = new Map<number, string>();
+  // Scratch.
+  private seenSet: Bitset | null = null;
+  private readonly pool: Bitset[] = [];
+  private members!: Uint32Array;
+  private keys!: Uint16Array;
+  private count = 0;
+  private readonly bucketEnd = new Uint32Array(STRATEGY_COUNT);
+  private readonly hist = new Uint32Array(KEYS);
+  private readonly facetStatus = new Uint32Array(INFO_LIMITS.status);
+  private readonly facetType = new Uint32Array(INFO_LIMITS.tm_type);
+  private readonly facetMode = new Uint32Array(INFO_LIMITS.filing_mode);
+  private readonly facetState = new Uint32Array(INFO_LIMITS.state);
+  private readonly facetClass = new Uint32Array(64);
+
+  constructor(readonly vocab: Vocabulary, readonly d: MarkData) {
+    this.n = d.appNo.length;
+    this.dead = new Bitset(this.n);
+    d.exactIds.forEach((id, i) => this.exactOverride.set(id, d.exactKeys[i]));
+  }
+
+  get seen(): Bitset {
+    return this.seenSet!;
+  }
+
+  /** The id of an application number, or -1. */
+  idOf(appNo: number): number {
+    const a = this.d.appNo;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < appNo) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < a.length && a[lo] === appNo ? lo : -1;
+  }
+
+  /** Hides a mark (it changed or went away; its newer copy lives in another index). */
+  remove(appNo: number): void {
+    const id = this.idOf(appNo);
+    if (id >= 0 && !this.dead.has(id)) {
+      this.dead.add(id);
+      this.deadCount++;
+    }
+  }
+
+  isLive(id: number): boolean {
+    return !this.dead.has(id);
+  }
+
+  /** The normalised text of a mark, from its words. */
+  text(id: number): string {
+    const { wordOffsets, markWords } = this.d;
+    const out: string[] = [];
+    for (let p = wordOffsets[id]; p < wordOffsets[id + 1]; p++) out.push(this.vocab.words[markWords[p]]);
+    return out.join(' ');
+  }
+
+  wordCount(m: number): number {
+    return this.d.wordOffsets[m + 1] - this.d.wordOffsets[m];
+  }
+
+  /** A cleared bitmap from the pool (`i`: which one), for sets a strategy builds. */
+  bitmap(i: number): Bitset {
+    while (this.pool.length <= i) this.pool.push(new Bitset(this.n));
+    const b = this.pool[i];
+    b.clear();
+    return b;
+  }
+
+  search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult {
+    this.begin(filter);
+    if (q.words.length) {
+      if (q.mode === 'EXACT') this.exactMode(q);
+      else if (q.words.length === 1) singleWord(this, q);
+      else multiWord(this, q);
+    }
+    this.close(S_PHONETIC);
+    return { count: this.passing, groups: this.groups(), hits: this.page(want, after) };
+  }
+
+  // ---- admission -----------------------------------------------------------------------------
+
+  // The filters of the running search.
+  private filtering = false;
+  private classes: Uint8Array | null = null;
+  private statusOk = -1;
+  private passing = 0;
+
+  private begin(filter: Filter): void {
+    if (!this.seenSet) {
+      this.seenSet = new Bitset(this.n);
+      this.members = new Uint32Array(this.n);
+      this.keys = new Uint16Array(this.n);
+    } else {
+      this.seenSet.clear();
+    }
+    this.count = 0;
+    this.passing = 0;
+    this.bucketEnd.fill(0);
+    this.facetStatus.fill(0);
+    this.facetType.fill(0);
+    this.facetMode.fill(0);
+    this.facetState.fill(0);
+    this.facetClass.fill(0);
+    this.classes = filter.classes;
+    this.statusOk = filter.status === null ? -1 : this.d.dict.status.indexOf(filter.status);
+    // A status no mark here has: nothing passes.
+    if (filter.status !== null && this.statusOk < 0) this.classes = new Uint8Array(64);
+    this.filtering = this.classes !== null || this.statusOk !== -1 || this.deadCount > 0;
+  }
+
+  /** Strategy s is done: later admissions belong to later strategies. */
+  close(s: number): void {
+    for (let t = s; t < STRATEGY_COUNT; t++) this.bucketEnd[t] = this.count;
+  }
+
+  /** Admits postings [from, to) of a family at spelling distance `dist` (lengths from the family, or `fixedLen`). */
+  take(f: Postings, from: number, to: number, dist: number, fixedLen = 0): void {
+    if (to <= from) return;
+    const base = Math.min(dist, MAX_DIST) * (MAX_LEN + 1);
+    this.count = this.filtering
+      ? this.takeFiltered(f, from, to, base, base + Math.min(fixedLen, MAX_LEN))
+      : this.takeAll(f.marks, f.len, f.info, from, to, base, base + Math.min(fixedLen, MAX_LEN));
+  }
+
+  // The hot loop of every search: one pass over postings, nothing but sequential reads, a bitmap in
+  // cache, appends and small counters.
+  private takeAll(marks: Uint32Array, len: Uint16Array | null, info: Uint32Array, from: number, to: number, base: number, fixed: number): number {
+    const seen = this.seenSet!.words;
+    const members = this.members;
+    const keys = this.keys;
+    const fStatus = this.facetStatus;
+    const fType = this.facetType;
+    const fMode = this.facetMode;
+    const fState = this.facetState;
+    const fClass = this.facetClass;
+    let c = this.count;
+    for (let p = from; p < to; p++) {
+      const m = marks[p];
+      const w = m >>> 5;
+      const bit = 1 << (m & 31);
+      const sw = seen[w];
+      if ((sw & bit) !== 0) continue;
+      seen[w] = sw | bit;
+      members[c] = m;
+      if (len === null) keys[c] = fixed;
+      else {
+        const l = len[p];
+        keys[c] = l > MAX_LEN ? base + MAX_LEN : base + l;
+      }
+      c++;
+      const x = info[p];
+      fClass[x & 63]++;
+      fStatus[(x >>> 6) & 255]++;
+      fType[(x >>> 14) & 15]++;
+      fMode[(x >>> 18) & 63]++;
+      fState[x >>> 24]++;
+    }
+    this.passing += c - this.count;
+    return c;
+  }
+
+  private takeFiltered(f: Postings, from: number, to: number, base: number, fixed: number): number {
+    const seen = this.seenSet!.words;
+    const dead = this.dead.words;
+    const { marks, len, info } = f;
+    const classes = this.classes;
+    const statusOk = this.statusOk;
+    let c = this.count;
+    for (let p = from; p < to; p++) {
+      const m = marks[p];
+      const w = m >>> 5;
+      const bit = 1 << (m & 31);
+      if ((seen[w] & bit) !== 0) continue;
+      seen[w] |= bit;
+      const x = info[p];
+      if ((dead[w] & bit) !== 0 || (classes !== null && classes[x & 63] === 0)) continue;
+      if (statusOk !== -1 && ((x >>> 6) & 255) !== statusOk) continue;
+      this.members[c] = m;
+      if (len === null) this.keys[c] = fixed;
+      else this.keys[c] = base + Math.min(len[p], MAX_LEN);
+      c++;
+      this.facetClass[x & 63]++;
+      this.facetStatus[(x >>> 6) & 255]++;
+      this.facetType[(x >>> 14) & 15]++;
+      this.facetMode[(x >>> 18) & 63]++;
+      this.facetState[x >>> 24]++;
+    }
+    this.passing += c - this.count;
+    return c;
+  }
+
+  /** Admits one mark at spelling distance `dist`, unless already found (its length and facets looked up). */
+  takeOne(m: number, dist: number): void {
+    const seen = this.seenSet!;
+    if (seen.has(m)) return;
+    seen.add(m);
+    const x = this.d.info[m];
+    if (this.filtering) {
+      if (this.dead.has(m) || (this.classes !== null && this.classes[x & 63] === 0)) return;
+      if (this.statusOk !== -1 && ((x >>> 6) & 255) !== this.statusOk) return;
+    }
+    this.members[this.count] = m;
+    this.keys[this.count++] = sortKey(dist, this.d.markLen[m]);
+    this.passing++;
+    this.facetClass[x & 63]++;
+    this.facetStatus[(x >>> 6) & 255]++;
+    this.facetType[(x >>> 14) & 15]++;
+    this.facetMode[(x >>> 18) & 63]++;
+    this.facetState[x >>> 24]++;
+  }
+
+  get post(): Postings {
+    return { offsets: this.d.postOffsets, marks: this.d.postMarks, len: this.d.postLen, info: this.d.postInfo };
+  }
+
+  get first(): Postings {
+    return { offsets: this.d.firstOffsets, marks: this.d.firstMarks, len: this.d.firstLen, info: this.d.firstInfo };
+  }
+
+  get last(): Postings {
+    return { offsets: this.d.lastOffsets, marks: this.d.lastMarks, len: this.d.lastLen, info: this.d.lastInfo };
+  }
+
+  get only(): Postings {
+    return { offsets: this.d.onlyOffsets, marks: this.d.onlyMarks, len: null, info: this.d.onlyInfo };
+  }
+
+  /** Admits every posting of `word` in a family. */
+  takeWord(f: Postings, word: number, dist: number, fixedLen = 0): void {
+    this.take(f, f.offsets[word], f.offsets[word + 1], dist, fixedLen);
+  }
+
+  // ---- EXACT ---------------------------------------------------------------------------------
+
+  private exactMode(q: PreparedQuery): void {
+    const ids = q.words.map((w) => this.vocab.id(w));
+    if (ids.includes(-1)) return;
+    const { firstOffsets, firstMarks, onlyOffsets, onlyMarks } = this.d;
+    const plain = q.exact === q.normalised;
+    const accept = (m: number) => {
+      const override = this.exactOverride.get(m);
+      if (override === undefined ? plain : override === q.exact) this.takeOne(m, 0);
+    };
+    if (ids.length === 1) {
+      for (let p = onlyOffsets[ids[0]]; p < onlyOffsets[ids[0] + 1]; p++) accept(onlyMarks[p]);
+    } else {
+      for (let p = firstOffsets[ids[0]]; p < firstOffsets[ids[0] + 1]; p++) {
+        const m = firstMarks[p];
+        if (this.sequenceAt(m, ids, 0, true)) accept(m);
+      }
+    }
+    this.close(S_EXACT);
+  }
+
+  /** Whether mark m's words from position `at` are `ids` (and nothing after them, when `whole`). */
+  sequenceAt(m: number, ids: number[], at: number, whole: boolean): boolean {
+    const { wordOffsets, markWords } = this.d;
+    const start = wordOffsets[m] + at;
+    const count = wordOffsets[m + 1] - start;
+    if (count < ids.length || (whole && count !== ids.length)) return false;
+    for (let i = 0; i < ids.length; i++) if (markWords[start + i] !== ids[i]) return false;
+    return true;
+  }
+
+  /** Position of the first run of `ids` in mark m, or -1. */
+  findSequence(m: number, ids: number[]): number {
+    const n = this.wordCount(m);
+    for (let at = 0; at + ids.length <= n; at++) if (this.sequenceAt(m, ids, at, false)) return at;
+    return -1;
+  }
+
+  // ---- results -------------------------------------------------------------------------------
+
+  private groups(): Record<Facet, Map<string, number>> {
+    const dict = this.d.dict;
+    const named = (counts: Uint32Array, names: string[]) => {
+      const m = new Map<string, number>();
+      for (let i = 0; i < names.length; i++) if (counts[i] && names[i] !== '') m.set(names[i], counts[i]);
+      return m;
+    };
+    const classes = new Map<string, number>();
+    this.facetClass.forEach((c, i) => c && classes.set(String(i), c));
+    return {
+      status: named(this.facetStatus, dict.status),
+      tm_type: named(this.facetType, dict.tm_type),
+      filing_mode: named(this.facetMode, dict.filing_mode),
+      state: named(this.facetState, dict.state),
+      class_number: classes,
+    };
+  }
+
+  // ---- the page ------------------------------------------------------------------------------
+
+  /**
+   * The first `want` results in order (after `after`, when paging by cursor). Within a bucket the
+   * keys are histogrammed so that only the marks that reach the page are sorted.
+   */
+  private page(want: number, after: After | null): IndexHit[] {
+    const out: IndexHit[] = [];
+    const { members, keys, hist } = this;
+    const appNo = this.d.appNo;
+    let start = 0;
+    for (let s = 0; s < STRATEGY_COUNT && out.length < want; s++) {
+      const from = start;
+      const end = this.bucketEnd[s];
+      start = end;
+      if (end === from || (after && s < after.strategy)) continue;
+      const cursor = after && after.strategy === s;
+      const afterKey = cursor ? sortKey(after.dist, after.len) : -1;
+      const afterApp = cursor ? after.appNo : -1;
+      const keep = (i: number) => !cursor || keys[i] > afterKey || (keys[i] === afterKey && appNo[members[i]] > afterApp);
+      const need = want - out.length;
+      hist.fill(0);
+      let total = 0;
+      if (cursor) {
+        for (let i = from; i < end; i++) {
+          if (!keep(i)) continue;
+          hist[keys[i]]++;
+          total++;
+        }
+      } else {
+        for (let i = from; i < end; i++) hist[keys[i]]++;
+        total = end - from;
+      }
+      let cutoff = KEYS - 1;
+      if (total > need) {
+        let acc = 0;
+        for (let k = 0; k < KEYS; k++) {
+          acc += hist[k];
+          if (acc >= need) {
+            cutoff = k;
+            break;
+          }
+        }
+      }
+      const picked: number[] = [];
+      for (let i = from; i < end; i++) if (keys[i] <= cutoff && (!cursor || keep(i))) picked.push(i);
+      picked.sort((a, b) => keys[a] - keys[b] || members[a] - members[b]);
+      for (let j = 0; j < picked.length && out.length < want; j++) {
+        const i = picked[j];
+        const m = members[i];
+        out.push({ id: m, appNo: appNo[m], strategy: s, dist: keys[i] >>> 10, len: keys[i] & MAX_LEN });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { AppError, notFound } from '../errors.ts';
+import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
+import type { SearchIndex } from './manager.ts';
+import type { SearchCache } from './cache.ts';
+import { FACETS, type After, type Facet, type Filter, type IndexHit } from './markIndex.ts';
+import { prepareQuery, type MatchType } from './query.ts';
+import { STRATEGIES, S_SPELLING, score } from './strategies.ts';
+import { decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
+import { phoneticCodes, romanise, wordsOf } from './normalise.ts';
+import type { SearchParams } from './schemas.ts';
+
+type Bucket = Record<string, number>[];
+export interface SearchBody {
+  query: string;
+  match_type: MatchType;
+  count: number;
+  limit: number;
+  offset: number;
+  response_ms: number;
+  from_cache: boolean;
+  results: (SummaryRow & { score: number; strategy: (typeof STRATEGIES)[number] })[];
+  groups: Record<Facet, Bucket>;
+  next_cursor: string | null;
+}
+
+const bad = (parameter: string, message: string) =>
+  new AppError('validation_error', `invalid query parameter: ${parameter}`, [{ in: 'query', parameter, message }]);
+
+/** Word-mark search over the in-process index; summaries of the page come from PostgreSQL. */
+export class SearchService {
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly repo: TrademarkRepository,
+    private readonly cache: SearchCache,
+  ) {}
+
+  async search(p: SearchParams): Promise<SearchBody> {
+    const t0 = performance.now();
+    const q = prepareQuery(p.word_mark, p.match_type);
+    if (!q.words.length) throw bad('word_mark', 'word_mark must contain a letter or a digit');
+    if (p.cursor !== undefined && p.offset > 0) throw bad('cursor', 'cursor and offset cannot be combined: a cursor says where the page starts');
+    const classes = [...new Set([...(p.classes ?? []), ...(p.class_number ? [p.class_number] : [])])].sort((a, b) => a - b);
+    const status = p.status === undefined ? null : await this.status(p.status);
+    const fp = fingerprint([q.normalised, q.exact, q.mode, classes, status]);
+    const after = p.cursor === undefined ? null : decodeCursor(p.cursor, fp);
+    const engine = await this.index.ready();
+    const key = this.cache.key(engine.seq, createHash('sha256').update(JSON.stringify([fp, p.limit, p.offset, p.cursor ?? null, p.word_mark])).digest('base64url'));
+    const cached = await this.cache.get<SearchBody>(key);
+    if (cached) return { ...cached, response_ms: Math.round(performance.now() - t0), from_cache: true };
+
+    const filter: Filter = { classes: classes.length ? classMask(classes) : null, status };
+    const upTo = after ? p.limit : p.offset + p.limit;
+    // One more than the page: whether there is a next page is then known, not guessed.
+    const r = engine.search(q, filter, upTo + 1, after);
+    const page = r.hits.slice(after ? 0 : p.offset, upTo);
+    const results = await this.summaries(page, q.normalised.length);
+    const last = page.at(-1);
+    const more = r.hits.length > upTo;
+    const body: SearchBody = {
+      query: p.word_mark, match_type: q.mode, count: r.count, limit: p.limit, offset: p.offset, response_ms: 0, from_cache: false,
+      results, groups: formatGroups(r.groups),
+      next_cursor: more && last ? encodeCursor(fp, { strategy: last.strategy, dist: last.dist, len: last.len, appNo: last.appNo }) : null,
+    };
+    this.cache.set(key, body);
+    return { ...body, response_ms: Math.round(performance.now() - t0) };
+  }
+
+  /** The free search: SMART, ten results at most, the contract's few fields. */
+  async publicSearch(wordMark: string) {
+    const r = await this.search({ word_mark: wordMark, match_type: 'SMART', limit: 10, offset: 0 });
+    return {
+      query: r.query, count: r.count,
+      results: r.results.map((x) => ({
+        application_number: x.application_number, word_mark: x.word_mark, class_number: x.class_number, status: x.status,
+        application_date: x.application_date, state: x.state, tm_type: x.tm_type,
+      })),
+    };
+  }
+
+  /** A mark's normalised form, its phonetic codes and its closest spelling variants and sound-alikes. */
+  async phonetic(appNo: string) {
+    const [row] = await this.repo.summaries([appNo]);
+    if (!row) throw notFound(`trademark ${appNo}`);
+    const engine = await this.index.ready();
+    const q = prepareQuery(row.word_mark, 'SMART');
+    const words = wordsOf(q.normalised).map((w) => ({ word: w, romanised: romanise(w), codes: phoneticCodes(w) }));
+    let alikes: SearchBody['results'] = [];
+    if (q.words.length) {
+      // Start the page after every stronger strategy: only spelling variants and sound-alikes.
+      const after: After = { strategy: S_SPELLING - 1, dist: Number.MAX_SAFE_INTEGER, len: Number.MAX_SAFE_INTEGER, appNo: Number.MAX_SAFE_INTEGER };
+      const r = engine.search(q, { classes: null, status: null }, 21, after);
+      alikes = (await this.summaries(r.hits.filter((h) => String(h.appNo) !== appNo), q.normalised.length)).slice(0, 20);
+    }
+    return {
+      application_number: row.application_number, word_mark: row.word_mark, normalised: q.normalised, words,
+      sound_alikes: alikes.map((a) => ({
+        application_number: a.application_number, word_mark: a.word_mark, class_number: a.class_number, status: a.status,
+        score: a.score, strategy: a.strategy as 'spelling' | 'phonetic',
+      })),
+    };
+  }
+
+  /** Summaries in result order; a mark removed since the index saw it is left out. */
+  private async summaries(hits: IndexHit[], queryLength: number) {
+    const rows = await this.repo.summaries(hits.map((h) => String(h.appNo)));
+    const byApp = new Map(rows.map((r) => [r.application_number, r]));
+    const out: SearchBody['results'] = [];
+    for (const h of hits) {
+      const row = byApp.get(String(h.appNo));
+      if (row) out.push({ ...row, score: score(h.strategy, h.dist, h.len, queryLength), strategy: STRATEGIES[h.strategy] });
+    }
+    return out;
+  }
+
+  /**
+   * The status label as the register spells it (any case accepted); a label neither in the reference
+   * list nor on any mark is a 400 naming the known ones.
+   */
+  private async status(label: string): Promise<string> {
+    const [reference, engine] = await Promise.all([this.repo.statusLabels(), this.index.ready()]);
+    const map = new Map([...reference, ...engine.statuses()].map((s) => [s.toUpperCase(), s]));
+    const found = map.get(label.toUpperCase());
+    if (!found) throw bad('status', `unknown status "${label}"; statuses are: ${[...map.values()].sort().join(', ')}`);
+    return found;
+  }
+}
+
+function classMask(classes: number[]): Uint8Array {
+  const m = new Uint8Array(64);
+  for (const c of classes) m[c] = 1;
+  return m;
+}
+
+function formatGroups(groups: Record<Facet, Map<string, number>>): Record<Facet, Bucket> {
+  const out = {} as Record<Facet, Bucket>;
+  for (const f of FACETS) {
+    out[f] = [...groups[f]].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => ({ [k]: n }));
+  }
+  return out;
+}

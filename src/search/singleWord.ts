@@ -1,0 +1,81 @@
+import type { MarkIndex } from './markIndex.ts';
+import type { PreparedQuery } from './query.ts';
+import { related } from './related.ts';
+import {
+  S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
+} from './strategies.ts';
+import { splits } from './compounds.ts';
+
+/**
+ * SMART for a one-word query, strategy by strategy, strongest first: every step pours whole posting
+ * lists into the index's seen-bitmap, so a mark is admitted once, by its strongest strategy. Queries
+ * of one or two characters stop after whole words.
+ */
+export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
+  const w = q.words[0];
+  const v = ix.vocab;
+  const d = ix.d;
+  const id = v.id(w);
+  if (id >= 0) ix.takeWord(ix.only, id, 0, w.length);
+  ix.close(S_EXACT);
+  // Words with the prefix are one range of the sorted vocabulary, and so are their first-word postings.
+  const [lo, hi] = v.prefixRange(w);
+  ix.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
+  ix.close(S_PREFIX);
+  if (id >= 0) ix.takeWord(ix.post, id, 0);
+  ix.close(S_WORD);
+  if (q.normalised.length <= 2) return;
+
+  for (const parts of splits(v, w, [w])) admitRuns(ix, parts);
+  ix.close(S_COMPOUND);
+  ix.close(S_ALL_WORDS);
+  // A word whose postings were all poured already cannot add anything: the query word (all its marks
+  // are in after the word step), then every word poured whole by a step below.
+  const done = new Set<number>([id]);
+  const last = ix.last;
+  for (const word of v.withSuffix(w)) if (!done.has(word)) ix.takeWord(last, word, 0);
+  ix.close(S_SUFFIX);
+  const post = ix.post;
+  for (const word of v.containing(w)) {
+    if (done.has(word)) continue;
+    done.add(word);
+    ix.takeWord(post, word, 0);
+  }
+  ix.close(S_SUBSTRING);
+  ix.close(S_SUBSTRING_CROSS);
+  // Variants and sound-alikes come best first (spelling before phonetic, closer before farther), so a
+  // mark's first admission is its best.
+  let spellingDone = false;
+  for (const r of related(v, w, false)) {
+    if (r.level === 2 && !spellingDone) {
+      ix.close(S_SPELLING);
+      spellingDone = true;
+    }
+    if (!done.has(r.id)) ix.takeWord(post, r.id, r.dist);
+  }
+  if (!spellingDone) ix.close(S_SPELLING);
+}
+
+/** Admits, as compounds, the marks in which the words `parts` follow one another. */
+export function admitRuns(ix: MarkIndex, parts: number[]): void {
+  const d = ix.d;
+  const size = (w: number) => d.postOffsets[w + 1] - d.postOffsets[w];
+  const order = parts.slice().sort((a, b) => size(a) - size(b));
+  const rarest = order[0];
+  // Many candidates: keep only those holding every other part (bitmaps) before looking at their words.
+  let others = null;
+  if (size(rarest) > 4096) {
+    others = ix.bitmap(0);
+    others.addAll(d.postMarks, d.postOffsets[order[1]], d.postOffsets[order[1] + 1]);
+    for (let i = 2; i < order.length; i++) {
+      const next = ix.bitmap(1);
+      next.addAll(d.postMarks, d.postOffsets[order[i]], d.postOffsets[order[i] + 1]);
+      others.and(next);
+    }
+  }
+  for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
+    const m = d.postMarks[p];
+    if (others && !others.has(m)) continue;
+    if (!ix.seen.has(m) && ix.findSequence(m, parts) >= 0) ix.takeOne(m, 0);
+  }
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MarkIndex, type MarkData } from './markIndex.ts';
+import { Vocabulary, type VocabularyData } from './vocabulary.ts';
+
+// The index on disk, so a process starts from it in seconds instead of rebuilding from PostgreSQL:
+// a header (JSON) naming each array's type, offset and length, then the arrays' bytes, 8-aligned.
+// Loading maps them straight back as typed arrays over the file's buffer. Written to a temporary
+// name and renamed, so a reader never sees half a file.
+
+const MAGIC = 'NSHIDX04';
+type Typed = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+const TYPES = { Uint8Array, Uint16Array, Uint32Array, Float64Array } as const;
+type TypeName = keyof typeof TYPES;
+
+interface Header {
+  seq: number;
+  instance: string;
+  builtAt: string;
+  arrays: Record<string, { type: TypeName; offset: number; length: number }>;
+  strings: Record<string, { offset: number; bytes: number; count: number }>;
+  dict: MarkData['dict'];
+}
+
+const VOCAB_ARRAYS = ['reversed', 'gramOffsets', 'gramWords', 'delHashes', 'delWords', 'codeOffsets', 'codeWords'] as const;
+const MARK_ARRAYS = ['appNo', 'info', 'wordOffsets', 'markWords', 'markLen', 'exactIds', 'postOffsets', 'postMarks', 'postLen', 'postInfo',
+  'firstOffsets', 'firstMarks', 'firstLen', 'firstInfo', 'lastOffsets', 'lastMarks', 'lastLen', 'lastInfo', 'onlyOffsets', 'onlyMarks',
+  'onlyInfo'] as const;
+
+export interface LoadedIndex {
+  index: MarkIndex;
+  seq: number;
+  instance: string;
+  builtAt: string;
+}
+
+export function saveSnapshot(file: string, index: MarkIndex, seq: number, instance: string): void {
+  const v = index.vocab.d;
+  const m = index.d;
+  const arrays: [string, Typed][] = [
+    ...VOCAB_ARRAYS.map((k) => [`v.${k}`, v[k]] as [string, Typed]),
+    ...MARK_ARRAYS.map((k) => [`m.${k}`, m[k]] as [string, Typed]),
+  ];
+  const strings: [string, string[]][] = [['v.words', v.words], ['v.codes', v.codes], ['m.exactKeys', m.exactKeys]];
+  const blobs = strings.map(([, list]) => Buffer.from(list.join('\n'), 'utf8'));
+  const header: Header = { seq, instance, builtAt: new Date().toISOString(), arrays: {}, strings: {}, dict: m.dict };
+  // Offsets are relative to the data area; the header is written first, its length in front of it.
+  let at = 0;
+  const align = () => (at = Math.ceil(at / 8) * 8);
+  for (const [name, a] of arrays) {
+    align();
+    header.arrays[name] = { type: a.constructor.name as TypeName, offset: at, length: a.length };
+    at += a.byteLength;
+  }
+  strings.forEach(([name, list], i) => {
+    align();
+    header.strings[name] = { offset: at, bytes: blobs[i].length, count: list.length };
+    at += blobs[i].length;
+  });
+  const head = Buffer.from(JSON.stringify(header), 'utf8');
+  const dataStart = Math.ceil((MAGIC.length + 4 + head.length) / 8) * 8;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    const pre = Buffer.alloc(dataStart);
+    pre.write(MAGIC, 0, 'latin1');
+    pre.writeUInt32LE(head.length, MAGIC.length);
+    head.copy(pre, MAGIC.length + 4);
+    fs.writeSync(fd, pre, 0, pre.length, 0);
+    for (const [name, a] of arrays) {
+      fs.writeSync(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength), 0, a.byteLength, dataStart + header.arrays[name].offset);
+    }
+    strings.forEach(([name], i) => fs.writeSync(fd, blobs[i], 0, blobs[i].length, dataStart + header.strings[name].offset));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
+/** What a snapshot file says about itself (its header only: the arrays are not read), or null when there is none. */
+export async function snapshotHeader(file: string): Promise<{ seq: number; instance: string; builtAt: string } | null> {
+  let fh;
+  try {
+    fh = await fs.promises.open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  try {
+    const pre = Buffer.alloc(MAGIC.length + 4);
+    await fh.read(pre, 0, pre.length, 0);
+    if (pre.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
+    const head = Buffer.alloc(pre.readUInt32LE(MAGIC.length));
+    await fh.read(head, 0, head.length, pre.length);
+    const h = JSON.parse(head.toString('utf8')) as Header;
+    return { seq: h.seq, instance: h.instance, builtAt: h.builtAt };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The index saved in `file`, or null when there is none or it is of another format. Read without blocking the event loop. */
+export async function loadSnapshot(file: string): Promise<LoadedIndex | null> {
+  let buf: Buffer;
+  try {
+    buf = await fs.promises.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  if (buf.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
+  const headLen = buf.readUInt32LE(MAGIC.length);
+  const header = JSON.parse(buf.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + headLen)) as Header;
+  const dataStart = Math.ceil((MAGIC.length + 4 + headLen) / 8) * 8;
+  // Typed arrays need their element alignment: a buffer not starting on 8 bytes is copied once.
+  const base = buf.byteOffset % 8 === 0 ? buf : Buffer.from(buf);
+  const array = (name: string): Typed => {
+    const a = header.arrays[name];
+    if (a.length === 0) return new TYPES[a.type](0);
+    return new TYPES[a.type](base.buffer as ArrayBuffer, base.byteOffset + dataStart + a.offset, a.length);
+  };
+  const strings = (name: string): string[] => {
+    const s = header.strings[name];
+    if (s.count === 0) return [];
+    return base.toString('utf8', dataStart + s.offset, dataStart + s.offset + s.bytes).split('\n');
+  };
+  const vd = Object.fromEntries(VOCAB_ARRAYS.map((k) => [k, array(`v.${k}`)])) as unknown as VocabularyData;
+  vd.words = strings('v.words');
+  vd.codes = strings('v.codes');
+  const md = Object.fromEntries(MARK_ARRAYS.map((k) => [k, array(`m.${k}`)])) as unknown as MarkData;
+  md.exactKeys = strings('m.exactKeys');
+  md.dict = header.dict;
+  return { index: new MarkIndex(new Vocabulary(vd), md), seq: header.seq, instance: header.instance, builtAt: header.builtAt };
+}

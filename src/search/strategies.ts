@@ -1,0 +1,49 @@
+// SMART's strategies, strongest first. A mark is found by its strongest strategy only; results are
+// ordered by strategy, then spelling distance, then length of the mark, then application number.
+export const STRATEGIES = [
+  'exact', // the whole mark is the query
+  'prefix', // the mark starts with the query
+  'word', // the query is a whole word (or run of whole words) of the mark
+  'compound', // the query joined or split differently: SUNRISEFOODS ⇄ SUNRISE FOODS
+  'all_words', // every query word is a whole word of the mark, in another order
+  'suffix', // the mark ends with the query
+  'substring', // the query is inside a word of the mark
+  'substring_cross', // the query spans a word boundary of the mark (SE FO in SUNRISE FOODS)
+  'spelling', // every query word matches a word of the mark within 1-2 edits (by length)
+  'phonetic', // every query word sounds like a word of the mark (Double Metaphone after Indian romanisation)
+] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+export const S_EXACT = 0;
+export const S_PREFIX = 1;
+export const S_WORD = 2;
+export const S_COMPOUND = 3;
+export const S_ALL_WORDS = 4;
+export const S_SUFFIX = 5;
+export const S_SUBSTRING = 6;
+export const S_SUBSTRING_CROSS = 7;
+export const S_SPELLING = 8;
+export const S_PHONETIC = 9;
+export const STRATEGY_COUNT = STRATEGIES.length;
+
+// Score bands (0-100): each strategy has its own band, so a score never ranks a weaker strategy above
+// a stronger one. Within a band, distance costs more than length, as in the ordering.
+const BANDS: [number, number][] = [
+  [100, 100], [86, 99], [76, 85], [68, 75], [60, 67], [52, 59], [44, 51], [38, 43], [24, 37], [10, 23],
+];
+
+/**
+ * A result's score: the top of its strategy's band, less steps for spelling distance (spelling and
+ * phonetic only, at most 3) and, within a step, for how much longer the mark is than the query.
+ * Scores never increase down the result order.
+ */
+export function score(strategy: number, dist: number, markLength: number, queryLength: number): number {
+  const [low, high] = BANDS[strategy];
+  const width = high - low;
+  if (width === 0) return high;
+  const fuzzy = strategy === S_SPELLING || strategy === S_PHONETIC;
+  const step = fuzzy ? Math.floor((width + 1) / 4) : width + 1;
+  const extra = Math.max(0, markLength - queryLength);
+  const forLength = Math.floor((extra * step) / (extra + queryLength + 1));
+  return high - Math.min(width, (fuzzy ? Math.min(dist, 3) : 0) * step + Math.min(step - 1, forLength));
+}

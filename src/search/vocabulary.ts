@@ -1,0 +1,278 @@
+import { fnv1a, radixSortPairs } from './hash.ts';
+import { boundedDistance } from './editDistance.ts';
+import { phoneticCodes } from './normalise.ts';
+
+// Every distinct word of the register, sorted, with the word-level lookups SMART search needs:
+// exact word, words with a prefix (a range of the sorted list), words with a suffix (a range of the
+// list sorted by reversed spelling), words containing a substring (trigrams of the vocabulary),
+// spelling variants (a table of deletions: two words within k edits share a string reached by at
+// most k deletions from each) and sound-alikes (words by phonetic code). Marks are found from words
+// through the postings of MarkIndex.
+
+export interface VocabularyData {
+  words: string[];
+  /** Word ids ordered by reversed spelling. */
+  reversed: Uint32Array;
+  /** Trigram code → word ids containing it (CSR). */
+  gramOffsets: Uint32Array;
+  gramWords: Uint32Array;
+  /** Hashes of every word and of its deletions (1 for all words, 2 as well from six letters), sorted; the word of each. */
+  delHashes: Uint32Array;
+  delWords: Uint32Array;
+  /** Phonetic codes, sorted, → word ids (CSR). */
+  codes: string[];
+  codeOffsets: Uint32Array;
+  codeWords: Uint32Array;
+}
+
+const ALPHABET = 37;
+const GRAMS = ALPHABET ** 3;
+// Words of at least this length are indexed with two deletions (a query word of eight letters may be
+// two edits from one of six).
+const TWO_DELETIONS_FROM = 6;
+
+function charIndex(c: number): number {
+  if (c >= 65 && c <= 90) return c - 65;
+  if (c >= 48 && c <= 57) return c - 22;
+  return 36;
+}
+
+function gramAt(w: string, i: number): number {
+  return (charIndex(w.charCodeAt(i)) * ALPHABET + charIndex(w.charCodeAt(i + 1))) * ALPHABET + charIndex(w.charCodeAt(i + 2));
+}
+
+const reverse = (s: string) => s.split('').reverse().join('');
+
+export class Vocabulary {
+  readonly words: string[];
+
+  constructor(readonly d: VocabularyData) {
+    this.words = d.words;
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Builds the lookups for a sorted, duplicate-free word list. */
+  static build(words: string[]): Vocabulary {
+    const n = words.length;
+    const reversed = Uint32Array.from({ length: n }, (_, i) => i);
+    const rev = words.map(reverse);
+    reversed.sort((a, b) => (rev[a] < rev[b] ? -1 : rev[a] > rev[b] ? 1 : 0));
+
+    // Trigrams: count, then fill (word ids come out ascending in every list).
+    const gramCount = new Uint32Array(GRAMS + 1);
+    const seen = new Int32Array(GRAMS).fill(-1);
+    for (let id = 0; id < n; id++) {
+      const w = words[id];
+      for (let i = 0; i + 3 <= w.length; i++) {
+        const g = gramAt(w, i);
+        if (seen[g] !== id) {
+          seen[g] = id;
+          gramCount[g + 1]++;
+        }
+      }
+    }
+    for (let g = 0; g < GRAMS; g++) gramCount[g + 1] += gramCount[g];
+    const gramOffsets = gramCount.slice();
+    const gramWords = new Uint32Array(gramOffsets[GRAMS]);
+    const fill = gramOffsets.slice(0, GRAMS);
+    seen.fill(-1);
+    for (let id = 0; id < n; id++) {
+      const w = words[id];
+      for (let i = 0; i + 3 <= w.length; i++) {
+        const g = gramAt(w, i);
+        if (seen[g] !== id) {
+          seen[g] = id;
+          gramWords[fill[g]++] = id;
+        }
+      }
+    }
+
+    // Deletions.
+    let total = 0;
+    for (const w of words) total += 1 + w.length + (w.length >= TWO_DELETIONS_FROM ? (w.length * (w.length - 1)) / 2 : 0);
+    const hashes = new Uint32Array(total);
+    const owners = new Uint32Array(total);
+    let k = 0;
+    for (let id = 0; id < n; id++) {
+      const w = words[id];
+      hashes[k] = fnv1a(w);
+      owners[k++] = id;
+      for (let i = 0; i < w.length; i++) {
+        hashes[k] = fnv1a(w, i);
+        owners[k++] = id;
+      }
+      if (w.length >= TWO_DELETIONS_FROM) {
+        for (let i = 0; i < w.length; i++) {
+          for (let j = i + 1; j < w.length; j++) {
+            hashes[k] = fnv1a(w, i, j);
+            owners[k++] = id;
+          }
+        }
+      }
+    }
+    const dels = radixSortPairs(hashes, owners);
+
+    // Phonetic codes.
+    const byCode = new Map<string, number[]>();
+    for (let id = 0; id < n; id++) {
+      for (const c of phoneticCodes(words[id])) {
+        const list = byCode.get(c);
+        if (list) list.push(id);
+        else byCode.set(c, [id]);
+      }
+    }
+    const codes = [...byCode.keys()].sort();
+    const codeOffsets = new Uint32Array(codes.length + 1);
+    codes.forEach((c, i) => (codeOffsets[i + 1] = codeOffsets[i] + byCode.get(c)!.length));
+    const codeWords = new Uint32Array(codeOffsets[codes.length]);
+    codes.forEach((c, i) => codeWords.set(byCode.get(c)!, codeOffsets[i]));
+
+    return new Vocabulary({
+      words, reversed, gramOffsets, gramWords, delHashes: dels.keys, delWords: dels.values, codes, codeOffsets, codeWords,
+    });
+  }
+
+  /** The word's id, or -1. */
+  id(word: string): number {
+    const words = this.words;
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < words.length && words[lo] === word ? lo : -1;
+  }
+
+  /** Ids [lo, hi) of the words starting with `p`. */
+  prefixRange(p: string): [number, number] {
+    const words = this.words;
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid] < p) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    let top = words.length;
+    while (end < top) {
+      const mid = (end + top) >>> 1;
+      if (words[mid].startsWith(p)) end = mid + 1;
+      else top = mid;
+    }
+    return [lo, end];
+  }
+
+  /** Ids of the words ending with `s`. */
+  withSuffix(s: string): Uint32Array {
+    const r = reverse(s);
+    const order = this.d.reversed;
+    const revAt = (i: number) => reverse(this.words[order[i]]);
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (revAt(mid) < r) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    let top = order.length;
+    while (end < top) {
+      const mid = (end + top) >>> 1;
+      if (revAt(mid).startsWith(r)) end = mid + 1;
+      else top = mid;
+    }
+    return order.subarray(lo, end);
+  }
+
+  /** Ids of the words containing `s` (three characters or more), ascending. */
+  containing(s: string): number[] {
+    const { gramOffsets, gramWords } = this.d;
+    // The two rarest trigrams of s; their lists (ascending) are intersected before any word is read.
+    let g1 = -1;
+    let g2 = -1;
+    const size = (g: number) => gramOffsets[g + 1] - gramOffsets[g];
+    for (let i = 0; i + 3 <= s.length; i++) {
+      const g = gramAt(s, i);
+      if (g === g1 || g === g2) continue;
+      if (g1 < 0 || size(g) < size(g1)) {
+        g2 = g1;
+        g1 = g;
+      } else if (g2 < 0 || size(g) < size(g2)) {
+        g2 = g;
+      }
+    }
+    const out: number[] = [];
+    if (g1 < 0) return out;
+    let a = gramOffsets[g1];
+    const aEnd = gramOffsets[g1 + 1];
+    if (g2 < 0) {
+      for (; a < aEnd; a++) if (this.words[gramWords[a]].includes(s)) out.push(gramWords[a]);
+      return out;
+    }
+    let b = gramOffsets[g2];
+    const bEnd = gramOffsets[g2 + 1];
+    while (a < aEnd && b < bEnd) {
+      const x = gramWords[a];
+      const y = gramWords[b];
+      if (x < y) a++;
+      else if (y < x) b++;
+      else {
+        if (this.words[x].includes(s)) out.push(x);
+        a++;
+        b++;
+      }
+    }
+    return out;
+  }
+
+  /** Words within `max` edits of `w` (itself excluded), with their distance. */
+  variants(w: string, max: number): Map<number, number> {
+    const found = new Map<number, number>();
+    if (max <= 0) return found;
+    const probe = (h: number) => {
+      const { delHashes, delWords } = this.d;
+      let lo = 0;
+      let hi = delHashes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (delHashes[mid] < h) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let p = lo; p < delHashes.length && delHashes[p] === h; p++) {
+        const id = delWords[p];
+        if (found.has(id)) continue;
+        const d = boundedDistance(w, this.words[id], max);
+        found.set(id, d);
+      }
+    };
+    probe(fnv1a(w));
+    for (let i = 0; i < w.length; i++) probe(fnv1a(w, i));
+    if (max >= 2) for (let i = 0; i < w.length; i++) for (let j = i + 1; j < w.length; j++) probe(fnv1a(w, i, j));
+    for (const [id, d] of found) if (d === 0 || d > max) found.delete(id);
+    return found;
+  }
+
+  /** Words sharing a phonetic code with `w` (itself included when it is a word of the register). */
+  soundAlikes(w: string): Set<number> {
+    const out = new Set<number>();
+    const { codes, codeOffsets, codeWords } = this.d;
+    for (const c of phoneticCodes(w)) {
+      let lo = 0;
+      let hi = codes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (codes[mid] < c) lo = mid + 1;
+        else hi = mid;
+      }
+      if (codes[lo] !== c) continue;
+      for (let p = codeOffsets[lo]; p < codeOffsets[lo + 1]; p++) out.add(codeWords[p]);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,181 @@
+import { expect } from 'chai';
+import { IndexBuilder, type MarkRow } from '../../src/search/build.ts';
+import { SearchEngine } from '../../src/search/engine.ts';
+import { prepareQuery, type MatchType } from '../../src/search/query.ts';
+import { STRATEGIES, score } from '../../src/search/strategies.ts';
+import type { Filter } from '../../src/search/markIndex.ts';
+
+// A hand-written register: each mark is there to be found (or not) by one strategy.
+const MARKS: [number, string, number?, string?][] = [
+  [1001, 'SUNRISE'],
+  [1002, 'Sunrise'],
+  [1003, 'SUNRISE FOODS', 30],
+  [1004, 'SUNRISEFOODS', 30],
+  [1005, 'GOLDEN SUNRISE', 29, 'Objected'],
+  [1006, 'SUNRISER'],
+  [1007, 'NEW SUNRISES', 30],
+  [1008, 'FOODS SUNRISE', 30],
+  [1009, 'SUNRIZE', 30],
+  [1010, 'SUN RISE', 30],
+  [1011, 'MY SUNRISE', 43],
+  [1012, 'ASUNRISEB', 30],
+  [1013, 'SUNRAISE', 30],
+  [1014, 'SHREE GANESH'],
+  [1015, 'SRI GANESH'],
+  [1016, 'SHRI GANESHA'],
+  [1017, 'PHOOL'],
+  [1018, 'FUL'],
+  [1019, '4EVER'],
+  [1020, 'FOREVER'],
+  [1021, 'S'],
+  [1022, 'SA'],
+  [1023, 'SAB'],
+  [1024, 'M S FOODS'],
+  [1025, 'SUNRISE   FOODS', 31],
+  [1026, 'SUNRISE-FOODS', 31],
+  [1027, 'KINGFISHER'],
+  [1028, 'KINGFISHR'],
+];
+
+function engineOf(marks = MARKS): SearchEngine {
+  const b = new IndexBuilder();
+  for (const [appNo, wordMark, cls, status] of marks) b.add(row(appNo, wordMark, cls, status));
+  return new SearchEngine(b.finish(), 0);
+}
+
+function row(appNo: number, wordMark: string, cls = 30, status = 'Registered'): MarkRow {
+  return { appNo, wordMark, cls, status, tmType: 'WORD', filingMode: 'E-FILING', state: cls === 43 ? 'DELHI' : 'MAHARASHTRA' };
+}
+
+const none: Filter = { classes: null, status: null };
+
+/** [application number, strategy] of every hit, in result order. */
+function find(e: SearchEngine, text: string, mode: MatchType = 'SMART', filter = none): [number, string][] {
+  return e.search(prepareQuery(text, mode), filter, 1000, null).hits.map((h) => [h.appNo, STRATEGIES[h.strategy]]);
+}
+
+const strategyOf = (hits: [number, string][], appNo: number) => hits.find((h) => h[0] === appNo)?.[1];
+
+describe('search index', () => {
+  const e = engineOf();
+
+  it('finds the mark itself first, then prefixes, whole words, compounds, other orders, suffixes, substrings, spellings and sounds', () => {
+    const hits = find(e, 'sunrise');
+    const expected: Record<number, string> = {
+      1001: 'exact', 1002: 'exact', 1003: 'prefix', 1004: 'prefix', 1006: 'prefix', 1025: 'prefix', 1026: 'prefix',
+      1005: 'word', 1011: 'word', 1008: 'word', 1010: 'compound', 1007: 'substring', 1012: 'substring',
+      1009: 'spelling', 1013: 'spelling',
+    };
+    for (const [app, s] of Object.entries(expected)) expect(strategyOf(hits, Number(app)), `${app}`).to.equal(s);
+    const order = hits.map((h) => STRATEGIES.indexOf(h[1] as never));
+    expect(order).to.deep.equal([...order].sort((a, b) => a - b));
+  });
+
+  it('ranks within a strategy by closer spelling, then shorter mark, then application number', () => {
+    const hits = find(e, 'SUNRISE').filter((h) => h[1] === 'prefix').map((h) => h[0]);
+    // SUNRISER (8), SUNRISEFOODS (12), SUNRISE FOODS ×3 (13): the three equal ones by application number.
+    expect(hits).to.deep.equal([1006, 1004, 1003, 1025, 1026]);
+    const spelled = find(e, 'KINGFISHERS').filter((h) => h[1] === 'spelling').map((h) => h[0]);
+    expect(spelled).to.deep.equal([1027, 1028]);
+  });
+
+  it('joins and splits compounds: SUNRISEFOODS ⇄ SUNRISE FOODS', () => {
+    expect(strategyOf(find(e, 'SUNRISEFOODS'), 1003)).to.equal('compound');
+    expect(strategyOf(find(e, 'SUNRISE FOODS'), 1004)).to.equal('compound');
+    expect(strategyOf(find(e, 'SUNRISE FOODS'), 1003)).to.equal('exact');
+  });
+
+  it('finds other word orders, suffixes and spans across a word boundary for several words', () => {
+    expect(strategyOf(find(e, 'FOODS SUNRISE'), 1003)).to.equal('all_words');
+    expect(strategyOf(find(e, 'RISE FOODS'), 1003)).to.equal('suffix');
+    expect(strategyOf(find(e, 'RISE FO'), 1003)).to.equal('substring_cross');
+    expect(strategyOf(find(e, 'SUNRISE FO'), 1003)).to.equal('prefix');
+  });
+
+  it('finds sound-alikes after Indian romanisation and digit words', () => {
+    expect(strategyOf(find(e, 'PHOOL'), 1018)).to.equal('phonetic');
+    expect(strategyOf(find(e, 'FUL'), 1017)).to.equal('phonetic');
+    expect(strategyOf(find(e, '4EVER'), 1020)).to.equal('phonetic');
+    expect(strategyOf(find(e, 'FOREVER'), 1019)).to.equal('phonetic');
+    const ganesh = find(e, 'SHREE GANESH');
+    expect(strategyOf(ganesh, 1014)).to.equal('exact');
+    expect(strategyOf(ganesh, 1015)).to.equal('phonetic');
+    expect(strategyOf(ganesh, 1016)).to.equal('phonetic');
+  });
+
+  it('uses only exact, prefix and whole words for queries of one or two characters', () => {
+    const s = find(e, 'S');
+    expect(strategyOf(s, 1021)).to.equal('exact');
+    expect(strategyOf(s, 1022)).to.equal('prefix');
+    expect(strategyOf(s, 1024)).to.equal('word');
+    expect(s.every((h) => ['exact', 'prefix', 'word'].includes(h[1]))).to.equal(true);
+    expect(strategyOf(find(e, 'SA'), 1023)).to.equal('prefix');
+    expect(strategyOf(find(e, 'SA'), 1021)).to.equal(undefined);
+  });
+
+  it('EXACT: the whole mark, ignoring case and runs of whitespace only', () => {
+    expect(find(e, 'sunrise foods', 'EXACT').map((h) => h[0])).to.deep.equal([1003, 1025]);
+    expect(find(e, 'SUNRISE-FOODS', 'EXACT').map((h) => h[0])).to.deep.equal([1026]);
+    expect(find(e, 'SUNRISE', 'EXACT').map((h) => h[0])).to.deep.equal([1001, 1002]);
+    expect(find(e, 'SUNRIS', 'EXACT')).to.deep.equal([]);
+  });
+
+  it('filters by classes and status, and counts groups over every match', () => {
+    const q = prepareQuery('SUNRISE', 'SMART');
+    const all = e.search(q, none, 5, null);
+    expect(all.count).to.equal(find(e, 'SUNRISE').length);
+    expect(all.hits).to.have.length(5);
+    const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    expect(total(all.groups.class_number)).to.equal(all.count);
+    expect(total(all.groups.status)).to.equal(all.count);
+    const in30 = e.search(q, { classes: mask(30), status: null }, 1000, null);
+    expect(in30.count).to.equal(in30.hits.length);
+    expect([...in30.groups.class_number.keys()]).to.deep.equal(['30']);
+    const objected = e.search(q, { classes: null, status: 'Objected' }, 1000, null);
+    expect(objected.hits.map((h) => h.appNo)).to.deep.equal([1005]);
+    expect(e.search(q, { classes: null, status: 'Nonexistent' }, 10, null).count).to.equal(0);
+    expect(all.groups.state.get('DELHI')).to.equal(1);
+  });
+
+  it('pages from a position: after a hit, the same order continues', () => {
+    const q = prepareQuery('SUNRISE', 'SMART');
+    const full = e.search(q, none, 1000, null).hits;
+    const first = e.search(q, none, 4, null).hits;
+    const last = first[3];
+    const rest = e.search(q, none, 1000, { strategy: last.strategy, dist: last.dist, len: last.len, appNo: last.appNo }).hits;
+    expect([...first, ...rest].map((h) => h.appNo)).to.deep.equal(full.map((h) => h.appNo));
+  });
+
+  it('follows changes: a changed mark moves, a new one appears, a removed one goes, counts stay exact', () => {
+    const x = engineOf();
+    x.apply([
+      { seq: 1, appNo: 1009, row: row(1009, 'SUNRISE', 30) },
+      { seq: 2, appNo: 2001, row: row(2001, 'SUNRISE STAR', 30) },
+      { seq: 3, appNo: 1013, row: null },
+    ], 3);
+    const hits = find(x, 'SUNRISE');
+    expect(strategyOf(hits, 1009)).to.equal('exact');
+    expect(strategyOf(hits, 2001)).to.equal('prefix');
+    expect(strategyOf(hits, 1013)).to.equal(undefined);
+    expect(hits.filter((h) => h[0] === 1009)).to.have.length(1);
+    const r = x.search(prepareQuery('SUNRISE', 'SMART'), none, 1000, null);
+    expect(r.count).to.equal(hits.length);
+    expect(x.text(1009)).to.equal('SUNRISE');
+    expect(x.text(1013)).to.equal(null);
+    expect(x.seq).to.equal(3);
+  });
+
+  it('scores within each strategy\'s band, never rising down the results', () => {
+    const q = prepareQuery('SUNRISE', 'SMART');
+    const scores = e.search(q, none, 1000, null).hits.map((h) => score(h.strategy, h.dist, h.len, q.normalised.length));
+    expect(scores[0]).to.equal(100);
+    for (let i = 1; i < scores.length; i++) expect(scores[i]).to.be.at.most(scores[i - 1]);
+    expect(Math.min(...scores)).to.be.at.least(0);
+  });
+});
+
+function mask(...classes: number[]): Uint8Array {
+  const m = new Uint8Array(64);
+  for (const c of classes) m[c] = 1;
+  return m;
+}
