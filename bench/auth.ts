@@ -5,7 +5,7 @@
 // Both servers run side by side and are measured in turns, off-on-on-off, so that a machine
 // warming up (page cache, PostgreSQL buffers) favours neither; the figures are the means of the turns.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/auth.ts [--duration 30] [--connections 16] [--rate N] [--accounts 8]
-import { args, DEFAULT_URL, measure, sampleMarks, startProcess, table, type Row } from './lib.ts';
+import { args, DEFAULT_URL, measure, detailPaths, sampleMarks, startProcess, table, type Row } from './lib.ts';
 import { createBenchAccounts } from './account.ts';
 
 const a = args();
@@ -16,7 +16,7 @@ const env = {
   DATABASE_URL: url, DB_POOL_MAX: String(o.connections), RATE_KEY_PER_SECOND: '1000000', RATE_IP_PER_MINUTE: '100000000',
   RATE_LIMIT_PREFIX: `bench:${process.pid}`,
 };
-const apps = await sampleMarks(url, 20_000);
+const paths = detailPaths(await sampleMarks(url, 20_000));
 // Plans allow at most 10 requests in flight: enough accounts that 16 connections never meet that limit.
 const keys = await createBenchAccounts(url, Number(a.get('accounts') ?? 8));
 const servers = { off: { port: 3911, unguarded: '1' }, on: { port: 3912, unguarded: '0' } } as const;
@@ -24,7 +24,7 @@ const children = await Promise.all(Object.values(servers).map((s) => startProces
 const turns: Record<'off' | 'on', Row[]> = { off: [], on: [] };
 try {
   for (const which of ['off', 'on', 'on', 'off'] as const) {
-    turns[which].push(await measure(which === 'off' ? 'checks off' : 'auth + limits + quota', servers[which].port, apps, { ...o, keys }));
+    turns[which].push(await measure(which === 'off' ? 'checks off' : 'auth + limits + quota', servers[which].port, paths, { ...o, keys }));
   }
 } finally {
   for (const c of children) c.kill('SIGTERM');

@@ -1,7 +1,7 @@
 // GET /v1/trademarks/{app_no}/ throughput and latency: the API (one process) beside a bare
 // node:http + pg handler running the same query, same sample of marks, same load, one run.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/detail.ts [--duration 30] [--connections 16]
-import { args, DEFAULT_URL, measure, sampleMarks, startProcess, table } from './lib.ts';
+import { args, DEFAULT_URL, measure, detailPaths, sampleMarks, startProcess, table } from './lib.ts';
 import { createBenchAccounts } from './account.ts';
 
 const a = args();
@@ -13,7 +13,7 @@ const env = {
   RATE_LIMIT_PREFIX: `bench:${process.pid}`,
 };
 
-const apps = await sampleMarks(url, 20_000);
+const paths = detailPaths(await sampleMarks(url, 20_000));
 const keys = await createBenchAccounts(url, 4);
 const rows = [];
 const servers = [
@@ -24,7 +24,7 @@ const servers = [
 for (const [name, script, port, unguarded] of servers) {
   const child = await startProcess(script, { ...env, PORT: String(port), BENCH_UNGUARDED: unguarded });
   try {
-    rows.push(await measure(name, port, apps, { ...o, keys }));
+    rows.push(await measure(name, port, paths, { ...o, keys }));
   } finally {
     child.kill('SIGTERM');
   }

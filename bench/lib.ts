@@ -11,6 +11,9 @@ export function args(): Map<string, string> {
 
 export const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/nishaan_bench';
 
+/** Paths of GET /v1/trademarks/{app_no}/ for the sampled marks. */
+export const detailPaths = (apps: string[]) => apps.map((a) => `/v1/trademarks/${a}/`);
+
 export async function sampleMarks(url: string, n: number): Promise<string[]> {
   const c = new pg.Client(url);
   await c.connect();
@@ -39,19 +42,19 @@ export interface Row {
   non2xx: number;
 }
 
-/** Warm-up, then a measured run; every request a different mark from the sample. */
 /**
- * Requests rotate over `keys` (accounts of their own): a plan allows at most 10 requests in flight,
- * so 16 connections on one key would measure concurrency refusals instead of the endpoint.
+ * Warm-up, then a measured run; requests rotate over `paths` and over `keys` (accounts of their
+ * own): a plan allows at most 10 requests in flight, so 16 connections on one key would measure
+ * concurrency refusals instead of the endpoint.
  */
-export async function measure(name: string, port: number, apps: string[], o: { duration: number; connections: number; keys: string[]; rate?: number }): Promise<Row> {
+export async function measure(name: string, port: number, paths: string[], o: { duration: number; connections: number; keys: string[]; rate?: number }): Promise<Row> {
   let i = 0;
   const run = (seconds: number) => autocannon({
     url: `http://127.0.0.1:${port}`, connections: o.connections, duration: seconds, overallRate: o.rate,
     requests: [{
       setupRequest: (req) => {
         const n = i++;
-        return { ...req, path: `/v1/trademarks/${apps[n % apps.length]}/`, headers: { ...req.headers, 'x-api-key': o.keys[n % o.keys.length] } };
+        return { ...req, path: paths[n % paths.length], headers: { ...req.headers, 'x-api-key': o.keys[n % o.keys.length] } };
       },
     }],
   });

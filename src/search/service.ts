@@ -127,7 +127,7 @@ export class SearchService {
   }
 }
 
-function classMask(classes: number[]): Uint8Array {
+export function classMask(classes: number[]): Uint8Array {
   const m = new Uint8Array(64);
   for (const c of classes) m[c] = 1;
   return m;

@@ -56,26 +56,37 @@ export class SqlSearch {
     return rows.map((x) => x.application_number as string);
   }
 
-  /** SMART in SQL: the count, the groups and one page in the index's order. */
+  /** SMART (or EXACT) in SQL: the count, the groups and one page in the index's order. */
   async search(q: PreparedQuery, classes: number[] | null, status: string | null, limit: number, offset: number): Promise<SqlResult> {
     const short = q.normalised.length <= 2;
-    const codes = short ? [] : [...new Set(q.words.flatMap((w) => phoneticCodes(w).map((c) => c.slice(0, 4))))];
-    const params = [q.normalised, q.words, compoundPattern(q.compact), q.words.map((w) => maxEdits(w.length)), codes];
-    // Candidates through the indexes: the trigram index for everything that contains the query (or
-    // is spelled like it), the phonetic codes for sound-alikes.
-    const candidates = short
-      ? `nishaan_norm(word_mark) like $1 || '%' or ' ' || nishaan_norm(word_mark) || ' ' like '% ' || $1 || ' %'`
-      : `nishaan_norm(word_mark) like '%' || $1 || '%' or nishaan_norm(word_mark) % $1
-         or nishaan_norm(word_mark) ~ $3 or nishaan_codes(word_mark) && $5::text[]`;
+    let params: unknown[];
+    let candidates: string;
+    let strategy: string;
+    if (q.mode === 'EXACT') {
+      // Equal exact keys have equal normalised forms: the trigram index finds the candidates.
+      params = [q.normalised, q.exact];
+      candidates = `nishaan_norm(word_mark) = $1 and upper(btrim(regexp_replace(word_mark, '\\s+', ' ', 'g'))) = $2`;
+      strategy = '0';
+    } else {
+      const codes = short ? [] : [...new Set(q.words.flatMap((w) => phoneticCodes(w).map((c) => c.slice(0, 4))))];
+      params = [q.normalised, q.words, compoundPattern(q.compact), q.words.map((w) => maxEdits(w.length)), codes];
+      // Candidates through the indexes: the trigram index for everything that contains the query (or
+      // is spelled like it), the phonetic codes for sound-alikes.
+      candidates = short
+        ? `nishaan_norm(word_mark) like $1 || '%' or ' ' || nishaan_norm(word_mark) || ' ' like '% ' || $1 || ' %'`
+        : `nishaan_norm(word_mark) like '%' || $1 || '%' or nishaan_norm(word_mark) % $1
+           or nishaan_norm(word_mark) ~ $3 or nishaan_codes(word_mark) && $5::text[]`;
+      strategy = STRATEGY_SQL;
+    }
     const filters: string[] = [];
-    if (classes) filters.push(`class_number = any($6::int[])`);
-    if (status) filters.push(`status = $7`);
+    if (classes) filters.push(`class_number = any($${params.push(classes)}::int[])`);
+    if (status) filters.push(`status = $${params.push(status)}`);
     const match = `
       with m as (
-        select application_number, class_number, status, tm_type, filing_mode, state, n, ${STRATEGY_SQL} as strategy
+        select application_number, class_number, status, tm_type, filing_mode, state, n, ${strategy} as strategy
         from (select t.*, nishaan_norm(t.word_mark) as n from trademarks t
               where t.word_mark <> '' and (${candidates}) ${filters.length ? `and ${filters.join(' and ')}` : ''}) c)`;
-    const all = [...params, classes ?? [], status ?? ''];
+    const all = params;
     const strategyLimit = short ? 'strategy <= 2' : 'strategy is not null';
     const groups = await this.raw(`${match}
       select grouping(status) as gs, grouping(tm_type) as gt, grouping(filing_mode) as gf, grouping(state) as ge, grouping(class_number) as gc,

@@ -76,11 +76,15 @@ describe('npm start', function () {
     const env = {
       PORT: String(port), DATABASE_URL: dbUrl, OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'),
       DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: prefix,
+      SEARCH_SNAPSHOT: path.join(dir, 'search', 'index.snapshot'),
     };
     const first = await start(env);
     expect(first.log()).to.contain('generating a demo registry of 300 marks');
+    // The search index is built once, before the API processes start, and saved for the next start.
+    expect(first.log()).to.match(/search index built in [\d.]+ s \(\d+ marks\)/);
+    const snapshotTime = fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs;
     const db = createDb(dbUrl, 1);
-    const { rows } = await db.raw('select application_number from trademarks order by application_number limit 1');
+    const { rows } = await db.raw(`select application_number, word_mark from trademarks where word_mark <> '' order by application_number limit 1`);
     const marks = await db.raw('select count(*)::int as n from trademarks');
     const { key } = await createAccount(db);
     await db.destroy();
@@ -88,6 +92,10 @@ describe('npm start', function () {
     const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`, { headers: { 'X-API-Key': key } });
     expect(res.status).to.equal(200);
     expect((await res.json()).application_number).to.equal(rows[0].application_number);
+    const search = (wordMark: string) => fetch(`http://127.0.0.1:${port}/v1/trademarks/?word_mark=${encodeURIComponent(wordMark)}&match_type=EXACT`,
+      { headers: { 'X-API-Key': key } }).then((r) => r.json());
+    expect((await search(rows[0].word_mark)).results.map((r: { application_number: string }) => r.application_number))
+      .to.include(rows[0].application_number);
 
     // A delta imported while it runs reaches the events queue through the workers' outbox relay.
     const deps = createDeps(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
@@ -115,6 +123,16 @@ describe('npm start', function () {
 
     const second = await start(env);
     expect(second.log()).to.not.contain('generating a demo registry');
+    expect(second.log()).to.not.contain('search index built');
+    expect(fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs).to.equal(snapshotTime);
+    // Started from the snapshot, the API caught up with the delta imported since it was made.
+    const later = createDb(dbUrl, 1);
+    const changed = (await later.raw(`select application_number, word_mark from trademarks where word_mark <> '' and updated_at > ?
+      order by application_number limit 1`, [new Date(snapshotTime).toISOString()])).rows[0] as { application_number: string; word_mark: string } | undefined;
+    await later.destroy();
+    expect(changed, 'the delta changed a mark with words').to.not.equal(undefined);
+    expect((await search(changed!.word_mark)).results.map((r: { application_number: string }) => r.application_number))
+      .to.include(changed!.application_number);
     expect(await stop(second.child)).to.equal(0);
   });
 });

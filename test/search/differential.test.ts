@@ -11,6 +11,8 @@ import { prepareQuery } from '../../src/search/query.ts';
 import { STRATEGIES, type Strategy } from '../../src/search/strategies.ts';
 import { SqlSearch, type Relation } from '../../src/search/sqlReference.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
+import { FACETS } from '../../src/search/markIndex.ts';
+import { classMask } from '../../src/search/service.ts';
 
 // The index and the SQL reference path must agree exactly on the four textual relations of SMART,
 // on a generated registry: for each, the marks SQL finds are the marks the index finds whose text
@@ -97,5 +99,25 @@ describe('search index against the SQL reference path (generated registry)', fun
       }
     }
     expect(compared).to.be.greaterThan(400);
+  });
+
+  it('agrees on EXACT: the count, every group and the page, with and without a class filter', async () => {
+    const marks: { word_mark: string; class_number: number }[] = (await t.deps.db.raw(
+      `select word_mark, class_number from trademarks where word_mark <> '' order by application_number limit 60`)).rows;
+    // Case and runs of whitespace do not matter; anything else does.
+    const variants = marks.flatMap((m) => [m.word_mark, ` ${m.word_mark.toLowerCase().replace(/ /g, '   ')} `, `${m.word_mark}.`]);
+    let found = 0;
+    for (const raw of variants) {
+      const q = prepareQuery(raw, 'EXACT');
+      for (const classes of [null, [marks[0].class_number]]) {
+        const mine = engine.search(q, { classes: classes ? classMask(classes) : null, status: null }, 1000, null);
+        const theirs = await sql.search(q, classes, null, 1000, 0);
+        expect(mine.count, raw).to.equal(theirs.count);
+        expect(mine.hits.map((h) => String(h.appNo)).sort(), raw).to.deep.equal(theirs.page.map((p) => p.appNo).sort());
+        for (const f of FACETS) expect(Object.fromEntries(mine.groups[f]), `${raw} ${f}`).to.deep.equal(Object.fromEntries(theirs.groups[f]));
+        found += mine.count;
+      }
+    }
+    expect(found).to.be.greaterThan(120);
   });
 });
