@@ -1,6 +1,7 @@
 import { exactKey, normaliseMark } from './normalise.ts';
 import { INFO_LIMITS, MarkIndex, packInfo, type MarkData } from './markIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
+import { buildRuns } from './soundRuns.ts';
 
 /** One mark as the index needs it (the row the builder streams from PostgreSQL). */
 export interface MarkRow {
@@ -165,7 +166,7 @@ export class IndexBuilder {
       wordOffsets, markWords, markLen,
       exactIds: Uint32Array.from(exactIds), exactKeys,
     } as MarkData;
-    Object.assign(data, postings(n, words.length, wordOffsets, markWords, markLen, data.info));
+    Object.assign(data, postings(n, words.length, wordOffsets, markWords, markLen, data.info), buildRuns(vocab, wordOffsets, markWords));
     return new MarkIndex(vocab, data);
   }
 }

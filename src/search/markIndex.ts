@@ -1,9 +1,10 @@
 import { Vocabulary } from './vocabulary.ts';
 import { Bitset } from './bitset.ts';
-import { S_EXACT, S_PHONETIC, STRATEGY_COUNT } from './strategies.ts';
+import { S_EXACT, STRATEGY_COUNT } from './strategies.ts';
 import type { PreparedQuery } from './query.ts';
 import { singleWord } from './singleWord.ts';
 import { multiWord } from './multiWord.ts';
+import { queryRunCodes, soundRuns, type RunHit } from './soundRuns.ts';
 
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
 // marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
@@ -55,6 +56,9 @@ export interface MarkData {
   onlyOffsets: Uint32Array;
   onlyMarks: Uint32Array;
   onlyInfo: Uint32Array;
+  /** Runs of two and three words by the hash of their joined phonetic code (src/search/soundRuns.ts). */
+  runHashes: Uint32Array;
+  runMarks: Uint32Array;
 }
 
 /** One posting list family: ids, lengths and facets side by side. */
@@ -184,7 +188,7 @@ export class MarkIndex {
       else if (q.words.length === 1) singleWord(this, q);
       else multiWord(this, q);
     }
-    this.close(S_PHONETIC);
+    this.close(STRATEGY_COUNT - 1);
     return { count: this.passing, groups: this.groups(), hits: this.page(want, after) };
   }
 
@@ -334,6 +338,29 @@ export class MarkIndex {
 
   get only(): Postings {
     return { offsets: this.d.onlyOffsets, marks: this.d.onlyMarks, len: null, info: this.d.onlyInfo };
+  }
+
+  private roleHead: Int32Array | null = null;
+  private rolePacked = new Uint32Array(0);
+  private roleNext = new Int32Array(0);
+
+  /** Scratch for multiWord's word roles: `head` (by word id, all -1, to be left so) and room for `n` entries. */
+  roleScratch(n: number): { head: Int32Array; packed: Uint32Array; next: Int32Array } {
+    this.roleHead ??= new Int32Array(this.vocab.size).fill(-1);
+    if (this.rolePacked.length < n) {
+      this.rolePacked = new Uint32Array(n);
+      this.roleNext = new Int32Array(n);
+    }
+    return { head: this.roleHead, packed: this.rolePacked, next: this.roleNext };
+  }
+
+  /** Marks not seen yet holding a run of words that, run together, sounds like `compact`. */
+  soundRuns(compact: string): RunHit[] {
+    const codes = queryRunCodes(compact);
+    if (!codes.length) return [];
+    const { runHashes, runMarks, wordOffsets, markWords } = this.d;
+    const seen = this.seenSet!;
+    return soundRuns(this.vocab, runHashes, runMarks, wordOffsets, markWords, compact, codes, (m) => seen.has(m));
   }
 
   /** Admits every posting of `word` in a family. */

@@ -4,8 +4,9 @@ import { related, type Related } from './related.ts';
 import { splits } from './compounds.ts';
 import { admitRuns } from './singleWord.ts';
 import {
-  S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
+  S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PHONETIC, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
 } from './strategies.ts';
+import { maxEdits } from './normalise.ts';
 
 const NONE = 9;
 
@@ -38,15 +39,43 @@ export function multiWord(ix: MarkIndex, q: PreparedQuery): void {
   for (const parts of splits(v, q.compact, words)) admitRuns(ix, parts);
   ix.close(S_COMPOUND);
   for (const x of found[3]) ix.takeOne(x.m, 0);
+  // Two words the other way round and joined: SITARAM for RAM SITA.
+  const turned = k === 2 ? v.id(words[1] + words[0]) : -1;
+  if (turned >= 0) ix.takeWord(ix.post, turned, 0);
   ix.close(S_ALL_WORDS);
   suffix(ix, words, ids);
   ix.close(S_SUFFIX);
   ix.close(S_SUBSTRING);
   crossing(ix, words, ids);
   ix.close(S_SUBSTRING_CROSS);
+  // The query run together, spelled or sounding like a word (BIGBAZAAR for BIG BAZZAR) or a run of
+  // words spaced otherwise (SHRI RAM FINANCE for SRIRAM FINANCE).
+  const whole = related(v, q.compact, false);
+  const runs = q.compact.length >= 4 ? ix.soundRuns(q.compact) : [];
+  const max = maxEdits(q.compact.length);
   for (const x of found[4]) ix.takeOne(x.m, x.dist);
+  for (const r of whole) if (r.level === 1) ix.takeWord(ix.post, r.id, r.dist);
+  for (const r of runs) if (r.spelled <= max) ix.takeOne(r.m, 2 * r.spelled);
   ix.close(S_SPELLING);
   for (const x of found[5]) ix.takeOne(x.m, x.dist);
+  for (const r of whole) if (r.level === 2) ix.takeWord(ix.post, r.id, r.dist);
+  for (const r of runs) if (r.spelled > max) ix.takeOne(r.m, 2 * r.sounded);
+  ix.close(S_PHONETIC);
+  partial(ix, rel, ids);
+}
+
+/**
+ * Marks that are one word of the query alone, or a variant of it: the distinctive part of a longer
+ * name (SUNRISE for SUNRISE FOODS, BALAJI for SHRI BALAJEE). Rarer words first: they carry the name.
+ */
+function partial(ix: MarkIndex, rel: Related[][], ids: number[]): void {
+  const d = ix.d;
+  const words = ix.vocab.words;
+  const df = (i: number) => rel[i].reduce((n, r) => n + d.postOffsets[r.id + 1] - d.postOffsets[r.id], 0);
+  const order = rel.map((_, i) => i).filter((i) => ids[i] < 0 || words[ids[i]].length >= 3).sort((a, b) => df(a) - df(b));
+  order.forEach((i, rank) => {
+    for (const r of rel[i]) if (words[r.id].length >= 3) ix.takeWord(ix.only, r.id, r.dist + 8 * rank, words[r.id].length);
+  });
 }
 
 function classify(ix: MarkIndex, rel: Related[][], ids: number[], found: { m: number; dist: number }[][]): void {
@@ -58,14 +87,16 @@ function classify(ix: MarkIndex, rel: Related[][], ids: number[], found: { m: nu
     for (const r of rs) b.addAll(d.postMarks, d.postOffsets[r.id], d.postOffsets[r.id + 1]);
     if (i > 0) cand.and(b);
   });
-  // Word id → what it is to each query word, packed as (query word << 8 | level << 4 | distance).
-  const roles = new Map<number, number[]>();
+  // Word id → what it is to each query word, packed as (query word << 8 | level << 4 | distance), in
+  // chains through the index's scratch arrays (a Map lookup per word of every candidate costs more
+  // than the rest of the classification).
+  const { head, packed, next } = ix.roleScratch(rel.reduce((n, rs) => n + rs.length, 0));
+  let used = 0;
   rel.forEach((rs, i) => {
     for (const r of rs) {
-      const list = roles.get(r.id);
-      const packed = (i << 8) | (r.level << 4) | Math.min(r.dist, 15);
-      if (list) list.push(packed);
-      else roles.set(r.id, [packed]);
+      packed[used] = (i << 8) | (r.level << 4) | Math.min(r.dist, 15);
+      next[used] = head[r.id];
+      head[r.id] = used++;
     }
   });
   const level = new Uint8Array(k);
@@ -74,9 +105,8 @@ function classify(ix: MarkIndex, rel: Related[][], ids: number[], found: { m: nu
     level.fill(NONE);
     dist.fill(0);
     for (let p = d.wordOffsets[m]; p < d.wordOffsets[m + 1]; p++) {
-      const list = roles.get(d.markWords[p]);
-      if (!list) continue;
-      for (const x of list) {
+      for (let e = head[d.markWords[p]]; e >= 0; e = next[e]) {
+        const x = packed[e];
         const i = x >>> 8;
         const lv = (x >>> 4) & 15;
         const ds = x & 15;
@@ -100,10 +130,14 @@ function classify(ix: MarkIndex, rel: Related[][], ids: number[], found: { m: nu
       found[worst === 1 ? 4 : 5].push({ m, dist: sum });
     }
   });
+  for (const rs of rel) for (const r of rs) head[r.id] = -1;
 }
 
-/** SUNRISE FO → SUNRISE FOODS: every word but the last is whole, the last begins the mark's next word. */
-function typingLastWord(ix: MarkIndex, words: string[], ids: number[]): void {
+/**
+ * SUNRISE FO → SUNRISE FOODS: every word but the last is whole, the last begins the mark's next word
+ * (and, with `notWhole`, is not all of it: a whole word there makes a compound).
+ */
+export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], notWhole = false): void {
   const d = ix.d;
   const k = words.length;
   const head = ids.slice(0, k - 1);
@@ -121,7 +155,7 @@ function typingLastWord(ix: MarkIndex, words: string[], ids: number[]): void {
     const m = d.firstMarks[p];
     if ((holding && !holding.has(m)) || ix.seen.has(m) || ix.wordCount(m) < k || !ix.sequenceAt(m, head, 0, false)) continue;
     const wk = d.markWords[d.wordOffsets[m] + k - 1];
-    if (wk >= lo && wk < hi) ix.takeOne(m, 0);
+    if (wk >= lo && wk < hi && !(notWhole && ix.vocab.words[wk] === words[k - 1])) ix.takeOne(m, 0);
   }
 }
 

@@ -86,6 +86,8 @@ export function numberWords(digits: string): string {
 // KHAN/KAN). Folded before the phonetic code, longest first. Double Metaphone then drops the vowel
 // differences that are left (aa/a, ee/i, oo/u inside a word).
 const ROMANISATION: [RegExp, string][] = [
+  // English spellings first: KNIGHT, NIGHT and NITE; QUALITY and KWALITY; TWOGETHER and 2GETHER.
+  [/IGH/g, 'I'], [/QU/g, 'KV'], [/^TWO/, 'TO'],
   [/AA/g, 'A'], [/EE/g, 'I'], [/OO/g, 'U'], [/PH/g, 'F'], [/W/g, 'V'], [/Q/g, 'K'], [/SH/g, 'S'], [/BH/g, 'B'],
   [/KH/g, 'K'], [/GH/g, 'G'], [/TH/g, 'T'], [/DH/g, 'D'], [/JH/g, 'J'], [/CK/g, 'K'], [/Z/g, 'J'],
 ];
@@ -106,7 +108,19 @@ export function phoneticCodes(word: string): string[] {
   if (!/[A-Z]/.test(r)) return [];
   const [a, b] = doubleMetaphone(r);
   if (!a) return [];
-  return b && b !== a ? [a, b] : [a];
+  const out = b && b !== a ? [a, b] : [a];
+  // A number of several digits is also said digit by digit (786: SEVEN EIGHT SIX).
+  if (/\d\d/.test(word)) {
+    const [c] = doubleMetaphone(romaniseDigits(word));
+    if (c && !out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+function romaniseDigits(word: string): string {
+  let w = word.replace(/\d/g, (d) => ONES[Number(d)]);
+  for (const [re, to] of ROMANISATION) w = w.replace(re, to);
+  return w;
 }
 
 /**

@@ -1,28 +1,43 @@
 import type { Vocabulary } from './vocabulary.ts';
 import { boundedDistance } from './editDistance.ts';
-import { maxEdits } from './normalise.ts';
+import { maxEdits, romanise } from './normalise.ts';
 
-/** A word of the register a query word may match: itself (level 0), a spelling variant (1) or a sound-alike (2). */
+/**
+ * A word of the register a query word may match: itself (level 0), a spelling variant (1) or a
+ * sound-alike (2). `dist` orders matches of a level: twice the spelling distance (numbers measured
+ * as words, so 9 and NINE are 0 apart), plus one for a spelling variant that does not also sound
+ * alike (TATA: TAATA before TAKA).
+ */
 export interface Related {
   id: number;
   level: number;
   dist: number;
 }
 
+/** The spelling distance of a fuzzy match's `dist` (for scores). */
+export const editsOf = (dist: number) => dist >> 1;
+
 /**
- * The words a query word matches, best first (by level, then spelling distance). Spelling variants
- * and sound-alikes only for words of three characters or more (variants from four: see maxEdits);
- * the word itself only when `withSelf`.
+ * The words a query word matches, best first (by level, then dist). Spelling variants and
+ * sound-alikes only for words of three characters or more (variants from four: see maxEdits) or
+ * holding a digit; the word itself only when `withSelf`.
  */
 export function related(v: Vocabulary, w: string, withSelf: boolean): Related[] {
   const out = new Map<number, Related>();
   const self = v.id(w);
   if (withSelf && self >= 0) out.set(self, { id: self, level: 0, dist: 0 });
-  if (w.length >= 3) {
-    for (const [id, dist] of v.variants(w, maxEdits(w.length))) if (!out.has(id)) out.set(id, { id, level: 1, dist });
-    for (const id of v.soundAlikes(w)) {
+  // Numbers sound like their words however short they are: 4 SEASONS and FOUR SEASONS, 7 UP and SEVEN UP.
+  if (w.length >= 3 || /\d/.test(w)) {
+    const alike = v.soundAlikes(w);
+    for (const [id, d] of v.variants(w, maxEdits(w.length))) if (!out.has(id)) out.set(id, { id, level: 1, dist: 2 * d + (alike.has(id) ? 0 : 1) });
+    // Digits against number words are compared as words (9 and NINE are 0 apart); other words as spelled.
+    const digits = /\d/.test(w);
+    const rw = digits ? romanise(w) : w;
+    for (const id of alike) {
       if (id === self || out.has(id)) continue;
-      out.set(id, { id, level: 2, dist: boundedDistance(w, v.words[id], 3) });
+      const x = v.words[id];
+      const d = digits || /\d/.test(x) ? boundedDistance(digits ? rw : romanise(w), romanise(x), 3) : boundedDistance(w, x, 3);
+      out.set(id, { id, level: 2, dist: 2 * d });
     }
   }
   return [...out.values()].sort((a, b) => a.level - b.level || a.dist - b.dist);

@@ -2,9 +2,11 @@ import type { MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import { related } from './related.ts';
 import {
-  S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
+  S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PHONETIC, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
 } from './strategies.ts';
 import { splits } from './compounds.ts';
+import { typingLastWord } from './multiWord.ts';
+import { maxEdits } from './normalise.ts';
 
 /**
  * SMART for a one-word query, strategy by strategy, strongest first: every step pours whole posting
@@ -21,6 +23,13 @@ export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
   // Words with the prefix are one range of the sorted vocabulary, and so are their first-word postings.
   const [lo, hi] = v.prefixRange(w);
   ix.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
+  // Typed without the space: JOYALU → JOY ALUKKAS, KINGFI → KING FISHER.
+  if (w.length >= 4) {
+    for (let i = 2; i <= w.length - 2; i++) {
+      const head = v.id(w.slice(0, i));
+      if (head >= 0) typingLastWord(ix, [w.slice(0, i), w.slice(i)], [head, -1], true);
+    }
+  }
   ix.close(S_PREFIX);
   if (id >= 0) ix.takeWord(ix.post, id, 0);
   ix.close(S_WORD);
@@ -44,16 +53,23 @@ export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
   ix.close(S_SUBSTRING);
   ix.close(S_SUBSTRING_CROSS);
   // Variants and sound-alikes come best first (spelling before phonetic, closer before farther), so a
-  // mark's first admission is its best.
+  // mark's first admission is its best. Runs of words that sound like the query (BIKANER VALA for
+  // BIKANERWALLA) are spelling variants when spelled within reach, sound-alikes otherwise.
+  const runs = w.length >= 4 ? ix.soundRuns(w) : [];
+  const max = maxEdits(w.length);
   let spellingDone = false;
+  const closeSpelling = () => {
+    for (const r of runs) if (r.spelled <= max) ix.takeOne(r.m, 2 * r.spelled);
+    ix.close(S_SPELLING);
+    spellingDone = true;
+  };
   for (const r of related(v, w, false)) {
-    if (r.level === 2 && !spellingDone) {
-      ix.close(S_SPELLING);
-      spellingDone = true;
-    }
+    if (r.level === 2 && !spellingDone) closeSpelling();
     if (!done.has(r.id)) ix.takeWord(post, r.id, r.dist);
   }
-  if (!spellingDone) ix.close(S_SPELLING);
+  if (!spellingDone) closeSpelling();
+  for (const r of runs) if (r.spelled > max) ix.takeOne(r.m, 2 * r.sounded);
+  ix.close(S_PHONETIC);
 }
 
 /** Admits, as compounds, the marks in which the words `parts` follow one another. */

@@ -8,7 +8,7 @@ import { Vocabulary, type VocabularyData } from './vocabulary.ts';
 // Loading maps them straight back as typed arrays over the file's buffer. Written to a temporary
 // name and renamed, so a reader never sees half a file.
 
-const MAGIC = 'NSHIDX04';
+const MAGIC = 'NSHIDX05';
 type Typed = Uint8Array | Uint16Array | Uint32Array | Float64Array;
 const TYPES = { Uint8Array, Uint16Array, Uint32Array, Float64Array } as const;
 type TypeName = keyof typeof TYPES;
@@ -22,10 +22,10 @@ interface Header {
   dict: MarkData['dict'];
 }
 
-const VOCAB_ARRAYS = ['reversed', 'gramOffsets', 'gramWords', 'delHashes', 'delWords', 'codeOffsets', 'codeWords'] as const;
+const VOCAB_ARRAYS = ['reversed', 'gramOffsets', 'gramWords', 'delHashes', 'delWords', 'codeOffsets', 'codeWords', 'primary'] as const;
 const MARK_ARRAYS = ['appNo', 'info', 'wordOffsets', 'markWords', 'markLen', 'exactIds', 'postOffsets', 'postMarks', 'postLen', 'postInfo',
   'firstOffsets', 'firstMarks', 'firstLen', 'firstInfo', 'lastOffsets', 'lastMarks', 'lastLen', 'lastInfo', 'onlyOffsets', 'onlyMarks',
-  'onlyInfo'] as const;
+  'onlyInfo', 'runHashes', 'runMarks'] as const;
 
 export interface LoadedIndex {
   index: MarkIndex;

@@ -11,6 +11,7 @@ export const STRATEGIES = [
   'substring_cross', // the query spans a word boundary of the mark (SE FO in SUNRISE FOODS)
   'spelling', // every query word matches a word of the mark within 1-2 edits (by length)
   'phonetic', // every query word sounds like a word of the mark (Double Metaphone after Indian romanisation)
+  'partial', // the mark is one word of a longer query, or a variant of it: SUNRISE for SUNRISE FOODS
 ] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
@@ -24,12 +25,13 @@ export const S_SUBSTRING = 6;
 export const S_SUBSTRING_CROSS = 7;
 export const S_SPELLING = 8;
 export const S_PHONETIC = 9;
+export const S_PARTIAL = 10;
 export const STRATEGY_COUNT = STRATEGIES.length;
 
 // Score bands (0-100): each strategy has its own band, so a score never ranks a weaker strategy above
 // a stronger one. Within a band, distance costs more than length, as in the ordering.
 const BANDS: [number, number][] = [
-  [100, 100], [86, 99], [76, 85], [68, 75], [60, 67], [52, 59], [44, 51], [38, 43], [24, 37], [10, 23],
+  [100, 100], [86, 99], [76, 85], [68, 75], [60, 67], [52, 59], [44, 51], [38, 43], [24, 37], [10, 23], [1, 9],
 ];
 
 /**
@@ -41,7 +43,9 @@ export function score(strategy: number, dist: number, markLength: number, queryL
   const [low, high] = BANDS[strategy];
   const width = high - low;
   if (width === 0) return high;
-  const fuzzy = strategy === S_SPELLING || strategy === S_PHONETIC;
+  const fuzzy = strategy >= S_SPELLING;
+  // A fuzzy match's distance counts half steps (see Related.dist): the score takes whole edits.
+  if (fuzzy) dist >>= 1;
   const step = fuzzy ? Math.floor((width + 1) / 4) : width + 1;
   const extra = Math.max(0, markLength - queryLength);
   const forLength = Math.floor((extra * step) / (extra + queryLength + 1));

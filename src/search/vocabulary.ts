@@ -23,7 +23,11 @@ export interface VocabularyData {
   codes: string[];
   codeOffsets: Uint32Array;
   codeWords: Uint32Array;
+  /** Word id → index in `codes` of its primary code, NO_CODE when it has none. */
+  primary: Uint32Array;
 }
+
+export const NO_CODE = 0xffffffff;
 
 const ALPHABET = 37;
 const GRAMS = ALPHABET ** 3;
@@ -117,8 +121,11 @@ export class Vocabulary {
 
     // Phonetic codes.
     const byCode = new Map<string, number[]>();
+    const primaryCode: string[] = new Array(n);
     for (let id = 0; id < n; id++) {
-      for (const c of phoneticCodes(words[id])) {
+      const all = phoneticCodes(words[id]);
+      primaryCode[id] = all[0] ?? '';
+      for (const c of all) {
         const list = byCode.get(c);
         if (list) list.push(id);
         else byCode.set(c, [id]);
@@ -129,9 +136,11 @@ export class Vocabulary {
     codes.forEach((c, i) => (codeOffsets[i + 1] = codeOffsets[i] + byCode.get(c)!.length));
     const codeWords = new Uint32Array(codeOffsets[codes.length]);
     codes.forEach((c, i) => codeWords.set(byCode.get(c)!, codeOffsets[i]));
+    const codeIndex = new Map(codes.map((c, i) => [c, i]));
+    const primary = Uint32Array.from(primaryCode, (c) => codeIndex.get(c) ?? NO_CODE);
 
     return new Vocabulary({
-      words, reversed, gramOffsets, gramWords, delHashes: dels.keys, delWords: dels.values, codes, codeOffsets, codeWords,
+      words, reversed, gramOffsets, gramWords, delHashes: dels.keys, delWords: dels.values, codes, codeOffsets, codeWords, primary,
     });
   }
 
@@ -256,6 +265,12 @@ export class Vocabulary {
     if (max >= 2) for (let i = 0; i < w.length; i++) for (let j = i + 1; j < w.length; j++) probe(fnv1a(w, i, j));
     for (const [id, d] of found) if (d === 0 || d > max) found.delete(id);
     return found;
+  }
+
+  /** The primary phonetic code of a word of the register ('' when it has none). */
+  code(id: number): string {
+    const c = this.d.primary[id];
+    return c === NO_CODE ? '' : this.d.codes[c];
   }
 
   /** Words sharing a phonetic code with `w` (itself included when it is a word of the register). */

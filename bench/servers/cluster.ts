@@ -1,0 +1,25 @@
+// The API as `npm start` runs it: one process per core (BENCH_PROCESSES, default 2) sharing the port
+// through node:cluster. Reports 'ready' once every process listens, then its processes' RSS on request.
+import cluster from 'node:cluster';
+import fs from 'node:fs';
+
+if (cluster.isPrimary) {
+  const n = Number(process.env.BENCH_PROCESSES ?? 2);
+  let ready = 0;
+  for (let i = 0; i < n; i++) {
+    cluster.fork().on('message', () => {
+      if (++ready === n) process.send?.('ready');
+    });
+  }
+  const rss = () => Object.values(cluster.workers ?? {}).map((w) => {
+    const status = fs.readFileSync(`/proc/${w!.process.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+  });
+  process.on('message', (m) => m === 'rss' && process.send?.({ rss: rss() }));
+  process.on('SIGTERM', () => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    cluster.on('exit', () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0));
+  });
+} else {
+  await import('./api.ts');
+}

@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { IndexBuilder } from '../../src/search/build.ts';
+import { SearchEngine } from '../../src/search/engine.ts';
+import { prepareQuery } from '../../src/search/query.ts';
+import { normaliseMark } from '../../src/search/normalise.ts';
+import { STRATEGIES } from '../../src/search/strategies.ts';
+import type { Filter } from '../../src/search/markIndex.ts';
+import { REGISTER } from './quality/register.ts';
+import { distractors } from './quality/distractors.ts';
+import { QUERIES } from './quality/queries.ts';
+import { KINDS, type Query } from './quality/kinds.ts';
+
+// Search quality (issue 4): hand-labelled queries against the hand-written targets hidden among tens
+// of thousands of generated marks. Reports recall@10 and MRR overall and by kind of query, and every
+// query that misses; the printed table is this test's output.
+
+const TOP = 10;
+const TARGET_RECALL = 0.95;
+const none: Filter = { classes: null, status: null };
+
+interface Outcome {
+  query: Query;
+  recall: number;
+  rr: number;
+  top: Hit[];
+  /** Where each expected mark missing from the top ten is in the full result list, if anywhere. */
+  below: Map<number, { rank: number; hit: Hit }>;
+}
+
+interface Hit {
+  appNo: number;
+  strategy: string;
+  dist: number;
+}
+
+// How far down the results a missing mark is looked for, to tell "ranked too low" from "not found".
+const DEEP = 5000;
+
+describe('search quality', function () {
+  this.timeout(120_000);
+  const names = new Map(REGISTER.map(([appNo, mark]) => [appNo, mark]));
+  let engine: SearchEngine;
+  let shown: Map<number, string>;
+  let outcomes: Outcome[];
+
+  before(() => {
+    const { marks, skipped } = distractors(REGISTER);
+    const b = new IndexBuilder(REGISTER.length + marks.length);
+    const row = (appNo: number, wordMark: string, cls: number, status: string) =>
+      b.add({ appNo, wordMark, cls, status, tmType: 'WORD', filingMode: 'E-FILING', state: 'MAHARASHTRA' });
+    for (const [appNo, mark, cls, status] of REGISTER) row(appNo, mark, cls, status);
+    for (const d of marks) row(d.appNo, d.mark, d.cls, d.status);
+    engine = new SearchEngine(b.finish(), 0);
+    shown = new Map([...marks.map((d) => [d.appNo, d.mark] as const), ...names]);
+    console.log(`      register: ${REGISTER.length} targets, ${marks.length} generated distractors (${skipped} generated copies of targets left out)`);
+    outcomes = QUERIES.map((query) => {
+      const search = (want: number) => engine.search(prepareQuery(query.q, 'SMART'), none, want, null).hits
+        .map((h): Hit => ({ appNo: h.appNo, strategy: STRATEGIES[h.strategy], dist: h.dist }));
+      const top = search(TOP);
+      const at = top.map((h) => h.appNo);
+      const found = query.expect.filter((a) => at.includes(a)).length;
+      const first = at.findIndex((a) => query.expect.includes(a));
+      const below = new Map<number, { rank: number; hit: Hit }>();
+      if (found < query.expect.length) {
+        search(DEEP).forEach((hit, i) => {
+          if (query.expect.includes(hit.appNo) && !at.includes(hit.appNo)) below.set(hit.appNo, { rank: i + 1, hit });
+        });
+      }
+      return { query, recall: found / query.expect.length, rr: first < 0 ? 0 : 1 / (first + 1), top, below };
+    });
+  });
+
+  it('has at least 200 labelled queries, each expecting marks of the register', () => {
+    expect(QUERIES.length).to.be.at.least(200);
+    const appNos = REGISTER.map((t) => t[0]);
+    expect(new Set(appNos).size, 'application numbers given twice').to.equal(appNos.length);
+    const texts = QUERIES.map((q) => normaliseMark(q.q));
+    expect(texts.filter((t, i) => texts.indexOf(t) !== i), 'queries listed twice').to.deep.equal([]);
+    for (const q of QUERIES) {
+      expect(q.expect.length, q.q).to.be.within(1, TOP);
+      expect(new Set(q.expect).size, `${q.q}: an expected mark listed twice`).to.equal(q.expect.length);
+      for (const a of q.expect) expect(names.has(a), `${q.q}: expects ${a}, which is not in the register`).to.equal(true);
+    }
+  });
+
+  it(`finds the expected marks in the first ${TOP}: recall@${TOP} ≥ ${TARGET_RECALL}`, () => {
+    report(outcomes, shown);
+    expect(mean(outcomes.map((o) => o.recall))).to.be.at.least(TARGET_RECALL);
+  });
+});
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+function report(outcomes: Outcome[], shown: Map<number, string>): void {
+  const line = (label: string, os: Outcome[]) =>
+    `      ${label.padEnd(16)}${String(os.length).padStart(8)}${mean(os.map((o) => o.recall)).toFixed(3).padStart(12)}` +
+    `${mean(os.map((o) => o.rr)).toFixed(3).padStart(8)}${String(os.filter((o) => o.recall < 1).length).padStart(8)}`;
+  console.log(`\n      ${'kind'.padEnd(16)}${'queries'.padStart(8)}${`recall@${TOP}`.padStart(12)}${'MRR'.padStart(8)}${'misses'.padStart(8)}`);
+  for (const kind of KINDS) console.log(line(kind, outcomes.filter((o) => o.query.kind === kind)));
+  console.log(line('all', outcomes));
+
+  const misses = outcomes.filter((o) => o.recall < 1);
+  if (!misses.length) return;
+  console.log(`\n      queries missing an expected mark (✗ missing, ✓ found; top ${TOP} as application number, strategy/distance, mark):`);
+  const name = (a: number) => shown.get(a) ?? '?';
+  for (const o of misses) {
+    const at = o.top.map((h) => h.appNo);
+    const where = (a: number) => {
+      if (at.includes(a)) return '';
+      const b = o.below.get(a);
+      return b ? ` at ${b.rank} by ${b.hit.strategy}/${b.hit.dist}` : ' not found';
+    };
+    const marks = o.query.expect.map((a) => `${at.includes(a) ? '✓' : '✗'} ${name(a)} (${a}${where(a)})`).join(', ');
+    console.log(`\n      [${o.query.kind}] ${o.query.q}  recall ${o.recall.toFixed(2)}  rr ${o.rr.toFixed(2)}\n        expected: ${marks}`);
+    if (!o.top.length) console.log('        returned nothing');
+    o.top.forEach((h, i) => console.log(`        ${String(i + 1).padStart(2)}. ${h.appNo} ${`${h.strategy}/${h.dist}`.padEnd(18)} ${name(h.appNo)}`));
+  }
+}
