@@ -41,3 +41,13 @@ export function radixSortPairs(keys: Uint32Array, values: Uint32Array): { keys: 
   }
   return { keys: k0, values: v0 };
 }
+
+/** The first index in [lo, hi) at which `before` turns false (it must be true, then false): binary search over any sorted list. */
+export function partitionPoint(lo: number, hi: number, before: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,5 +1,6 @@
 import { Vocabulary } from './vocabulary.ts';
 import { Bitset } from './bitset.ts';
+import { partitionPoint } from './hash.ts';
 import { S_EXACT, STRATEGY_COUNT } from './strategies.ts';
 import type { PreparedQuery } from './query.ts';
 import { singleWord } from './singleWord.ts';
@@ -138,13 +139,7 @@ export class MarkIndex {
   /** The id of an application number, or -1. */
   idOf(appNo: number): number {
     const a = this.d.appNo;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (a[mid] < appNo) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(0, a.length, (i) => a[i] < appNo);
     return lo < a.length && a[lo] === appNo ? lo : -1;
   }
 

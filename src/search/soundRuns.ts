@@ -1,4 +1,4 @@
-import { radixSortPairs } from './hash.ts';
+import { partitionPoint, radixSortPairs } from './hash.ts';
 import { boundedDistance } from './editDistance.ts';
 import type { Vocabulary } from './vocabulary.ts';
 import { maxEdits, phoneticCodes, romanise } from './normalise.ts';
@@ -124,15 +124,8 @@ export function soundRuns(
   const texts: string[] = [];
   for (const code of codes) {
     const h = codeHash(code);
-    let lo = 0;
-    let hi = runHashes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (runHashes[mid] < h) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    while (end < runHashes.length && runHashes[end] === h) end++;
+    const lo = partitionPoint(0, runHashes.length, (i) => runHashes[i] < h);
+    const end = partitionPoint(lo, runHashes.length, (i) => runHashes[i] === h);
     if (end - lo > RUN_CAP) continue;
     for (let p = lo; p < end; p++) {
       const m = runMarks[p];

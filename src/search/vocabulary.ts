@@ -1,4 +1,4 @@
-import { fnv1a, radixSortPairs } from './hash.ts';
+import { fnv1a, partitionPoint, radixSortPairs } from './hash.ts';
 import { boundedDistance } from './editDistance.ts';
 import { phoneticCodes } from './normalise.ts';
 
@@ -147,34 +147,15 @@ export class Vocabulary {
   /** The word's id, or -1. */
   id(word: string): number {
     const words = this.words;
-    let lo = 0;
-    let hi = words.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (words[mid] < word) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(0, words.length, (i) => words[i] < word);
     return lo < words.length && words[lo] === word ? lo : -1;
   }
 
   /** Ids [lo, hi) of the words starting with `p`. */
   prefixRange(p: string): [number, number] {
     const words = this.words;
-    let lo = 0;
-    let hi = words.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (words[mid] < p) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    let top = words.length;
-    while (end < top) {
-      const mid = (end + top) >>> 1;
-      if (words[mid].startsWith(p)) end = mid + 1;
-      else top = mid;
-    }
-    return [lo, end];
+    const lo = partitionPoint(0, words.length, (i) => words[i] < p);
+    return [lo, partitionPoint(lo, words.length, (i) => words[i].startsWith(p))];
   }
 
   /** Ids of the words ending with `s`. */
@@ -182,21 +163,8 @@ export class Vocabulary {
     const r = reverse(s);
     const order = this.d.reversed;
     const revAt = (i: number) => reverse(this.words[order[i]]);
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (revAt(mid) < r) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    let top = order.length;
-    while (end < top) {
-      const mid = (end + top) >>> 1;
-      if (revAt(mid).startsWith(r)) end = mid + 1;
-      else top = mid;
-    }
-    return order.subarray(lo, end);
+    const lo = partitionPoint(0, order.length, (i) => revAt(i) < r);
+    return order.subarray(lo, partitionPoint(lo, order.length, (i) => revAt(i).startsWith(r)));
   }
 
   /** Ids of the words containing `s` (three characters or more), ascending. */
@@ -246,14 +214,7 @@ export class Vocabulary {
     if (max <= 0) return found;
     const probe = (h: number) => {
       const { delHashes, delWords } = this.d;
-      let lo = 0;
-      let hi = delHashes.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (delHashes[mid] < h) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let p = lo; p < delHashes.length && delHashes[p] === h; p++) {
+      for (let p = partitionPoint(0, delHashes.length, (i) => delHashes[i] < h); p < delHashes.length && delHashes[p] === h; p++) {
         const id = delWords[p];
         if (found.has(id)) continue;
         const d = boundedDistance(w, this.words[id], max);
@@ -278,13 +239,7 @@ export class Vocabulary {
     const out = new Set<number>();
     const { codes, codeOffsets, codeWords } = this.d;
     for (const c of phoneticCodes(w)) {
-      let lo = 0;
-      let hi = codes.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (codes[mid] < c) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = partitionPoint(0, codes.length, (i) => codes[i] < c);
       if (codes[lo] !== c) continue;
       for (let p = codeOffsets[lo]; p < codeOffsets[lo + 1]; p++) out.add(codeWords[p]);
     }
