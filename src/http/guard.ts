@@ -155,20 +155,11 @@ export class Guard {
     if (this.unguarded) return async () => {};
     const { caller } = a;
     const limit = caller.quotas[resource] ?? 0;
-    let taken = a.credit !== undefined && resource === 'api_calls' && units === 1 ? a.credit : await this.ledger.take(caller.accountId, resource, units, limit);
-    let remaining = 0;
-    // A refusal can cross a concurrent request's top-up: its block was taken from PostgreSQL but
-    // had not reached the balance yet. When the credits are there now, take them rather than refuse
-    // a request that "needs 1, 1 left".
-    for (let tries = 0; taken === null && tries < 3; tries++) {
-      remaining = Math.max(0, limit - (await this.ledger.used(caller.accountId, resource)));
-      if (remaining < units) break;
-      taken = await this.ledger.take(caller.accountId, resource, units, limit);
-    }
+    const taken = a.credit !== undefined && resource === 'api_calls' && units === 1 ? a.credit : await this.ledger.take(caller.accountId, resource, units, limit);
     if (taken === null) {
       const reset = nextMonthStart();
-      // What is left is, at this instant, being spent by requests in flight.
-      remaining = Math.min(remaining, units - 1);
+      // Whatever is left past a refusal is being spent by requests in flight: fewer than this one needs.
+      const remaining = Math.min(units - 1, Math.max(0, limit - (await this.ledger.used(caller.accountId, resource))));
       throw new AppError('quota_exceeded', `monthly ${resource} quota exceeded: this request needs ${units}, ${remaining} left`,
         { limit, remaining, needed: units, reset: reset.toISOString(), resource },
         { 'Retry-After': String(Math.ceil((reset.getTime() - Date.now()) / 1000)) });

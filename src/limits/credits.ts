@@ -116,7 +116,11 @@ export class CreditLedger {
         if (spent === -1) await this.reclaim(key, accountId, resource, month, l);
         if (!(await this.topUp(accountId, resource, units, limit, month))) {
           // None left to move; another request may just have added some to the balance.
-          return (await viaRedis(this.scripts.nishaanSpend(key, units, l))) === 1 ? charge : null;
+          if ((await viaRedis(this.scripts.nishaanSpend(key, units, l))) === 1) return charge;
+          // A concurrent top-up takes its block from PostgreSQL before the block reaches the balance:
+          // this request may have looked between the two. Go round again while what is unspent covers
+          // it, rather than refuse a request that "needs 1, 1 left".
+          if (limit - (await this.used(accountId, resource)) < units) return null;
         }
       }
       return null;
