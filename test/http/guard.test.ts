@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { randomBytes } from 'node:crypto';
 import { z } from '../../src/http/zod.ts';
-import { Api } from '../../src/http/endpoint.ts';
-import { Guard } from '../../src/http/guard.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
 import { requestLog } from '../../src/http/requestLog.ts';
-import { CallerRepository } from '../../src/accounts/callerRepository.ts';
-import { TokenService } from '../../src/accounts/tokens.ts';
-import { CallerCache } from '../../src/accounts/callerCache.ts';
-import { RateLimits } from '../../src/limits/rateLimits.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { standInApi } from '../helpers/standIn.ts';
 
 // The pipeline as later endpoints will use it: they only declare bulk size and cost, the layer
 // enforces them. Two stand-in endpoints exercise what no endpoint of this release declares yet.
@@ -22,13 +16,7 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
   before(async () => {
     t = await createTestApp();
     const { deps } = t;
-    const limits = new RateLimits(deps.redis, {
-      ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 3, prefix: `test:${randomBytes(5).toString('hex')}`,
-    }, deps.log);
-    const callers = new CallerRepository(deps.db);
-    const guard = new Guard(new CallerCache(callers, deps.listener), callers, t.ledger, limits, new TokenService(deps.config.JWT_SECRET, 3600), false);
-    const router = express.Router();
-    const api = new Api(router, guard, true);
+    const { api, router } = standInApi(t, { ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 3 });
     api.add({
       method: 'post', path: '/v1/test/bulk/', operationId: 'testBulk', summary: 'stand-in bulk', tags: ['test'], security: 'apiKey',
       body: z.object({ items: z.array(z.string()).min(1).max(100) }),

@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { randomBytes } from 'node:crypto';
 import { z } from '../../src/http/zod.ts';
-import { Api } from '../../src/http/endpoint.ts';
-import { Guard } from '../../src/http/guard.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
-import { CallerCache } from '../../src/accounts/callerCache.ts';
-import { CallerRepository } from '../../src/accounts/callerRepository.ts';
-import { TokenService } from '../../src/accounts/tokens.ts';
-import { RateLimits } from '../../src/limits/rateLimits.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { EarlyStart } from '../../src/limits/earlyStart.ts';
+import { standInApi } from '../helpers/standIn.ts';
 
 describe('early start of read-only requests', () => {
   describe('policy', () => {
@@ -49,13 +43,7 @@ describe('early start of read-only requests', () => {
       const { deps } = t;
       // Ten requests a minute from one address, so a second key can fill the window the first key's
       // early requests were counting on.
-      const limits = new RateLimits(deps.redis, {
-        ipPerMinute: 10, keyPerSecond: 100, publicSearchPerHour: 60, prefix: `test:${randomBytes(5).toString('hex')}`,
-      }, deps.log);
-      const callers = new CallerRepository(deps.db);
-      const guard = new Guard(new CallerCache(callers, deps.listener), callers, t.ledger, limits, new TokenService(deps.config.JWT_SECRET, 3600), false);
-      const router = express.Router();
-      const api = new Api(router, guard, true);
+      const { api, router } = standInApi(t, { ipPerMinute: 10, keyPerSecond: 100, publicSearchPerHour: 60 });
       api.add({
         method: 'get', path: '/v1/test/probe/', operationId: 'testProbe', summary: 'stand-in read', tags: ['test'], security: 'apiKey',
         response: z.object({ secret: z.string() }),

@@ -1,0 +1,22 @@
+import express from 'express';
+import { randomBytes } from 'node:crypto';
+import { Api } from '../../src/http/endpoint.ts';
+import { Guard } from '../../src/http/guard.ts';
+import { CallerCache } from '../../src/accounts/callerCache.ts';
+import { CallerRepository } from '../../src/accounts/callerRepository.ts';
+import { TokenService } from '../../src/accounts/tokens.ts';
+import { RateLimits, type LimitSettings } from '../../src/limits/rateLimits.ts';
+import type { TestApp } from './app.ts';
+
+/**
+ * An Api on a router of its own, guarded as the app guards (callers, credits, tokens) but with rate
+ * limits given here, for stand-in endpoints that exercise the request pipeline.
+ */
+export function standInApi(t: TestApp, limits: Omit<LimitSettings, 'prefix'>): { api: Api; router: express.Router } {
+  const { deps } = t;
+  const rateLimits = new RateLimits(deps.redis, { ...limits, prefix: `test:${randomBytes(5).toString('hex')}` }, deps.log);
+  const callers = new CallerRepository(deps.db);
+  const guard = new Guard(new CallerCache(callers, deps.listener), callers, t.ledger, rateLimits, new TokenService(deps.config.JWT_SECRET, 3600), false);
+  const router = express.Router();
+  return { api: new Api(router, guard, true), router };
+}
