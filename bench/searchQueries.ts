@@ -62,6 +62,8 @@ export async function queryClasses(url: string, n: number): Promise<Record<strin
   const medium = byFreq.slice(200, 3000);
   const rare = byFreq.filter((w) => freq.get(w) === 1 && w.length >= 7);
   const multi = marks.filter((m) => m.n.includes(' ')).map((m) => m.n.split(' '));
+  const uncommon = medium.concat(rare);
+  const longUncommon = uncommon.filter((w) => w.length >= 5);
   const take = (make: () => string | null, mode: MatchType = 'SMART', classes: () => number[] | null = () => null): BenchQuery[] => {
     const out: BenchQuery[] = [];
     for (let tries = 0; out.length < n && tries < n * 1000; tries++) {
@@ -76,7 +78,7 @@ export async function queryClasses(url: string, n: number): Promise<Record<strin
     return [ws[at], ws[at + 1]];
   };
   const split = () => {
-    const w = rng.pick(medium.concat(rare));
+    const w = rng.pick(uncommon);
     for (let i = 3; i <= w.length - 3; i++) if ((freq.get(w.slice(0, i)) ?? 0) >= 3 && (freq.get(w.slice(i)) ?? 0) >= 3) return `${w.slice(0, i)} ${w.slice(i)}`;
     return null;
   };
@@ -97,7 +99,7 @@ export async function queryClasses(url: string, n: number): Promise<Record<strin
     multi_word: take(() => run().join(' ')),
     compound_join: take(() => run().join('')),
     compound_split: take(split),
-    misspelling: take(() => misspell(rng.pick(medium.concat(rare).filter((w) => w.length >= 5)), rng)),
+    misspelling: take(() => misspell(rng.pick(longUncommon), rng)),
     sound_alike: take(respell),
     class_filter: take(mixedText, 'SMART', () => (rng.int(2) ? [1 + rng.int(45)] : [1 + rng.int(15), 16 + rng.int(15), 31 + rng.int(15)])),
     exact: take(() => rng.pick(marks).raw, 'EXACT'),

@@ -77,7 +77,6 @@ export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Ui
   }
   const hashes = new Uint32Array(total);
   const marks = new Uint32Array(total);
-  const codes = Array.from({ length: v.size }, (_, id) => v.code(id));
   let at = 0;
   const parts: string[] = [];
   const texts: string[] = [];
@@ -89,7 +88,7 @@ export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Ui
         parts.length = 0;
         texts.length = 0;
         for (let i = 0; i < r; i++) {
-          parts.push(codes[markWords[start + s + i]]);
+          parts.push(v.code(markWords[start + s + i]));
           texts.push(v.words[markWords[start + s + i]]);
         }
         hashes[at] = codeHash(joinedCode(parts, texts));
@@ -117,8 +116,7 @@ export function soundRuns(
   v: Vocabulary, runHashes: Uint32Array, runMarks: Uint32Array, wordOffsets: Uint32Array, markWords: Uint32Array,
   compact: string, codes: string[], skip: (m: number) => boolean,
 ): RunHit[] {
-  const romanised = romanise(compact);
-  if (!codes.length) return [];
+  let romanised: string | null = null;
   const out = new Map<number, { spelled: number; sounded: number }>();
   const parts: string[] = [];
   const texts: string[] = [];
@@ -146,7 +144,7 @@ export function soundRuns(
           const spelled = boundedDistance(compact, text, 3);
           // Romanised only when it decides anything: past the spelling reach, as a sound-alike.
           if (best && spelled >= best.spelled) continue;
-          best = { spelled, sounded: spelled <= maxEdits(compact.length) ? spelled : boundedDistance(romanised, romanise(text), 3) };
+          best = { spelled, sounded: spelled <= maxEdits(compact.length) ? spelled : boundedDistance((romanised ??= romanise(compact)), romanise(text), 3) };
         }
       }
       if (best) out.set(m, best);
