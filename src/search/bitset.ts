@@ -16,6 +16,10 @@ export class Bitset {
     this.words[m >>> 5] |= 1 << (m & 31);
   }
 
+  remove(m: number): void {
+    this.words[m >>> 5] &= ~(1 << (m & 31));
+  }
+
   clear(): void {
     this.words.fill(0);
   }
@@ -27,6 +31,13 @@ export class Bitset {
       const m = marks[p];
       w[m >>> 5] |= 1 << (m & 31);
     }
+  }
+
+  /** this = this OR other. */
+  or(other: Bitset): void {
+    const a = this.words;
+    const b = other.words;
+    for (let i = 0; i < a.length; i++) a[i] |= b[i];
   }
 
   /** this = this AND other. */

@@ -7,8 +7,19 @@ import {
   S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PHONETIC, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
 } from './strategies.ts';
 import { maxEdits } from './normalise.ts';
+import { candidates, runAt, runIn, Scratch } from './gather.ts';
 
 const NONE = 9;
+// A bitmap of candidates is built when it costs less than this many postings per mark it spares
+// looking up: setting a bit is a few nanoseconds, reading a mark's words a cache miss or two.
+const HOLDING = 16;
+
+/** What adding the words [lo, hi) to a bitmap costs, in postings. */
+function rangeCost(ix: MarkIndex, lo: number, hi: number): number {
+  let n = 0;
+  for (let w = lo; w < hi; w++) n += ix.addCost(w);
+  return n;
+}
 
 /**
  * SMART for a query of several words. The marks holding, for every query word, that word or a
@@ -23,22 +34,22 @@ export function multiWord(ix: MarkIndex, q: PreparedQuery): void {
   const words = q.words;
   const k = words.length;
   const ids = words.map((w) => v.id(w));
-  const found: { m: number; dist: number }[][] = [[], [], [], [], [], []]; // exact, prefix, word, any order, spelling, phonetic
   const rel = words.map((w) => related(v, w, true));
-  if (rel.every((r) => r.length)) classify(ix, rel, ids, found);
+  if (rel.every((r) => r.length)) classify(ix, rel, ids);
+  else found.reset();
 
-  for (const x of found[0]) ix.takeOne(x.m, 0);
+  found.admit(ix, 0);
   ix.close(S_EXACT);
-  for (const x of found[1]) ix.takeOne(x.m, 0);
+  found.admit(ix, 1);
   typingLastWord(ix, words, ids);
   ix.close(S_PREFIX);
-  for (const x of found[2]) ix.takeOne(x.m, 0);
+  found.admit(ix, 2);
   ix.close(S_WORD);
   const joined = v.id(q.compact);
   if (joined >= 0) ix.takeWord(ix.post, joined, 0);
   for (const parts of splits(v, q.compact, words)) admitRuns(ix, parts);
   ix.close(S_COMPOUND);
-  for (const x of found[3]) ix.takeOne(x.m, 0);
+  found.admit(ix, 3);
   // Two words the other way round and joined: SITARAM for RAM SITA.
   const turned = k === 2 ? v.id(words[1] + words[0]) : -1;
   if (turned >= 0) ix.takeWord(ix.post, turned, 0);
@@ -53,11 +64,11 @@ export function multiWord(ix: MarkIndex, q: PreparedQuery): void {
   const whole = related(v, q.compact, false);
   const runs = q.compact.length >= 4 ? ix.soundRuns(q.compact) : [];
   const max = maxEdits(q.compact.length);
-  for (const x of found[4]) ix.takeOne(x.m, x.dist);
+  found.admit(ix, 4);
   for (const r of whole) if (r.level === 1) ix.takeWord(ix.post, r.id, r.dist);
   for (const r of runs) if (r.spelled <= max) ix.takeOne(r.m, 2 * r.spelled);
   ix.close(S_SPELLING);
-  for (const x of found[5]) ix.takeOne(x.m, x.dist);
+  found.admit(ix, 5);
   for (const r of whole) if (r.level === 2) ix.takeWord(ix.post, r.id, r.dist);
   for (const r of runs) if (r.spelled > max) ix.takeOne(r.m, 2 * r.sounded);
   ix.close(S_PHONETIC);
@@ -78,34 +89,95 @@ function partial(ix: MarkIndex, rel: Related[][], ids: number[]): void {
   });
 }
 
-function classify(ix: MarkIndex, rel: Related[][], ids: number[], found: { m: number; dist: number }[][]): void {
+/**
+ * Marks the classification found, per bucket (exact, prefix, word, any order, spelling, phonetic):
+ * id, distance, length and facets side by side.
+ */
+class Found {
+  private readonly data = Array.from({ length: 6 }, () => new Scratch());
+  readonly size = new Uint32Array(6);
+
+  reset(): void {
+    this.size.fill(0);
+  }
+
+  push(bucket: number, m: number, dist: number, len: number, info: number): void {
+    const at = 3 * this.size[bucket]++;
+    const a = this.data[bucket].room(at + 3);
+    a[at] = m;
+    a[at + 1] = (dist << 16) | Math.min(len, 0xffff);
+    a[at + 2] = info;
+  }
+
+  admit(ix: MarkIndex, bucket: number): void {
+    const a = this.data[bucket].a;
+    for (let i = 0; i < 3 * this.size[bucket]; i += 3) ix.takeKnown(a[i], a[i + 1] >>> 16, a[i + 1] & 0xffff, a[i + 2]);
+  }
+}
+const found = new Found();
+
+/**
+ * Sorts the marks holding a relative of every query word into exact, prefix, word run, any order,
+ * spelling and phonetic. Reading a mark's words is a cache miss or two at an address known only from
+ * the mark, so each step runs over all candidates before the next: a loop of independent loads
+ * keeps many misses in flight, where one candidate at a time waits for each in turn.
+ */
+function classify(ix: MarkIndex, rel: Related[][], ids: number[]): void {
   const d = ix.d;
   const k = rel.length;
-  const cand = ix.bitmap(0);
-  rel.forEach((rs, i) => {
-    const b = i === 0 ? cand : ix.bitmap(1);
-    for (const r of rs) b.addAll(d.postMarks, d.postOffsets[r.id], d.postOffsets[r.id + 1]);
-    if (i > 0) cand.and(b);
+  found.reset();
+  // Candidates: the postings of the query word with the fewest (lengths and facets beside them), each
+  // looked up in the bitmap of marks holding a relative of every other query word.
+  const weight = rel.map((rs) => rs.reduce((n, r) => n + ix.postings(r.id), 0));
+  const order = rel.map((_, i) => i).sort((a, b) => weight[a] - weight[b]);
+  const others = ix.bitmap(0);
+  order.slice(1).forEach((i, j) => {
+    const b = j === 0 ? others : ix.bitmap(1);
+    for (const r of rel[i]) ix.addWord(b, r.id);
+    if (j > 0) others.and(b);
   });
+  const visited = ix.bitmap(2);
+  const { postMarks, postLen, postInfo, postOffsets } = d;
+  const cands = candidates;
+  cands.reset(weight[order[0]]);
+  for (const r of rel[order[0]]) {
+    for (let p = postOffsets[r.id]; p < postOffsets[r.id + 1]; p++) {
+      const m = postMarks[p];
+      if (!others.has(m) || visited.has(m)) continue;
+      visited.add(m);
+      cands.push(m, postLen[p], postInfo[p]);
+    }
+  }
+  cands.gather(d);
+  const { n, marks: cm, lengths: cl, infos: ci, bounds: cs, words: cw } = cands;
+
   // Word id → what it is to each query word, packed as (query word << 8 | level << 4 | distance), in
   // chains through the index's scratch arrays (a Map lookup per word of every candidate costs more
-  // than the rest of the classification).
-  const { head, packed, next } = ix.roleScratch(rel.reduce((n, rs) => n + rs.length, 0));
+  // than the rest of the classification); `has` says in a cache-sized bitmap which words have a chain.
+  const { head, has, packed, next } = ix.roleScratch(rel.reduce((m, rs) => m + rs.length, 0));
   let used = 0;
   rel.forEach((rs, i) => {
     for (const r of rs) {
       packed[used] = (i << 8) | (r.level << 4) | Math.min(r.dist, 15);
       next[used] = head[r.id];
       head[r.id] = used++;
+      has.add(r.id);
     }
   });
+  const hasWords = has.words;
   const level = new Uint8Array(k);
   const dist = new Uint8Array(k);
-  cand.forEach((m) => {
-    level.fill(NONE);
-    dist.fill(0);
-    for (let p = d.wordOffsets[m]; p < d.wordOffsets[m + 1]; p++) {
-      for (let e = head[d.markWords[p]]; e >= 0; e = next[e]) {
+  for (let c = 0; c < n; c++) {
+    for (let i = 0; i < k; i++) {
+      level[i] = NONE;
+      dist[i] = 0;
+    }
+    const from = cs[2 * c];
+    const to = cs[2 * c + 1];
+    for (let q = from; q < to; q++) {
+      const w = cw[q];
+      if ((hasWords[w >>> 5] & (1 << (w & 31))) === 0) continue;
+      for (let e = head[w]; e >= 0; e = next[e]) {
         const x = packed[e];
         const i = x >>> 8;
         const lv = (x >>> 4) & 15;
@@ -122,15 +194,23 @@ function classify(ix: MarkIndex, rel: Related[][], ids: number[], found: { m: nu
       if (level[i] > worst) worst = level[i];
       sum += dist[i];
     }
-    if (worst === NONE) return;
+    if (worst === NONE) continue;
+    let bucket: number;
     if (worst === 0) {
-      const at = ix.findSequence(m, ids);
-      found[at === 0 ? (ix.wordCount(m) === k ? 0 : 1) : at > 0 ? 2 : 3].push({ m, dist: 0 });
+      const at = runIn(cw, from, to, ids);
+      bucket = at === 0 ? (to - from === k ? 0 : 1) : at > 0 ? 2 : 3;
+      sum = 0;
     } else {
-      found[worst === 1 ? 4 : 5].push({ m, dist: sum });
+      bucket = worst === 1 ? 4 : 5;
     }
-  });
-  for (const rs of rel) for (const r of rs) head[r.id] = -1;
+    found.push(bucket, cm[c], sum, cl[c], ci[c]);
+  }
+  for (const rs of rel) {
+    for (const r of rs) {
+      head[r.id] = -1;
+      has.remove(r.id);
+    }
+  }
 }
 
 /**
@@ -147,15 +227,25 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
   const first = [d.firstOffsets[head[0]], d.firstOffsets[head[0] + 1]];
   // The range's postings are one block: a bitmap of it spares looking at most candidates' words.
   let holding = null;
-  if (d.postOffsets[hi] - d.postOffsets[lo] < 8 * (first[1] - first[0])) {
+  if (rangeCost(ix, lo, hi) < HOLDING * (first[1] - first[0])) {
     holding = ix.bitmap(2);
-    holding.addAll(d.postMarks, d.postOffsets[lo], d.postOffsets[hi]);
+    for (let w = lo; w < hi; w++) ix.addWord(holding, w);
   }
+  const cands = candidates;
+  cands.reset(first[1] - first[0]);
+  const seen = ix.seen;
   for (let p = first[0]; p < first[1]; p++) {
     const m = d.firstMarks[p];
-    if ((holding && !holding.has(m)) || ix.seen.has(m) || ix.wordCount(m) < k || !ix.sequenceAt(m, head, 0, false)) continue;
-    const wk = d.markWords[d.wordOffsets[m] + k - 1];
-    if (wk >= lo && wk < hi && !(notWhole && ix.vocab.words[wk] === words[k - 1])) ix.takeOne(m, 0);
+    if ((holding && !holding.has(m)) || seen.has(m)) continue;
+    cands.push(m, d.firstLen[p], d.firstInfo[p]);
+  }
+  cands.gather(d);
+  const { n, marks, lengths, infos, bounds, words: cw } = cands;
+  for (let c = 0; c < n; c++) {
+    const at = bounds[2 * c];
+    if (bounds[2 * c + 1] - at < k || !runAt(cw, at, head)) continue;
+    const wk = cw[at + k - 1];
+    if (wk >= lo && wk < hi && !(notWhole && ix.vocab.words[wk] === words[k - 1])) ix.takeKnown(marks[c], 0, lengths[c], infos[c]);
   }
 }
 
@@ -169,17 +259,26 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   const lastId = ids[k - 1];
   const ends = v.withSuffix(words[0]);
   let endCost = 0;
-  for (const w of ends) endCost += d.postOffsets[w + 1] - d.postOffsets[w];
+  for (const w of ends) endCost += ix.addCost(w);
   let holding = null;
-  if (endCost < 8 * (d.lastOffsets[lastId + 1] - d.lastOffsets[lastId])) {
+  if (endCost < HOLDING * (d.lastOffsets[lastId + 1] - d.lastOffsets[lastId])) {
     holding = ix.bitmap(3);
-    for (const w of ends) holding.addAll(d.postMarks, d.postOffsets[w], d.postOffsets[w + 1]);
+    for (const w of ends) ix.addWord(holding, w);
   }
+  const cands = candidates;
+  cands.reset(d.lastOffsets[lastId + 1] - d.lastOffsets[lastId]);
+  const seen = ix.seen;
   for (let p = d.lastOffsets[lastId]; p < d.lastOffsets[lastId + 1]; p++) {
     const m = d.lastMarks[p];
-    const count = ix.wordCount(m);
-    if ((holding && !holding.has(m)) || ix.seen.has(m) || count < k || !ix.sequenceAt(m, tail, count - k + 1, true)) continue;
-    if (v.words[d.markWords[d.wordOffsets[m] + count - k]].endsWith(words[0])) ix.takeOne(m, 0);
+    if ((holding && !holding.has(m)) || seen.has(m)) continue;
+    cands.push(m, d.lastLen[p], d.lastInfo[p]);
+  }
+  cands.gather(d);
+  const { n, marks, lengths, infos, bounds, words: cw } = cands;
+  for (let c = 0; c < n; c++) {
+    const end = bounds[2 * c + 1];
+    if (end - bounds[2 * c] < k || !runAt(cw, end - k + 1, tail)) continue;
+    if (v.words[cw[end - k]].endsWith(words[0])) ix.takeKnown(marks[c], 0, lengths[c], infos[c]);
   }
 }
 
@@ -194,9 +293,9 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   const ends = v.withSuffix(words[0]);
   if (lo === hi || !ends.length) return;
   const a = ix.bitmap(4);
-  for (const w of ends) a.addAll(d.postMarks, d.postOffsets[w], d.postOffsets[w + 1]);
+  for (const w of ends) ix.addWord(a, w);
   const b = ix.bitmap(5);
-  b.addAll(d.postMarks, d.postOffsets[lo], d.postOffsets[hi]);
+  for (let w = lo; w < hi; w++) ix.addWord(b, w);
   a.and(b);
   const check = (m: number) => {
     if (ix.seen.has(m)) return;

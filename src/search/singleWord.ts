@@ -75,17 +75,16 @@ export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
 /** Admits, as compounds, the marks in which the words `parts` follow one another. */
 export function admitRuns(ix: MarkIndex, parts: number[]): void {
   const d = ix.d;
-  const size = (w: number) => d.postOffsets[w + 1] - d.postOffsets[w];
-  const order = parts.slice().sort((a, b) => size(a) - size(b));
+  const order = parts.slice().sort((a, b) => ix.postings(a) - ix.postings(b));
   const rarest = order[0];
   // Many candidates: keep only those holding every other part (bitmaps) before looking at their words.
   let others = null;
-  if (size(rarest) > 4096) {
+  if (ix.postings(rarest) > 4096) {
     others = ix.bitmap(0);
-    others.addAll(d.postMarks, d.postOffsets[order[1]], d.postOffsets[order[1] + 1]);
+    ix.addWord(others, order[1]);
     for (let i = 2; i < order.length; i++) {
       const next = ix.bitmap(1);
-      next.addAll(d.postMarks, d.postOffsets[order[i]], d.postOffsets[order[i] + 1]);
+      ix.addWord(next, order[i]);
       others.and(next);
     }
   }

@@ -120,6 +120,22 @@ export function soundRuns(
   const out = new Map<number, { spelled: number; sounded: number }>();
   const parts: string[] = [];
   const texts: string[] = [];
+  // Many marks share a run (SAI SUPARI in hundreds of marks): each run of word ids is judged once.
+  const judged = new Map<string, Omit<RunHit, 'm'> | null>();
+  const judge = (code: string, start: number, r: number): Omit<RunHit, 'm'> | null => {
+    parts.length = 0;
+    texts.length = 0;
+    for (let i = 0; i < r; i++) {
+      parts.push(v.code(markWords[start + i]));
+      texts.push(v.words[markWords[start + i]]);
+    }
+    if (joinedCode(parts, texts) !== code) return null;
+    const text = texts.join('');
+    const spelled = boundedDistance(compact, text, 3);
+    // Romanised only when it decides anything: past the spelling reach, as a sound-alike.
+    const sounded = spelled <= maxEdits(compact.length) ? spelled : boundedDistance((romanised ??= romanise(compact)), romanise(text), 3);
+    return { spelled, sounded };
+  };
   for (const code of codes) {
     const h = codeHash(code);
     const lo = partitionPoint(0, runHashes.length, (i) => runHashes[i] < h);
@@ -133,18 +149,11 @@ export function soundRuns(
       let best: { spelled: number; sounded: number } | null = null;
       for (const r of RUN_WORDS) {
         for (let s = 0; s + r <= k; s++) {
-          parts.length = 0;
-          texts.length = 0;
-          for (let i = 0; i < r; i++) {
-            parts.push(v.code(markWords[start + s + i]));
-            texts.push(v.words[markWords[start + s + i]]);
-          }
-          if (joinedCode(parts, texts) !== code) continue;
-          const text = texts.join('');
-          const spelled = boundedDistance(compact, text, 3);
-          // Romanised only when it decides anything: past the spelling reach, as a sound-alike.
-          if (best && spelled >= best.spelled) continue;
-          best = { spelled, sounded: spelled <= maxEdits(compact.length) ? spelled : boundedDistance((romanised ??= romanise(compact)), romanise(text), 3) };
+          let key = code;
+          for (let i = 0; i < r; i++) key += ' ' + markWords[start + s + i];
+          let hit = judged.get(key);
+          if (hit === undefined) judged.set(key, (hit = judge(code, start + s, r)));
+          if (hit && (!best || hit.spelled < best.spelled)) best = hit;
         }
       }
       if (best) out.set(m, best);
