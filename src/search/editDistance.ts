@@ -55,3 +55,42 @@ function slowDistance(a: string, b: string, max: number): number {
   }
   return d[a.length][b.length] <= max ? d[a.length][b.length] : max + 1;
 }
+
+/**
+ * The same distance from one word to many: for a word of up to 32 ASCII characters, Hyyrö's
+ * bit-parallel form of the alignment (one pass over the other word, a few machine operations per
+ * character) instead of a table of both lengths. Scanning a thousand sound-alikes of SHREE costs
+ * tens of microseconds instead of a millisecond.
+ */
+export function distanceFrom(a: string): (b: string, max: number) => number {
+  const m = a.length;
+  if (m === 0 || m > 32 || /[^\x00-\x7f]/.test(a)) return (b, max) => boundedDistance(a, b, max);
+  const peq = new Int32Array(128);
+  for (let i = 0; i < m; i++) peq[a.charCodeAt(i)] |= 1 << i;
+  const last = 1 << (m - 1);
+  return (b, max) => {
+    const lb = b.length;
+    if (Math.abs(m - lb) > max) return max + 1;
+    let vp = -1;
+    let vn = 0;
+    let d0 = 0;
+    let pmOld = 0;
+    let dist = m;
+    for (let j = 0; j < lb; j++) {
+      const c = b.charCodeAt(j);
+      const pm = c < 128 ? peq[c] : 0;
+      const tr = ((~d0 & pm) << 1) & pmOld;
+      d0 = ((((pm & vp) + vp) ^ vp) | pm | vn | tr);
+      let hp = vn | ~(d0 | vp);
+      let hn = d0 & vp;
+      if (hp & last) dist++;
+      else if (hn & last) dist--;
+      hp = (hp << 1) | 1;
+      hn <<= 1;
+      vp = hn | ~(d0 | hp);
+      vn = hp & d0;
+      pmOld = pm;
+    }
+    return dist <= max ? dist : max + 1;
+  };
+}

@@ -1,5 +1,5 @@
 import type { Vocabulary } from './vocabulary.ts';
-import { boundedDistance } from './editDistance.ts';
+import { distanceFrom } from './editDistance.ts';
 import { maxEdits, romanise } from './normalise.ts';
 
 /**
@@ -32,11 +32,12 @@ export function related(v: Vocabulary, w: string, withSelf: boolean): Related[] 
     for (const [id, d] of v.variants(w, maxEdits(w.length))) if (!out.has(id)) out.set(id, { id, level: 1, dist: 2 * d + (alike.has(id) ? 0 : 1) });
     // Digits against number words are compared as words (9 and NINE are 0 apart); other words as spelled.
     const digits = /\d/.test(w);
-    let rw: string | null = null;
+    let fromRomanised: ((b: string, max: number) => number) | null = null;
+    const fromWord = distanceFrom(w);
     for (const id of alike) {
       if (id === self || out.has(id)) continue;
       const x = v.words[id];
-      const d = digits || /\d/.test(x) ? boundedDistance((rw ??= romanise(w)), romanise(x), 3) : boundedDistance(w, x, 3);
+      const d = digits || /\d/.test(x) ? (fromRomanised ??= distanceFrom(romanise(w)))(romanise(x), 3) : fromWord(x, 3);
       out.set(id, { id, level: 2, dist: 2 * d });
     }
   }

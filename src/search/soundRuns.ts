@@ -1,5 +1,5 @@
 import { partitionPoint, radixSortPairs } from './hash.ts';
-import { boundedDistance } from './editDistance.ts';
+import { distanceFrom } from './editDistance.ts';
 import type { Vocabulary } from './vocabulary.ts';
 import { maxEdits, phoneticCodes, romanise } from './normalise.ts';
 
@@ -116,7 +116,8 @@ export function soundRuns(
   v: Vocabulary, runHashes: Uint32Array, runMarks: Uint32Array, wordOffsets: Uint32Array, markWords: Uint32Array,
   compact: string, codes: string[], skip: (m: number) => boolean,
 ): RunHit[] {
-  let romanised: string | null = null;
+  const spelling = distanceFrom(compact);
+  let sounding: ((b: string, max: number) => number) | null = null;
   const out = new Map<number, { spelled: number; sounded: number }>();
   const parts: string[] = [];
   const texts: string[] = [];
@@ -131,9 +132,9 @@ export function soundRuns(
     }
     if (joinedCode(parts, texts) !== code) return null;
     const text = texts.join('');
-    const spelled = boundedDistance(compact, text, 3);
+    const spelled = spelling(text, 3);
     // Romanised only when it decides anything: past the spelling reach, as a sound-alike.
-    const sounded = spelled <= maxEdits(compact.length) ? spelled : boundedDistance((romanised ??= romanise(compact)), romanise(text), 3);
+    const sounded = spelled <= maxEdits(compact.length) ? spelled : (sounding ??= distanceFrom(romanise(compact)))(romanise(text), 3);
     return { spelled, sounded };
   };
   for (const code of codes) {

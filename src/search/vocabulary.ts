@@ -1,5 +1,5 @@
 import { fnv1a, partitionPoint, radixSortPairs } from './hash.ts';
-import { boundedDistance } from './editDistance.ts';
+import { distanceFrom } from './editDistance.ts';
 import { phoneticCodes } from './normalise.ts';
 
 // Every distinct word of the register, sorted, with the word-level lookups SMART search needs:
@@ -212,12 +212,13 @@ export class Vocabulary {
   variants(w: string, max: number): Map<number, number> {
     const found = new Map<number, number>();
     if (max <= 0) return found;
+    const distance = distanceFrom(w);
     const probe = (h: number) => {
       const { delHashes, delWords } = this.d;
       for (let p = partitionPoint(0, delHashes.length, (i) => delHashes[i] < h); p < delHashes.length && delHashes[p] === h; p++) {
         const id = delWords[p];
         if (found.has(id)) continue;
-        const d = boundedDistance(w, this.words[id], max);
+        const d = distance(this.words[id], max);
         found.set(id, d);
       }
     };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { exactKey, maxEdits, normaliseMark, numberWords, phoneticCodes, romanise } from '../../src/search/normalise.ts';
-import { boundedDistance } from '../../src/search/editDistance.ts';
+import { boundedDistance, distanceFrom } from '../../src/search/editDistance.ts';
 import { fnv1a, radixSortPairs } from '../../src/search/hash.ts';
 
 describe('search normalisation', () => {
@@ -58,6 +58,27 @@ describe('search normalisation', () => {
     expect(boundedDistance('KING', 'QUEEN', 2)).to.equal(3);
     expect(boundedDistance('A', 'ABCDEF', 2)).to.equal(3);
     expect(boundedDistance('JAGDAMBA', 'JAGDMABA', 2)).to.equal(1);
+  });
+
+  it('measures from one word to many bit-parallel exactly as the table does', () => {
+    // Seeded random words over a small alphabet (so that swaps, repeats and near-misses are common),
+    // of every length up to the bit-parallel limit of 32 and past it.
+    let s = 12345;
+    const rnd = (n: number) => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n);
+    const word = () => Array.from({ length: 1 + rnd(36) }, () => 'ABSHE4'[rnd(6)]).join('');
+    let compared = 0;
+    for (let i = 0; i < 400; i++) {
+      const a = word();
+      const from = distanceFrom(a);
+      for (let j = 0; j < 25; j++) {
+        const b = rnd(3) === 0 ? a.slice(0, rnd(a.length + 1)) + 'ABSHE4'[rnd(6)] + a.slice(rnd(a.length + 1)) : word();
+        for (const max of [1, 3, 40]) expect(from(b, max), `${a} ${b} ${max}`).to.equal(boundedDistance(a, b, max));
+        compared++;
+      }
+    }
+    expect(compared).to.equal(10_000);
+    expect(distanceFrom('NIKE')('NKIE', 2)).to.equal(1);
+    expect(distanceFrom('JAGDAMBA')('JAGDMABA', 2)).to.equal(1);
   });
 
   it('hashes deletions without building strings, and sorts pairs by key', () => {
