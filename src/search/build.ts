@@ -129,7 +129,9 @@ export class IndexBuilder {
     const words = this.words.slice().sort();
     const finalId = new Uint32Array(words.length);
     words.forEach((w, id) => (finalId[this.vocab.get(w)!] = id));
-    const vocab = Vocabulary.build(words);
+    // Strings made anew from one joined copy, as a loaded snapshot has them: the tokens were cut from
+    // streamed text and keep those chunks alive behind them, which makes every comparison slower.
+    const vocab = Vocabulary.build(words.join('\n').split('\n'));
 
     const pick = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(src: T, make: (n: number) => T): T => {
       const out = make(n);
