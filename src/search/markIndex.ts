@@ -6,6 +6,7 @@ import type { PreparedQuery } from './query.ts';
 import { singleWord } from './singleWord.ts';
 import { multiWord } from './multiWord.ts';
 import { queryRunCodes, soundRuns, type RunHit } from './soundRuns.ts';
+import { candidates, runAt } from './gather.ts';
 
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
 // marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
@@ -413,9 +414,19 @@ export class MarkIndex {
     if (ids.length === 1) {
       for (let p = onlyOffsets[ids[0]]; p < onlyOffsets[ids[0] + 1]; p++) accept(onlyMarks[p]);
     } else {
-      for (let p = firstOffsets[ids[0]]; p < firstOffsets[ids[0] + 1]; p++) {
-        const m = firstMarks[p];
-        if (this.sequenceAt(m, ids, 0, true)) accept(m);
+      // Marks the first word begins that hold the rarest of the others (a bitmap), then their words.
+      const from = firstOffsets[ids[0]];
+      const to = firstOffsets[ids[0] + 1];
+      const rarest = ids.slice(1).reduce((a, b) => (this.postings(a) <= this.postings(b) ? a : b));
+      const holding = to - from > 256 ? this.bitmap(0) : null;
+      if (holding) this.addWord(holding, rarest);
+      const cands = candidates;
+      cands.reset(to - from);
+      for (let p = from; p < to; p++) if (!holding || holding.has(firstMarks[p])) cands.push(firstMarks[p], 0, 0);
+      cands.gather(this.d);
+      const { n, marks, bounds, words } = cands;
+      for (let c = 0; c < n; c++) {
+        if (bounds[2 * c + 1] - bounds[2 * c] === ids.length && runAt(words, bounds[2 * c], ids)) accept(marks[c]);
       }
     }
     this.close(S_EXACT);
@@ -446,14 +457,18 @@ export class MarkIndex {
     const status = new Uint32Array(INFO_LIMITS.status);
     const type = new Uint32Array(INFO_LIMITS.tm_type);
     const mode = new Uint32Array(INFO_LIMITS.filing_mode);
-    this.facetClassStatus.forEach((c, i) => {
-      cls[i & 63] += c;
-      status[i >>> 6] += c;
-    });
-    this.facetTypeMode.forEach((c, i) => {
-      type[i & 15] += c;
-      mode[i >>> 4] += c;
-    });
+    const cs = this.facetClassStatus;
+    for (let i = 0; i < cs.length; i++) {
+      if (cs[i] === 0) continue;
+      cls[i & 63] += cs[i];
+      status[i >>> 6] += cs[i];
+    }
+    const tm = this.facetTypeMode;
+    for (let i = 0; i < tm.length; i++) {
+      if (tm[i] === 0) continue;
+      type[i & 15] += tm[i];
+      mode[i >>> 4] += tm[i];
+    }
     const named = (counts: Uint32Array, names: string[]) => {
       const m = new Map<string, number>();
       for (let i = 0; i < names.length; i++) if (counts[i] && names[i] !== '') m.set(names[i], counts[i]);

@@ -297,23 +297,36 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   const b = ix.bitmap(5);
   for (let w = lo; w < hi; w++) ix.addWord(b, w);
   a.and(b);
-  const check = (m: number) => {
-    if (ix.seen.has(m)) return;
-    const start = d.wordOffsets[m];
-    const count = ix.wordCount(m);
+  const cands = candidates;
+  const seen = ix.seen;
+  if (middle.length) {
+    const rarest = middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y));
+    cands.reset(ix.postings(rarest));
+    for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
+      const m = d.postMarks[p];
+      if (a.has(m) && !seen.has(m)) cands.push(m, d.postLen[p], d.postInfo[p]);
+    }
+  } else {
+    const aw = a.words;
+    let size = 0;
+    for (let i = 0; i < aw.length; i++) if (aw[i] !== 0) size += 32;
+    cands.reset(size);
+    for (let i = 0; i < aw.length; i++) {
+      for (let bits = aw[i] & ~seen.words[i]; bits !== 0; bits &= bits - 1) cands.push((i << 5) + 31 - Math.clz32(bits & -bits), 0, 0);
+    }
+  }
+  cands.gather(d);
+  const { n, marks, bounds, words: cw } = cands;
+  for (let c = 0; c < n; c++) {
+    const start = bounds[2 * c];
+    const count = bounds[2 * c + 1] - start;
     for (let at = 0; at + k <= count; at++) {
-      if (!v.words[d.markWords[start + at]].endsWith(words[0]) || !ix.sequenceAt(m, middle, at + 1, false)) continue;
-      const lastWord = d.markWords[start + at + k - 1];
+      if (!v.words[cw[start + at]].endsWith(words[0]) || !runAt(cw, start + at + 1, middle)) continue;
+      const lastWord = cw[start + at + k - 1];
       if (lastWord >= lo && lastWord < hi) {
-        ix.takeOne(m, 0);
-        return;
+        ix.takeOne(marks[c], 0);
+        break;
       }
     }
-  };
-  if (middle.length) {
-    const rarest = middle.reduce((x, y) => (d.postOffsets[x + 1] - d.postOffsets[x] <= d.postOffsets[y + 1] - d.postOffsets[y] ? x : y));
-    for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) if (a.has(d.postMarks[p])) check(d.postMarks[p]);
-  } else {
-    a.forEach(check);
   }
 }
