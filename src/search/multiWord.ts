@@ -292,11 +292,19 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   const [lo, hi] = v.prefixRange(words[k - 1]);
   const ends = v.withSuffix(words[0]);
   if (lo === hi || !ends.length) return;
+  // Candidates hold a word with the ending and one with the beginning: a bitmap of each, unless one
+  // would cost far more than the other (S as the last word begins a fifth of all words); then the
+  // words of the candidates decide alone.
+  let endCost = 0;
+  for (const w of ends) endCost += ix.addCost(w);
+  const startCost = rangeCost(ix, lo, hi);
   const a = ix.bitmap(4);
-  for (const w of ends) ix.addWord(a, w);
-  const b = ix.bitmap(5);
-  for (let w = lo; w < hi; w++) ix.addWord(b, w);
-  a.and(b);
+  if (endCost <= 4 * startCost) for (const w of ends) ix.addWord(a, w);
+  if (startCost <= 4 * endCost) {
+    const b = endCost <= 4 * startCost ? ix.bitmap(5) : a;
+    for (let w = lo; w < hi; w++) ix.addWord(b, w);
+    if (b !== a) a.and(b);
+  }
   const cands = candidates;
   const seen = ix.seen;
   if (middle.length) {
