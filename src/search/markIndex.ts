@@ -7,6 +7,7 @@ import { singleWord } from './singleWord.ts';
 import { multiWord } from './multiWord.ts';
 import { queryRunCodes, soundRuns, type RunHit } from './soundRuns.ts';
 import { candidates, runAt } from './gather.ts';
+import { SHORT_FROM, ShortPrefixes, shortHits, type ShortEntry } from './shortPrefix.ts';
 
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
 // marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
@@ -136,8 +137,14 @@ export class MarkIndex {
   private readonly facetTypeMode = new Uint32Array(1 << 10);
   private readonly facetState = new Uint32Array(INFO_LIMITS.state);
 
-  /** `bitmapFrom`: how many marks a word needs to keep a bitmap of them (tests lower it to reach that path on small registers). */
-  constructor(readonly vocab: Vocabulary, readonly d: MarkData, bitmapFrom = BITMAP_WORD) {
+  private readonly short: ShortPrefixes;
+
+  /**
+   * `bitmapFrom`: how many marks a word needs to keep a bitmap of them; `shortFrom`: how many postings a
+   * prefix of one or two characters needs to keep its answer ready (tests lower both to reach those
+   * paths on small registers).
+   */
+  constructor(readonly vocab: Vocabulary, readonly d: MarkData, bitmapFrom = BITMAP_WORD, shortFrom = SHORT_FROM) {
     this.n = d.appNo.length;
     this.dead = new Bitset(this.n);
     d.exactIds.forEach((id, i) => this.exactOverride.set(id, d.exactKeys[i]));
@@ -147,6 +154,7 @@ export class MarkIndex {
       b.addAll(d.postMarks, d.postOffsets[w], d.postOffsets[w + 1]);
       this.wordSets.set(w, b);
     }
+    this.short = new ShortPrefixes(vocab, d, this.dead, shortFrom);
   }
 
   /** How many marks hold the word. */
@@ -183,6 +191,7 @@ export class MarkIndex {
     if (id >= 0 && !this.dead.has(id)) {
       this.dead.add(id);
       this.deadCount++;
+      this.short.remove(id, this.d.info[id]);
     }
   }
 
@@ -211,6 +220,8 @@ export class MarkIndex {
   }
 
   search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult {
+    const ready = q.mode === 'SMART' && q.words.length === 1 && q.normalised.length <= 2 && filter.status === null ? this.short.get(q.words[0]) : undefined;
+    if (ready) return this.shortSearch(ready, filter.classes, want, after);
     this.begin(filter);
     if (q.words.length) {
       if (q.mode === 'EXACT') this.exactMode(q);
@@ -218,7 +229,24 @@ export class MarkIndex {
       else multiWord(this, q);
     }
     this.close(STRATEGY_COUNT - 1);
-    return { count: this.passing, groups: this.groups(), hits: this.page(want, after) };
+    return { count: this.passing, groups: this.groups(this.facetClassStatus, this.facetTypeMode, this.facetState), hits: this.page(want, after) };
+  }
+
+  /** A query of one or two characters whose answer is kept ready: its counts summed over the classes kept. */
+  private shortSearch(e: ShortEntry, classes: Uint8Array | null, want: number, after: After | null): IndexResult {
+    const keep = (c: number) => classes === null || classes[c] !== 0;
+    let count = 0;
+    const classStatus = new Uint32Array(1 << 14);
+    const typeMode = new Uint32Array(1 << 10);
+    const state = new Uint32Array(INFO_LIMITS.state);
+    for (let c = 0; c < 64; c++) {
+      if (!e.byClass[c] || !keep(c)) continue;
+      count += e.byClass[c];
+      for (let s = 0; s < INFO_LIMITS.status; s++) classStatus[c | (s << 6)] = e.classStatus[c | (s << 6)];
+      for (let i = 0; i < 1024; i++) typeMode[i] += e.typeMode[c * 1024 + i];
+      for (let i = 0; i < INFO_LIMITS.state; i++) state[i] += e.state[c * 256 + i];
+    }
+    return { count, groups: this.groups(classStatus, typeMode, state), hits: shortHits(e, this.d.appNo, this.dead, classes, want, after) };
   }
 
   // ---- admission -----------------------------------------------------------------------------
@@ -451,19 +479,17 @@ export class MarkIndex {
 
   // ---- results -------------------------------------------------------------------------------
 
-  private groups(): Record<Facet, Map<string, number>> {
+  private groups(cs: Uint32Array, tm: Uint32Array, state: Uint32Array): Record<Facet, Map<string, number>> {
     const dict = this.d.dict;
     const cls = new Uint32Array(64);
     const status = new Uint32Array(INFO_LIMITS.status);
     const type = new Uint32Array(INFO_LIMITS.tm_type);
     const mode = new Uint32Array(INFO_LIMITS.filing_mode);
-    const cs = this.facetClassStatus;
     for (let i = 0; i < cs.length; i++) {
       if (cs[i] === 0) continue;
       cls[i & 63] += cs[i];
       status[i >>> 6] += cs[i];
     }
-    const tm = this.facetTypeMode;
     for (let i = 0; i < tm.length; i++) {
       if (tm[i] === 0) continue;
       type[i & 15] += tm[i];
@@ -480,7 +506,7 @@ export class MarkIndex {
       status: named(status, dict.status),
       tm_type: named(type, dict.tm_type),
       filing_mode: named(mode, dict.filing_mode),
-      state: named(this.facetState, dict.state),
+      state: named(state, dict.state),
       class_number: classes,
     };
   }
