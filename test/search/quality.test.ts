@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { IndexBuilder } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
-import { prepareQuery } from '../../src/search/query.ts';
+import { prepareQuery, type PreparedQuery } from '../../src/search/query.ts';
 import { normaliseMark } from '../../src/search/normalise.ts';
 import { STRATEGIES } from '../../src/search/strategies.ts';
-import { MarkIndex, type Filter } from '../../src/search/markIndex.ts';
+import { MarkIndex, type After, type Filter, type IndexResult } from '../../src/search/markIndex.ts';
 import { classMask } from '../../src/search/service.ts';
 import { REGISTER } from './quality/register.ts';
 import { distractors } from './quality/distractors.ts';
@@ -36,6 +36,20 @@ interface Hit {
 
 // How far down the results a missing mark is looked for, to tell "ranked too low" from "not found".
 const DEEP = 5000;
+
+interface Searcher {
+  search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult;
+}
+
+/** Asserts that two indexes answer a SMART query alike (count, groups and every hit); the first's answer. */
+function expectSame(x: Searcher, y: Searcher, q: string, filter: Filter, want: number, after: After | null = null): IndexResult {
+  const a = x.search(prepareQuery(q, 'SMART'), filter, want, after);
+  const b = y.search(prepareQuery(q, 'SMART'), filter, want, after);
+  expect(b.count, q).to.equal(a.count);
+  expect(b.groups, q).to.deep.equal(a.groups);
+  expect(b.hits, `${q} ${after ? 'after a cursor' : ''}`).to.deep.equal(a.hits);
+  return a;
+}
 
 describe('search quality', function () {
   this.timeout(120_000);
@@ -98,12 +112,7 @@ describe('search quality', function () {
     let compared = 0;
     for (const { q } of QUERIES) {
       for (const filter of filters) {
-        const a = engine.search(prepareQuery(q, 'SMART'), filter, 200, null);
-        const b = withBitmaps.search(prepareQuery(q, 'SMART'), filter, 200, null);
-        expect(b.count, q).to.equal(a.count);
-        expect(b.groups, q).to.deep.equal(a.groups);
-        expect(b.hits, q).to.deep.equal(a.hits);
-        compared += a.count;
+        compared += expectSame(engine, withBitmaps, q, filter, 200).count;
       }
     }
     expect(compared).to.be.greaterThan(10_000);
@@ -111,8 +120,7 @@ describe('search quality', function () {
 
   it('answers queries of one or two characters the same from their ready answers, before and after marks go away', () => {
     // At 7.7M marks only prefixes with 65,536 postings or more keep their answer ready; here those with 1,000.
-    const fresh = () => new MarkIndex(base.vocab, base.d);
-    const plain = fresh();
+    const plain = new MarkIndex(base.vocab, base.d);
     const ready = new MarkIndex(base.vocab, base.d, undefined, 1_000);
     const alphabet = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
     const prefixes = [...alphabet, ...alphabet.flatMap((a) => alphabet.map((b) => a + b))];
@@ -123,17 +131,11 @@ describe('search quality', function () {
     const compare = (ready: MarkIndex) => {
       for (const p of prefixes) {
         for (const filter of filters) {
-          const a = plain.search(prepareQuery(p, 'SMART'), filter, 60, null);
-          const b = ready.search(prepareQuery(p, 'SMART'), filter, 60, null);
-          expect(b.count, p).to.equal(a.count);
-          expect(b.groups, p).to.deep.equal(a.groups);
-          expect(b.hits, p).to.deep.equal(a.hits);
+          const a = expectSame(plain, ready, p, filter, 60);
           if (a.count > 1_000) large++;
           // The page after the 30th hit, by cursor.
           const at = a.hits[29];
-          if (!at) continue;
-          const after = { strategy: at.strategy, dist: at.dist, len: at.len, appNo: at.appNo };
-          expect(ready.search(prepareQuery(p, 'SMART'), filter, 30, after).hits, `${p} after`).to.deep.equal(plain.search(prepareQuery(p, 'SMART'), filter, 30, after).hits);
+          if (at) expectSame(plain, ready, p, filter, 30, { strategy: at.strategy, dist: at.dist, len: at.len, appNo: at.appNo });
         }
       }
     };
