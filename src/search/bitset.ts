@@ -46,17 +46,4 @@ export class Bitset {
     const b = other.words;
     for (let i = 0; i < a.length; i++) a[i] &= b[i];
   }
-
-  /** Calls f for every member, in increasing order. */
-  forEach(f: (m: number) => void): void {
-    const w = this.words;
-    for (let i = 0; i < w.length; i++) {
-      let x = w[i];
-      while (x !== 0) {
-        const low = x & -x;
-        f((i << 5) + (31 - Math.clz32(low)));
-        x ^= low;
-      }
-    }
-  }
 }

@@ -6,7 +6,7 @@ import type { PreparedQuery } from './query.ts';
 import { singleWord } from './singleWord.ts';
 import { multiWord } from './multiWord.ts';
 import { queryRunCodes, soundRuns, type RunHit } from './soundRuns.ts';
-import { candidates, runAt } from './gather.ts';
+import { candidates, runAt, runIn } from './gather.ts';
 import { SHORT_FROM, ShortPrefixes, shortHits, type ShortEntry } from './shortPrefix.ts';
 
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
@@ -205,10 +205,6 @@ export class MarkIndex {
     const out: string[] = [];
     for (let p = wordOffsets[id]; p < wordOffsets[id + 1]; p++) out.push(this.vocab.words[markWords[p]]);
     return out.join(' ');
-  }
-
-  wordCount(m: number): number {
-    return this.d.wordOffsets[m + 1] - this.d.wordOffsets[m];
   }
 
   /** A cleared bitmap from the pool (`i`: which one), for sets a strategy builds. */
@@ -460,21 +456,9 @@ export class MarkIndex {
     this.close(S_EXACT);
   }
 
-  /** Whether mark m's words from position `at` are `ids` (and nothing after them, when `whole`). */
-  sequenceAt(m: number, ids: number[], at: number, whole: boolean): boolean {
-    const { wordOffsets, markWords } = this.d;
-    const start = wordOffsets[m] + at;
-    const count = wordOffsets[m + 1] - start;
-    if (count < ids.length || (whole && count !== ids.length)) return false;
-    for (let i = 0; i < ids.length; i++) if (markWords[start + i] !== ids[i]) return false;
-    return true;
-  }
-
   /** Position of the first run of `ids` in mark m, or -1. */
   findSequence(m: number, ids: number[]): number {
-    const n = this.wordCount(m);
-    for (let at = 0; at + ids.length <= n; at++) if (this.sequenceAt(m, ids, at, false)) return at;
-    return -1;
+    return runIn(this.d.markWords, this.d.wordOffsets[m], this.d.wordOffsets[m + 1], ids);
   }
 
   // ---- results -------------------------------------------------------------------------------

@@ -21,6 +21,13 @@ function rangeCost(ix: MarkIndex, lo: number, hi: number): number {
   return n;
 }
 
+/** What adding the words `ids` to a bitmap costs, in postings. */
+function wordsCost(ix: MarkIndex, ids: ArrayLike<number>): number {
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) n += ix.addCost(ids[i]);
+  return n;
+}
+
 /**
  * SMART for a query of several words. The marks holding, for every query word, that word or a
  * variant or sound-alike of it are found with one bitmap per query word, ANDed; each is then looked at
@@ -258,8 +265,7 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   if (tail.includes(-1)) return;
   const lastId = ids[k - 1];
   const ends = v.withSuffix(words[0]);
-  let endCost = 0;
-  for (const w of ends) endCost += ix.addCost(w);
+  const endCost = wordsCost(ix, ends);
   let holding = null;
   if (endCost < HOLDING * (d.lastOffsets[lastId + 1] - d.lastOffsets[lastId])) {
     holding = ix.bitmap(3);
@@ -295,8 +301,7 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   // Candidates hold a word with the ending and one with the beginning: a bitmap of each, unless one
   // would cost far more than the other (S as the last word begins a fifth of all words); then the
   // words of the candidates decide alone.
-  let endCost = 0;
-  for (const w of ends) endCost += ix.addCost(w);
+  const endCost = wordsCost(ix, ends);
   const startCost = rangeCost(ix, lo, hi);
   const a = ix.bitmap(4);
   if (endCost <= 4 * startCost) for (const w of ends) ix.addWord(a, w);
@@ -312,7 +317,7 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
     cands.reset(ix.postings(rarest));
     for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
       const m = d.postMarks[p];
-      if (a.has(m) && !seen.has(m)) cands.push(m, d.postLen[p], d.postInfo[p]);
+      if (a.has(m) && !seen.has(m)) cands.push(m, 0, 0);
     }
   } else {
     const aw = a.words;

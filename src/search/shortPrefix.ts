@@ -70,11 +70,7 @@ export class ShortPrefixes {
     const drop = (e: ShortEntry | null | undefined) => {
       if (!e || counted.has(e)) return;
       counted.add(e);
-      const cls = x & 63;
-      e.byClass[cls]--;
-      e.classStatus[x & 0x3fff]--;
-      e.typeMode[cls * 1024 + ((x >>> 14) & 0x3ff)]--;
-      e.state[cls * 256 + (x >>> 24)]--;
+      tally(e, x, -1);
     };
     // In the exact or prefix part of the prefixes its first word begins with.
     drop(this.entries.get(first.slice(0, 1)));
@@ -115,17 +111,20 @@ export class ShortPrefixes {
     };
     for (const part of entry.parts) {
       for (let i = 0; i < part.marks.length; i++) {
-        if (this.dead.has(part.marks[i])) continue;
-        const x = part.info[i];
-        const cls = x & 63;
-        entry.byClass[cls]++;
-        entry.classStatus[x & 0x3fff]++;
-        entry.typeMode[cls * 1024 + ((x >>> 14) & 0x3ff)]++;
-        entry.state[cls * 256 + (x >>> 24)]++;
+        if (!this.dead.has(part.marks[i])) tally(entry, part.info[i], 1);
       }
     }
     return entry;
   }
+}
+
+/** Counts a mark of packed facets x into an entry (`by` 1) or out of it (-1). */
+function tally(e: ShortEntry, x: number, by: 1 | -1): void {
+  const cls = x & 63;
+  e.byClass[cls] += by;
+  e.classStatus[x & 0x3fff] += by;
+  e.typeMode[cls * 1024 + ((x >>> 14) & 0x3ff)] += by;
+  e.state[cls * 256 + (x >>> 24)] += by;
 }
 
 /** Marks with their lengths, to be put in result order. */

@@ -45,6 +45,21 @@ function gramAt(w: string, i: number): number {
   return (charIndex(w.charCodeAt(i)) * ALPHABET + charIndex(w.charCodeAt(i + 1))) * ALPHABET + charIndex(w.charCodeAt(i + 2));
 }
 
+/** Calls f(id, gram) once for every distinct trigram of every word, words in id order. */
+function eachDistinctGram(words: string[], f: (id: number, gram: number) => void): void {
+  const seen = new Int32Array(GRAMS).fill(-1);
+  for (let id = 0; id < words.length; id++) {
+    const w = words[id];
+    for (let i = 0; i + 3 <= w.length; i++) {
+      const g = gramAt(w, i);
+      if (seen[g] !== id) {
+        seen[g] = id;
+        f(id, g);
+      }
+    }
+  }
+}
+
 const reverse = (s: string) => s.split('').reverse().join('');
 
 export class Vocabulary {
@@ -67,32 +82,12 @@ export class Vocabulary {
 
     // Trigrams: count, then fill (word ids come out ascending in every list).
     const gramCount = new Uint32Array(GRAMS + 1);
-    const seen = new Int32Array(GRAMS).fill(-1);
-    for (let id = 0; id < n; id++) {
-      const w = words[id];
-      for (let i = 0; i + 3 <= w.length; i++) {
-        const g = gramAt(w, i);
-        if (seen[g] !== id) {
-          seen[g] = id;
-          gramCount[g + 1]++;
-        }
-      }
-    }
+    eachDistinctGram(words, (_, g) => gramCount[g + 1]++);
     for (let g = 0; g < GRAMS; g++) gramCount[g + 1] += gramCount[g];
     const gramOffsets = gramCount.slice();
     const gramWords = new Uint32Array(gramOffsets[GRAMS]);
     const fill = gramOffsets.slice(0, GRAMS);
-    seen.fill(-1);
-    for (let id = 0; id < n; id++) {
-      const w = words[id];
-      for (let i = 0; i + 3 <= w.length; i++) {
-        const g = gramAt(w, i);
-        if (seen[g] !== id) {
-          seen[g] = id;
-          gramWords[fill[g]++] = id;
-        }
-      }
-    }
+    eachDistinctGram(words, (id, g) => (gramWords[fill[g]++] = id));
 
     // Deletions.
     let total = 0;
