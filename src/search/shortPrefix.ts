@@ -40,6 +40,9 @@ export class ShortPrefixes {
 
   /** `dead`: the index's hidden marks (left out of an entry's counts when it is built). */
   constructor(private readonly vocab: Vocabulary, private readonly d: MarkData, private readonly dead: Bitset, from = SHORT_FROM) {
+    // A prefix's postings are at most two per mark (a first word, a later word): the small index of
+    // recent changes, rebuilt on every change, never has an entry and skips the 1,332 lookups.
+    if (2 * d.appNo.length < from) return;
     const prefixes = [...ALPHABET, ...[...ALPHABET].flatMap((a) => [...ALPHABET].map((b) => a + b))];
     for (const p of prefixes) {
       const [lo, hi] = vocab.prefixRange(p);
