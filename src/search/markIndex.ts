@@ -5,7 +5,7 @@ import { S_EXACT, STRATEGY_COUNT } from './strategies.ts';
 import type { PreparedQuery } from './query.ts';
 import { singleWord } from './singleWord.ts';
 import { multiWord } from './multiWord.ts';
-import { queryRunCodes, soundRuns, type RunHit } from './soundRuns.ts';
+import { queryRunCodes, RunHits, soundRuns } from './soundRuns.ts';
 import { candidates, runAt, runIn } from './gather.ts';
 import { SHORT_FROM, ShortPrefixes, shortHits, type ShortEntry } from './shortPrefix.ts';
 
@@ -107,6 +107,8 @@ export interface IndexResult {
  * millisecond instead of setting 350,000 scattered bits.
  */
 export const BITMAP_WORD = 32_768;
+
+const NO_RUNS = new RunHits();
 
 export const MAX_DIST = 15;
 export const MAX_LEN = 1023;
@@ -349,6 +351,20 @@ export class MarkIndex {
     return c;
   }
 
+  /**
+   * Whether mark m with packed facets x would be admitted by the running search's filters (seen or
+   * not): strategies that read candidates' words skip the others before reading them.
+   */
+  get filtered(): boolean {
+    return this.filtering;
+  }
+
+  passes(m: number, x: number): boolean {
+    if (!this.filtering) return true;
+    if (this.dead.has(m) || (this.classes !== null && this.classes[x & 63] === 0)) return false;
+    return this.statusOk === -1 || ((x >>> 6) & 255) === this.statusOk;
+  }
+
   /** Admits one mark at spelling distance `dist`, unless already found (its length and facets looked up). */
   takeOne(m: number, dist: number): void {
     const seen = this.seenSet!;
@@ -366,10 +382,7 @@ export class MarkIndex {
   }
 
   private admit(m: number, dist: number, len: number, x: number): void {
-    if (this.filtering) {
-      if (this.dead.has(m) || (this.classes !== null && this.classes[x & 63] === 0)) return;
-      if (this.statusOk !== -1 && ((x >>> 6) & 255) !== this.statusOk) return;
-    }
+    if (!this.passes(m, x)) return;
     this.members[this.count] = m;
     this.keys[this.count++] = sortKey(dist, len);
     this.passing++;
@@ -411,12 +424,24 @@ export class MarkIndex {
   }
 
   /** Marks not seen yet holding a run of words that, run together, sounds like `compact`. */
-  soundRuns(compact: string): RunHit[] {
+  soundRuns(compact: string): RunHits {
     const codes = queryRunCodes(compact);
-    if (!codes.length) return [];
+    if (!codes.length) return NO_RUNS;
     const { runHashes, runMarks, wordOffsets, markWords } = this.d;
     const seen = this.seenSet!;
-    return soundRuns(this.vocab, runHashes, runMarks, wordOffsets, markWords, compact, codes, (m) => seen.has(m));
+    const info = this.d.info;
+    return soundRuns(this.vocab, runHashes, runMarks, wordOffsets, markWords, compact, codes, this.bitmap(7), (m) => seen.has(m) || !this.passes(m, info[m]));
+  }
+
+  /**
+   * Admits the sound-alike runs spelled within `max` edits (as spelling variants, by spelling
+   * distance) or, with `far`, those beyond it (as sound-alikes, by distance after romanisation).
+   */
+  takeRuns(runs: RunHits, max: number, far: boolean): void {
+    const { marks, spelled, sounded } = runs;
+    for (let i = 0; i < runs.n; i++) {
+      if (spelled[i] > max === far) this.takeOne(marks[i], 2 * (far ? sounded[i] : spelled[i]));
+    }
   }
 
   /** Admits every posting of `word` in a family. */
@@ -446,7 +471,10 @@ export class MarkIndex {
       if (holding) this.addWord(holding, rarest);
       const cands = candidates;
       cands.reset(to - from);
-      for (let p = from; p < to; p++) if (!holding || holding.has(firstMarks[p])) cands.push(firstMarks[p], 0, 0);
+      for (let p = from; p < to; p++) {
+        const m = firstMarks[p];
+        if ((!holding || holding.has(m)) && this.passes(m, this.d.firstInfo[p])) cands.push(m, 0, 0);
+      }
       cands.gather(this.d);
       const { n, marks, bounds, words } = cands;
       for (let c = 0; c < n; c++) {

@@ -69,15 +69,15 @@ export function multiWord(ix: MarkIndex, q: PreparedQuery): void {
   // The query run together, spelled or sounding like a word (BIGBAZAAR for BIG BAZZAR) or a run of
   // words spaced otherwise (SHRI RAM FINANCE for SRIRAM FINANCE).
   const whole = related(v, q.compact, false);
-  const runs = q.compact.length >= 4 ? ix.soundRuns(q.compact) : [];
+  const runs = q.compact.length >= 4 ? ix.soundRuns(q.compact) : null;
   const max = maxEdits(q.compact.length);
   found.admit(ix, 4);
   for (const r of whole) if (r.level === 1) ix.takeWord(ix.post, r.id, r.dist);
-  for (const r of runs) if (r.spelled <= max) ix.takeOne(r.m, 2 * r.spelled);
+  if (runs) ix.takeRuns(runs, max, false);
   ix.close(S_SPELLING);
   found.admit(ix, 5);
   for (const r of whole) if (r.level === 2) ix.takeWord(ix.post, r.id, r.dist);
-  for (const r of runs) if (r.spelled > max) ix.takeOne(r.m, 2 * r.sounded);
+  if (runs) ix.takeRuns(runs, max, true);
   ix.close(S_PHONETIC);
   partial(ix, rel, ids);
 }
@@ -150,7 +150,7 @@ function classify(ix: MarkIndex, rel: Related[][], ids: number[]): void {
   for (const r of rel[order[0]]) {
     for (let p = postOffsets[r.id]; p < postOffsets[r.id + 1]; p++) {
       const m = postMarks[p];
-      if (!others.has(m) || visited.has(m)) continue;
+      if (!others.has(m) || visited.has(m) || !ix.passes(m, postInfo[p])) continue;
       visited.add(m);
       cands.push(m, postLen[p], postInfo[p]);
     }
@@ -243,7 +243,7 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
   const seen = ix.seen;
   for (let p = first[0]; p < first[1]; p++) {
     const m = d.firstMarks[p];
-    if ((holding && !holding.has(m)) || seen.has(m)) continue;
+    if ((holding && !holding.has(m)) || seen.has(m) || !ix.passes(m, d.firstInfo[p])) continue;
     cands.push(m, d.firstLen[p], d.firstInfo[p]);
   }
   cands.gather(d);
@@ -276,7 +276,7 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   const seen = ix.seen;
   for (let p = d.lastOffsets[lastId]; p < d.lastOffsets[lastId + 1]; p++) {
     const m = d.lastMarks[p];
-    if ((holding && !holding.has(m)) || seen.has(m)) continue;
+    if ((holding && !holding.has(m)) || seen.has(m) || !ix.passes(m, d.lastInfo[p])) continue;
     cands.push(m, d.lastLen[p], d.lastInfo[p]);
   }
   cands.gather(d);
@@ -317,15 +317,19 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
     cands.reset(ix.postings(rarest));
     for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
       const m = d.postMarks[p];
-      if (a.has(m) && !seen.has(m)) cands.push(m, 0, 0);
+      if (a.has(m) && !seen.has(m) && ix.passes(m, d.postInfo[p])) cands.push(m, 0, 0);
     }
   } else {
     const aw = a.words;
+    const filtered = ix.filtered;
     let size = 0;
     for (let i = 0; i < aw.length; i++) if (aw[i] !== 0) size += 32;
     cands.reset(size);
     for (let i = 0; i < aw.length; i++) {
-      for (let bits = aw[i] & ~seen.words[i]; bits !== 0; bits &= bits - 1) cands.push((i << 5) + 31 - Math.clz32(bits & -bits), 0, 0);
+      for (let bits = aw[i] & ~seen.words[i]; bits !== 0; bits &= bits - 1) {
+        const m = (i << 5) + 31 - Math.clz32(bits & -bits);
+        if (!filtered || ix.passes(m, d.info[m])) cands.push(m, 0, 0);
+      }
     }
   }
   cands.gather(d);

@@ -55,11 +55,11 @@ export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
   // Variants and sound-alikes come best first (spelling before phonetic, closer before farther), so a
   // mark's first admission is its best. Runs of words that sound like the query (BIKANER VALA for
   // BIKANERWALLA) are spelling variants when spelled within reach, sound-alikes otherwise.
-  const runs = w.length >= 4 ? ix.soundRuns(w) : [];
+  const runs = w.length >= 4 ? ix.soundRuns(w) : null;
   const max = maxEdits(w.length);
   let spellingDone = false;
   const closeSpelling = () => {
-    for (const r of runs) if (r.spelled <= max) ix.takeOne(r.m, 2 * r.spelled);
+    if (runs) ix.takeRuns(runs, max, false);
     ix.close(S_SPELLING);
     spellingDone = true;
   };
@@ -68,7 +68,7 @@ export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
     if (!done.has(r.id)) ix.takeWord(post, r.id, r.dist);
   }
   if (!spellingDone) closeSpelling();
-  for (const r of runs) if (r.spelled > max) ix.takeOne(r.m, 2 * r.sounded);
+  if (runs) ix.takeRuns(runs, max, true);
   ix.close(S_PHONETIC);
 }
 

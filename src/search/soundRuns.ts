@@ -1,4 +1,5 @@
 import { partitionPoint, radixSortPairs } from './hash.ts';
+import type { Bitset } from './bitset.ts';
 import { distanceFrom } from './editDistance.ts';
 import type { Vocabulary } from './vocabulary.ts';
 import { maxEdits, phoneticCodes, romanise } from './normalise.ts';
@@ -100,30 +101,48 @@ export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Ui
   return { runHashes: sorted.keys, runMarks: sorted.values };
 }
 
-export interface RunHit {
-  m: number;
-  /** Spelling distance from the query run together to the closest run that matched (at most 4). */
-  spelled: number;
-  /** The same after romanisation. */
-  sounded: number;
+/**
+ * Marks holding a run that sounds like the query, with the spelling distance from the query run
+ * together to the closest such run (`spelled`, at most 4) and the same after romanisation
+ * (`sounded`). Kept from search to search: the running search reads it before the next one.
+ */
+export class RunHits {
+  n = 0;
+  marks = new Uint32Array(1024);
+  spelled = new Uint8Array(1024);
+  sounded = new Uint8Array(1024);
+
+  push(m: number, spelled: number, sounded: number): void {
+    if (this.n === this.marks.length) {
+      const grow = <T extends Uint32Array | Uint8Array>(a: T, b: T) => (b.set(a), b);
+      this.marks = grow(this.marks, new Uint32Array(2 * this.n));
+      this.spelled = grow(this.spelled, new Uint8Array(2 * this.n));
+      this.sounded = grow(this.sounded, new Uint8Array(2 * this.n));
+    }
+    this.marks[this.n] = m;
+    this.spelled[this.n] = spelled;
+    this.sounded[this.n++] = sounded;
+  }
 }
+const hits = new RunHits();
+
+type Judged = { spelled: number; sounded: number } | null;
 
 /**
  * Marks holding a run of words that, run together, sounds like `compact` (coded `codes`), with the
- * spelling distance of the closest such run.
+ * spelling distance of the closest such run. `done` (cleared) records the marks looked at; `skip`
+ * leaves out marks the search has no use for.
  */
 export function soundRuns(
   v: Vocabulary, runHashes: Uint32Array, runMarks: Uint32Array, wordOffsets: Uint32Array, markWords: Uint32Array,
-  compact: string, codes: string[], skip: (m: number) => boolean,
-): RunHit[] {
+  compact: string, codes: string[], done: Bitset, skip: (m: number) => boolean,
+): RunHits {
   const spelling = distanceFrom(compact);
   let sounding: ((b: string, max: number) => number) | null = null;
-  const out = new Map<number, { spelled: number; sounded: number }>();
+  hits.n = 0;
   const parts: string[] = [];
   const texts: string[] = [];
-  // Many marks share a run (SAI SUPARI in hundreds of marks): each run of word ids is judged once.
-  const judged = new Map<string, Omit<RunHit, 'm'> | null>();
-  const judge = (code: string, start: number, r: number): Omit<RunHit, 'm'> | null => {
+  const judge = (code: string, start: number, r: number): Judged => {
     parts.length = 0;
     texts.length = 0;
     for (let i = 0; i < r; i++) {
@@ -137,28 +156,44 @@ export function soundRuns(
     const sounded = spelled <= maxEdits(compact.length) ? spelled : (sounding ??= distanceFrom(romanise(compact)))(romanise(text), 3);
     return { spelled, sounded };
   };
+  const size = v.size;
   for (const code of codes) {
+    // Many marks share a run (SAI SUPARI in hundreds of marks): each run of word ids is judged once per
+    // code, keyed by its ids as one number (two ids in base vocabulary-size; a third takes a second level).
+    const judged2 = new Map<number, Judged>();
+    const judged3 = new Map<number, Map<number, Judged>>();
     const h = codeHash(code);
     const lo = partitionPoint(0, runHashes.length, (i) => runHashes[i] < h);
     const end = partitionPoint(lo, runHashes.length, (i) => runHashes[i] === h);
     if (end - lo > RUN_CAP) continue;
     for (let p = lo; p < end; p++) {
       const m = runMarks[p];
-      if (out.has(m) || skip(m)) continue;
+      if (done.has(m) || skip(m)) continue;
       const start = wordOffsets[m];
       const k = wordOffsets[m + 1] - start;
-      let best: { spelled: number; sounded: number } | null = null;
+      let best: Judged = null;
       for (const r of RUN_WORDS) {
         for (let s = 0; s + r <= k; s++) {
-          let key = code;
-          for (let i = 0; i < r; i++) key += ' ' + markWords[start + s + i];
-          let hit = judged.get(key);
-          if (hit === undefined) judged.set(key, (hit = judge(code, start + s, r)));
+          const at = start + s;
+          const pair = markWords[at] * size + markWords[at + 1];
+          let memo = judged2;
+          let key = pair;
+          if (r === 3) {
+            let third = judged3.get(pair);
+            if (!third) judged3.set(pair, (third = new Map()));
+            memo = third;
+            key = markWords[at + 2];
+          }
+          let hit = memo.get(key);
+          if (hit === undefined) memo.set(key, (hit = judge(code, at, r)));
           if (hit && (!best || hit.spelled < best.spelled)) best = hit;
         }
       }
-      if (best) out.set(m, best);
+      if (best) {
+        done.add(m);
+        hits.push(m, best.spelled, best.sounded);
+      }
     }
   }
-  return [...out].map(([m, d]) => ({ m, ...d }));
+  return hits;
 }
