@@ -23,6 +23,29 @@ export const editsOf = (dist: number) => dist >> 1;
  * holding a digit; the word itself only when `withSelf`.
  */
 export function related(v: Vocabulary, w: string, withSelf: boolean): Related[] {
+  let memo = memos.get(v);
+  if (!memo) memos.set(v, (memo = new Map()));
+  const key = withSelf ? w : ' ' + w;
+  let found = memo.get(key);
+  if (found) {
+    // Most recently used last: the first entry is the one to evict.
+    memo.delete(key);
+  } else {
+    // Frozen: a caller that tried to change a shared list would throw rather than corrupt later searches.
+    found = Object.freeze(find(v, w, withSelf)) as Related[];
+    if (memo.size >= MEMO_WORDS) memo.delete(memo.keys().next().value!);
+  }
+  memo.set(key, found);
+  return found;
+}
+
+// Finding a common word's relatives reads thousands of candidate words (SHREE: about 3 ms), and the
+// same words recur across queries (SHREE, SHREE SAI, ROYAL SHREE): the last MEMO_WORDS words' relatives
+// are kept per vocabulary (a vocabulary never changes; a rebuilt index has a new one). Callers only read them.
+const MEMO_WORDS = 4096;
+const memos = new WeakMap<Vocabulary, Map<string, Related[]>>();
+
+function find(v: Vocabulary, w: string, withSelf: boolean): Related[] {
   const out = new Map<number, Related>();
   const self = v.id(w);
   if (withSelf && self >= 0) out.set(self, { id: self, level: 0, dist: 0 });
