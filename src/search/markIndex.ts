@@ -7,7 +7,9 @@ import { singleWord } from './singleWord.ts';
 import { multiWord } from './multiWord.ts';
 import { queryRunCodes, RunHits, soundRuns } from './soundRuns.ts';
 import { candidates, runAt, runIn } from './gather.ts';
-import { SHORT_FROM, ShortPrefixes, shortHits, type ShortEntry } from './shortPrefix.ts';
+import { SHORT_FROM, ShortPrefixes } from './shortPrefix.ts';
+import { READY_FROM, ReadyWords } from './readyWords.ts';
+import { orderPart, readyAnswer, readyCounts, readyHits, type Part, type ReadyAnswer } from './ready.ts';
 
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
 // marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
@@ -140,13 +142,18 @@ export class MarkIndex {
   private readonly facetState = new Uint32Array(INFO_LIMITS.state);
 
   private readonly short: ShortPrefixes;
+  private readonly readyWords: ReadyWords;
 
   /**
    * `bitmapFrom`: how many marks a word needs to keep a bitmap of them; `shortFrom`: how many postings a
-   * prefix of one or two characters needs to keep its answer ready (tests lower both to reach those
-   * paths on small registers).
+   * prefix of one or two characters needs to keep its answer ready; `readyFrom`: how many marks a word
+   * needs to keep its answer ready when searched alone (tests lower them to reach those paths on small
+   * registers).
    */
-  constructor(readonly vocab: Vocabulary, readonly d: MarkData, bitmapFrom = BITMAP_WORD, shortFrom = SHORT_FROM) {
+  constructor(
+    readonly vocab: Vocabulary, readonly d: MarkData, bitmapFrom = BITMAP_WORD, shortFrom = SHORT_FROM,
+    private readonly readyFrom = READY_FROM,
+  ) {
     this.n = d.appNo.length;
     this.dead = new Bitset(this.n);
     d.exactIds.forEach((id, i) => this.exactOverride.set(id, d.exactKeys[i]));
@@ -157,6 +164,7 @@ export class MarkIndex {
       this.wordSets.set(w, b);
     }
     this.short = new ShortPrefixes(vocab, d, this.dead, shortFrom);
+    this.readyWords = new ReadyWords(this.n);
   }
 
   /** How many marks hold the word. */
@@ -194,6 +202,7 @@ export class MarkIndex {
       this.dead.add(id);
       this.deadCount++;
       this.short.remove(id, this.d.info[id]);
+      this.readyWords.remove(id, this.d.info[id]);
     }
   }
 
@@ -218,8 +227,11 @@ export class MarkIndex {
   }
 
   search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult {
-    const ready = q.mode === 'SMART' && q.words.length === 1 && q.normalised.length <= 2 && filter.status === null ? this.short.get(q.words[0]) : undefined;
-    if (ready) return this.shortSearch(ready, filter.classes, want, after);
+    const ready = this.readyAnswer(q, filter);
+    if (ready) {
+      const c = readyCounts(ready, filter.classes);
+      return { count: c.count, groups: this.groups(c.classStatus, c.typeMode, c.state), hits: readyHits(ready, this.d.appNo, this.dead, filter.classes, want, after) };
+    }
     this.begin(filter);
     if (q.words.length) {
       if (q.mode === 'EXACT') this.exactMode(q);
@@ -230,21 +242,31 @@ export class MarkIndex {
     return { count: this.passing, groups: this.groups(this.facetClassStatus, this.facetTypeMode, this.facetState), hits: this.page(want, after) };
   }
 
-  /** A query of one or two characters whose answer is kept ready: its counts summed over the classes kept. */
-  private shortSearch(e: ShortEntry, classes: Uint8Array | null, want: number, after: After | null): IndexResult {
-    const keep = (c: number) => classes === null || classes[c] !== 0;
-    let count = 0;
-    const classStatus = new Uint32Array(1 << 14);
-    const typeMode = new Uint32Array(1 << 10);
-    const state = new Uint32Array(INFO_LIMITS.state);
-    for (let c = 0; c < 64; c++) {
-      if (!e.byClass[c] || !keep(c)) continue;
-      count += e.byClass[c];
-      for (let s = 0; s < INFO_LIMITS.status; s++) classStatus[c | (s << 6)] = e.classStatus[c | (s << 6)];
-      for (let i = 0; i < 1024; i++) typeMode[i] += e.typeMode[c * 1024 + i];
-      for (let i = 0; i < INFO_LIMITS.state; i++) state[i] += e.state[c * 256 + i];
+  /**
+   * The ready answer of a SMART query of one word without a status filter (src/search/ready.ts), when
+   * it is a short prefix or a word common enough to keep one.
+   */
+  private readyAnswer(q: PreparedQuery, filter: Filter): ReadyAnswer | undefined {
+    if (q.mode !== 'SMART' || q.words.length !== 1 || filter.status !== null) return undefined;
+    const w = q.words[0];
+    if (q.normalised.length <= 2) return this.short.get(w);
+    const id = this.vocab.id(w);
+    if (id < 0 || this.postings(id) < this.readyFrom) return undefined;
+    return this.readyWords.get(id, (holds) => this.wholeAnswer(q, holds));
+  }
+
+  /** Searches a one-word query over every class and keeps its whole result, in order; `holds` gets its marks. */
+  private wholeAnswer(q: PreparedQuery, holds: Bitset): ReadyAnswer {
+    this.begin({ classes: null, status: null });
+    singleWord(this, q);
+    this.close(STRATEGY_COUNT - 1);
+    const parts: Part[] = [];
+    for (let s = 0, from = 0; s < STRATEGY_COUNT; from = this.bucketEnd[s++]) {
+      const marks = this.members.slice(from, this.bucketEnd[s]);
+      for (let i = 0; i < marks.length; i++) holds.add(marks[i]);
+      parts.push(orderPart(marks, Uint32Array.from(this.keys.subarray(from, this.bucketEnd[s])), this.d.info));
     }
-    return { count, groups: this.groups(classStatus, typeMode, state), hits: shortHits(e, this.d.appNo, this.dead, classes, want, after) };
+    return readyAnswer(parts, this.dead);
   }
 
   // ---- admission -----------------------------------------------------------------------------
