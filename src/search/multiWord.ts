@@ -42,7 +42,7 @@ export function multiWord(ix: MarkIndex, q: PreparedQuery): void {
   const k = words.length;
   const ids = words.map((w) => v.id(w));
   const rel = words.map((w) => related(v, w, true));
-  if (rel.every((r) => r.length)) classify(ix, rel, ids);
+  if (rel.every((r) => r.length)) classify(ix, words, rel, ids);
   else found.reset();
 
   found.admit(ix, 0);
@@ -129,7 +129,7 @@ const found = new Found();
  * the mark, so each step runs over all candidates before the next: a loop of independent loads
  * keeps many misses in flight, where one candidate at a time waits for each in turn.
  */
-function classify(ix: MarkIndex, rel: Related[][], ids: number[]): void {
+function classify(ix: MarkIndex, words: string[], rel: Related[][], ids: number[]): void {
   const d = ix.d;
   const k = rel.length;
   found.reset();
@@ -137,12 +137,14 @@ function classify(ix: MarkIndex, rel: Related[][], ids: number[]): void {
   // looked up in the bitmap of marks holding a relative of every other query word.
   const weight = rel.map((rs) => rs.reduce((n, r) => n + ix.postings(r.id), 0));
   const order = rel.map((_, i) => i).sort((a, b) => weight[a] - weight[b]);
-  const others = ix.bitmap(0);
-  order.slice(1).forEach((i, j) => {
-    const b = j === 0 ? others : ix.bitmap(1);
-    for (const r of rel[i]) ix.addWord(b, r.id);
-    if (j > 0) others.and(b);
-  });
+  // Only read: with two query words it may be the index's kept bitmap of the other word's relatives.
+  let others = ix.holdingAny(words[order[1]], rel[order[1]], 1);
+  if (k > 2) {
+    const all = ix.bitmap(0);
+    all.or(others);
+    for (const i of order.slice(2)) all.and(ix.holdingAny(words[i], rel[i], 1));
+    others = all;
+  }
   const visited = ix.bitmap(2);
   const { postMarks, postLen, postInfo, postOffsets } = d;
   const cands = candidates;
@@ -281,11 +283,13 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   }
   cands.gather(d);
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
+  const ending = ix.wordSet(ends);
   for (let c = 0; c < n; c++) {
     const end = bounds[2 * c + 1];
     if (end - bounds[2 * c] < k || !runAt(cw, end - k + 1, tail)) continue;
-    if (v.words[cw[end - k]].endsWith(words[0])) ix.takeKnown(marks[c], 0, lengths[c], infos[c]);
+    if (ending.set.has(cw[end - k])) ix.takeKnown(marks[c], 0, lengths[c], infos[c]);
   }
+  ending.done();
 }
 
 /** SE FO in SUNRISE FOODS: the first query word ends a word of the mark, middle words follow whole, the last begins one. */
@@ -334,11 +338,12 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   }
   cands.gather(d);
   const { n, marks, bounds, words: cw } = cands;
+  const ending = ix.wordSet(ends);
   for (let c = 0; c < n; c++) {
     const start = bounds[2 * c];
     const count = bounds[2 * c + 1] - start;
     for (let at = 0; at + k <= count; at++) {
-      if (!v.words[cw[start + at]].endsWith(words[0]) || !runAt(cw, start + at + 1, middle)) continue;
+      if (!ending.set.has(cw[start + at]) || !runAt(cw, start + at + 1, middle)) continue;
       const lastWord = cw[start + at + k - 1];
       if (lastWord >= lo && lastWord < hi) {
         ix.takeOne(marks[c], 0);
@@ -346,4 +351,5 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
       }
     }
   }
+  ending.done();
 }
