@@ -44,6 +44,21 @@ export class Candidates {
     this.x.a[this.n++] = info;
   }
 
+  /** Keeps only the candidates whose mark passes `keep`, in order. */
+  retain(keep: (m: number) => boolean): void {
+    const m = this.m.a;
+    const l = this.l.a;
+    const x = this.x.a;
+    let k = 0;
+    for (let c = 0; c < this.n; c++) {
+      if (!keep(m[c])) continue;
+      m[k] = m[c];
+      l[k] = l[c];
+      x[k++] = x[c];
+    }
+    this.n = k;
+  }
+
   get marks(): Uint32Array {
     return this.m.a;
   }

@@ -130,6 +130,8 @@ export class MarkIndex {
   private deadCount = 0;
   private readonly exactOverride = new Map<number, string>();
   private readonly wordSets = new Map<number, Bitset>();
+  /** The words with a bitmap, ascending. */
+  private readonly setWords: number[] = [];
   // Scratch.
   private seenSet: Bitset | null = null;
   private readonly pool: Bitset[] = [];
@@ -155,7 +157,7 @@ export class MarkIndex {
    * registers).
    */
   constructor(
-    readonly vocab: Vocabulary, readonly d: MarkData, bitmapFrom = BITMAP_WORD, shortFrom = SHORT_FROM,
+    readonly vocab: Vocabulary, readonly d: MarkData, private readonly bitmapFrom = BITMAP_WORD, shortFrom = SHORT_FROM,
     private readonly readyFrom = READY_FROM,
   ) {
     this.n = d.appNo.length;
@@ -166,6 +168,7 @@ export class MarkIndex {
       const b = new Bitset(this.n);
       b.addAll(d.postMarks, d.postOffsets[w], d.postOffsets[w + 1]);
       this.wordSets.set(w, b);
+      this.setWords.push(w);
     }
     this.short = new ShortPrefixes(vocab, d, this.dead, shortFrom);
     this.readyWords = new ReadyWords(this.n);
@@ -213,7 +216,18 @@ export class MarkIndex {
 
   /** What addWord costs, in postings poured. */
   addCost(word: number): number {
-    return this.wordSets.has(word) ? BITMAP_WORD / 4 : this.postings(word);
+    const n = this.postings(word);
+    return n >= this.bitmapFrom ? BITMAP_WORD / 4 : n;
+  }
+
+  /**
+   * What adding the words [lo, hi) costs: their postings are one block, less what the words with a
+   * bitmap spare (a prefix such as S spans 200,000 words; this reads a few dozen numbers).
+   */
+  rangeCost(lo: number, hi: number): number {
+    let n = this.d.postOffsets[hi] - this.d.postOffsets[lo];
+    for (const w of this.setWords) if (w >= lo && w < hi) n -= this.postings(w) - BITMAP_WORD / 4;
+    return n;
   }
 
   get seen(): Bitset {

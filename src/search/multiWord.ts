@@ -1,4 +1,5 @@
-import type { MarkIndex } from './markIndex.ts';
+import type { MarkIndex, Postings } from './markIndex.ts';
+import type { Bitset } from './bitset.ts';
 import type { PreparedQuery } from './query.ts';
 import { related, type Related } from './related.ts';
 import { splits } from './compounds.ts';
@@ -7,19 +8,12 @@ import {
   S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PHONETIC, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
 } from './strategies.ts';
 import { maxEdits } from './normalise.ts';
-import { candidates, runAt, runIn, Scratch } from './gather.ts';
+import { candidates, runAt, runIn, Scratch, type Candidates } from './gather.ts';
 
 const NONE = 9;
 // A bitmap of candidates is built when it costs less than this many postings per mark it spares
 // looking up: setting a bit is a few nanoseconds, reading a mark's words a cache miss or two.
 const HOLDING = 16;
-
-/** What adding the words [lo, hi) to a bitmap costs, in postings. */
-function rangeCost(ix: MarkIndex, lo: number, hi: number): number {
-  let n = 0;
-  for (let w = lo; w < hi; w++) n += ix.addCost(w);
-  return n;
-}
 
 /** What adding the words `ids` to a bitmap costs, in postings. */
 function wordsCost(ix: MarkIndex, ids: ArrayLike<number>): number {
@@ -223,32 +217,43 @@ function classify(ix: MarkIndex, words: string[], rel: Related[][], ids: number[
 }
 
 /**
+ * The marks of `word`'s postings in family `f` not seen yet that pass the filters, their words
+ * gathered. When pouring a bitmap of the words they must also hold (`fill`, costing `cost` postings)
+ * is cheaper than reading all their words, only those in it: with a class filter, or after stronger
+ * strategies took most of them, there are few left to read and the bitmap is not worth its cost.
+ */
+function collect(ix: MarkIndex, f: Postings, word: number, cost: number, pool: number, fill: (b: Bitset) => void): Candidates {
+  const { marks, len, info } = f;
+  const cands = candidates;
+  cands.reset(f.offsets[word + 1] - f.offsets[word]);
+  const seen = ix.seen;
+  for (let p = f.offsets[word]; p < f.offsets[word + 1]; p++) {
+    const m = marks[p];
+    if (!seen.has(m) && ix.passes(m, info[p])) cands.push(m, len ? len[p] : 0, info[p]);
+  }
+  if (cost < HOLDING * cands.n) {
+    const holding = ix.bitmap(pool);
+    fill(holding);
+    cands.retain((m) => holding.has(m));
+  }
+  cands.gather(ix.d);
+  return cands;
+}
+
+/**
  * SUNRISE FO → SUNRISE FOODS: every word but the last is whole, the last begins the mark's next word
  * (and, with `notWhole`, is not all of it: a whole word there makes a compound).
  */
 export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], notWhole = false): void {
-  const d = ix.d;
   const k = words.length;
   const head = ids.slice(0, k - 1);
   if (head.includes(-1)) return;
   const [lo, hi] = ix.vocab.prefixRange(words[k - 1]);
   if (lo === hi) return;
-  const first = [d.firstOffsets[head[0]], d.firstOffsets[head[0] + 1]];
-  // The range's postings are one block: a bitmap of it spares looking at most candidates' words.
-  let holding = null;
-  if (rangeCost(ix, lo, hi) < HOLDING * (first[1] - first[0])) {
-    holding = ix.bitmap(2);
-    for (let w = lo; w < hi; w++) ix.addWord(holding, w);
-  }
-  const cands = candidates;
-  cands.reset(first[1] - first[0]);
-  const seen = ix.seen;
-  for (let p = first[0]; p < first[1]; p++) {
-    const m = d.firstMarks[p];
-    if ((holding && !holding.has(m)) || seen.has(m) || !ix.passes(m, d.firstInfo[p])) continue;
-    cands.push(m, d.firstLen[p], d.firstInfo[p]);
-  }
-  cands.gather(d);
+  // The range's postings are one block: a bitmap of it may spare looking at most candidates' words.
+  const cands = collect(ix, ix.first, head[0], ix.rangeCost(lo, hi), 2, (b) => {
+    for (let w = lo; w < hi; w++) ix.addWord(b, w);
+  });
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   for (let c = 0; c < n; c++) {
     const at = bounds[2 * c];
@@ -260,28 +265,15 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
 
 /** RISE FOODS → SUNRISE FOODS: the first query word ends a word of the mark, the rest are its last words. */
 function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
-  const d = ix.d;
   const v = ix.vocab;
   const k = words.length;
   const tail = ids.slice(1);
   if (tail.includes(-1)) return;
   const lastId = ids[k - 1];
   const ends = v.withSuffix(words[0]);
-  const endCost = wordsCost(ix, ends);
-  let holding = null;
-  if (endCost < HOLDING * (d.lastOffsets[lastId + 1] - d.lastOffsets[lastId])) {
-    holding = ix.bitmap(3);
-    for (const w of ends) ix.addWord(holding, w);
-  }
-  const cands = candidates;
-  cands.reset(d.lastOffsets[lastId + 1] - d.lastOffsets[lastId]);
-  const seen = ix.seen;
-  for (let p = d.lastOffsets[lastId]; p < d.lastOffsets[lastId + 1]; p++) {
-    const m = d.lastMarks[p];
-    if ((holding && !holding.has(m)) || seen.has(m) || !ix.passes(m, d.lastInfo[p])) continue;
-    cands.push(m, d.lastLen[p], d.lastInfo[p]);
-  }
-  cands.gather(d);
+  const cands = collect(ix, ix.last, lastId, wordsCost(ix, ends), 3, (b) => {
+    for (const w of ends) ix.addWord(b, w);
+  });
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   const ending = ix.wordSet(ends);
   for (let c = 0; c < n; c++) {
@@ -306,7 +298,7 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   // would cost far more than the other (S as the last word begins a fifth of all words); then the
   // words of the candidates decide alone.
   const endCost = wordsCost(ix, ends);
-  const startCost = rangeCost(ix, lo, hi);
+  const startCost = ix.rangeCost(lo, hi);
   const a = ix.bitmap(4);
   if (endCost <= 4 * startCost) for (const w of ends) ix.addWord(a, w);
   if (startCost <= 4 * endCost) {
