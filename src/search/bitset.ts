@@ -33,6 +33,21 @@ export class Bitset {
     }
   }
 
+  /** How many marks are in this set and not in `other`. */
+  countWithout(other: Bitset): number {
+    const a = this.words;
+    const b = other.words;
+    let n = 0;
+    for (let i = 0; i < a.length; i++) {
+      let x = a[i] & ~b[i];
+      if (x === 0) continue;
+      x -= (x >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      n += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+    }
+    return n;
+  }
+
   /** this = this OR other. */
   or(other: Bitset): void {
     const a = this.words;

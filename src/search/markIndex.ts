@@ -181,9 +181,22 @@ export class MarkIndex {
 
   /** Adds the marks holding `word` to `b`. */
   addWord(b: Bitset, word: number): void {
-    const set = this.wordSets.get(word);
-    if (set) b.or(set);
-    else b.addAll(this.d.postMarks, this.d.postOffsets[word], this.d.postOffsets[word + 1]);
+    const { postMarks, postOffsets } = this.d;
+    if (postOffsets[word + 1] - postOffsets[word] >= this.bitmapFrom) b.or(this.wordSets.get(word)!);
+    else b.addAll(postMarks, postOffsets[word], postOffsets[word + 1]);
+  }
+
+  /** Adds the marks holding any of the words [lo, hi) to `b`: one block of postings, but for the words with a bitmap. */
+  addRange(b: Bitset, lo: number, hi: number): void {
+    const { postMarks, postOffsets } = this.d;
+    let from = lo;
+    for (const w of this.setWords) {
+      if (w < lo || w >= hi) continue;
+      b.addAll(postMarks, postOffsets[from], postOffsets[w]);
+      b.or(this.wordSets.get(w)!);
+      from = w + 1;
+    }
+    b.addAll(postMarks, postOffsets[from], postOffsets[hi]);
   }
 
   private readonly relativeSets = new Map<string, Bitset>();

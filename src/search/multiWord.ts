@@ -251,9 +251,7 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
   const [lo, hi] = ix.vocab.prefixRange(words[k - 1]);
   if (lo === hi) return;
   // The range's postings are one block: a bitmap of it may spare looking at most candidates' words.
-  const cands = collect(ix, ix.first, head[0], ix.rangeCost(lo, hi), 2, (b) => {
-    for (let w = lo; w < hi; w++) ix.addWord(b, w);
-  });
+  const cands = collect(ix, ix.first, head[0], ix.rangeCost(lo, hi), 2, (b) => ix.addRange(b, lo, hi));
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   for (let c = 0; c < n; c++) {
     const at = bounds[2 * c];
@@ -294,22 +292,27 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   const [lo, hi] = v.prefixRange(words[k - 1]);
   const ends = v.withSuffix(words[0]);
   if (lo === hi || !ends.length) return;
-  // Candidates hold a word with the ending and one with the beginning: a bitmap of each, unless one
-  // would cost far more than the other (S as the last word begins a fifth of all words); then the
-  // words of the candidates decide alone.
+  // Candidates hold a word with the ending and one with the beginning. The cheaper side is poured
+  // into a bitmap; the other too when that costs less than reading the words of the candidates it
+  // would rule out (S as the last word begins a fifth of all words: 1.3 million postings).
   const endCost = wordsCost(ix, ends);
   const startCost = ix.rangeCost(lo, hi);
+  const pourEnds = (b: Bitset) => {
+    for (const w of ends) ix.addWord(b, w);
+  };
+  const pourStarts = (b: Bitset) => ix.addRange(b, lo, hi);
+  const [cheap, dear, dearCost] = endCost <= startCost ? [pourEnds, pourStarts, startCost] : [pourStarts, pourEnds, endCost];
   const a = ix.bitmap(4);
-  if (endCost <= 4 * startCost) for (const w of ends) ix.addWord(a, w);
-  if (startCost <= 4 * endCost) {
-    const b = endCost <= 4 * startCost ? ix.bitmap(5) : a;
-    for (let w = lo; w < hi; w++) ix.addWord(b, w);
-    if (b !== a) a.and(b);
+  cheap(a);
+  const seen = ix.seen;
+  const rarest = middle.length ? middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y)) : -1;
+  if (dearCost < HOLDING * (rarest >= 0 ? ix.postings(rarest) : a.countWithout(seen))) {
+    const b = ix.bitmap(5);
+    dear(b);
+    a.and(b);
   }
   const cands = candidates;
-  const seen = ix.seen;
-  if (middle.length) {
-    const rarest = middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y));
+  if (rarest >= 0) {
     cands.reset(ix.postings(rarest));
     for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
       const m = d.postMarks[p];
@@ -318,9 +321,7 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   } else {
     const aw = a.words;
     const filtered = ix.filtered;
-    let size = 0;
-    for (let i = 0; i < aw.length; i++) if (aw[i] !== 0) size += 32;
-    cands.reset(size);
+    cands.reset(a.countWithout(seen));
     for (let i = 0; i < aw.length; i++) {
       for (let bits = aw[i] & ~seen.words[i]; bits !== 0; bits &= bits - 1) {
         const m = (i << 5) + 31 - Math.clz32(bits & -bits);

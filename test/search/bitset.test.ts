@@ -1,0 +1,24 @@
+import { expect } from 'chai';
+import { Bitset } from '../../src/search/bitset.ts';
+
+describe('Bitset', () => {
+  it('counts the marks in one set and not in another, over every bit position', () => {
+    const size = 10_000;
+    const a = new Bitset(size);
+    const b = new Bitset(size);
+    let seed = 7;
+    const rnd = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    let expected = 0;
+    for (let m = 0; m < size; m++) {
+      // Dense runs (whole words set, sign bit included) and sparse stretches.
+      const inA = m % 1000 < 200 || rnd() < 0.3;
+      const inB = rnd() < 0.5;
+      if (inA) a.add(m);
+      if (inB) b.add(m);
+      if (inA && !inB) expected++;
+    }
+    expect(a.countWithout(b)).to.equal(expected);
+    expect(a.countWithout(new Bitset(size))).to.equal([...Array(size).keys()].filter((m) => a.has(m)).length);
+    expect(a.countWithout(a)).to.equal(0);
+  });
+});
