@@ -112,9 +112,9 @@ export interface IndexResult {
 export const BITMAP_WORD = 32_768;
 
 const NO_RUNS = new RunHits();
-const RELATIVES_KEPT_FROM = 16_384;
+const KEPT_FROM = 16_384;
 // Under 1 MB each at 7.7M marks.
-const RELATIVE_SETS = 64;
+const KEPT_SETS = 128;
 
 export const MAX_DIST = 15;
 export const MAX_LEN = 1023;
@@ -199,32 +199,39 @@ export class MarkIndex {
     b.addAll(postMarks, postOffsets[from], postOffsets[hi]);
   }
 
-  private readonly relativeSets = new Map<string, Bitset>();
+  private readonly keptSets = new Map<string, Bitset>();
 
   /**
-   * The marks holding any of `rel`, the relatives of query word `word`. Words whose relatives cost
-   * RELATIVES_KEPT_FROM postings or more to pour (SHREE with SHRI, SRI and 2,600 rarer spellings: 2.8 ms)
-   * keep the bitmap for the next query using them, for the last RELATIVE_SETS such words; the others
-   * are poured into pool bitmap `into`. The bitmap is only to be read.
+   * A set of marks that `fill` pours at a cost of `cost` postings, named by `key` (what it holds: the
+   * relatives of a word, the words with an ending, the words with a prefix). Sets that cost
+   * KEPT_FROM postings or more (SHREE's relatives: 2.8 ms) are kept for the next query needing them,
+   * the last KEPT_SETS of them; the others are poured into pool bitmap `into`. Only to be read.
    */
+  kept(key: string, cost: number, into: number, fill: (b: Bitset) => void): Bitset {
+    if (cost < KEPT_FROM) {
+      const b = this.bitmap(into);
+      fill(b);
+      return b;
+    }
+    let b = this.keptSets.get(key);
+    if (b) {
+      this.keptSets.delete(key);
+    } else {
+      b = new Bitset(this.n);
+      fill(b);
+      if (this.keptSets.size >= KEPT_SETS) this.keptSets.delete(this.keptSets.keys().next().value!);
+    }
+    this.keptSets.set(key, b);
+    return b;
+  }
+
+  /** The marks holding a relative of query word `word` (`rel`), as `kept` gives them. */
   holdingAny(word: string, rel: readonly Related[], into: number): Bitset {
     let cost = 0;
     for (const r of rel) cost += this.addCost(r.id);
-    if (cost < RELATIVES_KEPT_FROM) {
-      const b = this.bitmap(into);
+    return this.kept(`relatives ${word}`, cost, into, (b) => {
       for (const r of rel) this.addWord(b, r.id);
-      return b;
-    }
-    let b = this.relativeSets.get(word);
-    if (b) {
-      this.relativeSets.delete(word);
-    } else {
-      b = new Bitset(this.n);
-      for (const r of rel) this.addWord(b, r.id);
-      if (this.relativeSets.size >= RELATIVE_SETS) this.relativeSets.delete(this.relativeSets.keys().next().value!);
-    }
-    this.relativeSets.set(word, b);
-    return b;
+    });
   }
 
   /** What addWord costs, in postings poured. */

@@ -222,7 +222,7 @@ function classify(ix: MarkIndex, words: string[], rel: Related[][], ids: number[
  * is cheaper than reading all their words, only those in it: with a class filter, or after stronger
  * strategies took most of them, there are few left to read and the bitmap is not worth its cost.
  */
-function collect(ix: MarkIndex, f: Postings, word: number, cost: number, pool: number, fill: (b: Bitset) => void): Candidates {
+function collect(ix: MarkIndex, f: Postings, word: number, key: string, cost: number, pool: number, fill: (b: Bitset) => void): Candidates {
   const { marks, len, info } = f;
   const cands = candidates;
   cands.reset(f.offsets[word + 1] - f.offsets[word]);
@@ -232,8 +232,7 @@ function collect(ix: MarkIndex, f: Postings, word: number, cost: number, pool: n
     if (!seen.has(m) && ix.passes(m, info[p])) cands.push(m, len ? len[p] : 0, info[p]);
   }
   if (cost < HOLDING * cands.n) {
-    const holding = ix.bitmap(pool);
-    fill(holding);
+    const holding = ix.kept(key, cost, pool, fill);
     cands.retain((m) => holding.has(m));
   }
   cands.gather(ix.d);
@@ -251,7 +250,7 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
   const [lo, hi] = ix.vocab.prefixRange(words[k - 1]);
   if (lo === hi) return;
   // The range's postings are one block: a bitmap of it may spare looking at most candidates' words.
-  const cands = collect(ix, ix.first, head[0], ix.rangeCost(lo, hi), 2, (b) => ix.addRange(b, lo, hi));
+  const cands = collect(ix, ix.first, head[0], `starting ${words[k - 1]}`, ix.rangeCost(lo, hi), 2, (b) => ix.addRange(b, lo, hi));
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   for (let c = 0; c < n; c++) {
     const at = bounds[2 * c];
@@ -269,7 +268,7 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   if (tail.includes(-1)) return;
   const lastId = ids[k - 1];
   const ends = v.withSuffix(words[0]);
-  const cands = collect(ix, ix.last, lastId, wordsCost(ix, ends), 3, (b) => {
+  const cands = collect(ix, ix.last, lastId, `ending ${words[0]}`, wordsCost(ix, ends), 3, (b) => {
     for (const w of ends) ix.addWord(b, w);
   });
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
@@ -301,15 +300,19 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
     for (const w of ends) ix.addWord(b, w);
   };
   const pourStarts = (b: Bitset) => ix.addRange(b, lo, hi);
-  const [cheap, dear, dearCost] = endCost <= startCost ? [pourEnds, pourStarts, startCost] : [pourStarts, pourEnds, endCost];
-  const a = ix.bitmap(4);
-  cheap(a);
+  const sides = [
+    { key: `ending ${words[0]}`, cost: endCost, fill: pourEnds },
+    { key: `starting ${words[k - 1]}`, cost: startCost, fill: pourStarts },
+  ].sort((x, y) => x.cost - y.cost);
+  const cheap = ix.kept(sides[0].key, sides[0].cost, 4, sides[0].fill);
+  let a = cheap;
   const seen = ix.seen;
   const rarest = middle.length ? middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y)) : -1;
-  if (dearCost < HOLDING * (rarest >= 0 ? ix.postings(rarest) : a.countWithout(seen))) {
-    const b = ix.bitmap(5);
-    dear(b);
-    a.and(b);
+  if (sides[1].cost < HOLDING * (rarest >= 0 ? ix.postings(rarest) : cheap.countWithout(seen))) {
+    const dear = ix.kept(sides[1].key, sides[1].cost, 5, sides[1].fill);
+    a = ix.bitmap(6);
+    a.or(cheap);
+    a.and(dear);
   }
   const cands = candidates;
   if (rarest >= 0) {
