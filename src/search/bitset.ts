@@ -33,12 +33,12 @@ export class Bitset {
     }
   }
 
-  /** How many marks are in this set and not in `other`. */
-  countWithout(other: Bitset): number {
+  /** How many marks are in this set and not in `other`, counted up to `limit` at most. */
+  countWithout(other: Bitset, limit = Infinity): number {
     const a = this.words;
     const b = other.words;
     let n = 0;
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < a.length && n < limit; i++) {
       let x = a[i] & ~b[i];
       if (x === 0) continue;
       x -= (x >>> 1) & 0x55555555;

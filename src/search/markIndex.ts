@@ -225,6 +225,11 @@ export class MarkIndex {
     return b;
   }
 
+  /** The set kept under `key`, if it is kept. */
+  keptAlready(key: string): Bitset | undefined {
+    return this.keptSets.get(key);
+  }
+
   /** The marks holding a relative of query word `word` (`rel`), as `kept` gives them. */
   holdingAny(word: string, rel: readonly Related[], into: number): Bitset {
     let cost = 0;

@@ -227,11 +227,13 @@ function collect(ix: MarkIndex, f: Postings, word: number, key: string, cost: nu
   const cands = candidates;
   cands.reset(f.offsets[word + 1] - f.offsets[word]);
   const seen = ix.seen;
+  // Kept from an earlier query, the bitmap costs nothing: it thins the candidates as they are read.
+  const kept = ix.keptAlready(key);
   for (let p = f.offsets[word]; p < f.offsets[word + 1]; p++) {
     const m = marks[p];
-    if (!seen.has(m) && ix.passes(m, info[p])) cands.push(m, len ? len[p] : 0, info[p]);
+    if (!seen.has(m) && (!kept || kept.has(m)) && ix.passes(m, info[p])) cands.push(m, len ? len[p] : 0, info[p]);
   }
-  if (cost < HOLDING * cands.n) {
+  if (!kept && cost < HOLDING * cands.n) {
     const holding = ix.kept(key, cost, pool, fill);
     cands.retain((m) => holding.has(m));
   }
@@ -308,7 +310,9 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   let a = cheap;
   const seen = ix.seen;
   const rarest = middle.length ? middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y)) : -1;
-  if (sides[1].cost < HOLDING * (rarest >= 0 ? ix.postings(rarest) : cheap.countWithout(seen))) {
+  // Enough candidates to make pouring the other side worth it? (Counting stops once there are.)
+  const enough = Math.ceil(sides[1].cost / HOLDING) + 1;
+  if ((rarest >= 0 ? ix.postings(rarest) : cheap.countWithout(seen, enough)) >= enough) {
     const dear = ix.kept(sides[1].key, sides[1].cost, 5, sides[1].fill);
     a = ix.bitmap(6);
     a.or(cheap);

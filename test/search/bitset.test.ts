@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Bitset } from '../../src/search/bitset.ts';
 
 describe('Bitset', () => {
-  it('counts the marks in one set and not in another, over every bit position', () => {
+  it('counts the marks in one set and not in another, over every bit position, up to a limit when given', () => {
     const size = 10_000;
     const a = new Bitset(size);
     const b = new Bitset(size);
@@ -20,5 +20,8 @@ describe('Bitset', () => {
     expect(a.countWithout(b)).to.equal(expected);
     expect(a.countWithout(new Bitset(size))).to.equal([...Array(size).keys()].filter((m) => a.has(m)).length);
     expect(a.countWithout(a)).to.equal(0);
+    // With a limit it stops at the word that reaches it: at least the limit, never a word's worth more.
+    expect(a.countWithout(b, 100)).to.be.within(100, 131);
+    expect(a.countWithout(b, expected + 1)).to.equal(expected);
   });
 });
