@@ -230,6 +230,11 @@ export class MarkIndex {
     return this.keptSets.get(key);
   }
 
+  /** The marks holding `word`: its own bitmap, or as `kept` gives them. Only to be read. */
+  holdingWord(word: number, into: number): Bitset {
+    return this.wordSets.get(word) ?? this.kept(`word ${word}`, this.postings(word), into, (b) => this.addWord(b, word));
+  }
+
   /** The marks holding a relative of query word `word` (`rel`), as `kept` gives them. */
   holdingAny(word: string, rel: readonly Related[], into: number): Bitset {
     let cost = 0;

@@ -80,12 +80,12 @@ export function admitRuns(ix: MarkIndex, parts: number[]): void {
   // Many candidates: keep only those holding every other part (bitmaps) before looking at their words.
   let others = null;
   if (ix.postings(rarest) > 4096) {
-    others = ix.bitmap(0);
-    ix.addWord(others, order[1]);
-    for (let i = 2; i < order.length; i++) {
-      const next = ix.bitmap(1);
-      ix.addWord(next, order[i]);
-      others.and(next);
+    others = ix.holdingWord(order[1], 0);
+    if (order.length > 2) {
+      const all = ix.bitmap(1);
+      all.or(others);
+      for (let i = 2; i < order.length; i++) all.and(ix.holdingWord(order[i], 0));
+      others = all;
     }
   }
   for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
