@@ -298,48 +298,54 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   const [lo, hi] = v.prefixRange(words[k - 1]);
   const ends = v.withSuffix(words[0]);
   if (lo === hi || !ends.length) return;
-  // Candidates hold a word with the ending and one with the beginning. The cheaper side is poured
-  // into a bitmap; the other too when that costs less than reading the words of the candidates it
-  // would rule out (S as the last word begins a fifth of all words: 1.3 million postings).
-  const endCost = wordsCost(ix, ends);
-  const startCost = ix.rangeCost(lo, hi);
-  const pourEnds = (b: Bitset) => {
-    for (const w of ends) ix.addWord(b, w);
+  // Candidates hold a word with the ending and one with the beginning. Either side's bitmap is poured
+  // only when that costs less than reading the words of the candidates it would rule out (S as the
+  // last word begins a fifth of all words: 1.3 million postings).
+  const sides = {
+    ends: { key: `ending ${words[0]}`, cost: wordsCost(ix, ends), fill: (b: Bitset) => ends.forEach((w) => ix.addWord(b, w)) },
+    starts: { key: `starting ${words[k - 1]}`, cost: ix.rangeCost(lo, hi), fill: (b: Bitset) => ix.addRange(b, lo, hi) },
   };
-  const pourStarts = (b: Bitset) => ix.addRange(b, lo, hi);
-  const sides = [
-    { key: `ending ${words[0]}`, cost: endCost, fill: pourEnds },
-    { key: `starting ${words[k - 1]}`, cost: startCost, fill: pourStarts },
-  ].sort((x, y) => x.cost - y.cost);
-  const cheap = ix.kept(sides[0].key, sides[0].cost, 4, sides[0].fill);
-  let a = cheap;
   const seen = ix.seen;
-  const rarest = middle.length ? middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y)) : -1;
-  // Enough candidates to make pouring the other side worth it? (Counting stops once there are.)
-  const enough = Math.ceil(sides[1].cost / HOLDING) + 1;
-  if ((rarest >= 0 ? ix.postings(rarest) : cheap.countWithout(seen, enough)) >= enough) {
-    const dear = ix.kept(sides[1].key, sides[1].cost, 5, sides[1].fill);
-    a = ix.bitmap(6);
-    a.or(cheap);
-    a.and(dear);
-  }
   const cands = candidates;
-  if (rarest >= 0) {
+  const { postMarks, postInfo, postOffsets } = d;
+  if (middle.length) {
+    // Candidates: the postings of the rarest middle word, in the bitmap of the cheaper side (and of
+    // the other when worth it).
+    const rarest = middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y));
+    const [cheap, dear] = sides.ends.cost <= sides.starts.cost ? [sides.ends, sides.starts] : [sides.starts, sides.ends];
+    let a = ix.kept(cheap.key, cheap.cost, 4, cheap.fill);
+    if (dear.cost < HOLDING * ix.postings(rarest)) {
+      const both = ix.bitmap(6);
+      both.or(a);
+      both.and(ix.kept(dear.key, dear.cost, 5, dear.fill));
+      a = both;
+    }
     cands.reset(ix.postings(rarest));
-    for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
-      const m = d.postMarks[p];
-      if (a.has(m) && !seen.has(m) && ix.passes(m, d.postInfo[p])) cands.push(m, 0, 0);
+    for (let p = postOffsets[rarest]; p < postOffsets[rarest + 1]; p++) {
+      const m = postMarks[p];
+      if (a.has(m) && !seen.has(m) && ix.passes(m, postInfo[p])) cands.push(m, 0, 0);
     }
   } else {
-    const aw = a.words;
-    const filtered = ix.filtered;
-    cands.reset(a.countWithout(seen));
-    for (let i = 0; i < aw.length; i++) {
-      for (let bits = aw[i] & ~seen.words[i]; bits !== 0; bits &= bits - 1) {
-        const m = (i << 5) + 31 - Math.clz32(bits & -bits);
-        if (!filtered || ix.passes(m, d.info[m])) cands.push(m, 0, 0);
+    // Two words: the postings of the side with fewer are read (a prefix's are one block), each mark
+    // once, looked up in the other side's bitmap when that is worth pouring.
+    const endPostings = ends.reduce((n, w) => n + ix.postings(w), 0);
+    const startPostings = postOffsets[hi] - postOffsets[lo];
+    const viaStarts = startPostings <= endPostings;
+    const other = viaStarts ? sides.ends : sides.starts;
+    const read = Math.min(startPostings, endPostings);
+    const holding = other.cost < HOLDING * read ? ix.kept(other.key, other.cost, 5, other.fill) : null;
+    const visited = ix.bitmap(6);
+    cands.reset(read);
+    const take = (from: number, to: number) => {
+      for (let p = from; p < to; p++) {
+        const m = postMarks[p];
+        if (seen.has(m) || visited.has(m) || (holding && !holding.has(m)) || !ix.passes(m, postInfo[p])) continue;
+        visited.add(m);
+        cands.push(m, 0, 0);
       }
-    }
+    };
+    if (viaStarts) take(postOffsets[lo], postOffsets[hi]);
+    else for (const w of ends) take(postOffsets[w], postOffsets[w + 1]);
   }
   cands.gather(d);
   const { n, marks, bounds, words: cw } = cands;
