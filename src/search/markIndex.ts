@@ -6,7 +6,7 @@ import type { PreparedQuery } from './query.ts';
 import { singleWord } from './singleWord.ts';
 import { multiWord } from './multiWord.ts';
 import { queryRunCodes, RunHits, soundRuns } from './soundRuns.ts';
-import type { Related } from './related.ts';
+import { BITMAP_WORD, WordSets } from './wordSets.ts';
 import { candidates, runAt, runIn } from './gather.ts';
 import { SHORT_FROM, ShortPrefixes } from './shortPrefix.ts';
 import { READY_FROM, ReadyWords } from './readyWords.ts';
@@ -104,17 +104,7 @@ export interface IndexResult {
   hits: IndexHit[];
 }
 
-/**
- * Words held by at least this many marks also keep their marks as a bitmap (under 1 MB each, a few
- * dozen words): a search that needs "the marks holding SHREE" as a set ORs it in a fraction of a
- * millisecond instead of setting 350,000 scattered bits.
- */
-export const BITMAP_WORD = 32_768;
-
 const NO_RUNS = new RunHits();
-const KEPT_FROM = 16_384;
-// Under 1 MB each at 7.7M marks.
-const KEPT_SETS = 128;
 
 export const MAX_DIST = 15;
 export const MAX_LEN = 1023;
@@ -129,9 +119,8 @@ export class MarkIndex {
   private readonly dead: Bitset;
   private deadCount = 0;
   private readonly exactOverride = new Map<number, string>();
-  private readonly wordSets = new Map<number, Bitset>();
-  /** The words with a bitmap, ascending. */
-  private readonly setWords: number[] = [];
+  /** Bitmaps of the marks holding common words, and those kept from query to query. */
+  readonly sets: WordSets;
   // Scratch.
   private seenSet: Bitset | null = null;
   private readonly pool: Bitset[] = [];
@@ -157,19 +146,13 @@ export class MarkIndex {
    * registers).
    */
   constructor(
-    readonly vocab: Vocabulary, readonly d: MarkData, private readonly bitmapFrom = BITMAP_WORD, shortFrom = SHORT_FROM,
+    readonly vocab: Vocabulary, readonly d: MarkData, bitmapFrom = BITMAP_WORD, shortFrom = SHORT_FROM,
     private readonly readyFrom = READY_FROM,
   ) {
     this.n = d.appNo.length;
     this.dead = new Bitset(this.n);
     d.exactIds.forEach((id, i) => this.exactOverride.set(id, d.exactKeys[i]));
-    for (let w = 0; w < vocab.size; w++) {
-      if (this.postings(w) < bitmapFrom) continue;
-      const b = new Bitset(this.n);
-      b.addAll(d.postMarks, d.postOffsets[w], d.postOffsets[w + 1]);
-      this.wordSets.set(w, b);
-      this.setWords.push(w);
-    }
+    this.sets = new WordSets(d, bitmapFrom, (i) => this.bitmap(i));
     this.short = new ShortPrefixes(vocab, d, this.dead, shortFrom);
     this.readyWords = new ReadyWords(this.n);
   }
@@ -177,87 +160,6 @@ export class MarkIndex {
   /** How many marks hold the word. */
   postings(word: number): number {
     return this.d.postOffsets[word + 1] - this.d.postOffsets[word];
-  }
-
-  /** Adds the marks holding `word` to `b`. */
-  addWord(b: Bitset, word: number): void {
-    const { postMarks, postOffsets } = this.d;
-    if (postOffsets[word + 1] - postOffsets[word] >= this.bitmapFrom) b.or(this.wordSets.get(word)!);
-    else b.addAll(postMarks, postOffsets[word], postOffsets[word + 1]);
-  }
-
-  /** Adds the marks holding any of the words [lo, hi) to `b`: one block of postings, but for the words with a bitmap. */
-  addRange(b: Bitset, lo: number, hi: number): void {
-    const { postMarks, postOffsets } = this.d;
-    let from = lo;
-    for (const w of this.setWords) {
-      if (w < lo || w >= hi) continue;
-      b.addAll(postMarks, postOffsets[from], postOffsets[w]);
-      b.or(this.wordSets.get(w)!);
-      from = w + 1;
-    }
-    b.addAll(postMarks, postOffsets[from], postOffsets[hi]);
-  }
-
-  private readonly keptSets = new Map<string, Bitset>();
-
-  /**
-   * A set of marks that `fill` pours at a cost of `cost` postings, named by `key` (what it holds: the
-   * relatives of a word, the words with an ending, the words with a prefix). Sets that cost
-   * KEPT_FROM postings or more (SHREE's relatives: 2.8 ms) are kept for the next query needing them,
-   * the last KEPT_SETS of them; the others are poured into pool bitmap `into`. Only to be read.
-   */
-  kept(key: string, cost: number, into: number, fill: (b: Bitset) => void): Bitset {
-    if (cost < KEPT_FROM) {
-      const b = this.bitmap(into);
-      fill(b);
-      return b;
-    }
-    let b = this.keptSets.get(key);
-    if (b) {
-      this.keptSets.delete(key);
-    } else {
-      b = new Bitset(this.n);
-      fill(b);
-      if (this.keptSets.size >= KEPT_SETS) this.keptSets.delete(this.keptSets.keys().next().value!);
-    }
-    this.keptSets.set(key, b);
-    return b;
-  }
-
-  /** The set kept under `key`, if it is kept. */
-  keptAlready(key: string): Bitset | undefined {
-    return this.keptSets.get(key);
-  }
-
-  /** The marks holding `word`: its own bitmap, or as `kept` gives them. Only to be read. */
-  holdingWord(word: number, into: number): Bitset {
-    return this.wordSets.get(word) ?? this.kept(`word ${word}`, this.postings(word), into, (b) => this.addWord(b, word));
-  }
-
-  /** The marks holding a relative of query word `word` (`rel`), as `kept` gives them. */
-  holdingAny(word: string, rel: readonly Related[], into: number): Bitset {
-    let cost = 0;
-    for (const r of rel) cost += this.addCost(r.id);
-    return this.kept(`relatives ${word}`, cost, into, (b) => {
-      for (const r of rel) this.addWord(b, r.id);
-    });
-  }
-
-  /** What addWord costs, in postings poured. */
-  addCost(word: number): number {
-    const n = this.postings(word);
-    return n >= this.bitmapFrom ? BITMAP_WORD / 4 : n;
-  }
-
-  /**
-   * What adding the words [lo, hi) costs: their postings are one block, less what the words with a
-   * bitmap spare (a prefix such as S spans 200,000 words; this reads a few dozen numbers).
-   */
-  rangeCost(lo: number, hi: number): number {
-    let n = this.d.postOffsets[hi] - this.d.postOffsets[lo];
-    for (const w of this.setWords) if (w >= lo && w < hi) n -= this.postings(w) - BITMAP_WORD / 4;
-    return n;
   }
 
   get seen(): Bitset {
@@ -449,14 +351,15 @@ export class MarkIndex {
     return c;
   }
 
-  /**
-   * Whether mark m with packed facets x would be admitted by the running search's filters (seen or
-   * not): strategies that read candidates' words skip the others before reading them.
-   */
+  /** Whether the running search has filters (a class, a status, or marks gone away). */
   get filtered(): boolean {
     return this.filtering;
   }
 
+  /**
+   * Whether mark m with packed facets x would be admitted by the running search's filters (seen or
+   * not): strategies that read candidates' words skip the others before reading them.
+   */
   passes(m: number, x: number): boolean {
     if (!this.filtering) return true;
     if (this.dead.has(m) || (this.classes !== null && this.classes[x & 63] === 0)) return false;
@@ -583,7 +486,7 @@ export class MarkIndex {
       const to = firstOffsets[ids[0] + 1];
       const rarest = ids.slice(1).reduce((a, b) => (this.postings(a) <= this.postings(b) ? a : b));
       const holding = to - from > 256 ? this.bitmap(0) : null;
-      if (holding) this.addWord(holding, rarest);
+      if (holding) this.sets.addWord(holding, rarest);
       const cands = candidates;
       cands.reset(to - from);
       for (let p = from; p < to; p++) {

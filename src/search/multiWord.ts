@@ -15,13 +15,6 @@ const NONE = 9;
 // looking up: setting a bit is a few nanoseconds, reading a mark's words a cache miss or two.
 const HOLDING = 16;
 
-/** What adding the words `ids` to a bitmap costs, in postings. */
-function wordsCost(ix: MarkIndex, ids: ArrayLike<number>): number {
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) n += ix.addCost(ids[i]);
-  return n;
-}
-
 /**
  * SMART for a query of several words. The marks holding, for every query word, that word or a
  * variant or sound-alike of it are found with one bitmap per query word, ANDed; each is then looked at
@@ -132,11 +125,11 @@ function classify(ix: MarkIndex, words: string[], rel: Related[][], ids: number[
   const weight = rel.map((rs) => rs.reduce((n, r) => n + ix.postings(r.id), 0));
   const order = rel.map((_, i) => i).sort((a, b) => weight[a] - weight[b]);
   // Only read: with two query words it may be the index's kept bitmap of the other word's relatives.
-  let others = ix.holdingAny(words[order[1]], rel[order[1]], 1);
+  let others = ix.sets.holdingAny(words[order[1]], rel[order[1]], 1);
   if (k > 2) {
     const all = ix.bitmap(0);
     all.or(others);
-    for (const i of order.slice(2)) all.and(ix.holdingAny(words[i], rel[i], 1));
+    for (const i of order.slice(2)) all.and(ix.sets.holdingAny(words[i], rel[i], 1));
     others = all;
   }
   const visited = ix.bitmap(2);
@@ -228,13 +221,13 @@ function collect(ix: MarkIndex, f: Postings, word: number, key: string, cost: nu
   cands.reset(f.offsets[word + 1] - f.offsets[word]);
   const seen = ix.seen;
   // Kept from an earlier query, the bitmap costs nothing: it thins the candidates as they are read.
-  const kept = ix.keptAlready(key);
+  const kept = ix.sets.keptAlready(key);
   for (let p = f.offsets[word]; p < f.offsets[word + 1]; p++) {
     const m = marks[p];
     if (!seen.has(m) && (!kept || kept.has(m)) && ix.passes(m, info[p])) cands.push(m, len ? len[p] : 0, info[p]);
   }
   if (!kept && cost < HOLDING * cands.n) {
-    const holding = ix.kept(key, cost, pool, fill);
+    const holding = ix.sets.kept(key, cost, pool, fill);
     cands.retain((m) => holding.has(m));
   }
   cands.gather(ix.d);
@@ -257,7 +250,7 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
   if (lo === hi) return;
   // The range's postings are one block: a bitmap of it may spare looking at most candidates' words.
   const key = `${lo > first ? 'extending' : 'starting'} ${last}`;
-  const cands = collect(ix, ix.first, head[0], key, ix.rangeCost(lo, hi), 2, (b) => ix.addRange(b, lo, hi));
+  const cands = collect(ix, ix.first, head[0], key, ix.sets.rangeCost(lo, hi), 2, (b) => ix.sets.addRange(b, lo, hi));
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   for (let c = 0; c < n; c++) {
     const at = bounds[2 * c];
@@ -275,8 +268,8 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   if (tail.includes(-1)) return;
   const lastId = ids[k - 1];
   const ends = v.withSuffix(words[0]);
-  const cands = collect(ix, ix.last, lastId, `ending ${words[0]}`, wordsCost(ix, ends), 3, (b) => {
-    for (const w of ends) ix.addWord(b, w);
+  const cands = collect(ix, ix.last, lastId, `ending ${words[0]}`, ix.sets.wordsCost(ends), 3, (b) => {
+    for (const w of ends) ix.sets.addWord(b, w);
   });
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   const ending = ix.wordSet(ends);
@@ -302,8 +295,8 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   // only when that costs less than reading the words of the candidates it would rule out (S as the
   // last word begins a fifth of all words: 1.3 million postings).
   const sides = {
-    ends: { key: `ending ${words[0]}`, cost: wordsCost(ix, ends), fill: (b: Bitset) => ends.forEach((w) => ix.addWord(b, w)) },
-    starts: { key: `starting ${words[k - 1]}`, cost: ix.rangeCost(lo, hi), fill: (b: Bitset) => ix.addRange(b, lo, hi) },
+    ends: { key: `ending ${words[0]}`, cost: ix.sets.wordsCost(ends), fill: (b: Bitset) => ends.forEach((w) => ix.sets.addWord(b, w)) },
+    starts: { key: `starting ${words[k - 1]}`, cost: ix.sets.rangeCost(lo, hi), fill: (b: Bitset) => ix.sets.addRange(b, lo, hi) },
   };
   const seen = ix.seen;
   const cands = candidates;
@@ -313,11 +306,11 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
     // the other when worth it).
     const rarest = middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y));
     const [cheap, dear] = sides.ends.cost <= sides.starts.cost ? [sides.ends, sides.starts] : [sides.starts, sides.ends];
-    let a = ix.kept(cheap.key, cheap.cost, 4, cheap.fill);
+    let a = ix.sets.kept(cheap.key, cheap.cost, 4, cheap.fill);
     if (dear.cost < HOLDING * ix.postings(rarest)) {
       const both = ix.bitmap(6);
       both.or(a);
-      both.and(ix.kept(dear.key, dear.cost, 5, dear.fill));
+      both.and(ix.sets.kept(dear.key, dear.cost, 5, dear.fill));
       a = both;
     }
     cands.reset(ix.postings(rarest));
@@ -333,7 +326,7 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
     const viaStarts = startPostings <= endPostings;
     const other = viaStarts ? sides.ends : sides.starts;
     const read = Math.min(startPostings, endPostings);
-    const holding = other.cost < HOLDING * read ? ix.kept(other.key, other.cost, 5, other.fill) : null;
+    const holding = other.cost < HOLDING * read ? ix.sets.kept(other.key, other.cost, 5, other.fill) : null;
     const visited = ix.bitmap(6);
     cands.reset(read);
     const take = (from: number, to: number) => {

@@ -80,11 +80,11 @@ export function admitRuns(ix: MarkIndex, parts: number[]): void {
   // Many candidates: keep only those holding every other part (bitmaps) before looking at their words.
   let others = null;
   if (ix.postings(rarest) > 4096) {
-    others = ix.holdingWord(order[1], 0);
+    others = ix.sets.holdingWord(order[1], 0);
     if (order.length > 2) {
       const all = ix.bitmap(1);
       all.or(others);
-      for (let i = 2; i < order.length; i++) all.and(ix.holdingWord(order[i], 0));
+      for (let i = 2; i < order.length; i++) all.and(ix.sets.holdingWord(order[i], 0));
       others = all;
     }
   }
