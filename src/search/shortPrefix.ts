@@ -34,6 +34,11 @@ export class ShortPrefixes {
     }
   }
 
+  /** The prefixes that keep a ready answer. */
+  prefixes(): string[] {
+    return [...this.entries.keys()];
+  }
+
   /** The ready answer of a prefix, or undefined when it matches too few marks to keep one. */
   get(prefix: string): ReadyAnswer | undefined {
     const e = this.entries.get(prefix);
