@@ -475,9 +475,10 @@ export class MarkIndex {
    * distance) or, with `far`, those beyond it (as sound-alikes, by distance after romanisation).
    */
   takeRuns(runs: RunHits, max: number, far: boolean): void {
-    const { marks, spelled, sounded } = runs;
+    const marks = runs.marks;
     for (let i = 0; i < runs.n; i++) {
-      if (spelled[i] > max === far) this.takeOne(marks[i], 2 * (far ? sounded[i] : spelled[i]));
+      const spelled = runs.spelled(i);
+      if (spelled > max === far) this.takeOne(marks[i], 2 * (far ? runs.sounded(i) : spelled));
     }
   }
 

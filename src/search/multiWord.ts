@@ -1,5 +1,5 @@
 import type { MarkIndex, Postings } from './markIndex.ts';
-import type { Bitset } from './bitset.ts';
+import type { Pour } from './wordSets.ts';
 import type { PreparedQuery } from './query.ts';
 import { related, type Related } from './related.ts';
 import { splits } from './compounds.ts';
@@ -211,24 +211,24 @@ function classify(ix: MarkIndex, words: string[], rel: Related[][], ids: number[
 
 /**
  * The marks of `word`'s postings in family `f` not seen yet that pass the filters, their words
- * gathered. When pouring a bitmap of the words they must also hold (`fill`, costing `cost` postings)
+ * gathered. When pouring `holding`, the marks holding the words they must also hold,
  * is cheaper than reading all their words, only those in it: with a class filter, or after stronger
  * strategies took most of them, there are few left to read and the bitmap is not worth its cost.
  */
-function collect(ix: MarkIndex, f: Postings, word: number, key: string, cost: number, pool: number, fill: (b: Bitset) => void): Candidates {
+function collect(ix: MarkIndex, f: Postings, word: number, holding: Pour, pool: number): Candidates {
   const { marks, len, info } = f;
   const cands = candidates;
   cands.reset(f.offsets[word + 1] - f.offsets[word]);
   const seen = ix.seen;
   // Kept from an earlier query, the bitmap costs nothing: it thins the candidates as they are read.
-  const kept = ix.sets.keptAlready(key);
+  const kept = ix.sets.keptAlready(holding.key);
   for (let p = f.offsets[word]; p < f.offsets[word + 1]; p++) {
     const m = marks[p];
     if (!seen.has(m) && (!kept || kept.has(m)) && ix.passes(m, info[p])) cands.push(m, len ? len[p] : 0, info[p]);
   }
-  if (!kept && cost < HOLDING * cands.n) {
-    const holding = ix.sets.kept(key, cost, pool, fill);
-    cands.retain((m) => holding.has(m));
+  if (!kept && holding.cost < HOLDING * cands.n) {
+    const set = ix.sets.kept(holding, pool);
+    cands.retain((m) => set.has(m));
   }
   cands.gather(ix.d);
   return cands;
@@ -249,8 +249,7 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
   const lo = notWhole && first < hi && ix.vocab.words[first] === last ? first + 1 : first;
   if (lo === hi) return;
   // The range's postings are one block: a bitmap of it may spare looking at most candidates' words.
-  const key = `${lo > first ? 'extending' : 'starting'} ${last}`;
-  const cands = collect(ix, ix.first, head[0], key, ix.sets.rangeCost(lo, hi), 2, (b) => ix.sets.addRange(b, lo, hi));
+  const cands = collect(ix, ix.first, head[0], ix.sets.range(lo, hi), 2);
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   for (let c = 0; c < n; c++) {
     const at = bounds[2 * c];
@@ -268,9 +267,7 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   if (tail.includes(-1)) return;
   const lastId = ids[k - 1];
   const ends = v.withSuffix(words[0]);
-  const cands = collect(ix, ix.last, lastId, `ending ${words[0]}`, ix.sets.wordsCost(ends), 3, (b) => {
-    for (const w of ends) ix.sets.addWord(b, w);
-  });
+  const cands = collect(ix, ix.last, lastId, ix.sets.anyOf(`ending ${words[0]}`, ends), 3);
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   const ending = ix.wordSet(ends);
   for (let c = 0; c < n; c++) {
@@ -294,10 +291,7 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   // Candidates hold a word with the ending and one with the beginning. Either side's bitmap is poured
   // only when that costs less than reading the words of the candidates it would rule out (S as the
   // last word begins a fifth of all words: 1.3 million postings).
-  const sides = {
-    ends: { key: `ending ${words[0]}`, cost: ix.sets.wordsCost(ends), fill: (b: Bitset) => ends.forEach((w) => ix.sets.addWord(b, w)) },
-    starts: { key: `starting ${words[k - 1]}`, cost: ix.sets.rangeCost(lo, hi), fill: (b: Bitset) => ix.sets.addRange(b, lo, hi) },
-  };
+  const sides = { ends: ix.sets.anyOf(`ending ${words[0]}`, ends), starts: ix.sets.range(lo, hi) };
   const seen = ix.seen;
   const cands = candidates;
   const { postMarks, postInfo, postOffsets } = d;
@@ -306,11 +300,11 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
     // the other when worth it).
     const rarest = middle.reduce((x, y) => (ix.postings(x) <= ix.postings(y) ? x : y));
     const [cheap, dear] = sides.ends.cost <= sides.starts.cost ? [sides.ends, sides.starts] : [sides.starts, sides.ends];
-    let a = ix.sets.kept(cheap.key, cheap.cost, 4, cheap.fill);
+    let a = ix.sets.kept(cheap, 4);
     if (dear.cost < HOLDING * ix.postings(rarest)) {
       const both = ix.bitmap(6);
       both.or(a);
-      both.and(ix.sets.kept(dear.key, dear.cost, 5, dear.fill));
+      both.and(ix.sets.kept(dear, 5));
       a = both;
     }
     cands.reset(ix.postings(rarest));
@@ -326,7 +320,7 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
     const viaStarts = startPostings <= endPostings;
     const other = viaStarts ? sides.ends : sides.starts;
     const read = Math.min(startPostings, endPostings);
-    const holding = other.cost < HOLDING * read ? ix.sets.kept(other.key, other.cost, 5, other.fill) : null;
+    const holding = other.cost < HOLDING * read ? ix.sets.kept(other, 5) : null;
     const visited = ix.bitmap(6);
     cands.reset(read);
     const take = (from: number, to: number) => {

@@ -1,5 +1,6 @@
 import { partitionPoint, radixSortPairs } from './hash.ts';
 import type { Bitset } from './bitset.ts';
+import { Scratch } from './gather.ts';
 import { distanceFrom } from './editDistance.ts';
 import type { Vocabulary } from './vocabulary.ts';
 import { maxEdits, phoneticCodes, romanise } from './normalise.ts';
@@ -108,20 +109,24 @@ export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Ui
  */
 export class RunHits {
   n = 0;
-  marks = new Uint32Array(1024);
-  spelled = new Uint8Array(1024);
-  sounded = new Uint8Array(1024);
+  private readonly m = new Scratch();
+  private readonly d = new Scratch();
 
   push(m: number, spelled: number, sounded: number): void {
-    if (this.n === this.marks.length) {
-      const grow = <T extends Uint32Array | Uint8Array>(a: T, b: T) => (b.set(a), b);
-      this.marks = grow(this.marks, new Uint32Array(2 * this.n));
-      this.spelled = grow(this.spelled, new Uint8Array(2 * this.n));
-      this.sounded = grow(this.sounded, new Uint8Array(2 * this.n));
-    }
-    this.marks[this.n] = m;
-    this.spelled[this.n] = spelled;
-    this.sounded[this.n++] = sounded;
+    this.m.room(this.n + 1)[this.n] = m;
+    this.d.room(this.n + 1)[this.n++] = (spelled << 8) | sounded;
+  }
+
+  get marks(): Uint32Array {
+    return this.m.a;
+  }
+
+  spelled(i: number): number {
+    return this.d.a[i] >>> 8;
+  }
+
+  sounded(i: number): number {
+    return this.d.a[i] & 255;
   }
 }
 const hits = new RunHits();

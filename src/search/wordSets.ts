@@ -19,6 +19,13 @@ const KEPT_FROM = 16_384;
 /** How many sets are kept, the most recently used: under 1 MB each at 7.7M marks. */
 const KEPT_SETS = 128;
 
+/** A set of marks to pour, named by what it holds so that it can be kept: what pouring it costs, and how. */
+export interface Pour {
+  key: string;
+  cost: number;
+  fill: (b: Bitset) => void;
+}
+
 export class WordSets {
   private readonly n: number;
   private readonly wordSets = new Map<number, Bitset>();
@@ -86,27 +93,40 @@ export class WordSets {
     return n;
   }
 
+  /** The marks holding any of the words [lo, hi): the words with a prefix, one block of postings. */
+  range(lo: number, hi: number): Pour {
+    return { key: `words ${lo}-${hi}`, cost: this.rangeCost(lo, hi), fill: (b) => this.addRange(b, lo, hi) };
+  }
+
+  /** The marks holding any of the words `ids`, named `key` (what the words are: "ending SAI"). */
+  anyOf(key: string, ids: ArrayLike<number>): Pour {
+    return {
+      key, cost: this.wordsCost(ids),
+      fill: (b) => {
+        for (let i = 0; i < ids.length; i++) this.addWord(b, ids[i]);
+      },
+    };
+  }
+
   /**
-   * A set of marks that `fill` pours at a cost of `cost` postings, named by `key` (what it holds: the
-   * relatives of a word, the words with an ending, the words with a prefix). Sets costing KEPT_FROM
-   * postings or more are kept for the next query needing them, the last KEPT_SETS of them; the others
-   * are poured into pool bitmap `into`. Only to be read.
+   * The set `p` pours. Sets costing KEPT_FROM postings or more are kept for the next query needing
+   * them, the last KEPT_SETS of them; the others are poured into pool bitmap `into`. Only to be read.
    */
-  kept(key: string, cost: number, into: number, fill: (b: Bitset) => void): Bitset {
-    if (cost < KEPT_FROM) {
+  kept(p: Pour, into: number): Bitset {
+    if (p.cost < KEPT_FROM) {
       const b = this.pool(into);
-      fill(b);
+      p.fill(b);
       return b;
     }
-    let b = this.keptSets.get(key);
+    let b = this.keptSets.get(p.key);
     if (b) {
-      this.keptSets.delete(key);
+      this.keptSets.delete(p.key);
     } else {
       b = new Bitset(this.n);
-      fill(b);
+      p.fill(b);
       if (this.keptSets.size >= KEPT_SETS) this.keptSets.delete(this.keptSets.keys().next().value!);
     }
-    this.keptSets.set(key, b);
+    this.keptSets.set(p.key, b);
     return b;
   }
 
@@ -117,15 +137,11 @@ export class WordSets {
 
   /** The marks holding `word`: its own bitmap, or as `kept` gives them. Only to be read. */
   holdingWord(word: number, into: number): Bitset {
-    return this.wordSets.get(word) ?? this.kept(`word ${word}`, this.postings(word), into, (b) => this.addWord(b, word));
+    return this.wordSets.get(word) ?? this.kept(this.anyOf(`word ${word}`, [word]), into);
   }
 
   /** The marks holding a relative of query word `word` (`rel`), as `kept` gives them. Only to be read. */
   holdingAny(word: string, rel: readonly Related[], into: number): Bitset {
-    let cost = 0;
-    for (const r of rel) cost += this.addCost(r.id);
-    return this.kept(`relatives ${word}`, cost, into, (b) => {
-      for (const r of rel) this.addWord(b, r.id);
-    });
+    return this.kept(this.anyOf(`relatives ${word}`, rel.map((r) => r.id)), into);
   }
 }
