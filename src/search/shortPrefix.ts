@@ -15,7 +15,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 export const SHORT_FROM = 65_536;
 
 export class ShortPrefixes {
-  // Built on first use (a few hundred milliseconds for S), so that loading the index stays quick.
+  // Listed here, built on first use or by MarkIndex.prepare() as an API process loads the index (a few
+  // hundred milliseconds for S): an index built or loaded by a command that never searches skips them.
   private readonly entries = new Map<string, ReadyAnswer | null>();
   private range: Bitset | null = null;
 
