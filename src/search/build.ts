@@ -2,9 +2,16 @@ import { exactKey, normaliseMark } from './normalise.ts';
 import { INFO_LIMITS, MarkIndex, packInfo, type MarkData } from './markIndex.ts';
 import { Vocabulary } from './vocabulary.ts';
 import { buildRuns } from './soundRuns.ts';
+import { SummaryBuilder, type SummaryFields } from './summaries.ts';
+import type { VocabularyLookups } from './vocabularyThread.ts';
+import { inThread } from '../threads/run.ts';
+import { buildPairs } from './pairs.ts';
+import type { RunTable } from './soundRuns.ts';
 
-/** One mark as the index needs it (the row the builder streams from PostgreSQL). */
-export interface MarkRow {
+type RunField = keyof RunTable;
+
+/** One mark as the index needs it (the row the builder streams from PostgreSQL), with its summary's other fields. */
+export interface MarkRow extends SummaryFields {
   appNo: number;
   wordMark: string;
   cls: number;
@@ -33,18 +40,20 @@ class Grow<T extends Uint32Array | Uint8Array | Uint16Array | Float64Array> {
   }
 }
 
+// Code 0 is NULL (no value). An empty string has a code of its own, also spelled '' so that groups
+// leave it out like NULL, and a summary still gives back what the register holds.
 class Dictionary {
   readonly values: string[] = [''];
-  private readonly ids = new Map<string, number>([['', 0]]);
+  private readonly ids = new Map<string, number>();
   constructor(private readonly name: string, private readonly limit: number) {}
   id(v: string | null): number {
-    const key = v ?? '';
-    let id = this.ids.get(key);
+    if (v === null) return 0;
+    let id = this.ids.get(v);
     if (id === undefined) {
       id = this.values.length;
-      if (id >= this.limit) throw new Error(`more than ${this.limit - 1} distinct values of ${this.name} (at "${key}")`);
-      this.ids.set(key, id);
-      this.values.push(key);
+      if (id >= this.limit) throw new Error(`more than ${this.limit - 1} distinct values of ${this.name} (at "${v}")`);
+      this.ids.set(v, id);
+      this.values.push(v);
     }
     return id;
   }
@@ -63,6 +72,7 @@ export class IndexBuilder {
   private readonly vocab = new Map<string, number>();
   private readonly words: string[] = [];
   private readonly exact = new Map<number, string>();
+  private readonly summary = new SummaryBuilder();
   private readonly dict = {
     status: new Dictionary('status', INFO_LIMITS.status), tm_type: new Dictionary('tm_type', INFO_LIMITS.tm_type),
     filing_mode: new Dictionary('filing_mode', INFO_LIMITS.filing_mode), state: new Dictionary('state', INFO_LIMITS.state),
@@ -98,6 +108,7 @@ export class IndexBuilder {
       const key = exactKey(r.wordMark);
       if (key !== normalised) this.exact.set(i, key);
     }
+    this.summary.add(i, r.appNo, r.wordMark, normalised, r);
     let start = 0;
     for (;;) {
       const end = normalised.indexOf(' ', start);
@@ -115,6 +126,30 @@ export class IndexBuilder {
   }
 
   finish(): MarkIndex {
+    const words = this.sortedWords();
+    const vocab = Vocabulary.build(flat(words));
+    return new MarkIndex(vocab, this.withRuns(vocab, this.marks(words)));
+  }
+
+  /**
+   * finish(), with the vocabulary's lookups built in a worker thread while this one lays out the marks:
+   * at 7.7M marks each takes seconds, and the other core is idle once the marks have been read.
+   */
+  async finishInThread(): Promise<MarkIndex> {
+    const words = this.sortedWords();
+    const lookups = inThread<string[], VocabularyLookups>(new URL('./vocabularyThread.ts', import.meta.url), words);
+    const data = this.marks(words);
+    const vocab = new Vocabulary({ words: flat(words), ...(await lookups) });
+    return new MarkIndex(vocab, this.withRuns(vocab, data));
+  }
+
+  /** The words, sorted (a word's id is its place here). */
+  private sortedWords(): string[] {
+    return this.words.slice().sort();
+  }
+
+  /** Everything of the index but the runs, which need the vocabulary's phonetic codes. */
+  private marks(words: string[]): Omit<MarkData, RunField> {
     const n = this.appNo.n;
     // Number marks by application number.
     const order = new Uint32Array(n);
@@ -125,13 +160,9 @@ export class IndexBuilder {
       if (appIn[order[i]] === appIn[order[i - 1]]) throw new Error(`application number ${appIn[order[i]]} given twice`);
     }
 
-    // Words sorted: temporary token → final word id.
-    const words = this.words.slice().sort();
+    // Temporary token → final word id.
     const finalId = new Uint32Array(words.length);
     words.forEach((w, id) => (finalId[this.vocab.get(w)!] = id));
-    // Strings made anew from one joined copy, as a loaded snapshot has them: the tokens were cut from
-    // streamed text and keep those chunks alive behind them, which makes every comparison slower.
-    const vocab = Vocabulary.build(words.join('\n').split('\n'));
 
     const pick = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(src: T, make: (n: number) => T): T => {
       const out = make(n);
@@ -161,16 +192,31 @@ export class IndexBuilder {
     }
 
     const markLen = pick(this.markLen.done(), (k) => new Uint16Array(k));
-    const data = {
+    const info = pick(this.info.done(), (k) => new Uint32Array(k));
+    return {
       appNo: pick(appIn, (k) => new Float64Array(k)),
-      info: pick(this.info.done(), (k) => new Uint32Array(k)),
+      info,
       dict: { status: this.dict.status.values, tm_type: this.dict.tm_type.values, filing_mode: this.dict.filing_mode.values, state: this.dict.state.values },
       wordOffsets, markWords, markLen,
       exactIds: Uint32Array.from(exactIds), exactKeys,
-    } as MarkData;
-    Object.assign(data, postings(n, words.length, wordOffsets, markWords, markLen, data.info), buildRuns(vocab, wordOffsets, markWords));
-    return new MarkIndex(vocab, data);
+      summary: this.summary.finish(order),
+      ...postings(n, words.length, wordOffsets, markWords, markLen, info),
+      ...buildPairs(words.length, wordOffsets, markWords),
+    };
   }
+
+  private withRuns(vocab: Vocabulary, data: Omit<MarkData, RunField>): MarkData {
+    return { ...data, ...buildRuns(vocab, data.wordOffsets, data.markWords) };
+  }
+}
+
+/**
+ * The words made anew from one joined copy, as a loaded snapshot has them: the tokens were cut from
+ * streamed text and keep those chunks alive behind them, which makes every comparison slower. No words
+ * stay no words (splitting '' would give one empty word).
+ */
+function flat(words: string[]): string[] {
+  return words.length ? words.join('\n').split('\n') : [];
 }
 
 /**

@@ -2,6 +2,7 @@ import { IndexBuilder, type MarkRow } from './build.ts';
 import { FACETS, type After, type Facet, type Filter, type IndexHit, type MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import type { Change } from './source.ts';
+import type { SummaryRow } from '../trademarks/repository.ts';
 
 // The searchable register of one process: the index as built (or loaded from its snapshot) plus a
 // small index of the marks changed since, rebuilt on every change. A changed mark is hidden in the
@@ -62,6 +63,7 @@ export class SearchEngine {
     const a = this.base.search(q, filter, want, after);
     if (!this.delta) return a;
     const b = this.delta.search(q, filter, want, after);
+    for (const h of b.hits) h.delta = true;
     const groups = {} as Record<Facet, Map<string, number>>;
     for (const f of FACETS) {
       const m = new Map(a.groups[f]);
@@ -69,6 +71,14 @@ export class SearchEngine {
       groups[f] = m;
     }
     return { count: a.count + b.count, groups, hits: mergeHits(a.hits, b.hits, want) };
+  }
+
+  /**
+   * The summaries of hits this engine just returned (call it before the engine can change: in the same
+   * turn of the event loop as the search).
+   */
+  summaries(hits: IndexHit[]): SummaryRow[] {
+    return hits.map((h) => (h.delta ? this.delta! : this.base).summaries.row(h.id));
   }
 
   /** The mark's current normalised text, or null when the register has no words for it. */

@@ -32,7 +32,7 @@ export async function buildIndex(url: string, snapshotFile: string | null, log?:
     builder.add(r);
     if (++rows % 1_000_000 === 0) log?.(`search index: ${rows.toLocaleString('en')} marks read`);
   });
-  const index = builder.finish();
+  const index = await builder.finishInThread();
   const t1 = performance.now();
   if (snapshotFile) saveSnapshot(snapshotFile, index, snap.seq, snap.instance);
   return { engine: new SearchEngine(index, snap.seq), ms: t1 - t0, saveMs: performance.now() - t1 };

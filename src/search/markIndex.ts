@@ -11,6 +11,8 @@ import { candidates, runAt, runIn } from './gather.ts';
 import { SHORT_FROM, ShortPrefixes } from './shortPrefix.ts';
 import { READY_FROM, ReadyWords } from './readyWords.ts';
 import { orderPart, readyAnswer, readyCounts, readyHits, type Part, type ReadyAnswer } from './ready.ts';
+import { Summaries, type SummaryData } from './summaries.ts';
+import { PAIR_ENDS, PAIR_STARTS, pairsInto, type PairData } from './pairs.ts';
 
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
 // marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
@@ -32,7 +34,7 @@ export function packInfo(cls: number, status: number, tmType: number, filingMode
 }
 export const INFO_LIMITS = { status: 256, tm_type: 16, filing_mode: 64, state: 256 };
 
-export interface MarkData {
+export interface MarkData extends PairData {
   appNo: Float64Array;
   info: Uint32Array;
   /** Values of the dictionary-coded facets; '' stands for no value. */
@@ -64,7 +66,12 @@ export interface MarkData {
   onlyInfo: Uint32Array;
   /** Runs of two and three words by the hash of their joined phonetic code (src/search/soundRuns.ts). */
   runHashes: Uint32Array;
+  runFirst: Uint32Array;
+  runOffsets: Uint32Array;
   runMarks: Uint32Array;
+  runStarts: Uint16Array;
+  /** The other fields of the marks' summaries (src/search/summaries.ts). */
+  summary: SummaryData;
 }
 
 /** One posting list family: ids, lengths and facets side by side. */
@@ -91,7 +98,9 @@ export interface After {
 }
 
 export interface IndexHit {
+  /** The mark's id in the index that found it: the engine's base index, or with `delta` its index of recent changes. */
   id: number;
+  delta?: boolean;
   appNo: number;
   strategy: number;
   dist: number;
@@ -121,6 +130,7 @@ export class MarkIndex {
   private readonly exactOverride = new Map<number, string>();
   /** Bitmaps of the marks holding common words, and those kept from query to query. */
   readonly sets: WordSets;
+  readonly summaries: Summaries;
   // Scratch.
   private seenSet: Bitset | null = null;
   private readonly pool: Bitset[] = [];
@@ -155,6 +165,7 @@ export class MarkIndex {
     this.sets = new WordSets(d, bitmapFrom, (i) => this.bitmap(i));
     this.short = new ShortPrefixes(vocab, d, this.dead, shortFrom);
     this.readyWords = new ReadyWords(this.n);
+    this.summaries = new Summaries(d.summary, d.appNo, d.info, d.dict, (id) => this.text(id));
   }
 
   /** How many marks hold the word. */
@@ -464,10 +475,9 @@ export class MarkIndex {
   soundRuns(compact: string): RunHits {
     const codes = queryRunCodes(compact);
     if (!codes.length) return NO_RUNS;
-    const { runHashes, runMarks, wordOffsets, markWords } = this.d;
     const seen = this.seenSet!;
     const info = this.d.info;
-    return soundRuns(this.vocab, runHashes, runMarks, wordOffsets, markWords, compact, codes, this.bitmap(7), (m) => seen.has(m) || !this.passes(m, info[m]));
+    return soundRuns(this.vocab, this.d, this.d.markWords, compact, codes, this.bitmap(7), this.bitmap(8), (m) => seen.has(m) || !this.passes(m, info[m]));
   }
 
   /**
@@ -479,6 +489,19 @@ export class MarkIndex {
     for (let i = 0; i < runs.n; i++) {
       const spelled = runs.spelled(i);
       if (spelled > max === far) this.takeOne(marks[i], 2 * (far ? runs.sounded(i) : spelled));
+    }
+  }
+
+  /**
+   * Admits, at distance 0, the marks of `word`'s pairs whose next word is in [lo, hi) and that carry
+   * every flag of `flags` (src/search/pairs.ts).
+   */
+  takePairs(word: number, lo: number, hi: number, flags: number): void {
+    const [from, to] = pairsInto(this.d, word, lo, hi);
+    const pm = this.d.pairMarks;
+    for (let p = from; p < to; p++) {
+      const x = pm[p];
+      if ((x & flags) === flags) this.takeOne(x >>> 2, 0);
     }
   }
 
@@ -500,6 +523,14 @@ export class MarkIndex {
     };
     if (ids.length === 1) {
       for (let p = onlyOffsets[ids[0]]; p < onlyOffsets[ids[0] + 1]; p++) accept(onlyMarks[p]);
+    } else if (ids.length === 2) {
+      // The mark is the pair: it begins and ends it.
+      const [from, to] = pairsInto(this.d, ids[0], ids[1], ids[1] + 1);
+      const pm = this.d.pairMarks;
+      for (let p = from; p < to; p++) {
+        const x = pm[p];
+        if ((x & (PAIR_STARTS | PAIR_ENDS)) === (PAIR_STARTS | PAIR_ENDS) && this.passes(x >>> 2, this.d.info[x >>> 2])) accept(x >>> 2);
+      }
     } else {
       // Marks the first word begins that hold the rarest of the others (a bitmap), then their words.
       const from = firstOffsets[ids[0]];

@@ -9,8 +9,11 @@ import {
 } from './strategies.ts';
 import { maxEdits } from './normalise.ts';
 import { candidates, runAt, runIn, Scratch, type Candidates } from './gather.ts';
+import { PAIR_ENDS, PAIR_STARTS } from './pairs.ts';
 
 const NONE = 9;
+// What looking a word's pairs up costs (a binary search), in postings read the other way.
+const PAIR_LOOKUP = 4;
 // A bitmap of candidates is built when it costs less than this many postings per mark it spares
 // looking up: setting a bit is a few nanoseconds, reading a mark's words a cache miss or two.
 const HOLDING = 16;
@@ -248,6 +251,11 @@ export function typingLastWord(ix: MarkIndex, words: string[], ids: number[], no
   // marks holding it (TASTE OF: 38,000 for TASTEOF) are not even candidates.
   const lo = notWhole && first < hi && ix.vocab.words[first] === last ? first + 1 : first;
   if (lo === hi) return;
+  // Two words: the head's pairs whose next word is in the range and that begin the mark.
+  if (k === 2) {
+    ix.takePairs(head[0], lo, hi, PAIR_STARTS);
+    return;
+  }
   // The range's postings are one block: a bitmap of it may spare looking at most candidates' words.
   const cands = collect(ix, ix.first, head[0], ix.sets.range(lo, hi), 2);
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
@@ -267,6 +275,12 @@ function suffix(ix: MarkIndex, words: string[], ids: number[]): void {
   if (tail.includes(-1)) return;
   const lastId = ids[k - 1];
   const ends = v.withSuffix(words[0]);
+  // Two words: the pairs of each word with the ending that end the mark with the last query word,
+  // unless there are so many such words that reading the marks ending with it costs less.
+  if (k === 2 && ends.length * PAIR_LOOKUP <= ix.d.lastOffsets[lastId + 1] - ix.d.lastOffsets[lastId]) {
+    for (let i = 0; i < ends.length; i++) ix.takePairs(ends[i], lastId, lastId + 1, PAIR_ENDS);
+    return;
+  }
   const cands = collect(ix, ix.last, lastId, ix.sets.anyOf(`ending ${words[0]}`, ends), 3);
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   const ending = ix.wordSet(ends);
@@ -288,6 +302,12 @@ function crossing(ix: MarkIndex, words: string[], ids: number[]): void {
   const [lo, hi] = v.prefixRange(words[k - 1]);
   const ends = v.withSuffix(words[0]);
   if (lo === hi || !ends.length) return;
+  // Two words: the pairs of each word with the ending whose next word has the beginning, unless
+  // there are so many such words that the way below costs less.
+  if (k === 2 && ends.length * PAIR_LOOKUP <= Math.min(d.postOffsets[hi] - d.postOffsets[lo], ends.reduce((n, w) => n + ix.postings(w), 0))) {
+    for (let i = 0; i < ends.length; i++) ix.takePairs(ends[i], lo, hi, 0);
+    return;
+  }
   // Candidates hold a word with the ending and one with the beginning. Either side's bitmap is poured
   // only when that costs less than reading the words of the candidates it would rule out (S as the
   // last word begins a fifth of all words: 1.3 million postings).

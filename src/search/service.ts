@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, notFound } from '../errors.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { SearchIndex } from './manager.ts';
+import type { SearchEngine } from './engine.ts';
 import type { SearchCache } from './cache.ts';
 import { FACETS, type After, type Facet, type Filter, type IndexHit } from './markIndex.ts';
 import { prepareQuery, type MatchType } from './query.ts';
@@ -27,7 +28,7 @@ export interface SearchBody {
 const bad = (parameter: string, message: string) =>
   new AppError('validation_error', `invalid query parameter: ${parameter}`, [{ in: 'query', parameter, message }]);
 
-/** Word-mark search over the in-process index; summaries of the page come from PostgreSQL. */
+/** Word-mark search over the in-process index, which also holds the summaries of the page. */
 export class SearchService {
 
   constructor(
@@ -55,7 +56,7 @@ export class SearchService {
     // One more than the page: whether there is a next page is then known, not guessed.
     const r = engine.search(q, filter, upTo + 1, after);
     const page = r.hits.slice(after ? 0 : p.offset, upTo);
-    const results = await this.summaries(page, q.normalised.length);
+    const results = summaries(engine, page, q.normalised.length);
     const last = page.at(-1);
     const more = r.hits.length > upTo;
     const body: SearchBody = {
@@ -91,7 +92,7 @@ export class SearchService {
       // Start the page after every stronger strategy: only spelling variants and sound-alikes.
       const after: After = { strategy: S_SPELLING - 1, dist: Number.MAX_SAFE_INTEGER, len: Number.MAX_SAFE_INTEGER, appNo: Number.MAX_SAFE_INTEGER };
       const r = engine.search(q, { classes: null, status: null }, 21, after);
-      alikes = (await this.summaries(r.hits.filter((h) => String(h.appNo) !== appNo), q.normalised.length)).slice(0, 20);
+      alikes = summaries(engine, r.hits.filter((h) => String(h.appNo) !== appNo), q.normalised.length).slice(0, 20);
     }
     return {
       application_number: row.application_number, word_mark: row.word_mark, normalised: q.normalised, words,
@@ -100,18 +101,6 @@ export class SearchService {
         score: a.score, strategy: a.strategy as 'spelling' | 'phonetic',
       })),
     };
-  }
-
-  /** Summaries in result order; a mark removed since the index saw it is left out. */
-  private async summaries(hits: IndexHit[], queryLength: number) {
-    const rows = await this.repo.summaries(hits.map((h) => String(h.appNo)));
-    const byApp = new Map(rows.map((r) => [r.application_number, r]));
-    const out: SearchBody['results'] = [];
-    for (const h of hits) {
-      const row = byApp.get(String(h.appNo));
-      if (row) out.push({ ...row, score: score(h.strategy, h.dist, h.len, queryLength), strategy: STRATEGIES[h.strategy] });
-    }
-    return out;
   }
 
   /**
@@ -125,6 +114,12 @@ export class SearchService {
     if (!found) throw bad('status', `unknown status "${label}"; statuses are: ${[...map.values()].sort().join(', ')}`);
     return found;
   }
+}
+
+/** The page's summaries with each hit's score and strategy, from the engine that just found them (no await in between). */
+function summaries(engine: SearchEngine, hits: IndexHit[], queryLength: number): SearchBody['results'] {
+  const rows = engine.summaries(hits);
+  return hits.map((h, i) => Object.assign(rows[i], { score: score(h.strategy, h.dist, h.len, queryLength), strategy: STRATEGIES[h.strategy] }));
 }
 
 export function classMask(classes: number[]): Uint8Array {

@@ -75,6 +75,10 @@ export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
 /** Admits, as compounds, the marks in which the words `parts` follow one another. */
 export function admitRuns(ix: MarkIndex, parts: number[]): void {
   const d = ix.d;
+  if (parts.length === 2) {
+    ix.takePairs(parts[0], parts[1], parts[1] + 1, 0);
+    return;
+  }
   const order = parts.slice().sort((a, b) => ix.postings(a) - ix.postings(b));
   const rarest = order[0];
   // Many candidates: keep only those holding every other part (bitmaps) before looking at their words.

@@ -8,9 +8,9 @@ import { Vocabulary, type VocabularyData } from './vocabulary.ts';
 // Loading maps them straight back as typed arrays over the file's buffer. Written to a temporary
 // name and renamed, so a reader never sees half a file.
 
-const MAGIC = 'NSHIDX05';
-type Typed = Uint8Array | Uint16Array | Uint32Array | Float64Array;
-const TYPES = { Uint8Array, Uint16Array, Uint32Array, Float64Array } as const;
+const MAGIC = 'NSHIDX08';
+type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+const TYPES = { Uint8Array, Uint16Array, Uint32Array, Int32Array, Float64Array } as const;
 type TypeName = keyof typeof TYPES;
 
 interface Header {
@@ -25,7 +25,9 @@ interface Header {
 const VOCAB_ARRAYS = ['reversed', 'gramOffsets', 'gramWords', 'delHashes', 'delWords', 'codeOffsets', 'codeWords', 'primary'] as const;
 const MARK_ARRAYS = ['appNo', 'info', 'wordOffsets', 'markWords', 'markLen', 'exactIds', 'postOffsets', 'postMarks', 'postLen', 'postInfo',
   'firstOffsets', 'firstMarks', 'firstLen', 'firstInfo', 'lastOffsets', 'lastMarks', 'lastLen', 'lastInfo', 'onlyOffsets', 'onlyMarks',
-  'onlyInfo', 'runHashes', 'runMarks'] as const;
+  'onlyInfo', 'runHashes', 'runFirst', 'runOffsets', 'runMarks', 'runStarts', 'pairOffsets', 'pairNext', 'pairMarks'] as const;
+const SUMMARY_ARRAYS = ['applicationDays', 'expireDays', 'alertCodes', 'displayIds', 'slugIds'] as const;
+const SUMMARY_HEAPS = ['alerts', 'owners', 'displays', 'slugs'] as const;
 
 export interface LoadedIndex {
   index: MarkIndex;
@@ -40,6 +42,8 @@ export function saveSnapshot(file: string, index: MarkIndex, seq: number, instan
   const arrays: [string, Typed][] = [
     ...VOCAB_ARRAYS.map((k) => [`v.${k}`, v[k]] as [string, Typed]),
     ...MARK_ARRAYS.map((k) => [`m.${k}`, m[k]] as [string, Typed]),
+    ...SUMMARY_ARRAYS.map((k) => [`s.${k}`, m.summary[k]] as [string, Typed]),
+    ...SUMMARY_HEAPS.flatMap((k) => [[`s.${k}.offsets`, m.summary[k].offsets], [`s.${k}.bytes`, m.summary[k].bytes]] as [string, Typed][]),
   ];
   const strings: [string, string[]][] = [['v.words', v.words], ['v.codes', v.codes], ['m.exactKeys', m.exactKeys]];
   const blobs = strings.map(([, list]) => Buffer.from(list.join('\n'), 'utf8'));
@@ -131,6 +135,9 @@ export async function loadSnapshot(file: string): Promise<LoadedIndex | null> {
   vd.codes = strings('v.codes');
   const md = Object.fromEntries(MARK_ARRAYS.map((k) => [k, array(`m.${k}`)])) as unknown as MarkData;
   md.exactKeys = strings('m.exactKeys');
+  const sd = Object.fromEntries(SUMMARY_ARRAYS.map((k) => [k, array(`s.${k}`)])) as Record<string, unknown>;
+  for (const k of SUMMARY_HEAPS) sd[k] = { offsets: array(`s.${k}.offsets`), bytes: array(`s.${k}.bytes`) };
+  md.summary = sd as unknown as MarkData['summary'];
   md.dict = header.dict;
   return { index: new MarkIndex(new Vocabulary(vd), md), seq: header.seq, instance: header.instance, builtAt: header.builtAt };
 }

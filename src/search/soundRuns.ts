@@ -60,6 +60,66 @@ export function queryRunCodes(compact: string): string[] {
   return [...out].filter((c) => c.length >= MIN_CODE);
 }
 
+/**
+ * The words' codes and first and last letters in typed arrays, for hashing every run of the register
+ * (codeHash(joinedCode(...)) without building a string): read from the vocabulary's strings, each a
+ * cache miss or two away, they were most of the time the build took. A code of up to four letters is
+ * packed in one number; a longer one (rare) is read from its string.
+ */
+class RunHasher {
+  private readonly packed: Uint32Array;
+  private readonly length: Uint8Array;
+  private readonly firstChar: Uint16Array;
+  private readonly lastChar: Uint16Array;
+
+  constructor(private readonly v: Vocabulary) {
+    const n = v.size;
+    this.packed = new Uint32Array(n);
+    this.length = new Uint8Array(n);
+    this.firstChar = new Uint16Array(n);
+    this.lastChar = new Uint16Array(n);
+    for (let id = 0; id < n; id++) {
+      const p = v.code(id);
+      const t = v.words[id];
+      this.firstChar[id] = t.charCodeAt(0);
+      this.lastChar[id] = t.charCodeAt(t.length - 1);
+      let x = 0;
+      let fits = p.length <= 4;
+      for (let j = 0; j < p.length && fits; j++) {
+        const c = p.charCodeAt(j);
+        if (c > 255) fits = false;
+        x |= c << (8 * j);
+      }
+      this.packed[id] = x >>> 0;
+      this.length[id] = fits ? p.length : 255;
+    }
+  }
+
+  /** codeHash(joinedCode(codes, texts)) of the words markWords[at, at + r). */
+  hash(markWords: Uint32Array, at: number, r: number): number {
+    let h = 0x811c9dc5;
+    let last = -1;
+    let prevEnd = -1;
+    for (let i = 0; i < r; i++) {
+      const id = markWords[at + i];
+      const len = this.length[id];
+      const p = len === 255 ? this.v.code(id) : null;
+      const x = this.packed[id];
+      const n = p ? p.length : len;
+      const c0 = n ? (p ? p.charCodeAt(0) : x & 255) : NaN;
+      const from = i > 0 && (c0 === 65 || (prevEnd === this.firstChar[id] && last === c0)) ? 1 : 0;
+      for (let j = from; j < n; j++) {
+        const c = p ? p.charCodeAt(j) : (x >>> (8 * j)) & 255;
+        h ^= c;
+        h = Math.imul(h, 0x01000193);
+        last = c;
+      }
+      prevEnd = this.lastChar[id];
+    }
+    return h >>> 0;
+  }
+}
+
 export function codeHash(code: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < code.length; i++) {
@@ -69,37 +129,105 @@ export function codeHash(code: string): number {
   return h >>> 0;
 }
 
-/** The table: hashes of every run's joined code, sorted, and the mark each belongs to. */
-export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Uint32Array): { runHashes: Uint32Array; runMarks: Uint32Array } {
+/**
+ * The table: every distinct run of two or three words (its first word's place in markWords, bit 31
+ * set for three words), sorted by the hash of its joined code, with the marks holding it (ascending)
+ * and where in each mark it starts. A query's codes are then judged once per distinct run, and marks
+ * are read only from this table: runs are shared by many marks (SAI SUPARI by hundreds), and reading a
+ * mark's words is a cache miss or two.
+ */
+export interface RunTable {
+  runHashes: Uint32Array;
+  runFirst: Uint32Array;
+  runOffsets: Uint32Array;
+  runMarks: Uint32Array;
+  runStarts: Uint16Array;
+}
+
+const THREE = 0x80000000;
+
+export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Uint32Array): RunTable {
   const n = wordOffsets.length - 1;
   let total = 0;
   for (let m = 0; m < n; m++) {
     const k = wordOffsets[m + 1] - wordOffsets[m];
     for (const r of RUN_WORDS) if (k >= r) total += k - r + 1;
   }
+  // Every occurrence: its hash, its words (the third 0 for two: ids are stored plus one), where its
+  // words start (bit 31: three words); marks ascending.
   const hashes = new Uint32Array(total);
-  const marks = new Uint32Array(total);
+  const firsts = new Uint32Array(total);
+  const occMarks = new Uint32Array(total);
+  const w = [new Uint32Array(total), new Uint32Array(total), new Uint32Array(total)];
+  const hasher = new RunHasher(v);
   let at = 0;
-  const parts: string[] = [];
-  const texts: string[] = [];
   for (let m = 0; m < n; m++) {
     const start = wordOffsets[m];
     const k = wordOffsets[m + 1] - start;
     for (const r of RUN_WORDS) {
       for (let s = 0; s + r <= k; s++) {
-        parts.length = 0;
-        texts.length = 0;
-        for (let i = 0; i < r; i++) {
-          parts.push(v.code(markWords[start + s + i]));
-          texts.push(v.words[markWords[start + s + i]]);
-        }
-        hashes[at] = codeHash(joinedCode(parts, texts));
-        marks[at++] = m;
+        for (let i = 0; i < r; i++) w[i][at] = markWords[start + s + i] + 1;
+        hashes[at] = hasher.hash(markWords, start + s, r);
+        firsts[at] = (start + s) | (r === 3 ? THREE : 0);
+        occMarks[at++] = m;
       }
     }
   }
-  const sorted = radixSortPairs(hashes, marks);
-  return { runHashes: sorted.keys, runMarks: sorted.values };
+  const [w0, w1, w2] = w;
+  const same = (x: number, y: number) => w0[x] === w0[y] && w1[x] === w1[y] && w2[x] === w2[y];
+  const before = (x: number, y: number) => w0[x] - w0[y] || w1[x] - w1[y] || w2[x] - w2[y] || x - y;
+  // By hash (stable: marks stay ascending), then, within a hash, the runs of the same words together
+  // (a hash of one run, repeated in many marks, needs no sorting).
+  const index = new Uint32Array(total);
+  for (let i = 0; i < total; i++) index[i] = i;
+  const sorted = radixSortPairs(hashes.slice(), index);
+  const order = sorted.values;
+  const sortedHashes = sorted.keys;
+  const runHashes = new Uint32Array(total);
+  const runFirst = new Uint32Array(total);
+  const offsets = new Uint32Array(total + 1);
+  let runs = 0;
+  const open = (k: number) => {
+    runHashes[runs] = sortedHashes[k];
+    runFirst[runs] = firsts[order[k]];
+    offsets[runs++] = k;
+  };
+  for (let lo = 0; lo < total;) {
+    const h = sortedHashes[lo];
+    let hi = lo + 1;
+    let mixed = false;
+    while (hi < total && sortedHashes[hi] === h) {
+      if (!mixed && !same(order[hi], order[lo])) mixed = true;
+      hi++;
+    }
+    open(lo);
+    if (mixed) {
+      const group = order.subarray(lo, hi);
+      if (group.length <= 16) {
+        for (let i = 1; i < group.length; i++) {
+          const x = group[i];
+          let j = i - 1;
+          for (; j >= 0 && before(group[j], x) > 0; j--) group[j + 1] = group[j];
+          group[j + 1] = x;
+        }
+      } else {
+        group.sort(before);
+      }
+      for (let k = lo + 1; k < hi; k++) if (!same(order[k], order[k - 1])) open(k);
+    }
+    lo = hi;
+  }
+  const runMarks = new Uint32Array(total);
+  const runStarts = new Uint16Array(total);
+  for (let k = 0; k < total; k++) {
+    const i = order[k];
+    runMarks[k] = occMarks[i];
+    runStarts[k] = (firsts[i] & ~THREE) - wordOffsets[occMarks[i]];
+  }
+  offsets[runs] = total;
+  return {
+    runHashes: runHashes.slice(0, runs), runFirst: runFirst.slice(0, runs), runOffsets: offsets.slice(0, runs + 1), runMarks, runStarts,
+  };
 }
 
 /**
@@ -131,73 +259,76 @@ export class RunHits {
 }
 const hits = new RunHits();
 
-type Judged = { spelled: number; sounded: number } | null;
+// One code's findings, one per mark: mark, (spelled << 8 | sounded), and which of the mark's runs it
+// came from (two-word runs first, then by where they start), which decides between runs as close.
+const found = { m: new Scratch(), d: new Scratch(), t: new Scratch() };
 
 /**
  * Marks holding a run of words that, run together, sounds like `compact` (coded `codes`), with the
- * spelling distance of the closest such run. `done` (cleared) records the marks looked at; `skip`
- * leaves out marks the search has no use for.
+ * spelling distance of the closest such run (the first of the mark's runs, two-word runs first, when
+ * several are as close). `done` (cleared) records the marks found; `inCode` (cleared, and left so) is
+ * scratch; `skip` leaves out marks the search has no use for.
  */
 export function soundRuns(
-  v: Vocabulary, runHashes: Uint32Array, runMarks: Uint32Array, wordOffsets: Uint32Array, markWords: Uint32Array,
-  compact: string, codes: string[], done: Bitset, skip: (m: number) => boolean,
+  v: Vocabulary, t: RunTable, markWords: Uint32Array, compact: string, codes: string[], done: Bitset, inCode: Bitset,
+  skip: (m: number) => boolean,
 ): RunHits {
   const spelling = distanceFrom(compact);
   let sounding: ((b: string, max: number) => number) | null = null;
   hits.n = 0;
   const parts: string[] = [];
   const texts: string[] = [];
-  const judge = (code: string, start: number, r: number): Judged => {
-    parts.length = 0;
-    texts.length = 0;
-    for (let i = 0; i < r; i++) {
-      parts.push(v.code(markWords[start + i]));
-      texts.push(v.words[markWords[start + i]]);
-    }
-    if (joinedCode(parts, texts) !== code) return null;
-    const text = texts.join('');
-    const spelled = spelling(text, 3);
-    // Romanised only when it decides anything: past the spelling reach, as a sound-alike.
-    const sounded = spelled <= maxEdits(compact.length) ? spelled : (sounding ??= distanceFrom(romanise(compact)))(romanise(text), 3);
-    return { spelled, sounded };
-  };
-  const size = v.size;
+  const { runHashes, runFirst, runOffsets, runMarks, runStarts } = t;
   for (const code of codes) {
-    // Many marks share a run (SAI SUPARI in hundreds of marks): each run of word ids is judged once per
-    // code, keyed by its ids as one number (two ids in base vocabulary-size; a third takes a second level).
-    const judged2 = new Map<number, Judged>();
-    const judged3 = new Map<number, Map<number, Judged>>();
     const h = codeHash(code);
     const lo = partitionPoint(0, runHashes.length, (i) => runHashes[i] < h);
-    const end = partitionPoint(lo, runHashes.length, (i) => runHashes[i] === h);
-    if (end - lo > RUN_CAP) continue;
-    for (let p = lo; p < end; p++) {
-      const m = runMarks[p];
-      if (done.has(m) || skip(m)) continue;
-      const start = wordOffsets[m];
-      const k = wordOffsets[m + 1] - start;
-      let best: Judged = null;
-      for (const r of RUN_WORDS) {
-        for (let s = 0; s + r <= k; s++) {
-          const at = start + s;
-          const pair = markWords[at] * size + markWords[at + 1];
-          let memo = judged2;
-          let key = pair;
-          if (r === 3) {
-            let third = judged3.get(pair);
-            if (!third) judged3.set(pair, (third = new Map()));
-            memo = third;
-            key = markWords[at + 2];
+    const hi = partitionPoint(lo, runHashes.length, (i) => runHashes[i] === h);
+    if (runOffsets[hi] - runOffsets[lo] > RUN_CAP) continue;
+    let n = 0;
+    for (let i = lo; i < hi; i++) {
+      const three = (runFirst[i] & THREE) !== 0;
+      const at = runFirst[i] & ~THREE;
+      const r = three ? 3 : 2;
+      parts.length = 0;
+      texts.length = 0;
+      for (let j = 0; j < r; j++) {
+        parts.push(v.code(markWords[at + j]));
+        texts.push(v.words[markWords[at + j]]);
+      }
+      if (joinedCode(parts, texts) !== code) continue;
+      const text = texts.join('');
+      const spelled = spelling(text, 3);
+      // Romanised only when it decides anything: past the spelling reach, as a sound-alike.
+      const sounded = spelled <= maxEdits(compact.length) ? spelled : (sounding ??= distanceFrom(romanise(compact)))(romanise(text), 3);
+      const d = (spelled << 8) | sounded;
+      for (let p = runOffsets[i]; p < runOffsets[i + 1]; p++) {
+        const m = runMarks[p];
+        if (done.has(m) || skip(m)) continue;
+        const tb = (three ? 0x10000 : 0) | runStarts[p];
+        if (inCode.has(m)) {
+          // A second run of the mark under this code (rare): the closer, or the first of the mark's runs.
+          const fm = found.m.a;
+          let j = 0;
+          while (fm[j] !== m) j++;
+          const fs = found.d.a[j] >>> 8;
+          if (spelled < fs || (spelled === fs && tb < found.t.a[j])) {
+            found.d.a[j] = d;
+            found.t.a[j] = tb;
           }
-          let hit = memo.get(key);
-          if (hit === undefined) memo.set(key, (hit = judge(code, at, r)));
-          if (hit && (!best || hit.spelled < best.spelled)) best = hit;
+          continue;
         }
+        inCode.add(m);
+        found.m.room(n + 1)[n] = m;
+        found.d.room(n + 1)[n] = d;
+        found.t.room(n + 1)[n++] = tb;
       }
-      if (best) {
-        done.add(m);
-        hits.push(m, best.spelled, best.sounded);
-      }
+    }
+    const fm = found.m.a;
+    const fd = found.d.a;
+    for (let i = 0; i < n; i++) {
+      inCode.remove(fm[i]);
+      done.add(fm[i]);
+      hits.push(fm[i], fd[i] >>> 8, fd[i] & 255);
     }
   }
   return hits;

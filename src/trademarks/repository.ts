@@ -37,14 +37,14 @@ export class TrademarkRepository {
 
   constructor(private readonly db: Db) {}
 
-  detailQuery(tables: readonly LinkedTable[]): string {
+  detailQuery(tables: readonly LinkedTable[], where = 't.application_number = ?'): string {
     const linked = tables.map((name) => `, ${LINKED_SQL[name]} as ${name}`).join('');
     return `select ${SUMMARY_COLUMNS}, t.goods_services, t.used_since, t.registry_office, t.vienna_codes,
       (select json_build_object('id', j.id, 'journal_number', j.journal_number,
          'publication_date', ${isoDate('j.publication_date')}) from journals j where j.id = t.journal_id) as journal,
       (select l.object_key from logos l where l.application_number = t.application_number) as logo_key
       ${linked}
-      from trademarks t where t.application_number = ?`;
+      from trademarks t where ${where}`;
   }
 
   /** Summaries of the given marks (those that exist), in no particular order. */
@@ -66,6 +66,11 @@ export class TrademarkRepository {
     let stmt = this.detailStatements.get(mask);
     if (!stmt) this.detailStatements.set(mask, (stmt = new Prepared(`trademark_detail_${mask}`, this.detailQuery(tables))));
     return (await stmt.run<DetailRow>(this.db, [appNo]))[0];
+  }
+
+  /** detail() of several marks in one round trip (those that exist, in no particular order). */
+  async detailMany(appNos: string[], tables: readonly LinkedTable[]): Promise<DetailRow[]> {
+    return this.query<DetailRow>(this.detailQuery(tables, 't.application_number = any(?)'), [appNos]);
   }
 
   /** One linked table of a mark; undefined when the mark does not exist. */

@@ -3,7 +3,7 @@ import type { Category, Viewer } from '../accounts/access.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { signedLink } from '../storage/links.ts';
 import type { LinkedTable } from './sql.ts';
-import type { TrademarkRepository } from './repository.ts';
+import type { DetailRow, TrademarkRepository } from './repository.ts';
 
 /** Which category opens which linked table of the detail response (contract §2). */
 const DETAIL_TABLES: readonly (readonly [LinkedTable, Category])[] = [
@@ -16,21 +16,50 @@ const DETAIL_TABLES: readonly (readonly [LinkedTable, Category])[] = [
   ['exam_reports', 'cat_exam_reports'],
 ];
 
+/** The linked tables a set of categories opens, and the categories of those it does not. */
+function tablesFor(categories: ReadonlySet<Category>): { visible: LinkedTable[]; omitted: Category[] } {
+  return {
+    visible: DETAIL_TABLES.filter(([, cat]) => categories.has(cat)).map(([t]) => t),
+    omitted: DETAIL_TABLES.filter(([, cat]) => !categories.has(cat)).map(([, c]) => c),
+  };
+}
+
+/** The linked tables a viewer's plan opens, and the categories of those it does not. */
+export const visibleTables = (viewer: Viewer) => tablesFor(viewer.categories);
+
 export class TrademarkService {
   constructor(private readonly repo: TrademarkRepository, private readonly store: ObjectStore) {}
 
   async detail(appNo: string, viewer: Viewer) {
-    const visible = DETAIL_TABLES.filter(([, cat]) => viewer.categories.has(cat)).map(([t]) => t);
-    const omitted = DETAIL_TABLES.filter(([, cat]) => !viewer.categories.has(cat)).map(([, c]) => c);
+    return (await this.detailFor(appNo, viewer.categories))(viewer.accountId);
+  }
+
+  /**
+   * The detail as a set of categories sees it, read once; the returned function signs its links for
+   * one account (webhook deliveries of one event to several accounts of one plan share the read).
+   */
+  async detailFor(appNo: string, categories: ReadonlySet<Category>) {
+    const { visible, omitted } = tablesFor(categories);
     const row = await this.repo.detail(appNo, visible);
     if (!row) throw notFound(`trademark ${appNo}`);
+    return this.shape(row, omitted);
+  }
+
+  /** detailFor() of several marks in one round trip; marks not in the register are absent from the map. */
+  async detailsFor(appNos: string[], categories: ReadonlySet<Category>) {
+    const { visible, omitted } = tablesFor(categories);
+    const rows = await this.repo.detailMany(appNos, visible);
+    return new Map(rows.map((row) => [row.application_number, this.shape(row, omitted)]));
+  }
+
+  private shape(row: DetailRow, omitted: Category[]) {
     const { logo_key, vienna_codes, ...rest } = row;
-    return {
+    return (accountId: string) => ({
       ...rest,
       vienna_codes: vienna_codes ?? [],
-      logo: logo_key ? signedLink(this.store, logo_key, viewer.accountId) : null,
+      logo: logo_key ? signedLink(this.store, logo_key, accountId) : null,
       omitted_categories: omitted,
-    };
+    });
   }
 
   /** Summaries of many marks by application number (duplicates counted once), and which were not found. */

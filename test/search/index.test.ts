@@ -172,6 +172,24 @@ describe('search index', () => {
     for (let i = 1; i < scores.length; i++) expect(scores[i]).to.be.at.most(scores[i - 1]);
     expect(Math.min(...scores)).to.be.at.least(0);
   });
+
+  it('builds the same index with the vocabulary made in a worker thread', async () => {
+    const b = new IndexBuilder();
+    for (const [appNo, wordMark, cls, status] of MARKS) b.add(row(appNo, wordMark, cls, status));
+    const threaded = new SearchEngine(await b.finishInThread(), 0);
+    for (const text of ['SUNRISE', 'SHREE GANESH', 'FUL', 'SA', '4EVER', 'KINGFISHER']) {
+      expect(find(threaded, text), text).to.deep.equal(find(e, text));
+    }
+  });
+
+  it('builds an empty register, in this thread or another, that finds nothing', async () => {
+    const empty = [new IndexBuilder().finish(), await new IndexBuilder().finishInThread()];
+    for (const index of empty) {
+      const x = new SearchEngine(index, 0);
+      expect(index.n).to.equal(0);
+      expect(x.search(prepareQuery('SUNRISE', 'SMART'), none, 10, null).count).to.equal(0);
+    }
+  });
 });
 
 function mask(...classes: number[]): Uint8Array {

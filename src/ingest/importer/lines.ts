@@ -3,6 +3,7 @@
 // A valid line becomes one row of PostgreSQL's COPY text format, so staging is a plain COPY.
 import fsp from 'node:fs/promises';
 import type { Entity, Field } from './entities.ts';
+import { slugOf } from '../../trademarks/slug.ts';
 
 /** One batch of lines from a file; `first` is the 1-based number of `lines[0]`. */
 export interface LineBatch {
@@ -99,17 +100,6 @@ export function isTimestamp(s: string): boolean {
   if (!m || !isDate(m[1])) return false;
   if (Number(m[2]) > 23 || Number(m[3]) > 59 || (m[4] !== undefined && Number(m[4]) > 59)) return false;
   return m[5] === undefined || (Number(m[5]) <= 15 && (m[6] === undefined || Number(m[6]) <= 59));
-}
-
-/** `sunrise-foods-1234567`; a mark without (Latin) words gets `device-mark-…` or `mark-…`. */
-export function slugOf(wordMark: string, applicationNumber: string): string {
-  let s = wordMark;
-  // Only non-ASCII marks pay for Unicode normalisation (accents dropped: "Café" -> "cafe").
-  if (/[^\x00-\x7f]/.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  s = s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  if (s.length > 60) s = s.slice(0, 60).replace(/-+$/, '');
-  if (!s) s = wordMark.trim() === '' ? 'device-mark' : 'mark';
-  return `${s}-${applicationNumber}`;
 }
 
 function arrayLiteral(items: string[]): string {

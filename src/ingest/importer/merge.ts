@@ -237,12 +237,8 @@ export async function upsert(client: ClientBase, e: Entity): Promise<{ inserted:
   const cols = stagedColumns(e);
   const set = cols.filter((c) => c !== e.key).map((c) => `${c} = excluded.${c}`);
   if (e.name === 'trademarks') set.push('updated_at = now()');
-  if (e.name === 'logos') {
-    // A new image makes the stored embedding stale; the same image keeps it.
-    for (const c of ['embedding', 'embedding_model', 'indexed_at']) {
-      set.push(`${c} = case when t.object_key is distinct from excluded.object_key then null else t.${c} end`);
-    }
-  }
+  // A logo whose image changed is set back to pending (its vectors dropped) by a trigger on logos
+  // (migrations/20261125000010_logo_index.ts); the same image keeps its index.
   const changed = cols.filter((c) => c !== e.key);
   const r = await client.query<{ inserted: number; updated: number }>(
     `with w as (
