@@ -1,0 +1,386 @@
+#!/usr/bin/python3
+"""Trains Nishaan's logo embedder: a compact ResNet-style CNN, contrastive (NT-Xent) over pairs of
+augmented views of the same simple-icons logo. No pretrained weights; nothing is downloaded.
+
+Input: the files models/train/prepare.ts writes (icons as alpha masks, text lines in the training
+fonts, the split by identity). Views are composed and degraded here, in batches, then normalised the
+way the ML sidecar normalises an image (workers/sidecar/normalise.ts): flattened, trimmed to what
+differs from the top-left pixel, padded square with that colour, resized to SIZE px, grey.
+
+Only train icons are learnt from; validation icons choose the checkpoint; test icons are never read
+(bench/logos.ts reports on them). Deterministic for a given seed and thread count.
+
+Usage: nice -n 10 /usr/bin/python3 models/train/train.py --data var/logo-train --minutes 35 --out models
+"""
+import argparse
+import json
+import math
+import os
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SIZE = 64       # the model's input size (the sidecar normalises to this; models/manifest.json input.size)
+CANVAS = 96     # where views are composed before normalising
+TRIM = 24 / 255  # the sidecar's trim threshold
+
+
+# ---- model -------------------------------------------------------------------------------------
+
+class Block(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(cout)
+        self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(cout)
+        self.skip = None
+        if stride != 1 or cin != cout:
+            self.skip = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = F.relu(self.b1(self.c1(x)))
+        y = self.b2(self.c2(y))
+        return F.relu(y + (x if self.skip is None else self.skip(x)))
+
+
+class LogoNet(nn.Module):
+    def __init__(self, width=(32, 64, 128, 256), dims=128):
+        super().__init__()
+        # Stride 2 then a max pool: the blocks start at 24 px, a quarter of the work of starting at 48.
+        self.stem = nn.Sequential(nn.Conv2d(1, width[0], 3, 2, 1, bias=False), nn.BatchNorm2d(width[0]), nn.ReLU(),
+                                  nn.MaxPool2d(2))
+        layers, cin = [], width[0]
+        for k, w in enumerate(width):
+            layers.append(Block(cin, w, 1 if k == 0 else 2))
+            cin = w
+        self.layers = nn.Sequential(*layers)
+        self.head = nn.Linear(cin, dims)
+
+    def forward(self, x):
+        # x: (N, 1, SIZE, SIZE) grey in [0, 1]; centred here so the exported graph takes plain pixels.
+        y = self.layers(self.stem((x - 0.5) / 0.25))
+        y = self.head(y.mean(dim=(2, 3)))
+        return F.normalize(y, dim=1)
+
+
+# ---- views -------------------------------------------------------------------------------------
+
+def uniform(g, n, lo, hi):
+    return lo + (hi - lo) * torch.rand(n, generator=g)
+
+
+def place(src, n, g, scale, dx, dy, rot, flip, persp, aspect=1.0):
+    """Samples `src` (N, 1, h, w) onto the canvas through a per-view homography."""
+    ca, sa = torch.cos(rot), torch.sin(rot)
+    fwd = torch.zeros(n, 3, 3)
+    sx = scale * flip
+    sy = scale * aspect
+    fwd[:, 0, 0], fwd[:, 0, 1], fwd[:, 0, 2] = ca * sx, -sa * sy, dx
+    fwd[:, 1, 0], fwd[:, 1, 1], fwd[:, 1, 2] = sa * sx, ca * sy, dy
+    fwd[:, 2, 0], fwd[:, 2, 1], fwd[:, 2, 2] = persp[:, 0], persp[:, 1], 1
+    inv = torch.linalg.inv(fwd)
+    lin = torch.linspace(-1 + 1 / CANVAS, 1 - 1 / CANVAS, CANVAS)
+    yy, xx = torch.meshgrid(lin, lin, indexing='ij')
+    pts = torch.stack([xx, yy, torch.ones_like(xx)], -1).reshape(1, -1, 3)
+    m = pts @ inv.transpose(1, 2)
+    grid = (m[..., :2] / m[..., 2:3]).reshape(n, CANVAS, CANVAS, 2)
+    return F.grid_sample(src, grid, mode='bilinear', padding_mode='zeros', align_corners=False)
+
+
+def colours(g, n):
+    fg, bg = torch.rand(n, 3, generator=g), torch.rand(n, 3, generator=g)
+    white = torch.rand(n, generator=g) < 0.45
+    bg[white] = 1.0
+    lum = lambda c: c @ torch.tensor([0.299, 0.587, 0.114])
+    close = (lum(fg) - lum(bg)).abs() < 0.3
+    fg[close] = torch.where(lum(bg[close])[:, None] > 0.5, fg[close] * 0.3, 0.7 + fg[close] * 0.3)
+    return fg, bg
+
+
+def backgrounds(g, n, bg):
+    img = bg[:, :, None, None].expand(n, 3, CANVAS, CANVAS).clone()
+    kind = torch.rand(n, generator=g)
+    grad = kind < 0.12
+    if grad.any():
+        k = int(grad.sum())
+        other = torch.rand(k, 3, generator=g)
+        t = torch.linspace(0, 1, CANVAS)
+        ramp = t[None, None, :, None] if torch.rand(1, generator=g) < 0.5 else t[None, None, None, :]
+        img[grad] = img[grad] * (1 - ramp * 0.6) + other[:, :, None, None] * ramp * 0.6
+    tex = (kind >= 0.12) & (kind < 0.2)
+    if tex.any():
+        k = int(tex.sum())
+        noise = torch.rand(k, 1, 16, 16, generator=g)
+        noise = F.interpolate(noise, size=(CANVAS, CANVAS), mode='bilinear', align_corners=False)
+        img[tex] = (img[tex] * (0.8 + 0.2 * noise)).clamp(0, 1)
+    return img
+
+
+def normalise(rgb):
+    """What the sidecar does to an image: grey, trim to what differs from the top-left pixel, square, 96 px."""
+    grey = (rgb * torch.tensor([0.299, 0.587, 0.114])[None, :, None, None]).sum(1, keepdim=True)
+    n = grey.shape[0]
+    corner = grey[:, :, :1, :1]
+    on = (grey - corner).abs() > TRIM
+    rows, cols = on.any(3)[:, 0], on.any(2)[:, 0]
+    idx = torch.arange(CANVAS)
+    big = CANVAS + 1
+    top = torch.where(rows, idx, big).min(1).values
+    bottom = torch.where(rows, idx, -1).max(1).values
+    left = torch.where(cols, idx, big).min(1).values
+    right = torch.where(cols, idx, -1).max(1).values
+    empty = bottom < top
+    top[empty], left[empty], bottom[empty], right[empty] = 0, 0, CANVAS - 1, CANVAS - 1
+    cy, cx = (top + bottom + 1).float() / 2, (left + right + 1).float() / 2
+    side = torch.maximum(bottom - top + 1, right - left + 1).float()
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = side / CANVAS
+    theta[:, 1, 1] = side / CANVAS
+    theta[:, 0, 2] = cx / CANVAS * 2 - 1
+    theta[:, 1, 2] = cy / CANVAS * 2 - 1
+    grid = F.affine_grid(theta, (n, 1, SIZE, SIZE), align_corners=False)
+    return F.grid_sample(grey - corner, grid, mode='bilinear', padding_mode='zeros', align_corners=False) + corner
+
+
+class Views:
+    def __init__(self, icons, texts):
+        self.icons = torch.from_numpy(icons).float().div_(255).unsqueeze(1)
+        self.texts = torch.from_numpy(texts).float().div_(255).unsqueeze(1)
+
+    def clean(self, idx, g):
+        """Gallery-like: the icon in some colour on a plain background, nearly as drawn."""
+        n = len(idx)
+        src = self.icons[idx]
+        zero = torch.zeros(n)
+        a = place(src, n, g, uniform(g, n, 0.7, 0.9), uniform(g, n, -0.05, 0.05), uniform(g, n, -0.05, 0.05),
+                  zero, torch.ones(n), torch.zeros(n, 2))
+        fg, bg = colours(g, n)
+        plain = torch.rand(n, generator=g) < 0.7
+        bg[plain] = 1.0
+        img = bg[:, :, None, None] * (1 - a) + fg[:, :, None, None] * a
+        return normalise(img)
+
+    def perturbed(self, idx, g):
+        """A query-like view: moved, turned, warped, mirrored, cropped, captioned, recoloured, degraded."""
+        n = len(idx)
+        src = self.icons[idx]
+        scale = uniform(g, n, 0.35, 0.95)
+        dx, dy = uniform(g, n, -0.4, 0.4) * (1 - scale), uniform(g, n, -0.4, 0.4) * (1 - scale)
+        crop = torch.rand(n, generator=g) < 0.2
+        dx[crop] += torch.sign(uniform(g, int(crop.sum()), -1, 1)) * uniform(g, int(crop.sum()), 0.05, 0.3) * scale[crop]
+        rot = torch.where(torch.rand(n, generator=g) < 0.6, uniform(g, n, -0.26, 0.26), torch.zeros(n))
+        flip = torch.where(torch.rand(n, generator=g) < 0.3, -torch.ones(n), torch.ones(n))
+        persp = torch.where((torch.rand(n, generator=g) < 0.3)[:, None], (torch.rand(n, 2, generator=g) - 0.5) * 0.5,
+                            torch.zeros(n, 2))
+        captioned = torch.rand(n, generator=g) < 0.35
+        scale[captioned] *= 0.75
+        dy[captioned] -= 0.18
+        a = place(src, n, g, scale, dx, dy, rot, flip, persp)
+        fg, bg = colours(g, n)
+        img = backgrounds(g, n, bg)
+        img = img * (1 - a) + fg[:, :, None, None] * a
+        if captioned.any():
+            k = int(captioned.sum())
+            tidx = torch.randint(0, self.texts.shape[0], (k,), generator=g)
+            tw = uniform(g, k, 0.5, 0.95)
+            below = torch.rand(k, generator=g) < 0.75
+            ty = torch.where(below, uniform(g, k, 0.55, 0.8), uniform(g, k, -0.8, -0.55))
+            t = place(self.texts[tidx], k, g, tw, uniform(g, k, -0.08, 0.08), ty, uniform(g, k, -0.05, 0.05),
+                      torch.ones(k), torch.zeros(k, 2), aspect=self.texts.shape[2] / self.texts.shape[3])
+            tc = torch.where(torch.rand(k, 1, generator=g) < 0.6, fg[captioned], torch.rand(k, 3, generator=g))
+            sub = img[captioned]
+            img[captioned] = sub * (1 - t) + tc[:, :, None, None] * t
+        blur = torch.rand(n, generator=g) < 0.3
+        if blur.any():
+            s = int(torch.randint(28, 72, (1,), generator=g))
+            low = F.interpolate(img[blur], size=(s, s), mode='area')
+            img[blur] = F.interpolate(low, size=(CANVAS, CANVAS), mode='bilinear', align_corners=False)
+        blocky = torch.rand(n, generator=g) < 0.15
+        if blocky.any():
+            sub = img[blocky]
+            img[blocky] = 0.75 * sub + 0.25 * F.interpolate(F.avg_pool2d(sub, 8), scale_factor=8, mode='nearest')
+        noisy = torch.rand(n, generator=g) < 0.25
+        if noisy.any():
+            img[noisy] = (img[noisy] + torch.randn(img[noisy].shape, generator=g) * 0.03).clamp(0, 1)
+        return normalise(img)
+
+
+# ---- training ----------------------------------------------------------------------------------
+
+class Symmetric(nn.Module):
+    """The embedding of an image and of its mirror image, added: a mirrored logo embeds exactly as the
+    logo does. Exported as a candidate beside the plain model; validation decides."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return F.normalize(self.net(x) + self.net(torch.flip(x, dims=[3])), dim=1)
+
+
+class Proxies(nn.Module):
+    """One learnt unit vector per training identity: a normalised softmax over all of them sees every
+    identity as a negative at every step, which converges far faster on two cores than the batch's
+    negatives alone. Used in training only; the exported model ends at the embedding."""
+
+    def __init__(self, n, dims=128, scale=16.0):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(n, dims) * 0.1)
+        self.scale = scale
+
+    def forward(self, z, labels):
+        return F.cross_entropy(self.scale * z @ F.normalize(self.w, dim=1).t(), labels)
+
+
+def nt_xent(a, b, tau):
+    z = torch.cat([a, b])
+    sim = z @ z.t() / tau
+    n = a.shape[0]
+    sim.fill_diagonal_(-1e9)
+    target = torch.cat([torch.arange(n, 2 * n), torch.arange(0, n)])
+    return F.cross_entropy(sim, target)
+
+
+@torch.no_grad()
+def embed(model, x, batch=256):
+    model.eval()
+    out = torch.cat([model(x[i:i + batch]) for i in range(0, len(x), batch)])
+    model.train()
+    return out
+
+
+@torch.no_grad()
+def evaluate(model, views, gallery_x, gallery_group, val_idx, val_group, seed):
+    """Recall@1/@10 of perturbed validation icons against every icon's clean view."""
+    g = torch.Generator().manual_seed(seed)
+    q = torch.cat([views.perturbed(val_idx[i:i + 256], g) for i in range(0, len(val_idx), 256)])
+    ge = embed(model, gallery_x)
+    qe = embed(model, q)
+    top = (qe @ ge.t()).topk(10, dim=1).indices
+    hit = gallery_group[top] == val_group[:, None]
+    return hit[:, 0].float().mean().item(), hit.any(1).float().mean().item()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument('--data', default='var/logo-train')
+    p.add_argument('--out', default='models')
+    p.add_argument('--minutes', type=float, default=35)
+    p.add_argument('--batch', type=int, default=64)
+    p.add_argument('--width', default='24,48,96,192', help='channels of the four stages')
+    p.add_argument('--lr', type=float, default=3e-3)
+    p.add_argument('--tau', type=float, default=0.1)
+    p.add_argument('--proxy-weight', type=float, default=1.0)
+    p.add_argument('--seed', type=int, default=1)
+    p.add_argument('--threads', type=int, default=2)
+    p.add_argument('--name', default='nishaan-logo-cnn-v1')
+    p.add_argument('--init', default='', help='a checkpoint (.pt) of an earlier run to continue from')
+    p.add_argument('--eval-every', type=float, default=300, help='seconds between validations (and checkpoints)')
+    p.add_argument('--export-only', action='store_true', help='export --init to ONNX without training')
+    p.add_argument('--symmetric', action='store_true', help='export the mirror-symmetric candidate (Symmetric) instead')
+    args = p.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+
+    meta = json.load(open(os.path.join(args.data, 'meta.json')))
+    n_icons, th, tw = len(meta['icons']), meta['text'][0], meta['text'][1]
+    icons = np.fromfile(os.path.join(args.data, 'icons.u8'), np.uint8).reshape(n_icons, meta['icon'], meta['icon'])
+    texts = np.fromfile(os.path.join(args.data, 'texts.u8'), np.uint8).reshape(meta['texts'], th, tw)
+    views = Views(icons, texts)
+    split = [i['split'] for i in meta['icons']]
+    groups = {gname: k for k, gname in enumerate(sorted({i['group'] for i in meta['icons']}))}
+    group = torch.tensor([groups[i['group']] for i in meta['icons']])
+    train_idx = torch.tensor([k for k, s in enumerate(split) if s == 'train'])
+    val_idx = torch.tensor([k for k, s in enumerate(split) if s == 'val'])
+    # The validation gallery holds train and validation icons (test icons are never read here).
+    gal_idx = torch.tensor([k for k, s in enumerate(split) if s != 'test'])
+    g0 = torch.Generator().manual_seed(99)
+    gallery_x = torch.cat([views.clean(gal_idx[i:i + 256], g0) for i in range(0, len(gal_idx), 256)])
+
+    model = LogoNet(width=tuple(int(w) for w in args.width.split(',')))
+    params = sum(p.numel() for p in model.parameters())
+    # Training identities are numbered 0..n-1 for the proxies.
+    train_groups = sorted({int(group[k]) for k in train_idx})
+    label_of = {gid: k for k, gid in enumerate(train_groups)}
+    labels_all = torch.tensor([label_of.get(int(gid), -1) for gid in group])
+    proxies = Proxies(len(train_groups))
+    print(f'{params:,} parameters; train {len(train_idx)}, val {len(val_idx)} icons; {args.minutes} min', flush=True)
+    if args.init:
+        ck = torch.load(args.init)
+        model.load_state_dict(ck['model'])
+        proxies.load_state_dict(ck['proxies'])
+        print(f'continuing from {args.init} ({ck["steps"]} steps before)', flush=True)
+    opt = torch.optim.AdamW(list(model.parameters()) + list(proxies.parameters()), lr=args.lr, weight_decay=1e-4)
+    os.makedirs(args.out, exist_ok=True)
+    ckpt = os.path.join(args.out, f'{args.name}.pt')
+    prior = torch.load(args.init)['steps'] if args.init else 0
+    g = torch.Generator().manual_seed(args.seed)
+    budget = args.minutes * 60
+    t0 = time.time()
+    step, best, history = 0, (-1.0, -1.0), []
+    best_state = None
+    next_eval = args.eval_every
+    while not args.export_only:
+        elapsed = time.time() - t0
+        if elapsed > budget:
+            break
+        frac = elapsed / budget
+        lr = args.lr * min(1.0, (step + 1) / 100) * (0.5 * (1 + math.cos(math.pi * frac)))
+        for pg in opt.param_groups:
+            pg['lr'] = lr
+        idx = train_idx[torch.randperm(len(train_idx), generator=g)[:args.batch]]
+        a = views.clean(idx, g) if step % 2 == 0 else views.perturbed(idx, g)
+        b = views.perturbed(idx, g)
+        za, zb = model(a), model(b)
+        y = labels_all[idx]
+        loss = nt_xent(za, zb, args.tau) + args.proxy_weight * (proxies(za, y) + proxies(zb, y)) / 2
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 50 == 0 or step == 5:
+            print(f'step {step} {elapsed / 60:.1f} min loss {loss.item():.3f} lr {lr:.5f}', flush=True)
+        if elapsed > next_eval or time.time() - t0 > budget:
+            next_eval += args.eval_every
+            r1, r10 = evaluate(model, views, gallery_x, group[gal_idx], val_idx, group[val_idx], 1234)
+            history.append({'minutes': round(elapsed / 60, 1), 'step': step, 'val_recall_at_1': r1, 'val_recall_at_10': r10})
+            print(f'  val recall@1 {r1:.3f} @10 {r10:.3f}', flush=True)
+            if (r1, r10) >= best:
+                best = (r1, r10)
+                best_state = {k: v.clone() for k, v in model.state_dict().items()}
+            torch.save({'model': model.state_dict(), 'proxies': proxies.state_dict(), 'steps': prior + step}, ckpt)
+    r1, r10 = evaluate(model, views, gallery_x, group[gal_idx], val_idx, group[val_idx], 1234)
+    if args.export_only:
+        args.name += '-export'
+    history.append({'minutes': round((time.time() - t0) / 60, 1), 'step': step, 'val_recall_at_1': r1, 'val_recall_at_10': r10})
+    print(f'final val recall@1 {r1:.3f} @10 {r10:.3f}', flush=True)
+    if best_state is not None and best > (r1, r10):
+        model.load_state_dict(best_state)
+        print(f'kept the best checkpoint on validation: {best}', flush=True)
+
+    if not args.export_only:
+        torch.save({'model': model.state_dict(), 'proxies': proxies.state_dict(), 'steps': prior + step}, ckpt)
+    model.eval()
+    if args.symmetric:
+        args.name += '-sym'
+        model = Symmetric(model).eval()
+    onnx_path = os.path.join(args.out, f'{args.name}.onnx')
+    torch.onnx.export(model, torch.rand(1, 1, SIZE, SIZE), onnx_path, opset_version=13,
+                      input_names=['image'], output_names=['embedding'],
+                      dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}})
+    report = {
+        'name': args.name, 'parameters': params, 'steps': prior + step, 'continued_from': args.init or None, 'minutes': round((time.time() - t0) / 60, 1),
+        'batch': args.batch, 'width': args.width, 'lr': args.lr, 'tau': args.tau, 'proxy_weight': args.proxy_weight, 'input_size': SIZE, 'seed': args.seed, 'threads': args.threads,
+        'torch': torch.__version__, 'validation': history,
+    }
+    json.dump(report, open(os.path.join(args.out, f'{args.name}.train.json'), 'w'), indent=2)
+    print(f'wrote {onnx_path}', flush=True)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,199 @@
+import sharp, { type Metadata } from 'sharp';
+
+// Images as logo search takes them: what a file is (by its bytes, never its name), whether it can be
+// used, and the normalised form the embedders read. The ML sidecar normalises; the API only sniffs.
+// models/train/train.py reproduces normaliseLogo() when it composes training views.
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MIN_SIDE = 16;
+export const MAX_SIDE = 10_000;
+/** The embedders' input: a grey square of this side, values 0..1. */
+export const LOGO_SIZE = 96;
+// Pixels differing from the top-left one by more than this (of 255) are the logo; the rest is border.
+const TRIM_THRESHOLD = 24;
+// Decoding is done at most this large: enough for a 96-px input and for OCR of a logo's words.
+const WORK_SIDE = 512;
+
+export type ImageFormat = 'png' | 'jpeg';
+export type ImageErrorCode = 'not_an_image' | 'unsupported_image_type' | 'image_corrupt' | 'image_dimensions';
+
+/** An image that cannot be searched with; the code says why (the API answers 400 with it). */
+export class ImageError extends Error {
+  constructor(readonly code: ImageErrorCode, message: string) {
+    super(message);
+    this.name = 'ImageError';
+  }
+}
+
+/** The format by magic bytes: PNG and JPEG are accepted; other images are named so the error can say so. */
+export function sniff(head: Uint8Array): ImageFormat | 'gif' | 'webp' | 'bmp' | 'tiff' | 'svg' | 'heif' | null {
+  const b = head;
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a) return 'png';
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  const ascii = Buffer.from(b.subarray(0, 64)).toString('latin1');
+  if (ascii.startsWith('GIF8')) return 'gif';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'webp';
+  if (ascii.startsWith('BM')) return 'bmp';
+  if (ascii.startsWith('II*\0') || ascii.startsWith('MM\0*')) return 'tiff';
+  if (ascii.slice(4, 12).startsWith('ftyp')) return 'heif';
+  if (/^\s*(<\?xml[^>]*>\s*)?<svg/i.test(ascii)) return 'svg';
+  return null;
+}
+
+/** Refuses anything but a PNG or JPEG by its bytes. */
+export function requireLogoFormat(head: Uint8Array): ImageFormat {
+  const f = sniff(head);
+  if (f === 'png' || f === 'jpeg') return f;
+  if (f) throw new ImageError('unsupported_image_type', `the file is a ${f.toUpperCase()} image; only JPEG and PNG are accepted`);
+  throw new ImageError('not_an_image', 'the file is not an image (JPEG or PNG expected)');
+}
+
+/** The formats a file name and a declared Content-Type claim (none for a name without an image extension or a generic type). */
+export function claimedFormats(name: string | undefined, mime: string | undefined): ImageFormat[] {
+  const out = new Set<ImageFormat>();
+  const m = (mime ?? '').toLowerCase();
+  if (m === 'image/png') out.add('png');
+  if (m === 'image/jpeg' || m === 'image/jpg' || m === 'image/pjpeg') out.add('jpeg');
+  const ext = /\.([a-z0-9]+)$/i.exec(name ?? '')?.[1]?.toLowerCase();
+  if (ext === 'png') out.add('png');
+  if (ext === 'jpg' || ext === 'jpeg' || ext === 'jpe') out.add('jpeg');
+  return [...out];
+}
+
+export interface Decoded {
+  /** Grey pixels, row-major, at most WORK_SIDE on the longer side, transparency flattened onto white. */
+  grey: Buffer;
+  width: number;
+  height: number;
+  /** The original size. */
+  source: { width: number; height: number; format: ImageFormat };
+}
+
+/**
+ * Decodes a PNG or JPEG in full (a truncated or corrupt file fails here, not later), refusing
+ * pictures too small to be a logo or so large they could only be a decompression bomb.
+ */
+export async function decodeLogo(buf: Buffer): Promise<Decoded> {
+  const format = requireLogoFormat(buf.subarray(0, 64));
+  let meta: Metadata;
+  try {
+    meta = await sharp(buf, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new ImageError('image_corrupt', `the ${format.toUpperCase()} file is corrupt: its header cannot be read`);
+  }
+  const w = meta.autoOrient?.width ?? meta.width ?? 0;
+  const h = meta.autoOrient?.height ?? meta.height ?? 0;
+  if (w < MIN_SIDE || h < MIN_SIDE || w > MAX_SIDE || h > MAX_SIDE) {
+    throw new ImageError('image_dimensions', `the image is ${w}×${h} pixels; each side must be ${MIN_SIDE} to ${MAX_SIDE}`);
+  }
+  try {
+    const { data, info } = await sharp(buf, { failOn: 'truncated', limitInputPixels: MAX_SIDE * MAX_SIDE })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .resize(WORK_SIDE, WORK_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { grey: firstChannel(data, info.channels), width: info.width, height: info.height, source: { width: w, height: h, format } };
+  } catch {
+    throw new ImageError('image_corrupt', `the ${format.toUpperCase()} file is corrupt or truncated: it cannot be decoded`);
+  }
+}
+
+/** The box of pixels that differ from the top-left one (the border colour), or the whole image. */
+export function trimBox(d: { grey: Uint8Array | Buffer; width: number; height: number }): { left: number; top: number; width: number; height: number; bg: number } {
+  const { grey, width: w, height: h } = d;
+  const bg = grey[0];
+  let top = h;
+  let bottom = -1;
+  let left = w;
+  let right = -1;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      if (Math.abs(grey[row + x] - bg) > TRIM_THRESHOLD) {
+        if (y < top) top = y;
+        if (y > bottom) bottom = y;
+        if (x < left) left = x;
+        if (x > right) right = x;
+      }
+    }
+  }
+  if (bottom < 0) return { left: 0, top: 0, width: w, height: h, bg };
+  return { left, top, width: right - left + 1, height: bottom - top + 1, bg };
+}
+
+type Box = ReturnType<typeof trimBox>;
+
+/**
+ * A caption set apart from the picture (a line of words under or over it, blank rows between) is
+ * left out: when the box splits into bands of ink at blank rows and one band is at least half the
+ * height and twice the next, that band, trimmed again, is the logo. Words are what text search is
+ * for; the picture is what image search compares. Logos of words alone (bands alike) stay whole.
+ */
+export function mainBand(d: { grey: Uint8Array | Buffer; width: number }, box: Box): Box {
+  const { grey, width: w } = d;
+  const ink = (y: number) => {
+    const row = y * w;
+    for (let x = box.left; x < box.left + box.width; x++) if (Math.abs(grey[row + x] - box.bg) > TRIM_THRESHOLD) return true;
+    return false;
+  };
+  const minGap = Math.max(2, Math.round(box.height * 0.03));
+  const bands: { top: number; height: number }[] = [];
+  let start = -1;
+  let blank = 0;
+  for (let y = box.top; y <= box.top + box.height; y++) {
+    const on = y < box.top + box.height && ink(y);
+    if (on) {
+      if (start < 0) start = y;
+      blank = 0;
+    } else if (start >= 0 && ++blank >= minGap || (start >= 0 && y === box.top + box.height)) {
+      bands.push({ top: start, height: y - blank + 1 - start });
+      start = -1;
+      blank = 0;
+    }
+  }
+  if (bands.length < 2) return box;
+  const sorted = [...bands].sort((a, b) => b.height - a.height);
+  if (sorted[0].height < box.height * 0.5 || sorted[0].height < sorted[1].height * 2) return box;
+  const band = sorted[0];
+  let left = box.left + box.width;
+  let right = -1;
+  for (let y = band.top; y < band.top + band.height; y++) {
+    for (let x = box.left; x < box.left + box.width; x++) {
+      if (Math.abs(grey[y * w + x] - box.bg) > TRIM_THRESHOLD) {
+        if (x < left) left = x;
+        if (x > right) right = x;
+      }
+    }
+  }
+  return right < left ? box : { left, top: band.top, width: right - left + 1, height: band.height, bg: box.bg };
+}
+
+/**
+ * The embedders' input: trimmed to the logo (its caption left out, mainBand), centred on a square of
+ * the border colour, `size` pixels a side, grey in 0..1.
+ */
+export async function normaliseLogo(d: Decoded, size = LOGO_SIZE): Promise<Float32Array> {
+  const box = mainBand(d, trimBox(d));
+  // `contain` centres the box on a square of the border colour (sharp extends after resizing, whatever
+  // the call order, so padding first would not do).
+  const { data, info } = await sharp(d.grey, { raw: { width: d.width, height: d.height, channels: 1 } })
+    .extract({ left: box.left, top: box.top, width: box.width, height: box.height })
+    .resize(size, size, { fit: 'contain', background: { r: box.bg, g: box.bg, b: box.bg }, kernel: 'cubic' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.width !== size || info.height !== size) throw new Error(`normalised to ${info.width}×${info.height}, not ${size}`);
+  const grey = firstChannel(data, info.channels);
+  const out = new Float32Array(size * size);
+  for (let i = 0; i < out.length; i++) out[i] = grey[i] / 255;
+  return out;
+}
+
+/** One channel of interleaved pixels (sharp may keep a channel count its input had). */
+function firstChannel(data: Buffer, channels: number): Buffer {
+  if (channels === 1) return data;
+  const out = Buffer.alloc(data.length / channels);
+  for (let i = 0; i < out.length; i++) out[i] = data[i * channels];
+  return out;
+}

@@ -1,0 +1,202 @@
+import dns from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+import { AppError } from '../errors.ts';
+import { MAX_IMAGE_BYTES, requireLogoFormat, ImageError } from './image.ts';
+
+// Fetching an image a client names by URL, without letting the client reach what only this server
+// can reach. The host is resolved here and every address checked; the connection is made to the
+// checked address (no second lookup for a DNS answer to change in between) and the address the
+// socket actually connected to is checked again. Redirects are followed by hand, each hop checked
+// the same way. The body may not pass 5 MB, the whole fetch not its deadline, and the bytes must be
+// a PNG or JPEG whatever the Content-Type says.
+
+const MAX_REDIRECTS = 3;
+
+const blocked = new net.BlockList();
+for (const [net4, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net4, prefix, 'ipv4');
+for (const [net6, prefix] of [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
+] as const) blocked.addSubnet(net6, prefix, 'ipv6');
+
+/** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4), if any. */
+function embeddedIpv4(addr: string): string | null {
+  const lower = addr.toLowerCase();
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (dotted) return dotted[1];
+  const words = expand(lower);
+  if (!words) return null;
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) return v4(words[6], words[7]); // ::ffff:a.b.c.d
+  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) return v4(words[6], words[7]); // NAT64
+  if (words[0] === 0x2002) return v4(words[1], words[2]); // 6to4
+  return null;
+}
+
+function expand(addr: string): number[] | null {
+  if (!net.isIPv6(addr)) return null;
+  const [head, tail] = addr.includes('::') ? addr.split('::') : [addr, undefined];
+  const parse = (s: string | undefined) => (s ? s.split(':').map((h) => parseInt(h, 16)) : []);
+  const a = parse(head);
+  const b = parse(tail);
+  if (tail === undefined) return a.length === 8 ? a : null;
+  return [...a, ...new Array(8 - a.length - b.length).fill(0), ...b];
+}
+
+/** True for addresses a client must never make us reach: private, loopback, link-local, reserved, multicast. */
+export function isForbiddenAddress(addr: string): boolean {
+  const family = net.isIP(addr);
+  if (family === 0) return true;
+  if (family === 4) return blocked.check(addr, 'ipv4');
+  if (blocked.check(addr, 'ipv6')) return true;
+  const v4 = embeddedIpv4(addr);
+  return v4 !== null && blocked.check(v4, 'ipv4');
+}
+
+export interface FetchOptions {
+  timeoutMs: number;
+  maxBytes?: number;
+  /** Tests only: host:port pairs admitted although their addresses are loopback. */
+  allow?: Set<string>;
+  /** Tests only: a CA to trust for the local HTTPS server. */
+  ca?: string | Buffer;
+  /** Name resolution (a stand-in in tests that check refusal without connecting). */
+  resolve?: (host: string) => Promise<string[]>;
+}
+
+const refused = (msg: string) => new AppError('image_url_refused', msg);
+const unreachable = (msg: string) => new AppError('image_url_unreachable', msg);
+
+async function resolveAll(host: string): Promise<string[]> {
+  const r = await dns.lookup(host, { all: true, verbatim: true });
+  return r.map((a) => a.address);
+}
+
+/** The addresses the URL's host may be reached at; refuses the URL when any of them is forbidden. */
+export async function vetUrl(url: URL, opts: FetchOptions): Promise<{ addresses: string[]; admitted: boolean }> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`only http and https URLs are fetched, not ${url.protocol.replace(':', '')}`);
+  if (url.username || url.password) throw refused('URLs with credentials are not fetched');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const admitted = opts.allow?.has(`${host}:${port}`) ?? false;
+  let addresses: string[];
+  if (net.isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await (opts.resolve ?? resolveAll)(host);
+    } catch {
+      throw unreachable(`the host ${host} could not be resolved`);
+    }
+  }
+  if (!addresses.length) throw unreachable(`the host ${host} has no address`);
+  if (!admitted) {
+    const bad = addresses.find(isForbiddenAddress);
+    if (bad) throw refused(`the host ${host} resolves to ${bad}, a private, loopback or reserved address: only public hosts are fetched`);
+  }
+  return { addresses, admitted };
+}
+
+/** GETs an image by URL under every rule above; the bytes are a PNG or JPEG of at most 5 MB. */
+export async function fetchImage(raw: string, opts: FetchOptions): Promise<Buffer> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refused('image_url is not a valid URL');
+  }
+  for (let hop = 0; ; hop++) {
+    const vetted = await vetUrl(url, opts);
+    const r = await get(url, vetted, opts, deadline);
+    if ('location' in r) {
+      if (hop >= MAX_REDIRECTS) throw unreachable(`more than ${MAX_REDIRECTS} redirects`);
+      try {
+        url = new URL(r.location, url);
+      } catch {
+        throw unreachable('the server redirected to an invalid URL');
+      }
+      continue;
+    }
+    try {
+      requireLogoFormat(r.body.subarray(0, 64));
+    } catch (err) {
+      if (err instanceof ImageError) throw new AppError(err.code, `${err.message} (the URL answered ${r.contentType ?? 'no Content-Type'})`);
+      throw err;
+    }
+    return r.body;
+  }
+}
+
+type Got = { location: string } | { body: Buffer; contentType?: string };
+
+function get(url: URL, vetted: { addresses: string[]; admitted: boolean }, opts: FetchOptions, deadline: number): Promise<Got> {
+  const max = opts.maxBytes ?? MAX_IMAGE_BYTES;
+  const address = vetted.addresses[0];
+  // The connection goes to the address checked above, whatever a second lookup would say.
+  const lookup: LookupFunction = (_host, o, cb) => {
+    const family = net.isIP(address);
+    if ((o as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    else cb(null, address, family);
+  };
+  const mod = url.protocol === 'https:' ? https : http;
+  return new Promise<Got>((resolve, reject) => {
+    const left = deadline - Date.now();
+    if (left <= 0) return reject(unreachable('the image URL did not answer in time'));
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const fail = (err: AppError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(err);
+    };
+    timer = setTimeout(() => fail(unreachable(`the image URL did not answer within ${Math.round(opts.timeoutMs / 1000)} s`)), left);
+    const req = mod.request(url, {
+      method: 'GET', lookup, agent: false, ca: opts.ca, headers: { 'User-Agent': 'Nishaan-logo-search/1', Accept: 'image/png, image/jpeg' },
+    }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400 && res.headers.location) {
+        res.resume();
+        clearTimeout(timer);
+        settled = true;
+        resolve({ location: res.headers.location });
+        return;
+      }
+      if (status !== 200) return fail(unreachable(`the image URL answered HTTP ${status}`));
+      const declared = Number(res.headers['content-length'] ?? 0);
+      if (declared > max) return fail(new AppError('image_url_too_large', `the image at the URL is ${declared} bytes; at most ${max} are accepted`));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > max) return fail(new AppError('image_url_too_large', `the image at the URL is larger than ${max} bytes`));
+        chunks.push(c);
+      });
+      res.on('end', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] });
+      });
+      res.on('error', () => fail(unreachable('the connection to the image URL broke')));
+    });
+    req.on('socket', (socket) => {
+      socket.once('connect', () => {
+        const actual = socket.remoteAddress ?? '';
+        // Whatever happened between the check and the connect, the peer must be an address we vetted.
+        if (!vetted.addresses.includes(actual) || (!vetted.admitted && isForbiddenAddress(actual))) {
+          fail(refused(`the connection went to ${actual}, which is not an allowed address`));
+        }
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => fail(unreachable(`the image URL could not be reached (${err.code ?? err.message})`)));
+    req.end();
+  });
+}

@@ -1,0 +1,191 @@
+import type { Db } from '../db/knex.ts';
+
+// SQL of logo search and logo indexing. Vectors are compared as halfvec through a partial HNSW
+// index per model (cosine distance); the model's name and dimension are spelled into the statement
+// (both come from our own model list, never from a request) so the planner matches the index.
+
+export interface LogoHit {
+  application_number: string;
+  word_mark: string;
+  class_number: number;
+  status: string;
+  object_key: string;
+}
+
+export interface Nearest extends LogoHit {
+  similarity: number;
+}
+
+export interface LogoToIndex {
+  application_number: string;
+  object_key: string;
+  index_attempts: number;
+}
+
+export interface IndexCounts {
+  total: number;
+  pending: number;
+  done: number;
+  failed: number;
+  /** Failed logos that will not be retried without `reindex-logos --failed`. */
+  given_up: number;
+}
+
+/** Attempts at a logo before it stays failed (each after a longer wait: 1, 5, 25 minutes). */
+export const MAX_INDEX_ATTEMPTS = 4;
+// A claimed logo is not handed out again for this long: the job that took it has this long to finish.
+const LEASE = '10 minutes';
+
+const MODEL_NAME = /^[A-Za-z0-9._-]{1,80}$/;
+
+export function checkModel(model: string, dims: number): void {
+  if (!MODEL_NAME.test(model)) throw new Error(`model name ${JSON.stringify(model)} is not usable in SQL`);
+  if (!Number.isInteger(dims) || dims < 1 || dims > 4000) throw new Error(`model ${model}: ${dims} dimensions cannot be indexed`);
+}
+
+const indexName = (model: string) => `logo_vectors_hnsw_${model.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+const halfvec = (v: ArrayLike<number>) => `[${Array.from(v, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+
+export class LogoRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The model's HNSW index (cosine, halfvec of its dimension), made once. */
+  async ensureModelIndex(model: string, dims: number): Promise<void> {
+    checkModel(model, dims);
+    await this.db.raw(`create index if not exists ${indexName(model)} on logo_vectors
+      using hnsw ((embedding::halfvec(${dims})) halfvec_cosine_ops) with (m = 16, ef_construction = 64) where model = '${model}'`);
+  }
+
+  /**
+   * The k logos nearest the vector under the model, with what a result shows, most similar first.
+   * With `rerank`, the nearest `candidates` × k are scored again with the second model's vectors
+   * (a logo without one keeps its first score). One round trip: the transaction that raises
+   * ef_search (the index returns at most that many rows) and the query go as one multi-statement
+   * text, the vectors spelled out as numbers.
+   */
+  async nearest(model: string, vector: ArrayLike<number>, k: number, rerank?: { model: string; vector: ArrayLike<number>; weight: number; candidates: number }): Promise<Nearest[]> {
+    const dims = vector.length;
+    checkModel(model, dims);
+    const n = Math.max(1, Math.min(1000, Math.floor(k)));
+    const pool = rerank ? Math.min(1000, n * Math.max(1, rerank.candidates)) : n;
+    const cast = `halfvec(${dims})`;
+    const q = `'${halfvec(vector)}'::${cast}`;
+    let second = 'null::float8';
+    let join = '';
+    if (rerank) {
+      checkModel(rerank.model, rerank.vector.length);
+      const c2 = `halfvec(${rerank.vector.length})`;
+      second = `1 - (r.embedding::${c2} <=> '${halfvec(rerank.vector)}'::${c2})`;
+      join = `left join logo_vectors r on r.application_number = nn.application_number and r.model = '${rerank.model}'`;
+    }
+    const r = await this.db.raw(`begin; set local hnsw.ef_search = ${Math.max(40, pool)};
+      with nn as (
+        select application_number, embedding::${cast} <=> ${q} as distance from logo_vectors
+        where model = '${model}' order by embedding::${cast} <=> ${q} limit ${pool})
+      select nn.application_number, t.word_mark, t.class_number, t.status, l.object_key, 1 - nn.distance as similarity, ${second} as second
+      from nn join logos l using (application_number) join trademarks t using (application_number) ${join}
+      order by nn.distance, nn.application_number;
+      commit;`);
+    const rows = (r as { command: string; rows: (Nearest & { second: number | null })[] }[]).find((x) => x.command === 'SELECT')!.rows;
+    const w = rerank?.weight ?? 0;
+    const scored = rows.map(({ second: s2, ...x }) => ({
+      ...x, similarity: s2 === null ? Number(x.similarity) : (1 - w) * Number(x.similarity) + w * Number(s2),
+    }));
+    if (rerank) scored.sort((a, b) => b.similarity - a.similarity || (a.application_number < b.application_number ? -1 : 1));
+    return scored.slice(0, n);
+  }
+
+  /** What a result shows, with the words the logo is searched by, for the given marks (in no order). */
+  async hits(appNos: string[]): Promise<(LogoHit & { text: string })[]> {
+    if (!appNos.length) return [];
+    const r = await this.db.raw(
+      `select l.application_number, t.word_mark, t.class_number, t.status, l.object_key, concat_ws(' ', l.ocr_text, l.ocr_detected) as text
+       from logos l join trademarks t using (application_number) where l.application_number = any(?::text[])`, [appNos]);
+    return r.rows;
+  }
+
+  /** Logos with OCR text changed after `since` (text_seq), oldest change first. */
+  async textsSince(since: number, limit: number): Promise<{ application_number: string; text: string; class_number: number; status: string; seq: number }[]> {
+    const r = await this.db.raw(
+      `select l.application_number, concat_ws(' ', l.ocr_text, l.ocr_detected) as text, t.class_number, t.status, l.text_seq as seq
+       from logos l join trademarks t using (application_number) where l.text_seq > ? order by l.text_seq limit ?`, [since, limit]);
+    return r.rows.map((x: { seq: string | number }) => ({ ...x, seq: Number(x.seq) }));
+  }
+
+  // ---- indexing ------------------------------------------------------------------------------
+
+  /**
+   * Takes up to `limit` logos due for indexing (pending, or failed and due for another attempt),
+   * leasing them so no other planner takes them while their job runs.
+   */
+  async claim(limit: number): Promise<LogoToIndex[]> {
+    const r = await this.db.raw(
+      `update logos l set index_after = now() + interval '${LEASE}'
+       from (select application_number from logos
+             where index_state <> 'done' and (index_after is null or index_after <= now())
+               and (index_state = 'pending' or index_attempts < ?)
+             order by index_after nulls first, application_number limit ? for update skip locked) due
+       where l.application_number = due.application_number
+       returning l.application_number, l.object_key, l.index_attempts`, [MAX_INDEX_ATTEMPTS, limit]);
+    return r.rows;
+  }
+
+  /** Stores a logo's vector(s) and OCR text, unless its image changed since it was read. */
+  async saveIndexed(appNo: string, objectKey: string, vectors: { model: string; vector: ArrayLike<number> }[], ocr: { text: string; confidence: number }): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const r = await trx.raw(
+        `update logos set index_state = 'done', index_error = null, index_after = null, indexed_at = now(),
+           ocr_detected = nullif(?, ''), ocr_confidence = ?
+         where application_number = ? and object_key = ? returning 1`, [ocr.text, ocr.confidence, appNo, objectKey]);
+      if (!r.rows.length) return false;
+      for (const v of vectors) {
+        checkModel(v.model, v.vector.length);
+        await trx.raw(
+          `insert into logo_vectors (application_number, model, embedding) values (?, ?, ?::halfvec)
+           on conflict (application_number, model) do update set embedding = excluded.embedding, created_at = now()`,
+          [appNo, v.model, halfvec(v.vector)]);
+      }
+      return true;
+    });
+  }
+
+  /** Records why a logo could not be indexed; it is tried again later, fewer times the more it failed. */
+  async saveFailure(appNo: string, objectKey: string, reason: string): Promise<void> {
+    await this.db.raw(
+      `update logos set index_state = 'failed', index_error = ?, index_attempts = index_attempts + 1,
+         index_after = now() + make_interval(mins => power(5, least(index_attempts, 6))::int)
+       where application_number = ? and object_key = ?`, [reason.slice(0, 500), appNo, objectKey]);
+  }
+
+  /** Gives a claimed logo back at once (its job could not run: the sidecar was away). */
+  async release(appNos: string[]): Promise<void> {
+    if (appNos.length) await this.db.raw(`update logos set index_after = null where application_number = any(?::text[]) and index_state <> 'done'`, [appNos]);
+  }
+
+  async counts(): Promise<IndexCounts> {
+    const r = await this.db.raw(
+      `select count(*)::int as total, count(*) filter (where index_state = 'pending')::int as pending,
+         count(*) filter (where index_state = 'done')::int as done, count(*) filter (where index_state = 'failed')::int as failed,
+         count(*) filter (where index_state = 'failed' and index_attempts >= ?)::int as given_up from logos`, [MAX_INDEX_ATTEMPTS]);
+    return r.rows[0];
+  }
+
+  async failures(limit: number): Promise<{ application_number: string; index_error: string; index_attempts: number }[]> {
+    const r = await this.db.raw(
+      `select application_number, index_error, index_attempts from logos where index_state = 'failed' order by application_number limit ?`, [limit]);
+    return r.rows;
+  }
+
+  /**
+   * Sets logos back to pending: every one, the failed ones, or those without a vector of `model`
+   * (a model placed since they were indexed). Returns how many.
+   */
+  async requeue(which: 'all' | 'failed' | 'missing', model?: string): Promise<number> {
+    const where = which === 'all' ? 'true' : which === 'failed' ? `index_state = 'failed'`
+      : `index_state = 'done' and not exists (select 1 from logo_vectors v where v.application_number = logos.application_number and v.model = ?)`;
+    const r = await this.db.raw(
+      `update logos set index_state = 'pending', index_attempts = 0, index_error = null, index_after = null where ${where}`,
+      which === 'missing' ? [model!] : []);
+    return r.rowCount ?? 0;
+  }
+}

@@ -1,0 +1,195 @@
+import fs from 'node:fs/promises';
+import { AppError } from '../errors.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { signedLink } from '../storage/links.ts';
+import type { StoredUpload } from '../http/uploads.ts';
+import { claimedFormats, requireLogoFormat, ImageError } from './image.ts';
+import { fetchImage } from './imageFetch.ts';
+import { nearestLogos, type FanOut, type SearchAnswer, type SearchJob, type SearchWorkerDeps } from './fanout.ts';
+import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
+import { logoText, type LogoTextIndex } from './textIndex.ts';
+import { normaliseMark } from '../search/normalise.ts';
+import type { Level } from './schemas.ts';
+import type { Thresholds } from './models.ts';
+
+// Logo search: by the words in logos (the word-mark engine over OCR text) and by image (nearest
+// vectors in pgvector). Thresholds of the similarity levels: text scores here, image similarities
+// per model in models/manifest.json (docs/logos.md).
+
+/** The OCR that reads logos' words, named in text results. */
+export const OCR_MODEL = 'tesseract.js-7 eng+hin';
+
+/** Minimum text_score of each level: high keeps exact, prefix, word and compound matches; medium adds
+ *  all-words, suffix, substring and spelling variants; low adds sound-alikes and partial matches. */
+export const TEXT_THRESHOLDS: Record<Level, number> = { high: 68, medium: 24, low: 1 };
+
+const ORDER: Level[] = ['high', 'medium', 'low'];
+/** The loosest of the levels asked for. */
+export const loosest = (levels: Level[]): Level => ORDER[Math.max(...levels.map((l) => ORDER.indexOf(l)))];
+
+export interface TextQuery {
+  query_text: string;
+  similarity_level: Level[];
+}
+
+export class LogoService {
+  constructor(
+    private readonly repo: LogoRepository,
+    private readonly texts: LogoTextIndex,
+    private readonly store: ObjectStore,
+    private readonly images: SearchWorkerDeps,
+    private readonly fanout: () => FanOut,
+  ) {}
+
+  async text(q: TextQuery, max: number, accountId: string) {
+    const t0 = performance.now();
+    const r = await this.textItem(q, max, accountId);
+    return { query_text: q.query_text, ...r, max_results: max, response_ms: Math.round(performance.now() - t0) };
+  }
+
+  async bulkText(queries: TextQuery[], max: number, accountId: string) {
+    const t0 = performance.now();
+    const results = [];
+    for (const [index, q] of queries.entries()) results.push({ index, query_text: q.query_text, ...(await this.textItem(q, max, accountId)) });
+    return { requested: queries.length, charged: distinctTexts(queries), max_results_per_query: max, response_ms: Math.round(performance.now() - t0), results };
+  }
+
+  private async textItem(q: TextQuery, max: number, accountId: string) {
+    const level = loosest(q.similarity_level);
+    const min = TEXT_THRESHOLDS[level];
+    if (!/[\p{L}\p{N}]/u.test(q.query_text)) {
+      throw new AppError('validation_error', 'invalid body parameter: query_text', [{ in: 'body', parameter: 'query_text', message: 'query_text must contain a letter or a digit' }]);
+    }
+    // Hits come strongest first, so those under the level's minimum are a tail: ask for one more page's worth.
+    const found = await this.texts.search(q.query_text, max * 4 + 50);
+    const kept = found.hits.filter((h) => h.score >= min);
+    const page = kept.slice(0, max);
+    const rows = new Map((await this.repo.hits(page.map((h) => h.application_number))).map((r) => [r.application_number, r]));
+    const results = [];
+    for (const h of page) {
+      const row = rows.get(h.application_number);
+      if (!row) continue;
+      results.push({
+        ...this.shown(row, accountId), text_score: h.score, match: h.strategy, logo_text: logoText(row.text),
+        clip_similarity: null, model: OCR_MODEL,
+      });
+    }
+    const count = kept.length < found.hits.length ? kept.length : Math.max(kept.length, found.count);
+    return { similarity_level: level, min_score: min, count, results };
+  }
+
+  async image(bytes: Buffer, levels: Level[], k: number, accountId: string) {
+    const t0 = performance.now();
+    const level = loosest(levels);
+    const answer = await nearestLogos(this.images, bytes, k);
+    const min = answer.thresholds[level];
+    const results = this.imageResults(answer.hits, min, answer.model, accountId);
+    return { model: answer.model, similarity_level: level, min_similarity: min, img_cnt: k, count: results.length, response_ms: Math.round(performance.now() - t0), results };
+  }
+
+  /** An uploaded file: judged by its bytes (a PNG named .jpg is refused: the caller should know which it sent). */
+  async upload(u: StoredUpload, levels: Level[], k: number, accountId: string) {
+    checkUpload(u);
+    return this.image(await fs.readFile(u.path), levels, k, accountId);
+  }
+
+  async url(url: string, levels: Level[], k: number, accountId: string) {
+    return this.image(await fetchImage(url, this.images.fetch), levels, k, accountId);
+  }
+
+  /** Bulk uploads: each distinct file searched once, over the fan-out; failed items are given back their credit. */
+  async bulkUploads(files: StoredUpload[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>) {
+    const t0 = performance.now();
+    const level = loosest(levels);
+    const checked = files.map((f) => {
+      try {
+        checkUpload(f);
+        return null;
+      } catch (err) {
+        return err as AppError;
+      }
+    });
+    const answers = await this.gather(files.map((f, i) => (checked[i] ? null : { key: f.sha256, job: { kind: 'file', ref: f.path, k } })), uncharge,
+      files.map((f) => f.sha256));
+    const results = files.map((f, index) => ({
+      index, file: f.originalname, ...this.item(checked[index] ? { ok: false, code: checked[index]!.code, error: checked[index]!.message } : answers[index]!, level, accountId),
+    }));
+    return { requested: files.length, charged: answers.charged, similarity_level: level, img_cnt: k, response_ms: Math.round(performance.now() - t0), results };
+  }
+
+  async bulkUrls(urls: string[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>) {
+    const t0 = performance.now();
+    const level = loosest(levels);
+    const answers = await this.gather(urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k } })), uncharge, urls);
+    const results = urls.map((image_url, index) => ({ index, image_url, ...this.item(answers[index]!, level, accountId) }));
+    return { requested: urls.length, charged: answers.charged, similarity_level: level, img_cnt: k, response_ms: Math.round(performance.now() - t0), results };
+  }
+
+  /**
+   * Runs one job per distinct key; `keys` are every item's key (refused items included, which were
+   * never charged). Credits of distinct items whose search failed are given back.
+   */
+  private async gather(items: ({ key: string; job: SearchJob } | null)[], uncharge: (n: number) => Promise<void>, keys: string[]) {
+    const distinct = new Map<string, SearchJob>();
+    for (const it of items) if (it && !distinct.has(it.key)) distinct.set(it.key, it.job);
+    const order = [...distinct.keys()];
+    const answers = order.length ? await this.fanout().run([...distinct.values()]) : [];
+    const byKey = new Map(order.map((k, i) => [k, answers[i]]));
+    // Charged up front: one per distinct key of the request. Refunded: keys never searched or that failed.
+    const chargedKeys = new Set(keys);
+    let refund = 0;
+    for (const k of chargedKeys) if (!byKey.get(k)?.ok) refund++;
+    if (refund) await uncharge(refund);
+    const out = items.map((it) => (it ? byKey.get(it.key)! : null)) as (SearchAnswer | null)[] & { charged: number };
+    out.charged = chargedKeys.size - refund;
+    return out;
+  }
+
+  private item(a: SearchAnswer, level: Level, accountId: string) {
+    if (!a.ok) return { model: null, min_similarity: null, count: 0, results: [], error: { code: a.code, error: a.error } };
+    const min = a.thresholds[level];
+    const results = this.imageResults(a.hits, min, a.model, accountId);
+    return { model: a.model, min_similarity: min, count: results.length, results, error: null };
+  }
+
+  private imageResults(hits: Nearest[], min: number, model: string, accountId: string) {
+    return hits.filter((h) => h.similarity >= min).map((h) => ({
+      ...this.shown(h, accountId), clip_similarity: Math.round(h.similarity * 10_000) / 10_000, model,
+    }));
+  }
+
+  private shown(row: LogoHit, accountId: string) {
+    return {
+      application_number: row.application_number, word_mark: row.word_mark, class_number: row.class_number, status: row.status,
+      logo: signedLink(this.store, row.object_key, accountId),
+    };
+  }
+}
+
+/** Distinct text queries of a bulk request (the same words as word-mark search reads them, at the same level): what it is charged. */
+export function distinctTexts(queries: TextQuery[]): number {
+  return new Set(queries.map((q) => JSON.stringify([normaliseMark(q.query_text), loosest(q.similarity_level)]))).size;
+}
+
+/** Distinct files of a bulk upload (by content). */
+export function distinctFiles(files: StoredUpload[]): number {
+  return new Set(files.map((f) => f.sha256)).size;
+}
+
+/** A file that is not a PNG or JPEG by its bytes, or whose name or declared type says another format, is refused. */
+export function checkUpload(u: StoredUpload): void {
+  let actual;
+  try {
+    actual = requireLogoFormat(u.head);
+  } catch (err) {
+    if (err instanceof ImageError) throw new AppError(err.code, `${u.originalname}: ${err.message}`);
+    throw err;
+  }
+  const claimed = claimedFormats(u.originalname, u.mimetype).find((f) => f !== actual);
+  if (claimed) {
+    throw new AppError('image_type_mismatch',
+      `${u.originalname} is a ${actual.toUpperCase()} file but its name or Content-Type (${u.mimetype}) says ${claimed.toUpperCase()}: send it under its own type`);
+  }
+}
+
+export type { Thresholds };

@@ -1,0 +1,80 @@
+import { AppError, type ErrorCode } from '../errors.ts';
+import type { Rerank, Thresholds } from './models.ts';
+
+// The API's and the workers' side of the ML sidecar (workers/sidecar/server.ts): loopback HTTP,
+// image bytes in, JSON out. An image the sidecar cannot use comes back as the AppError of its code
+// (400); a sidecar that cannot be reached or is busy as 503 service_unavailable.
+
+export interface Embedding {
+  model: string;
+  vector: number[];
+  fallback_model?: string;
+  fallback_vector?: number[];
+  image: { width: number; height: number; format: string };
+}
+
+export interface OcrRead {
+  text: string;
+  confidence: number;
+}
+
+export interface SidecarHealth {
+  model: { model: string; dimensions: number; fallbackUsed: boolean; reason?: string; thresholds: Thresholds; rerank?: Rerank };
+  fallback: { name: string; thresholds: Thresholds };
+}
+
+const IMAGE_CODES = new Set<ErrorCode>(['not_an_image', 'unsupported_image_type', 'image_corrupt', 'image_dimensions']);
+
+export class SidecarClient {
+  private health: Promise<SidecarHealth> | null = null;
+
+  constructor(private readonly url: string, private readonly timeoutMs = 30_000) {}
+
+  embed(bytes: Buffer, withFallback = false): Promise<Embedding> {
+    return this.post(`/embed${withFallback ? '?hog=1' : ''}`, bytes);
+  }
+
+  /** Embedding (with the fallback's, for re-ranking) and OCR of one image (logo indexing). */
+  analyse(bytes: Buffer): Promise<Embedding & { ocr: OcrRead }> {
+    return this.post('/analyse?hog=1', bytes);
+  }
+
+  /** The model the sidecar embeds with and its thresholds, asked once and kept (a failed ask is not kept). */
+  models(): Promise<SidecarHealth> {
+    this.health ??= this.get<SidecarHealth>('/health').catch((err) => {
+      this.health = null;
+      throw err;
+    });
+    return this.health;
+  }
+
+  /** Thresholds of a model the sidecar knows (its model or its fallback). */
+  async thresholds(model: string): Promise<Thresholds> {
+    const h = await this.models();
+    if (model === h.model.model) return h.model.thresholds;
+    if (model === h.fallback.name) return h.fallback.thresholds;
+    throw new AppError('service_unavailable', `the image model ${model} is not loaded`);
+  }
+
+  private async get<T>(path: string): Promise<T> {
+    return this.call<T>(path, { method: 'GET' });
+  }
+
+  private async post<T>(path: string, bytes: Buffer): Promise<T> {
+    return this.call<T>(path, { method: 'POST', body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) as unknown as BodyInit, headers: { 'Content-Type': 'application/octet-stream' } });
+  }
+
+  private async call<T>(path: string, init: RequestInit): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.url}${path}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (err) {
+      throw new AppError('service_unavailable', 'the image service is not available; try again shortly', { reason: (err as Error).message });
+    }
+    const body = (await res.json().catch(() => ({}))) as { code?: string; error?: string };
+    if (res.ok) return body as T;
+    if (res.status === 400 && body.code && IMAGE_CODES.has(body.code as ErrorCode)) throw new AppError(body.code as ErrorCode, body.error ?? 'unusable image');
+    if (res.status === 413) throw new AppError('payload_too_large', body.error ?? 'the image is too large');
+    throw new AppError('service_unavailable', 'the image service could not process the image; try again shortly', { status: res.status, code: body.code });
+  }
+}

@@ -1,0 +1,89 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import sharp from 'sharp';
+import { decodeLogo, ImageError } from '../../src/logos/image.ts';
+import { LogoImage, loadEmbedder, type Embedder } from '../../src/logos/embedders.ts';
+import type { ModelSpec } from '../../src/logos/models.ts';
+
+// One sidecar worker thread: decodes and normalises images with sharp and runs the embedders.
+// It loads the primary model, or the fallback when the primary cannot be loaded, and always HOG
+// (the fallback) for re-ranking and comparison.
+
+export interface ThreadData {
+  primary: ModelSpec;
+  fallback: ModelSpec;
+  modelsDir: string;
+}
+
+export interface EmbedTask {
+  bytes: ArrayBuffer;
+  /** Also the fallback model's vector (HOG), for re-ranking or comparison. */
+  withFallback?: boolean;
+  /** Also a grey PNG of the decoded image, upscaled for OCR. */
+  forOcr?: boolean;
+}
+
+export interface EmbedResult {
+  model: string;
+  vector: Float32Array;
+  fallbackVector?: Float32Array;
+  width: number;
+  height: number;
+  format: string;
+  ocrPng?: Uint8Array;
+}
+
+export interface Loaded {
+  model: string;
+  dimensions: number;
+  fallbackUsed: boolean;
+  reason?: string;
+  fallbackDimensions: number;
+}
+
+const { primary, fallback, modelsDir } = workerData as ThreadData;
+sharp.concurrency(1);
+
+let main: Embedder;
+let hogEmbedder: Embedder;
+let reason: string | undefined;
+try {
+  hogEmbedder = await loadEmbedder(fallback, modelsDir);
+  try {
+    main = primary.name === fallback.name ? hogEmbedder : await loadEmbedder(primary, modelsDir);
+  } catch (err) {
+    reason = (err as Error).message;
+    main = hogEmbedder;
+  }
+  const loaded: Loaded = { model: main.name, dimensions: main.dimensions, fallbackUsed: main === hogEmbedder && primary.name !== fallback.name, reason, fallbackDimensions: hogEmbedder.dimensions };
+  parentPort!.postMessage({ ready: true, loaded });
+} catch (err) {
+  parentPort!.postMessage({ failed: (err as Error).message });
+}
+
+// Tesseract reads words best when letters are 20-40 px tall: small logos are enlarged.
+async function ocrPng(img: LogoImage): Promise<Uint8Array> {
+  const d = img.decoded;
+  const scale = Math.min(4, Math.max(1, Math.round(600 / Math.max(d.width, d.height))));
+  return sharp(d.grey, { raw: { width: d.width, height: d.height, channels: 1 } })
+    .resize(d.width * scale, d.height * scale, { kernel: 'cubic' })
+    .extend({ top: 16, bottom: 16, left: 16, right: 16, background: { r: d.grey[0], g: d.grey[0], b: d.grey[0] } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+parentPort!.on('message', async (task: EmbedTask) => {
+  try {
+    const bytes = Buffer.from(task.bytes);
+    const img = new LogoImage(bytes, await decodeLogo(bytes));
+    const vector = await main.embed(img);
+    const value: EmbedResult = {
+      model: main.name, vector, width: img.decoded.source.width, height: img.decoded.source.height, format: img.decoded.source.format,
+    };
+    if (task.withFallback) value.fallbackVector = main === hogEmbedder ? vector : await hogEmbedder.embed(img);
+    if (task.forOcr) value.ocrPng = await ocrPng(img);
+    parentPort!.postMessage({ ok: true, value });
+  } catch (err) {
+    const e = err as Error;
+    parentPort!.postMessage({ ok: false, error: { message: e.message, code: err instanceof ImageError ? err.code : 'internal' } });
+  }
+});

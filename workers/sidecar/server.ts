@@ -1,0 +1,153 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MAX_IMAGE_BYTES } from '../../src/logos/image.ts';
+import { MODELS_DIR, planModels, type ModelSpec } from '../../src/logos/models.ts';
+import { ThreadPool } from './pool.ts';
+import { Ocr, type OcrResult } from './ocr.ts';
+import type { EmbedResult, Loaded, ThreadData } from './embedThread.ts';
+
+// The ML sidecar: image embeddings and OCR for the API and the workers, over HTTP on loopback.
+//   GET  /health            models loaded, pool and OCR state
+//   POST /embed[?hog=1]     body: a PNG or JPEG; answers the model's name and the unit vector (and the
+//                           fallback's, HOG, which re-ranking needs)
+//   POST /ocr               body: a PNG or JPEG; answers the words read
+//   POST /analyse[?hog=1]   both, decoding once (logo indexing)
+// An unusable image is 400 with a code (not_an_image, unsupported_image_type, image_corrupt,
+// image_dimensions); a body over 5 MB 413; a full queue 503 busy. Embedding runs on a pool of worker
+// threads (sharp + onnxruntime, one thread each); OCR on tesseract.js's own workers.
+
+export interface SidecarOptions {
+  host?: string;
+  port?: number;
+  workers?: number;
+  ocrWorkers?: number;
+  model?: string;
+  modelsDir?: string;
+  log?: (msg: string) => void;
+}
+
+export interface Sidecar {
+  url: string;
+  model: Loaded & { thresholds: ModelSpec['thresholds']; rerank?: ModelSpec['rerank'] };
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_IMAGE_BYTES) {
+        // The rest is read and dropped, so the 413 reaches the client instead of a reset connection.
+        req.off('data', onData);
+        req.resume();
+        chunks.length = 0;
+        reject(new HttpError(413, 'payload_too_large', `the image is larger than ${MAX_IMAGE_BYTES} bytes`));
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> {
+  const dir = opts.modelsDir ?? MODELS_DIR;
+  const { primary, fallback } = planModels(opts.model ?? 'auto', dir);
+  const data: ThreadData = { primary, fallback, modelsDir: dir };
+  const pool = new ThreadPool(new URL('./embedThread.ts', import.meta.url), opts.workers ?? 2, data);
+  const ocrPromise = Ocr.start(opts.ocrWorkers ?? 1);
+  ocrPromise.catch(() => undefined);
+  let loaded: Loaded;
+  try {
+    await pool.ready();
+    loaded = pool.info as Loaded;
+  } catch (err) {
+    await pool.close();
+    await ocrPromise.then((o) => o.close(), () => undefined);
+    throw err;
+  }
+  const ocr = await ocrPromise;
+  const own = loaded.fallbackUsed || loaded.model === fallback.name ? fallback : primary;
+  if (loaded.fallbackUsed) opts.log?.(`model ${primary.name} could not be loaded (${loaded.reason}); using ${fallback.name}`);
+  // Re-ranking needs the fallback's (HOG) vector beside the model's, at indexing and at search.
+  const rerank = own.rerank && own.rerank.model === fallback.name ? own.rerank : undefined;
+  const model = { ...loaded, thresholds: own.thresholds, ...(rerank ? { rerank } : {}) };
+
+  const embed = async (body: Buffer, hog: boolean, forOcr: boolean): Promise<EmbedResult> => {
+    const ab = body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer;
+    const job = pool.run<EmbedResult>({ bytes: ab, withFallback: hog, forOcr }, [ab]);
+    if (!job) throw new HttpError(503, 'busy', 'the sidecar is busy: too many images waiting');
+    try {
+      return await job;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code && code !== 'internal') throw new HttpError(400, code, (err as Error).message);
+      throw err;
+    }
+  };
+  const vectorBody = (r: EmbedResult) => ({
+    model: r.model, dimensions: r.vector.length, vector: Array.from(r.vector),
+    ...(r.fallbackVector ? { fallback_model: fallback.name, fallback_vector: Array.from(r.fallbackVector) } : {}),
+    image: { width: r.width, height: r.height, format: r.format },
+  });
+  const read = async (r: EmbedResult): Promise<OcrResult> => ocr.read(r.ocrPng!);
+
+  const server = http.createServer(async (req, res) => {
+    const t0 = performance.now();
+    try {
+      const url = new URL(req.url ?? '/', 'http://sidecar');
+      const hog = url.searchParams.get('hog') === '1';
+      if (req.method === 'GET' && url.pathname === '/health') {
+        send(res, 200, {
+          ok: true, model, fallback: { name: fallback.name, thresholds: fallback.thresholds },
+          pool: { workers: pool.size, busy: pool.busy, queued: pool.queued }, ocr: { workers: ocr.workers, languages: ['eng', 'hin'] },
+        });
+        return;
+      }
+      if (req.method !== 'POST' || !['/embed', '/ocr', '/analyse'].includes(url.pathname)) throw new HttpError(404, 'not_found', 'no such endpoint');
+      const body = await readBody(req);
+      if (!body.length) throw new HttpError(400, 'not_an_image', 'the body is empty: send the image bytes');
+      const r = await embed(body, hog, url.pathname !== '/embed');
+      if (url.pathname === '/embed') send(res, 200, { ...vectorBody(r), ms: performance.now() - t0 });
+      else if (url.pathname === '/ocr') send(res, 200, { ...(await read(r)), ms: performance.now() - t0 });
+      else send(res, 200, { ...vectorBody(r), ocr: await read(r), ms: performance.now() - t0 });
+    } catch (err) {
+      if (err instanceof HttpError) send(res, err.status, { code: err.code, error: err.message });
+      else {
+        opts.log?.(`sidecar request failed: ${(err as Error).stack ?? err}`);
+        send(res, 500, { code: 'internal', error: 'the sidecar failed on this image' });
+      }
+    }
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
+  });
+  const addr = server.address() as AddressInfo;
+  return {
+    url: `http://${addr.address}:${addr.port}`,
+    model,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await Promise.all([pool.close(), ocr.close()]);
+    },
+  };
+}
