@@ -44,4 +44,10 @@ export class JournalRepository {
       [id, limit, offset]);
     return r.rows;
   }
+
+  /** Where the journal's PDF is stored; null when the register has none. */
+  async objectKey(id: number): Promise<string | null> {
+    const r = await this.db.raw('select object_key from journals where id = ?', [id]);
+    return r.rows[0]?.object_key ?? null;
+  }
 }

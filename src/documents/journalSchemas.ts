@@ -8,7 +8,7 @@ export const Journal = z
     publication_date: z.string().openapi({ format: 'date' }),
     page_count: z.number().int().nullable(),
     has_pdf: z.boolean().openapi({
-      description: 'Whether the journal PDF is stored; its download endpoint comes with the documents endpoints (not available yet)',
+      description: 'Whether the journal PDF is stored (GET /v1/journals/{journal_id}/download/ links to it)',
     }),
   })
   .openapi('Journal');

@@ -2,15 +2,20 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { AppError } from '../errors.ts';
-import { isSafeKey, type ObjectStore, type SignedUrl, type SignOptions } from './objectStore.ts';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import { AppError, notFound } from '../errors.ts';
+import { isSafeKey, signFileUrl, type ObjectStore, type SignedUrl, type SignOptions } from './objectStore.ts';
 import type { UrlSigner } from './urlSigner.ts';
 
-export const FILES_PREFIX = '/files/';
+export { FILES_PREFIX } from './objectStore.ts';
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
 /** Files in a local folder, served by the API itself at /files/<key> behind signed URLs. */
 export class LocalObjectStore implements ObjectStore {
+  readonly driver = 'local' as const;
+
   constructor(
     readonly root: string,
     private readonly signer: UrlSigner,
@@ -22,20 +27,45 @@ export class LocalObjectStore implements ObjectStore {
     return path.join(this.root, key);
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
+  /** A temporary name beside the destination: renamed over it when complete, so a reader never sees half a file. */
+  private async temp(key: string): Promise<{ dest: string; tmp: string }> {
     const dest = this.pathOf(key);
     await fsp.mkdir(path.dirname(dest), { recursive: true });
-    // Write then rename, so a reader never sees half a file.
-    const tmp = `${dest}.${randomBytes(6).toString('hex')}.tmp`;
+    return { dest, tmp: `${dest}.${randomBytes(6).toString('hex')}.tmp` };
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const { dest, tmp } = await this.temp(key);
     await fsp.writeFile(tmp, data);
     await fsp.rename(tmp, dest);
   }
 
+  async putStream(key: string, body: Readable): Promise<number> {
+    const { dest, tmp } = await this.temp(key);
+    let bytes = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, count, fs.createWriteStream(tmp));
+      await fsp.rename(tmp, dest);
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+    return bytes;
+  }
+
   async putFileOnce(key: string, sourcePath: string): Promise<boolean> {
     if (await this.exists(key)) return false;
-    const dest = this.pathOf(key);
-    await fsp.mkdir(path.dirname(dest), { recursive: true });
-    const tmp = `${dest}.${randomBytes(6).toString('hex')}.tmp`;
+    const { dest, tmp } = await this.temp(key);
     await fsp.copyFile(sourcePath, tmp);
     await fsp.rename(tmp, dest);
     return true;
@@ -43,8 +73,7 @@ export class LocalObjectStore implements ObjectStore {
 
   async exists(key: string): Promise<boolean> {
     try {
-      await fsp.access(this.pathOf(key));
-      return true;
+      return (await fsp.stat(this.pathOf(key))).isFile();
     } catch {
       return false;
     }
@@ -54,8 +83,20 @@ export class LocalObjectStore implements ObjectStore {
     return fsp.readFile(this.pathOf(key));
   }
 
-  stream(key: string): Readable {
-    return fs.createReadStream(this.pathOf(key));
+  async open(key: string): Promise<Readable> {
+    // Opened before the stream is handed out, so a missing file is a rejection here, not a late stream error.
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(this.pathOf(key), 'r');
+      if (!(await handle.stat()).isFile()) {
+        await handle.close();
+        throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      }
+    } catch (err) {
+      if (MISSING.has((err as NodeJS.ErrnoException).code ?? '')) throw notFound(`object ${key}`);
+      throw err;
+    }
+    return handle.createReadStream();
   }
 
   async delete(key: string): Promise<void> {
@@ -63,8 +104,6 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   signedUrl(key: string, opts: SignOptions): SignedUrl {
-    const urlPath = FILES_PREFIX + key;
-    const { query, expiresAt } = this.signer.sign(urlPath, opts.accountId);
-    return { url: `${this.baseUrl()}${urlPath}?${query}`, expiresAt };
+    return signFileUrl(this.signer, this.baseUrl(), key, opts);
   }
 }

@@ -5,6 +5,7 @@ import { UrlSigner } from '../../src/storage/urlSigner.ts';
 
 describe('local object store behind signed URLs', () => {
   let t: TestApp;
+  let acct: string;
   const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(5000, 65)]);
   const pathOf = (url: string) => {
     const u = new URL(url);
@@ -14,11 +15,12 @@ describe('local object store behind signed URLs', () => {
   before(async () => {
     t = await createTestApp();
     await t.deps.store.put('blobs/abc.pdf', pdf);
+    acct = t.account.accountId;
   });
   after(async () => t.close());
 
   it('serves a signed file with type, length, disposition and byte ranges', async () => {
-    const { url, expiresAt } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: 'acct1' });
+    const { url, expiresAt } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: acct });
     expect(expiresAt.getTime() - Date.now()).to.be.within(29 * 60_000, 30 * 60_000);
     const full = await request(t.app).get(pathOf(url)).buffer(true);
     expect(full.status).to.equal(200);
@@ -37,12 +39,12 @@ describe('local object store behind signed URLs', () => {
   });
 
   it('refuses a tampered path, expiry, account or signature with 403', async () => {
-    const p = pathOf(t.deps.store.signedUrl('blobs/abc.pdf', { accountId: 'acct1' }).url);
+    const p = pathOf(t.deps.store.signedUrl('blobs/abc.pdf', { accountId: acct }).url);
     const u = new URL(p, 'http://x');
     const variants = [
       p.replace('abc.pdf', 'abd.pdf'),
       p.replace(/exp=(\d+)/, (_m, e) => `exp=${Number(e) + 60}`),
-      p.replace('acct=acct1', 'acct=acct2'),
+      p.replace(`acct=${acct}`, `acct=${acct.slice(0, -1)}${acct.endsWith('0') ? '1' : '0'}`),
       p.replace(/sig=([^&]+)/, `sig=${'A'.repeat(u.searchParams.get('sig')!.length)}`),
     ];
     for (const v of variants) {
@@ -55,21 +57,21 @@ describe('local object store behind signed URLs', () => {
   it('refuses an expired URL with 403 url_expired', async () => {
     // Same secret, a clock 31 minutes in the past: the link it signs has already expired.
     const past = new UrlSigner('test-signing-secret-0123456789', () => Date.now() - 31 * 60_000);
-    const { query } = past.sign('/files/blobs/abc.pdf', 'acct1');
+    const { query } = past.sign('/files/blobs/abc.pdf', acct);
     const res = await request(t.app).get(`/files/blobs/abc.pdf?${query}`);
     expect(res.status).to.equal(403);
     expect(res.body.code).to.equal('url_expired');
   });
 
   it('answers 404 for a validly signed key that does not exist', async () => {
-    const { url } = t.deps.store.signedUrl('blobs/missing.pdf', { accountId: 'acct1' });
+    const { url } = t.deps.store.signedUrl('blobs/missing.pdf', { accountId: acct });
     const res = await request(t.app).get(pathOf(url));
     expect(res.status).to.equal(404);
     expect(res.body.code).to.equal('not_found');
   });
 
   it('answers an unsatisfiable range with 416 and the file length, not 400', async () => {
-    const { url } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: 'acct1' });
+    const { url } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: acct });
     const res = await request(t.app).get(pathOf(url)).set('Range', 'bytes=9999-');
     expect(res.status).to.equal(416);
     expect(res.body.code).to.equal('range_not_satisfiable');
@@ -77,7 +79,7 @@ describe('local object store behind signed URLs', () => {
   });
 
   it('answers a failed If-Match with 412 precondition_failed', async () => {
-    const { url } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: 'acct1' });
+    const { url } = t.deps.store.signedUrl('blobs/abc.pdf', { accountId: acct });
     const res = await request(t.app).get(pathOf(url)).set('If-Match', '"not-this-one"');
     expect(res.status).to.equal(412);
     expect(res.body.code).to.equal('precondition_failed');
@@ -85,7 +87,7 @@ describe('local object store behind signed URLs', () => {
 
   it('answers 404, not 500, for a signed key naming a directory or a path through a file', async () => {
     for (const key of ['blobs', 'blobs/abc.pdf/inner.pdf']) {
-      const { url } = t.deps.store.signedUrl(key, { accountId: 'acct1' });
+      const { url } = t.deps.store.signedUrl(key, { accountId: acct });
       const res = await request(t.app).get(pathOf(url));
       expect(res.status, key).to.equal(404);
       expect(res.body.code, key).to.equal('not_found');

@@ -1,0 +1,159 @@
+import { ZipArchive } from 'archiver';
+import type { Readable } from 'node:stream';
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Db } from '../db/knex.ts';
+import type { Logger } from '../logger.ts';
+import { AppError } from '../errors.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { DocumentRepository } from './documentRepository.ts';
+import { BulkJobRepository, type BulkFailure, type BulkJobRow } from './bulkRepository.ts';
+import { BULK_QUEUE, DEFAULT_BULK_JOB, enqueueBulkJobs, type BulkJobOptions } from './bulkService.ts';
+import { documentFilename } from './filenames.ts';
+
+/**
+ * Builds one job's zip, streaming: each document is read from the object store and written into an
+ * archive that is itself streamed into the store (a multipart upload with S3), one document at a
+ * time. Running it again for a finished job does nothing; a retry rebuilds the zip from the start
+ * under the same key.
+ */
+export class BulkZipBuilder {
+  private readonly jobs: BulkJobRepository;
+  private readonly docs: DocumentRepository;
+
+  constructor(db: Db, private readonly store: ObjectStore, private readonly log: Logger) {
+    this.jobs = new BulkJobRepository(db);
+    this.docs = new DocumentRepository(db);
+  }
+
+  async build(id: string): Promise<'built' | 'skipped'> {
+    const job = await this.jobs.start(id);
+    if (!job) return 'skipped';
+    const key = `bulk/${job.id}.zip`;
+    const { size, included, failures } = await this.zip(job, key);
+    await this.jobs.finish(job, { objectKey: key, size, result: { included, failures } });
+    this.log.info({ job: job.id, included, failed: failures.length, size }, 'bulk document zip built');
+    return 'built';
+  }
+
+  /** The last attempt failed: the job is failed and every credit given back. */
+  async giveUp(id: string, err: unknown): Promise<void> {
+    if (await this.jobs.fail(id, err instanceof Error ? err.message : String(err))) this.log.error({ err, job: id }, 'bulk document job failed');
+  }
+
+  private async zip(job: BulkJobRow, key: string): Promise<{ size: number; included: number; failures: BulkFailure[] }> {
+    const docs = new Map((await this.docs.byIds(job.document_ids)).map((d) => [d.id, d]));
+    const archive = new ZipArchive({ zlib: { level: 1 } });
+    const upload = this.store.putStream(key, archive, 'application/zip');
+    // Whichever breaks first (the archive, a source, the upload) ends the attempt.
+    const broken = new Promise<never>((_resolve, reject) => {
+      archive.once('error', reject);
+      upload.catch(reject);
+    });
+    broken.catch(() => undefined);
+    const step = <T>(p: Promise<T>) => Promise.race([p, broken]);
+    const failures: BulkFailure[] = [];
+    const manifest: { document_id: number; application_number: string; document_type: string; name: string; file: string }[] = [];
+    // The document being read, closed if the attempt breaks before the archive has read it.
+    let source: Readable | undefined;
+    try {
+      for (const docId of job.document_ids) {
+        const d = docs.get(docId);
+        if (!d) {
+          failures.push({ document_id: docId, application_number: null, reason: 'the document is no longer in the register' });
+          continue;
+        }
+        const opening = this.store.open(d.object_key);
+        try {
+          source = await step(opening);
+        } catch (err) {
+          // The attempt broke while the file was opening: close it once it is open.
+          opening.then((s) => s.destroy(), () => undefined);
+          if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+          failures.push({ document_id: d.id, application_number: d.application_number, reason: 'the document\'s file is missing from the store' });
+          continue;
+        }
+        const file = `${d.application_number}/${documentFilename(d)}`;
+        const written = new Promise((resolve) => archive.once('entry', resolve));
+        archive.append(source, { name: file, date: new Date(`${d.upload_date}T00:00:00Z`) });
+        // One open source at a time, however many documents the job has.
+        await step(written);
+        source = undefined;
+        manifest.push({ document_id: d.id, application_number: d.application_number, document_type: d.document_type, name: d.name, file });
+      }
+      archive.append(JSON.stringify({ job_id: job.id, documents: manifest, failures }, null, 2), { name: 'manifest.json' });
+      await step(archive.finalize());
+      return { size: await step(upload), included: manifest.length, failures };
+    } catch (err) {
+      source?.destroy();
+      archive.abort();
+      await upload.catch(() => undefined);
+      throw err;
+    }
+  }
+}
+
+export interface BulkWorkerOptions {
+  db: Db;
+  store: ObjectStore;
+  connection: Redis;
+  prefix: string;
+  log: Logger;
+  concurrency: number;
+  retentionHours: number;
+  job?: BulkJobOptions;
+  /** How often the relay and the expiry sweep look for work. */
+  intervalMs?: number;
+}
+
+/**
+ * The workers' side of bulk documents: the BullMQ consumer, a relay that enqueues jobs whose
+ * request committed but whose enqueue was lost, and a sweep that deletes zips past their retention.
+ */
+export function startBulkDocumentWorker(o: BulkWorkerOptions): { relayOnce(): Promise<number>; sweepOnce(): Promise<number>; close(): Promise<void> } {
+  const builder = new BulkZipBuilder(o.db, o.store, o.log);
+  const jobs = new BulkJobRepository(o.db);
+  const jobOpts = o.job ?? DEFAULT_BULK_JOB;
+  const worker = new Worker<{ id: string }>(BULK_QUEUE, async (job: Job<{ id: string }>) => builder.build(job.data.id), {
+    connection: o.connection, prefix: o.prefix, concurrency: o.concurrency,
+  });
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    if (job.attemptsMade >= (job.opts.attempts ?? 1)) void builder.giveUp(job.data.id, err).catch((e) => o.log.error({ err: e }, 'bulk job give-up failed'));
+    else o.log.warn({ err, job: job.data.id, attempt: job.attemptsMade }, 'bulk document job attempt failed; retrying');
+  });
+  worker.on('error', (err) => o.log.error({ err }, 'bulk document worker error'));
+  const queue = new Queue(BULK_QUEUE, { connection: o.connection, prefix: o.prefix });
+
+  const relayOnce = async () => {
+    const ids = await jobs.adrift(5, 15 * 60);
+    if (ids.length) {
+      await enqueueBulkJobs(queue, ids, jobOpts);
+      await jobs.markEnqueued(ids);
+    }
+    return ids.length;
+  };
+  const sweepOnce = async () => {
+    let n = 0;
+    for (const j of await jobs.expiring(o.retentionHours)) {
+      if (j.object_key) await o.store.delete(j.object_key);
+      await jobs.markExpired(j.id);
+      n++;
+    }
+    return n;
+  };
+  const tick = () => Promise.all([
+    relayOnce().catch((err) => o.log.error({ err }, 'bulk document relay failed')),
+    sweepOnce().catch((err) => o.log.error({ err }, 'bulk document sweep failed')),
+  ]);
+  const timer = setInterval(() => void tick(), o.intervalMs ?? 10_000);
+  return {
+    relayOnce,
+    sweepOnce,
+    async close() {
+      clearInterval(timer);
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Response } from 'express';
+import { finished } from 'node:stream/promises';
+import { z } from '../zod.ts';
+import type { Api } from '../endpoint.ts';
+import { viewerOf } from '../../accounts/access.ts';
+import { appNoParam, intParam } from '../schemas.ts';
+import { SearchQuery } from '../../search/schemas.ts';
+import { contentDisposition } from '../../storage/objectStore.ts';
+import { EXPORT_MAX_ROWS, type GeneratedFile, type ReportService } from '../../documents/reportService.ts';
+
+const tags = ['Reports'];
+
+const ExportQuery = SearchQuery.pick({ word_mark: true, match_type: true, class_number: true, classes: true, status: true }).extend({
+  max_rows: intParam('max_rows', 1, EXPORT_MAX_ROWS, { type: `max_rows must be an integer from 1 to ${EXPORT_MAX_ROWS}` })
+    .default(EXPORT_MAX_ROWS).openapi({ description: `Rows to export, in result order (default and maximum ${EXPORT_MAX_ROWS.toLocaleString('en')})` }),
+});
+
+/** Streams a generated file as the response body; resolves when the client has it all. */
+async function send(res: Response, file: GeneratedFile): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Type', file.contentType);
+  res.setHeader('Content-Disposition', contentDisposition(file.filename, 'attachment'));
+  res.setHeader('Cache-Control', 'no-store');
+  // A client that goes away mid-file fails the request (and its credit is given back).
+  await Promise.all([file.write(res), finished(res)]);
+}
+
+export function reportRoutes(api: Api, reports: ReportService): void {
+  api.add({
+    method: 'get', path: '/v1/reports/trademarks/:app_no/pdf/', operationId: 'trademarkPdfReport', tags, security: 'apiKey',
+    summary: 'A PDF report of one trademark: core data, logo and the linked tables the plan opens; one pdf_reports credit',
+    description: 'Sections whose category is not on the plan say so instead of listing rows. 429 quota_exceeded when pdf_reports is spent.',
+    contentType: 'application/pdf', cost: { resource: 'pdf_reports', deferred: true },
+    params: z.object({ app_no: appNoParam }), response: z.any(), errors: [404],
+    handler: async ({ params, req, res, charge }) => send(res, await reports.trademarkPdf(params.app_no, viewerOf(req), charge)),
+  });
+
+  api.add({
+    method: 'get', path: '/v1/reports/search/xlsx/', operationId: 'searchExcelExport', tags, security: 'apiKey',
+    summary: 'A search exported as an xlsx workbook (up to 10,000 rows); one excel_reports credit',
+    description: 'The same search as GET /v1/trademarks/ (word_mark, match_type, class_number, classes, status). Sheets: Results '
+      + '(every result field, in result order), Groups (counts over all matches) and Search (the parameters, the match count and the '
+      + 'rows written). Streamed as it is made. 429 quota_exceeded when excel_reports is spent.',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', cost: { resource: 'excel_reports', deferred: true },
+    query: ExportQuery, response: z.any(),
+    handler: async ({ query, res, charge }) => send(res, await reports.searchWorkbook(query, charge)),
+  });
+}

@@ -1,0 +1,228 @@
+import { expect } from 'chai';
+import ExcelJS from 'exceljs';
+import sharp from 'sharp';
+import { PDFParse } from 'pdf-parse';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { seedRegistry } from '../helpers/seed.ts';
+import { insertMarks } from '../helpers/marks.ts';
+import { binary } from '../helpers/http.ts';
+import type { Client } from '../helpers/app.ts';
+import express from 'express';
+import request from 'supertest';
+import { standInApi } from '../helpers/standIn.ts';
+import { errorHandler } from '../../src/http/errorHandler.ts';
+import { reportRoutes } from '../../src/http/routes/reports.ts';
+import { ReportService } from '../../src/documents/reportService.ts';
+import { TrademarkRepository } from '../../src/trademarks/repository.ts';
+import { SearchService } from '../../src/search/service.ts';
+import { SearchCache } from '../../src/search/cache.ts';
+
+async function pdfText(buf: Buffer): Promise<string> {
+  const parser = new PDFParse({ data: buf });
+  try {
+    return (await parser.getText()).text;
+  } finally {
+    await parser.destroy();
+  }
+}
+
+async function workbook(buf: Buffer): Promise<ExcelJS.Workbook> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buf as unknown as ArrayBuffer);
+  return wb;
+}
+
+const fetchFile = (c: Pick<Client, 'get'>, path: string) => c.get(path).buffer(true).parse(binary);
+
+/** The Search sheet as parameter → value. */
+function searchSheet(wb: ExcelJS.Workbook): Map<string, unknown> {
+  const meta = new Map<string, unknown>();
+  wb.getWorksheet('Search')!.eachRow((row, n) => n > 1 && meta.set(String(row.getCell(1).value), row.getCell(2).value));
+  return meta;
+}
+
+describe('reports: a trademark as PDF, a search as xlsx', () => {
+  let t: TestApp;
+  const MARKS = 2300;
+  const ZENITH = 10_050;
+
+  before(async () => {
+    t = await createTestApp();
+    await seedRegistry(t.deps.db);
+    // Enough SUNRISE marks that an export reads several pages of the search.
+    await insertMarks(t.deps.db, Array.from({ length: MARKS }, (_, i) => ({
+      app: String(5_000_000 + i), mark: `SUNRISE ${['TEA', 'RICE', 'SOAP', 'GOLD'][i % 4]} ${i}`, cls: 29 + (i % 3),
+      status: i % 5 ? 'Registered' : 'Objected', state: i % 2 ? 'KERALA' : 'GOA',
+    })));
+    // More ZENITH marks than an export may hold.
+    for (let i = 0; i < ZENITH; i += 2000) {
+      await insertMarks(t.deps.db, Array.from({ length: Math.min(2000, ZENITH - i) }, (_, k) => ({ app: String(6_000_000 + i + k), mark: `ZENITH ${i + k}` })));
+    }
+    const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    await t.deps.db('logos').insert({ application_number: '4000001', object_key: 'logos/4000001.png' });
+    await t.deps.store.put('logos/4000001.png', logo);
+  });
+  after(async () => t.close());
+
+  it('makes a PDF of one mark with its core data, logo and linked tables, and charges one pdf_reports', async () => {
+    const c = await t.client();
+    const res = await fetchFile(c, '/v1/reports/trademarks/4000001/pdf/');
+    expect(res.status, String(res.body)).to.equal(200);
+    expect(res.headers['content-type']).to.equal('application/pdf');
+    expect(res.headers['content-disposition']).to.equal('attachment; filename="4000001 SUNRISE FOODS report.pdf"');
+    const pdf = res.body as Buffer;
+    expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
+    const text = await pdfText(pdf);
+    for (const s of [
+      'Trade mark 4000001', 'SUNRISE FOODS', 'Registered', '2019-04-12', '12/04/2029', 'tea, coffee', // core data
+      '2020-01-10 New Application -> Registered', // status history
+      'SUNRISE AGRO PRIVATE LIMITED, Company', // proprietor
+      'OPP-900001 filed 2019-10-01 by SUNSHINE FOODS LTD', // opposition
+      'Show Cause', 'https://vc.example.in/r/61', // hearing
+      'Section 11(1)', // examination report
+      '2019-06-01 Examination Report: Examination Report (document 71)', 'TM-O: Notice of Opposition (document 72, opposition 51)', // documents
+    ]) expect(text, s).to.contain(s);
+    expect(pdf.includes('/Subtype /Image'), 'the logo is embedded').to.equal(true);
+    expect(await t.used(c.account.accountId, 'pdf_reports')).to.equal(1);
+    expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
+  });
+
+  it('leaves out the sections the plan does not open, and says so', async () => {
+    const c = await t.without('cat_oppositions', 'cat_documents');
+    const res = await fetchFile(c, '/v1/reports/trademarks/4000001/pdf/');
+    expect(res.status).to.equal(200);
+    const text = await pdfText(res.body as Buffer);
+    expect(text).to.contain('Not on your plan (cat_oppositions).').and.contain('Not on your plan (cat_documents).');
+    expect(text).not.to.contain('OPP-900001').and.not.to.contain('document 71');
+    expect(text).to.contain('Show Cause');
+  });
+
+  it('answers 404 for an unknown mark, 400 for a bad number, and neither costs a credit', async () => {
+    const c = await t.client();
+    expect((await c.get('/v1/reports/trademarks/9999999/pdf/')).status).to.equal(404);
+    const bad = await c.get('/v1/reports/trademarks/abc/pdf/');
+    expect(bad.status).to.equal(400);
+    expect(bad.body.details[0].parameter).to.equal('app_no');
+    expect(await t.used(c.account.accountId, 'pdf_reports')).to.equal(0);
+  });
+
+  it('refuses reports with 429 once pdf_reports or excel_reports is spent', async () => {
+    const c = await t.client({ quotas: { pdf_reports: 1, excel_reports: 1 } });
+    expect((await fetchFile(c, '/v1/reports/trademarks/4000002/pdf/')).status).to.equal(200);
+    const pdf = await c.get('/v1/reports/trademarks/4000002/pdf/');
+    expect(pdf.status).to.equal(429);
+    expect(pdf.body).to.include({ code: 'quota_exceeded' });
+    expect(pdf.body.details).to.include({ resource: 'pdf_reports', limit: 1, remaining: 0 });
+    expect((await fetchFile(c, '/v1/reports/search/xlsx/?word_mark=SUNRYZE&max_rows=5')).status).to.equal(200);
+    const xlsx = await c.get('/v1/reports/search/xlsx/?word_mark=SUNRYZE');
+    expect(xlsx.status).to.equal(429);
+    expect(xlsx.body.details).to.include({ resource: 'excel_reports' });
+    expect(await t.used(c.account.accountId, 'excel_reports')).to.equal(1);
+  });
+
+  it('exports a search as xlsx: every result field in result order, a groups sheet, and the search\'s parameters', async () => {
+    const c = await t.client();
+    const res = await fetchFile(c, '/v1/reports/search/xlsx/?word_mark=sunrise&classes=29,30,31');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.equal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).to.equal('attachment; filename="search sunrise.xlsx"');
+    const wb = await workbook(res.body as Buffer);
+    expect(wb.worksheets.map((w) => w.name)).to.deep.equal(['Results', 'Groups', 'Search']);
+    const sheet = wb.getWorksheet('Results')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).to.deep.equal(['application_number', 'word_mark', 'class_number', 'status', 'application_date', 'expire_at',
+      'proprietor_name', 'state', 'tm_type', 'filing_mode', 'alert', 'slug', 'score', 'strategy']);
+
+    const api = await c.get('/v1/trademarks/?word_mark=sunrise&classes=29,30,31&limit=100');
+    const count = api.body.count as number;
+    expect(count).to.be.greaterThan(MARKS);
+    expect(sheet.rowCount - 1).to.equal(count);
+    // The first hundred rows are the API's first page, field for field.
+    for (let i = 0; i < 100; i++) {
+      const row = sheet.getRow(i + 2);
+      const r = api.body.results[i];
+      // An empty text cell reads back as no value.
+      const cells = header.map((_h, k) => row.getCell(k + 1).value ?? '');
+      expect(cells, `row ${i}`).to.deep.equal(header.map((h) => r[h as string] ?? ''));
+    }
+    // And the rows past the first page of the export are the search's later pages (no repeats, none missing).
+    const apps = new Set<string>();
+    sheet.eachRow((row, n) => n > 1 && apps.add(String(row.getCell(1).value)));
+    expect(apps.size).to.equal(count);
+
+    const groups = wb.getWorksheet('Groups')!;
+    const byFacet = new Map<string, number>();
+    groups.eachRow((row, n) => {
+      if (n === 1) return;
+      const facet = String(row.getCell(1).value);
+      byFacet.set(facet, (byFacet.get(facet) ?? 0) + Number(row.getCell(3).value));
+    });
+    expect(byFacet.get('class_number')).to.equal(count);
+    expect(byFacet.get('status')).to.equal(count);
+    const kerala = api.body.groups.state.find((b: Record<string, number>) => 'KERALA' in b).KERALA;
+    let found = 0;
+    groups.eachRow((row) => {
+      if (row.getCell(1).value === 'state' && row.getCell(2).value === 'KERALA') found = Number(row.getCell(3).value);
+    });
+    expect(found).to.equal(kerala);
+
+    const meta = searchSheet(wb);
+    expect(meta.get('word_mark')).to.equal('sunrise');
+    expect(meta.get('classes')).to.equal('29,30,31');
+    expect(meta.get('count')).to.equal(count);
+    expect(meta.get('rows')).to.equal(count);
+    expect(await t.used(c.account.accountId, 'excel_reports')).to.equal(1);
+  });
+
+  /** A fresh client's export of a search, read back. */
+  async function exported(query: string): Promise<{ c: Client; wb: ExcelJS.Workbook }> {
+    const c = await t.client();
+    const res = await fetchFile(c, `/v1/reports/search/xlsx/?${query}`);
+    expect(res.status).to.equal(200);
+    return { c, wb: await workbook(res.body as Buffer) };
+  }
+
+  it('exports at most 10,000 rows, and says how many matched', async () => {
+    const { c, wb } = await exported('word_mark=ZENITH&match_type=SMART');
+    expect(wb.getWorksheet('Results')!.rowCount - 1).to.equal(10_000);
+    const meta = searchSheet(wb);
+    const api = await c.get('/v1/trademarks/?word_mark=ZENITH&limit=1');
+    expect(api.body.count).to.be.at.least(ZENITH);
+    expect(meta.get('count')).to.equal(api.body.count);
+    expect(meta.get('rows')).to.equal(10_000);
+  });
+
+  it('gives the credit back when an export fails after it has begun', async () => {
+    // The search fails on its second page, after the first rows are on their way to the client.
+    const real = new SearchService(t.deps.search, new TrademarkRepository(t.deps.db), new SearchCache(t.deps.redis, 'test-export', 0, t.deps.log));
+    const failing = {
+      async search(p: Parameters<SearchService['search']>[0]) {
+        if (p.cursor) throw new Error('the index went away');
+        return { ...(await real.search(p)), next_cursor: 'more' };
+      },
+    };
+    const { api, router } = standInApi(t, { ipPerMinute: 1000, keyPerSecond: 1000, publicSearchPerHour: 60 });
+    reportRoutes(api, new ReportService(new TrademarkRepository(t.deps.db), failing as unknown as SearchService, t.deps.store));
+    const app = express().use(router).use(errorHandler(t.deps.log));
+    const c = await t.client();
+    const res = await request(app).get('/v1/reports/search/xlsx/?word_mark=SUNRISE&max_rows=2000').set('X-API-Key', c.account.key)
+      .buffer(true).parse(binary).then(() => null, (err: Error) => err);
+    // The headers had gone out: the connection is cut, so the client sees a broken transfer, never a short file.
+    expect(res).to.be.instanceOf(Error);
+    expect(await t.used(c.account.accountId, 'excel_reports')).to.equal(0);
+  });
+
+  it('stops at max_rows, and refuses more than 10,000 or a bad search with 400 at no cost', async () => {
+    const { c, wb } = await exported('word_mark=SUNRISE&max_rows=1500&status=objected');
+    const sheet = wb.getWorksheet('Results')!;
+    expect(sheet.rowCount - 1).to.equal(Math.min(1500, MARKS / 5));
+    sheet.eachRow((row, n) => n > 1 && expect(row.getCell(4).value).to.equal('Objected'));
+    for (const [q, param] of [['word_mark=SUNRISE&max_rows=10001', 'max_rows'], ['word_mark=SUNRISE&max_rows=0', 'max_rows'],
+      ['word_mark=SUNRISE&status=Nonsense', 'status'], ['max_rows=5', 'word_mark']]) {
+      const bad = await c.get(`/v1/reports/search/xlsx/?${q}`);
+      expect(bad.status, q).to.equal(400);
+      expect(bad.body.details.map((d: { parameter: string }) => d.parameter), q).to.deep.equal([param]);
+    }
+    expect(await t.used(c.account.accountId, 'excel_reports')).to.equal(1);
+  });
+});
