@@ -1,68 +1,99 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import type { Db } from '../db/knex.ts';
-import { isoTimestamp } from '../db/sql.ts';
+import { DeliveryRepository, type Queued } from './deliveryRepository.ts';
 
-export const EVENTS_QUEUE = 'registry-events';
+export const DELIVERY_QUEUE = 'webhook-deliveries';
 
-export interface RegistryEvent {
-  outbox_id: number;
-  event: string;
-  application_number: string;
-  old_value: unknown;
-  new_value: unknown;
-  changed_at: string;
+/** Job of the delivery queue: one event to one webhook. */
+export interface DeliveryJob {
+  outboxId: number;
+  webhookId: string;
+}
+
+// Job ids come from the event and the webhook, so handing the same work over twice leaves one job.
+// Finished jobs are removed at once: PostgreSQL keeps the record, and a removed id can be re-added
+// should PostgreSQL still call the work pending (a crash between the outcome and the job's end).
+export const deliveryJobId = (outboxId: number, webhookId: string) => `d-${outboxId}-${webhookId}`;
+
+export function deliveryJob(q: Queued, maxAttempts: number, retryDelayMs: number): { name: string; data: DeliveryJob; opts: JobsOptions } {
+  return {
+    name: 'deliver', data: { outboxId: q.outboxId, webhookId: q.webhookId },
+    opts: {
+      jobId: deliveryJobId(q.outboxId, q.webhookId), delay: q.delayMs,
+      attempts: Math.max(1, maxAttempts - q.used), backoff: { type: 'fixed', delay: retryDelayMs },
+      removeOnComplete: true, removeOnFail: true,
+    },
+  };
+}
+
+export interface RelaySettings {
+  maxAttempts: number;
+  retryDelayMs: number;
+  /** Pending work handed over longer ago than this (and past due) is handed over again. */
+  requeueAfterMs: number;
+  batch?: number;
 }
 
 /**
- * Moves outbox rows (written in the import's transaction) to the BullMQ events queue. The job id is
- * the outbox id, so when the enqueue succeeds but marking the rows fails, the retry re-adds the same
- * ids and BullMQ keeps one job each: every change reaches the queue, once.
+ * Fans out the outbox rows an import (or the renewal job) wrote in its transaction into deliveries,
+ * in one transaction of its own, and hands PostgreSQL's pending deliveries to the delivery queue. It
+ * runs at every commit that wrote outbox rows or asked for a delivery (NOTIFY), and on a timer;
+ * whatever the queue lost (Redis restarted, a worker died) is handed over again once it is overdue,
+ * and re-adding a job still queued is a no-op.
  */
 export class OutboxRelay {
-  constructor(private readonly db: Db, private readonly queue: Queue, private readonly batch = 500) {}
+  private readonly repo: DeliveryRepository;
+  private readonly batch: number;
+  private wake: (() => void) | undefined;
+  private kicked = false;
 
-  async relayOnce(): Promise<number> {
-    return this.db.transaction(async (trx) => {
-      // skip locked: several relays (one per worker process) share the outbox without double work.
-      const { rows } = await trx.raw(
-        `select id, event, application_number, old_value, new_value,
-                ${isoTimestamp('changed_at')} as changed_at
-         from outbox where relayed_at is null order by id limit ? for update skip locked`, [this.batch]);
-      if (!rows.length) return 0;
-      await this.queue.addBulk(
-        (rows as (Omit<RegistryEvent, 'outbox_id'> & { id: number })[]).map(({ id, ...e }) => ({
-          name: e.event,
-          data: { outbox_id: id, ...e } satisfies RegistryEvent,
-          opts: { jobId: `outbox-${id}`, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 10_000 },
-        })),
-      );
-      await trx.raw('update outbox set relayed_at = now() where id = any(?)', [rows.map((r: { id: number }) => r.id)]);
-      return rows.length;
-    });
+  constructor(db: Db, private readonly deliveries: Queue, private readonly settings: RelaySettings) {
+    this.repo = new DeliveryRepository(db);
+    this.batch = settings.batch ?? 500;
   }
 
-  /** Relays until stopped, polling briefly while there is work and slowly when there is none. */
+  async relayOnce(): Promise<{ events: number; deliveries: number }> {
+    const due = await this.repo.relayPass(this.settings.requeueAfterMs, this.batch);
+    if (due.deliveries.length) {
+      await this.deliveries.addBulk(due.deliveries.map((q) => deliveryJob(q, this.settings.maxAttempts, this.settings.retryDelayMs)));
+    }
+    return { events: due.events, deliveries: due.deliveries.length };
+  }
+
+  /** Runs relayOnce now (or right after the run in progress). */
+  kick(): void {
+    this.kicked = true;
+    this.wake?.();
+  }
+
+  /** Relays until stopped: at once while there is work, on kick(), and every `idleMs` otherwise. */
   run(signal: AbortSignal, idleMs = 1000, onError: (err: unknown) => void = () => {}): Promise<void> {
     return (async () => {
       while (!signal.aborted) {
-        let moved = 0;
+        this.kicked = false;
+        let full = false;
         try {
-          moved = await this.relayOnce();
+          const n = await this.relayOnce();
+          full = n.events === this.batch || n.deliveries >= this.batch;
         } catch (err) {
           onError(err);
         }
-        if (moved < this.batch) await sleep(idleMs, signal);
+        if (!full && !this.kicked) await this.sleep(idleMs, signal);
       }
     })();
   }
-}
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
-  });
+  private sleep(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        signal.removeEventListener('abort', done);
+        this.wake = undefined;
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.wake = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
 }

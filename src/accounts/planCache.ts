@@ -1,0 +1,54 @@
+import type { CallerRepository } from './callerRepository.ts';
+import type { ChangeListener } from '../db/listener.ts';
+import { onAccessChange } from './callerCache.ts';
+
+export interface PlanState {
+  active: boolean;
+  status: string;
+  expiresAt: string | null;
+}
+
+// The maximum age is only a safety net, as in CallerCache.
+const MAX_AGE_MS = 60_000;
+const MAX_ENTRIES = 100_000;
+
+/**
+ * Whether an account's subscription is active, for signed file links, which name an account rather
+ * than a key. Kept in memory on the same terms as CallerCache: an entry goes when PostgreSQL announces
+ * a change to the account or to any plan, is read again when the subscription expires by time, and
+ * nothing is kept while the announcing connection is down, so a plan made inactive refuses the next
+ * download. A download then costs no database round trip.
+ */
+export class PlanCache {
+  private readonly entries = new Map<string, { plan: PlanState | undefined; staleAt: number }>();
+  private generation = 0;
+
+  constructor(private readonly repo: CallerRepository, private readonly listener: ChangeListener) {
+    onAccessChange(listener, {
+      account: (id) => {
+        this.generation++;
+        this.entries.delete(id);
+      },
+      all: () => {
+        this.generation++;
+        this.entries.clear();
+      },
+    });
+  }
+
+  async get(accountId: string): Promise<PlanState | undefined> {
+    const hit = this.entries.get(accountId);
+    if (hit && Date.now() < hit.staleAt) return hit.plan;
+    const generation = this.generation;
+    const c = await this.repo.byAccountId(accountId);
+    const plan = c && { active: c.subscriptionActive, status: c.subscriptionStatus, expiresAt: c.expiresAt };
+    // A read that overlapped an announcement may hold the old state: used once, not kept.
+    if (this.listener.connected && generation === this.generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(accountId, { plan, staleAt: Math.min(Date.now() + MAX_AGE_MS, c?.refreshAt ?? Infinity) });
+    } else {
+      this.entries.delete(accountId);
+    }
+    return plan;
+  }
+}

@@ -1,0 +1,88 @@
+// The changes feed (GET /v1/changes/): the registry's events for clients that poll instead of
+// receiving webhooks. Its cursor is outbox.seq, drawn by the relay in commit order, so a reader that
+// pages with next_since never skips an event committed late (see migrations/*_webhooks.ts).
+import { z } from '../http/zod.ts';
+import type { Db } from '../db/knex.ts';
+import { isoTimestamp } from '../db/sql.ts';
+import { limitParam } from '../http/schemas.ts';
+import { EVENT_NAMES, isEventName, visibleEvents, type EventName } from './events.ts';
+
+const list = (name: string, max: number, each: (s: string) => string | null) =>
+  z.string().transform((s, ctx) => {
+    const items = [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))];
+    if (items.length > max) ctx.addIssue({ code: 'custom', message: `${name} takes at most ${max} values` });
+    for (const i of items) {
+      const problem = each(i);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }
+    return items;
+  });
+
+export const ChangesQuery = z.object({
+  since: z.string().regex(/^(\d{1,18}|\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?)$/,
+    { error: 'since must be a cursor (next_since of an earlier page, 0 for the beginning) or an ISO 8601 date-time', abort: true })
+    .refine((s) => /^\d+$/.test(s) || !Number.isNaN(Date.parse(s)), 'since is not a valid date-time')
+    .optional().openapi({ description: 'next_since of the previous page (0: from the beginning), or an ISO 8601 date-time: events recorded from then on', example: '0' }),
+  limit: limitParam(50, 100),
+  application_numbers: list('application_numbers', 100, (a) => (/^[1-9]\d{0,11}$/.test(a) ? null : `not an application number: ${a}`))
+    .optional().openapi({ type: 'string', description: 'Comma-separated application numbers (at most 100): only their events' }),
+  events: list('events', EVENT_NAMES.length, (e) => (isEventName(e) ? null : `unknown event: ${e}`))
+    .optional().openapi({ type: 'string', description: 'Comma-separated event names: only these events' }),
+});
+
+const Change = z.object({
+  event_id: z.string().openapi({ description: 'The event\'s id, as in webhook payloads (event_id) and the delivery log' }),
+  event: z.string(),
+  trademark: z.object({ application_number: z.string(), word_mark: z.string().nullable(), class_number: z.number().int().nullable() }),
+  change: z.object({ old_value: z.unknown(), new_value: z.unknown(), changed_at: z.string() }),
+  recorded_at: z.string().openapi({ description: 'When the event was recorded (the import\'s commit, or the reminder job\'s run)' }),
+});
+
+export const ChangesResponse = z.object({
+  count: z.number().int(),
+  next_since: z.string().openapi({ description: 'Pass as since to read what follows (the same value when nothing new has arrived)' }),
+  has_more: z.boolean(),
+  omitted_events: z.array(z.string()).openapi({ description: 'Events left out because their category is not on your plan' }),
+  changes: z.array(Change),
+}).openapi('ChangesFeed');
+
+export class ChangesFeed {
+  constructor(private readonly db: Db) {}
+
+  async read(q: z.infer<typeof ChangesQuery>, categories: ReadonlySet<string>) {
+    const visible = visibleEvents(categories);
+    const wanted: EventName[] = q.events ? visible.filter((e) => q.events!.includes(e)) : visible;
+    const since = q.since ?? '0';
+    const byCursor = /^\d+$/.test(since);
+    const where = ['o.seq is not null', 'o.event = any(?)', byCursor ? 'o.seq > ?' : 'o.created_at >= ?'];
+    const args: (string | Date | string[])[] = [wanted, byCursor ? since : new Date(since)];
+    if (q.application_numbers?.length) {
+      where.push('o.application_number = any(?)');
+      args.push(q.application_numbers);
+    }
+    const r = await this.db.raw(
+      `select o.seq::text as seq, o.id::text as event_id, o.event, o.application_number, t.word_mark, t.class_number,
+         o.old_value, o.new_value, ${isoTimestamp('o.changed_at')} as changed_at, ${isoTimestamp('o.created_at')} as recorded_at
+       from outbox o left join trademarks t on t.application_number = o.application_number
+       where ${where.join(' and ')} order by o.seq limit ?`, [...args, q.limit + 1]);
+    const rows = r.rows.slice(0, q.limit);
+    return {
+      count: rows.length,
+      next_since: rows.length ? rows[rows.length - 1].seq : byCursor ? since : await this.lastCursor(),
+      has_more: r.rows.length > q.limit,
+      omitted_events: EVENT_NAMES.filter((e) => !visible.includes(e)),
+      changes: rows.map((x: Record<string, unknown>) => ({
+        event_id: x.event_id, event: x.event,
+        trademark: { application_number: x.application_number, word_mark: x.word_mark ?? null, class_number: x.class_number ?? null },
+        change: { old_value: x.old_value, new_value: x.new_value, changed_at: x.changed_at },
+        recorded_at: x.recorded_at,
+      })),
+    };
+  }
+
+  /** The newest cursor: for a since given as a time after every event, what follows is whatever comes next. */
+  private async lastCursor(): Promise<string> {
+    const r = await this.db.raw(`select coalesce(max(seq), 0)::text as seq from outbox`);
+    return r.rows[0].seq;
+  }
+}
