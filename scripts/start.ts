@@ -1,5 +1,5 @@
 // `npm start`: prepares the database (pgvector, migrations, reference data, a demo registry on first
-// start), then runs one API process per core and the workers process. The ML sidecar joins here.
+// start), then runs one API process per core, the workers process and the ML sidecar.
 import cluster from 'node:cluster';
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -24,16 +24,24 @@ async function primary(): Promise<void> {
   if (built) console.error(`search index built in ${(built.ms / 1000).toFixed(1)} s (${built.marks.toLocaleString('en')} marks)`);
   const n = Math.max(1, Math.min(os.availableParallelism(), 8));
   let stopping = false;
-  let workers: ChildProcess | undefined;
-  const startWorkers = () => {
-    workers = fork(new URL('../workers/main.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
-    workers.once('exit', (code) => {
-      if (stopping) return;
-      console.error(`workers process exited (${code}); starting another`);
-      setTimeout(startWorkers, 1000);
-    });
+  // Child processes kept running: started again a second after they exit, until stopping.
+  const keep = (script: string, what: string) => {
+    const h: { child?: ChildProcess } = {};
+    const run = () => {
+      h.child = fork(new URL(script, import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+      h.child.once('exit', (code) => {
+        if (stopping) return;
+        console.error(`${what} exited (${code}); starting another`);
+        setTimeout(run, 1000);
+      });
+    };
+    run();
+    return h;
   };
-  startWorkers();
+  const workers = keep('../workers/main.ts', 'workers process');
+  // The ML sidecar (workers/sidecar/): embeddings and OCR on loopback at ML_URL. Not waited for: the API
+  // serves at once, and logo indexing (in the workers process) starts when the sidecar answers.
+  const sidecar = keep('../workers/sidecar/main.ts', 'ML sidecar');
 
   const stop = (exitCode = 0) => {
     if (stopping) return;
@@ -43,13 +51,16 @@ async function primary(): Promise<void> {
       cluster.on('exit', check);
       check();
     });
-    const workersDone = new Promise<void>((resolve) => {
-      if (!workers || workers.exitCode !== null) return resolve();
-      workers.once('exit', () => resolve());
+    const exited = (c?: ChildProcess) => new Promise<void>((resolve) => {
+      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+      c.once('exit', () => resolve());
     });
+    const workersDone = exited(workers.child);
+    const sidecarDone = exited(sidecar.child);
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    workers?.kill('SIGTERM');
-    void Promise.all([apiDone, workersDone]).then(() => process.exit(exitCode));
+    workers.child?.kill('SIGTERM');
+    sidecar.child?.kill('SIGTERM');
+    void Promise.all([apiDone, workersDone, sidecarDone]).then(() => process.exit(exitCode));
   };
   process.on('SIGINT', () => stop());
   process.on('SIGTERM', () => stop());
@@ -76,7 +87,7 @@ async function primary(): Promise<void> {
   });
   let ready = 0;
   cluster.on('listening', () => {
-    if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   });
 }
 

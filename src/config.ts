@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { parseAllowList } from './outbound/addresses.ts';
 
 // Every setting the process reads from its environment, validated once at start.
 // Nothing else in the code reads process.env.
@@ -45,9 +46,64 @@ const Env = z.object({
   SEARCH_SNAPSHOT: z.string().default('var/search/index.snapshot'),
   // How long repeated searches are answered from Redis; 0 turns the cache off.
   SEARCH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  // Object store driver: a local folder (OBJECT_STORE_DIR) or an S3-compatible bucket (S3_*).
+  OBJECT_STORE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  // An S3-compatible service (MinIO, R2…); AWS when empty.
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  // Static credentials; the AWS SDK's default chain (environment, profile, instance role) when unset.
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or folder names each ending in /').default(''),
+  // Bulk document zips: how many the workers build at once, and how long a finished zip is kept.
+  BULK_DOCUMENTS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  BULK_ZIP_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+  // Webhooks (docs/webhooks.md). The key that encrypts webhook secrets at rest (AES-256-GCM, derived with HKDF).
+  WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-only-webhook-secret-key-change-me-0123456789'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(3),
+  WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
+  // Failed attempts in a row (across all of a webhook's deliveries) that disable it.
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(10),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  // Pending work PostgreSQL holds longer than this past its due time is handed to the queue again.
+  WEBHOOK_REQUEUE_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
+  WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).default(30),
+  // Test-only: comma-separated addresses or CIDR ranges webhooks may reach although private (refused in production).
+  WEBHOOK_ALLOW_ADDRESSES: z.string().default('').refine((v) => {
+    try {
+      parseAllowList(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be comma-separated IP addresses or CIDR ranges'),
+  // A PEM file of extra certificate authorities webhook endpoints may be signed by (besides the usual roots).
+  WEBHOOK_CA_FILE: z.string().optional(),
+  // The daily renewal_due job (cron, UTC).
+  RENEWAL_CRON: z.string().default('0 1 * * *'),
+  // Mail: SMTP when set (smtp://user:pass@host:port), otherwise mail stays in the mail_outbox table and is logged.
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('Nishaan <no-reply@nishaan.in>'),
+  // Logo search (docs/logos.md). The ML sidecar listens at ML_URL (loopback); `npm start` runs it.
+  ML_URL: z.string().url().default('http://127.0.0.1:3100'),
+  ML_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  OCR_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+  // "auto": a CLIP model placed in models/clip/ if there is one, else models/manifest.json's default.
+  LOGO_MODEL: z.string().regex(/^[A-Za-z0-9._-]+$/).default('auto'),
+  LOGO_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  // Where uploaded images are streamed to while their search runs (bulk jobs read them from here).
+  UPLOAD_DIR: z.string().default('var/uploads'),
+  IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // Tests only: host:port pairs the image-URL fetch may reach although they are loopback (refused in production).
+  IMAGE_FETCH_TEST_ALLOW: z.string().default(''),
+  // Tests only: a PEM file of the CA the local HTTPS test server's certificate is signed with.
+  IMAGE_FETCH_TEST_CA: z.string().default(''),
 });
 
-export type Config = z.infer<typeof Env> & { objectStoreDir: string; searchSnapshot: string | null };
+export type Config = z.infer<typeof Env> & { objectStoreDir: string; searchSnapshot: string | null; uploadDir: string };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Env.safeParse(env);
@@ -56,10 +112,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
-  for (const key of ['URL_SIGNING_SECRET', 'JWT_SECRET'] as const) {
+  for (const key of ['URL_SIGNING_SECRET', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY'] as const) {
     if (cfg.NODE_ENV === 'production' && cfg[key].startsWith('dev-only')) {
       throw new Error(`invalid configuration:\n  ${key}: must be set in production`);
     }
   }
-  return { ...cfg, objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR), searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null };
+  if (cfg.OBJECT_STORE_DRIVER === 's3' && !cfg.S3_BUCKET) throw new Error('invalid configuration:\n  S3_BUCKET: required when OBJECT_STORE_DRIVER=s3');
+  if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_ALLOW_ADDRESSES.trim()) {
+    throw new Error('invalid configuration:\n  WEBHOOK_ALLOW_ADDRESSES: test-only, refused in production');
+  }
+  for (const key of ['IMAGE_FETCH_TEST_ALLOW', 'IMAGE_FETCH_TEST_CA'] as const) {
+    if (cfg[key] && cfg.NODE_ENV !== 'test') throw new Error(`invalid configuration:\n  ${key}: only honoured when NODE_ENV=test`);
+  }
+  return {
+    ...cfg, objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR), searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null,
+    uploadDir: path.resolve(cfg.UPLOAD_DIR),
+  };
 }

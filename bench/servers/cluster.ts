@@ -7,9 +7,12 @@ if (cluster.isPrimary) {
   const n = Number(process.env.BENCH_PROCESSES ?? 2);
   let ready = 0;
   for (let i = 0; i < n; i++) {
-    cluster.fork().on('message', () => {
+    const w = cluster.fork();
+    w.on('message', () => {
       if (++ready === n) process.send?.('ready');
     });
+    // A process that dies before it serves fails the benchmark at once instead of leaving it waiting.
+    w.on('exit', (code) => ready < n && process.exit(code || 1));
   }
   const rss = () => Object.values(cluster.workers ?? {}).map((w) => {
     const status = fs.readFileSync(`/proc/${w!.process.pid}/status`, 'utf8');

@@ -10,6 +10,16 @@ interface Entry {
 export const ACCESS_CHANNEL = 'nishaan_access';
 
 /**
+ * Wires a cache of access decisions to PostgreSQL's announcements: `account` when one account's
+ * key, subscription or add-ons changed, `all` when a plan changed or announcements may have been
+ * missed (the connection dropped).
+ */
+export function onAccessChange(listener: ChangeListener, drop: { account(accountId: string): void; all(): void }): void {
+  listener.on(ACCESS_CHANNEL, (payload) => (payload.startsWith('account:') ? drop.account(payload.slice('account:'.length)) : drop.all()));
+  listener.onReset(() => drop.all());
+}
+
+/**
  * Callers by API key hash, kept in memory so a keyed request needs no database round trip.
  *
  * It never outlives a change: PostgreSQL announces every change to a key, account, subscription,
@@ -29,16 +39,23 @@ export class CallerCache {
     private readonly maxAgeMs = 60_000,
     private readonly maxEntries = 200_000,
   ) {
-    listener.on('nishaan_access', (payload) => this.invalidate(payload));
-    listener.onReset(() => this.clear());
+    onAccessChange(listener, { account: (id) => this.dropAccount(id), all: () => this.clear() });
   }
 
   async byKeyHash(hash: Buffer): Promise<Caller | undefined> {
-    const k = hash.toString('base64');
+    return this.cached(hash.toString('base64'), () => this.repo.byKeyHash(hash));
+  }
+
+  /** An account's grants without a key: for work done on its behalf (webhook deliveries, at delivery time). */
+  async byAccountId(accountId: string): Promise<Caller | undefined> {
+    return this.cached(`account:${accountId}`, () => this.repo.byAccountId(accountId));
+  }
+
+  private async cached(k: string, read: () => Promise<Caller | undefined>): Promise<Caller | undefined> {
     const hit = this.entries.get(k);
     if (hit !== undefined && Date.now() < hit.staleAt) return hit.caller;
     const generation = this.generation;
-    const caller = await this.repo.byKeyHash(hash);
+    const caller = await read();
     if (caller && this.listener.connected && generation === this.generation) this.keep(k, caller);
     else if (hit) this.drop(k, hit.caller.accountId);
     return caller;
@@ -58,16 +75,11 @@ export class CallerCache {
     this.keysOfAccount.get(accountId)?.delete(k);
   }
 
-  private invalidate(payload: string): void {
+  // A plan change clears everything: rare enough to start afresh rather than index entries by plan.
+  private dropAccount(accountId: string): void {
     this.generation++;
-    if (payload.startsWith('account:')) {
-      const accountId = payload.slice('account:'.length);
-      for (const k of this.keysOfAccount.get(accountId) ?? []) this.entries.delete(k);
-      this.keysOfAccount.delete(accountId);
-    } else {
-      // A plan changed: rare enough to start afresh rather than index entries by plan.
-      this.clear();
-    }
+    for (const k of this.keysOfAccount.get(accountId) ?? []) this.entries.delete(k);
+    this.keysOfAccount.delete(accountId);
   }
 
   private clear(): void {

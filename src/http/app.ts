@@ -11,6 +11,7 @@ import { Guard } from './guard.ts';
 import { CallerRepository } from '../accounts/callerRepository.ts';
 import { TokenService } from '../accounts/tokens.ts';
 import { CallerCache } from '../accounts/callerCache.ts';
+import { PlanCache } from '../accounts/planCache.ts';
 import { QuotaRepository } from '../limits/quotaRepository.ts';
 import { CreditLedger } from '../limits/credits.ts';
 import { RateLimits } from '../limits/rateLimits.ts';
@@ -74,7 +75,8 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
     res.json(openapi);
   });
   app.use(docsRouter());
-  app.use(filesRouter(deps.store, deps.signer));
+  const plans = new PlanCache(callers, deps.listener);
+  app.use(filesRouter(deps.store, deps.signer, (accountId) => plans.get(accountId)));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });

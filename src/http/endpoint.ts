@@ -19,6 +19,14 @@ export interface Ctx<P, Q, B> {
   res: Response;
   /** The authenticated account (API key or bearer token); absent on public endpoints. */
   caller?: Caller;
+  /**
+   * Endpoints with a deferred cost: takes `units` credits (of the declared resource unless another is
+   * named) once the handler knows what it hands out, before it hands anything out; 429 when short.
+   * Given back if the request fails afterwards.
+   */
+  charge: (units: number, resource?: Resource) => Promise<void>;
+  /** Gives back part of the credits this request was charged (bulk items that failed cost nothing). */
+  uncharge(units: number): Promise<void>;
 }
 
 /** What a successful call costs; endpoints declare it, the pipeline charges it. */
@@ -26,6 +34,8 @@ export interface Cost<P, Q, B> {
   resource: Resource;
   /** Credits for this request (bulk: one per distinct item); default 1. */
   units?: (ctx: Ctx<P, Q, B>) => number;
+  /** The handler charges through ctx.charge() once it has read what it will hand out (a listing of N links costs N). */
+  deferred?: boolean;
 }
 
 /** Bulk endpoints: the plan must allow the family, and at least this many items per request. */
@@ -57,6 +67,18 @@ export interface EndpointDef<P extends AnyObject, Q extends AnyObject, B extends
   status?: number;
   /** Error statuses this endpoint can answer besides 400/500, documented in the OpenAPI document. */
   errors?: number[];
+  /** The 403 message when the caller's subscription is inactive, where the contract words it. */
+  inactiveMessage?: string;
+  /**
+   * A file response (a PDF, a workbook) that the handler streams into `res` itself; its media type for
+   * the OpenAPI document. The handler resolves once the body is sent.
+   */
+  contentType?: string;
+  /**
+   * Multipart endpoints: reads the body (files streamed to disk) after authentication and limits,
+   * before validation; `body` then describes the form and is documented as multipart/form-data.
+   */
+  multipart?: (req: Request, res: Response) => Promise<void>;
   handler: (ctx: Ctx<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<z.infer<R>>;
 }
 
@@ -120,7 +142,10 @@ export class Api {
       const defaultCost = cost?.resource === 'api_calls' && !cost.units;
       let early: Caller | undefined;
       if (security === 'apiKey') {
-        const caller = await this.guard.identify(req);
+        const caller = await this.guard.identify(req).catch((err: unknown) => {
+          throw def.inactiveMessage && err instanceof AppError && err.code === 'subscription_inactive'
+            ? new AppError(err.code, def.inactiveMessage, err.details) : err;
+        });
         req.viewer = viewerFor(caller);
         // The usual cost (one api_calls) is taken in the admission's round trip.
         const admission = this.guard.admit(req, res, caller, defaultCost);
@@ -145,8 +170,18 @@ export class Api {
         if (def.category) requireCategory(viewerOf(req), def.category);
         const params = parseOrThrow(def.params, req.params, 'path');
         const query = parseOrThrow(def.query, req.query, 'query');
+        if (def.multipart) await def.multipart(req, res);
         const body = parseOrThrow(def.body, req.body, 'body');
-        const ctx = { params, query, body, req, res, caller };
+        const charge = async (units: number, resource: Resource = cost!.resource) => {
+          if (!cost?.deferred || !admitted) throw new Error(`${def.operationId} charges through ctx.charge without a deferred cost`);
+          const back = await this.guard.charge(admitted, resource, units);
+          const before = refund;
+          refund = Object.assign(async () => {
+            await back();
+            await before();
+          }, { part: before.part });
+        };
+        const ctx = { params, query, body, req, res, caller, charge, uncharge: (units: number) => refund.part(units) };
         if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
         let running: Promise<Settled<z.infer<R>>> | undefined;
         if (pending) {
@@ -157,9 +192,9 @@ export class Api {
           refund = this.guard.refunder(admitted.credit);
         }
         // Costs are taken (or a refusal for want of credits reported) after every check that can refuse the request.
-        if (cost && admitted) refund = await this.guard.charge(admitted, cost.resource, defaultCost ? 1 : cost.units?.(ctx) ?? 1);
+        if (cost && !cost.deferred && admitted) refund = await this.guard.charge(admitted, cost.resource, defaultCost ? 1 : cost.units?.(ctx) ?? 1);
         result = running ? unsettle(await running) : await def.handler(ctx);
-        if (this.checkResponses) {
+        if (this.checkResponses && !def.contentType) {
           const check = def.response.safeParse(result);
           if (!check.success) {
             throw new Error(`response of ${def.operationId} does not match its schema: ${JSON.stringify(check.error.issues)}`);
@@ -193,7 +228,10 @@ export class Api {
     const keyed = def.security === 'apiKey';
     const responses: Record<string, ResponseConfig> = {
       [String(def.status ?? 200)]: {
-        description: 'Success', content: { 'application/json': { schema: def.response } },
+        description: 'Success',
+        content: def.contentType
+          ? { [def.contentType]: { schema: { type: 'string', format: 'binary' } } }
+          : { 'application/json': { schema: def.response } },
         headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(keyed ? RATE_LIMIT_HEADERS : {}) },
       },
     };
@@ -214,7 +252,7 @@ export class Api {
       request: {
         params: def.params,
         query: def.query,
-        body: def.body ? { content: { 'application/json': { schema: def.body } } } : undefined,
+        body: def.body ? { content: { [def.multipart ? 'multipart/form-data' : 'application/json']: { schema: def.body } } } : undefined,
       },
       responses,
     });

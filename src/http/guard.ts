@@ -33,6 +33,9 @@ const UNGUARDED_CALLER: Caller = {
   quotas: { api_calls: Infinity, doc_views: Infinity, logo_searches: Infinity, pdf_reports: Infinity, excel_reports: Infinity },
 };
 
+/** Gives a request's credits back: all of them, or part of them. */
+export type Refund = (() => Promise<void>) & { part(units: number): Promise<void> };
+
 /** A keyed request's caller, and its default credit: taken (a Charge), none left (null), or not asked for. */
 export interface Admitted {
   caller: Caller;
@@ -151,8 +154,8 @@ export class Guard {
    * Takes the credits a request costs before it runs (or reports that the default credit taken at
    * admission could not be); the returned function gives them back if the request fails.
    */
-  async charge(a: Admitted, resource: Resource, units: number): Promise<() => Promise<void>> {
-    if (this.unguarded) return async () => {};
+  async charge(a: Admitted, resource: Resource, units: number): Promise<Refund> {
+    if (this.unguarded) return this.refunder(null);
     const { caller } = a;
     const limit = caller.quotas[resource] ?? 0;
     const taken = a.credit !== undefined && resource === 'api_calls' && units === 1 ? a.credit : await this.ledger.take(caller.accountId, resource, units, limit);
@@ -167,13 +170,18 @@ export class Guard {
     return this.refunder(taken);
   }
 
-  /** Gives credits back to where and the month they were taken from, once. */
-  refunder(charge: Charge | null | undefined): () => Promise<void> {
-    let done = !charge;
-    return async () => {
-      if (done) return;
-      done = true;
-      await this.ledger.refund(charge!);
+  /**
+   * Gives credits back to where and the month they were taken from, once: all that is left of them,
+   * or `part(units)` of them (bulk items that failed cost nothing).
+   */
+  refunder(charge: Charge | null | undefined): Refund {
+    let left = charge?.units ?? 0;
+    const give = async (units: number) => {
+      const n = Math.min(units, left);
+      if (n <= 0) return;
+      left -= n;
+      await this.ledger.refund({ ...charge!, units: n });
     };
+    return Object.assign(() => give(left), { part: give });
   }
 }

@@ -13,6 +13,7 @@ import type { Category } from '../../src/accounts/access.ts';
 import { CATEGORIES } from '../../src/accounts/access.ts';
 import type { Resource } from '../../src/accounts/callerRepository.ts';
 import type { CreditLedger } from '../../src/limits/credits.ts';
+import type { Clock } from '../../src/clock.ts';
 
 export interface Client {
   account: TestAccount;
@@ -44,7 +45,7 @@ export interface TestApp {
 }
 
 /** The real app on a fresh cloned database and a temporary object store. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, opts: { clock?: Clock } = {}): Promise<TestApp> {
   const { url } = await cloneTestDatabase();
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-store-'));
   const config = loadConfig({
@@ -61,7 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     SEARCH_SNAPSHOT: '',
     ...env,
   });
-  const deps = createDeps(config);
+  const deps = createDeps(config, opts.clock);
   const { app, openapi, ledger } = buildApp(deps);
   await deps.listener.start();
   const clientFor = (account: TestAccount): Client => ({

@@ -10,7 +10,8 @@ import { ENTITY_BY_NAME } from '../../src/ingest/importer/entities.ts';
 import { feedFile } from '../../src/ingest/importer/feed.ts';
 import type { SetFiles } from '../../src/ingest/importer/files.ts';
 import { importSet, type ImportResult } from '../../src/ingest/importer/index.ts';
-import { checkLine, isDate, isTimestamp, readLines, slugOf } from '../../src/ingest/importer/lines.ts';
+import { checkLine, isDate, isTimestamp, readLines } from '../../src/ingest/importer/lines.ts';
+import { slugOf } from '../../src/trademarks/slug.ts';
 import { Progress } from '../../src/ingest/importer/progress.ts';
 import { createStage } from '../../src/ingest/importer/stage.ts';
 import { LocalObjectStore } from '../../src/storage/localStore.ts';
@@ -245,7 +246,7 @@ describe('importer: baseline', () => {
     expect(journals[1].object_key).to.equal(`blobs/${sha256(path.join(BASELINE, 'files/journal-2101.pdf'))}.pdf`);
 
     expect(await db('logos').first()).to.deep.include({ application_number: '4100002', content_type: 'image/png', width: 40, height: 24,
-      object_key: `blobs/${sha256(path.join(BASELINE, 'files/logo-asha.png'))}.png`, ocr_text: null, embedding: null });
+      object_key: `blobs/${sha256(path.join(BASELINE, 'files/logo-asha.png'))}.png`, ocr_text: null, index_state: 'pending' });
 
     const run = await db('import_runs').where({ id: first.runId }).first();
     expect(run).to.deep.include({ baseline: true, rejected: 0, events: 0, source: BASELINE });
@@ -261,9 +262,10 @@ describe('importer: baseline', () => {
   });
 
   it('changes nothing when the same set is imported again', async () => {
-    // A logo's embedding (filled later by another job) must survive a re-import of the same image.
+    // A logo's index (filled later by the logo indexing jobs) must survive a re-import of the same image.
     const vec = `[${Array.from({ length: 128 }, (_, i) => (i % 7) / 10).join(',')}]`;
-    await env.db.raw(`update logos set embedding = ?::vector, embedding_model = 'test' where application_number = '4100002'`, [vec]);
+    await env.db.raw(`update logos set index_state = 'done', ocr_detected = 'ASHA' where application_number = '4100002'`);
+    await env.db.raw(`insert into logo_vectors (application_number, model, embedding) values ('4100002', 'test', ?::halfvec)`, [vec]);
     const before = await snapshot(env.db);
     const files = blobs(env.storeDir).map((b) => fs.statSync(path.join(env.storeDir, 'blobs', b)).mtimeMs);
 
@@ -271,6 +273,7 @@ describe('importer: baseline', () => {
     expect(again).to.include({ baseline: false, rejected: 0, events: 0 });
     for (const [t, c] of Object.entries(again.counts)) expect([c.inserted, c.updated], t).to.deep.equal([0, 0]);
     expect(await snapshot(env.db)).to.deep.equal(before);
+    expect((await env.db('logo_vectors').where({ application_number: '4100002' })).length).to.equal(1);
     expect(again.files).to.deep.equal({ hashed: 4, stored: 0 });
     expect(blobs(env.storeDir).map((b) => fs.statSync(path.join(env.storeDir, 'blobs', b)).mtimeMs)).to.deep.equal(files);
     const runs = await env.db('import_runs').orderBy('id');

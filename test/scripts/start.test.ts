@@ -11,7 +11,9 @@ import { createDb } from '../../src/db/knex.ts';
 import { createDeps, closeDeps } from '../../src/deps.ts';
 import { loadConfig } from '../../src/config.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
-import { EVENTS_QUEUE } from '../../src/webhooks/outboxRelay.ts';
+import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
+import { RENEWALS_QUEUE } from '../../src/webhooks/workers.ts';
+import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
 import { createAccount } from '../helpers/accounts.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -61,9 +63,11 @@ describe('npm start', function () {
 
   after(async () => {
     const redis = new Redis('redis://127.0.0.1:6379/0', { maxRetriesPerRequest: null });
-    const queue = new Queue(EVENTS_QUEUE, { connection: redis, prefix });
-    await queue.obliterate({ force: true });
-    await queue.close();
+    for (const name of [DELIVERY_QUEUE, RENEWALS_QUEUE, LOGO_INDEX_QUEUE]) {
+      const queue = new Queue(name, { connection: redis, prefix });
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
     redis.disconnect();
     const admin = createDb('postgres://postgres@127.0.0.1:5432/postgres', 1);
     await admin.raw(`drop database if exists "${name}" with (force)`);
@@ -71,10 +75,11 @@ describe('npm start', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('creates and migrates the database, imports a demo registry once, serves it with its workers, and stops cleanly', async () => {
+  it('creates and migrates the database, imports a demo registry once, serves it with its workers and ML sidecar, indexes its logos, and stops cleanly', async () => {
     const port = await freePort();
+    const mlPort = await freePort();
     const env = {
-      PORT: String(port), DATABASE_URL: dbUrl, OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'),
+      PORT: String(port), ML_URL: `http://127.0.0.1:${mlPort}`, UPLOAD_DIR: path.join(dir, 'uploads'), DATABASE_URL: dbUrl, OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'),
       DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: prefix,
       SEARCH_SNAPSHOT: path.join(dir, 'search', 'index.snapshot'),
     };
@@ -97,24 +102,36 @@ describe('npm start', function () {
     expect((await search(rows[0].word_mark)).results.map((r: { application_number: string }) => r.application_number))
       .to.include(rows[0].application_number);
 
-    // A delta imported while it runs reaches the events queue through the workers' outbox relay.
+    // A delta imported while it runs is relayed and fanned out by the workers process (webhooks).
     const deps = createDeps(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
     const imported = await importSet({ db: deps.db, store: deps.store, dir: path.join(dir, 'demo', 'delta') });
     expect(imported.events).to.be.greaterThan(0);
-    let unrelayed = -1;
-    for (let i = 0; i < 100 && unrelayed !== 0; i++) {
+    let pending = -1;
+    for (let i = 0; i < 100 && pending !== 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      unrelayed = (await deps.db.raw('select count(*)::int as n from outbox where relayed_at is null')).rows[0].n;
+      pending = (await deps.db.raw('select count(*)::int as n from outbox where fanned_out_at is null or seq is null')).rows[0].n;
     }
     await closeDeps(deps);
-    expect(unrelayed).to.equal(0);
-    const redis = new Redis('redis://127.0.0.1:6379/0', { maxRetriesPerRequest: null });
-    const queue = new Queue(EVENTS_QUEUE, { connection: redis, prefix });
-    expect((await queue.getJobCounts('waiting')).waiting).to.equal(imported.events);
-    await queue.close();
-    redis.disconnect();
+    expect(pending).to.equal(0);
+
+    // The ML sidecar runs beside them, and the logos (the demo's and the delta's) are indexed in the background.
+    const health = await (await fetch(`http://127.0.0.1:${mlPort}/health`)).json();
+    expect(health.ok).to.equal(true);
+    const logoDb = createDb(dbUrl, 1);
+    let states: Record<string, number> = {};
+    for (let i = 0; i < 600 && !(states.done >= 5 && !states.pending); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const r = await logoDb.raw('select index_state, count(*)::int as n from logos group by 1');
+      states = Object.fromEntries(r.rows.map((x: { index_state: string; n: number }) => [x.index_state, x.n]));
+    }
+    const vectors = (await logoDb.raw('select count(*)::int as n from logo_vectors where model = ?', [health.model.model])).rows[0].n;
+    await logoDb.destroy();
+    expect(Object.keys(states)).to.deep.equal(['done']);
+    expect(vectors).to.equal(states.done);
 
     expect(await stop(first.child)).to.equal(0);
+    // The sidecar has stopped with the rest.
+    expect(await fetch(`http://127.0.0.1:${mlPort}/health`).then(() => 'up', () => 'down')).to.equal('down');
     // The workers process is gone too (its relay would otherwise keep the database busy).
     const check = createDb(dbUrl, 1);
     const others = await check.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [name]);

@@ -13,6 +13,10 @@ import { registerAccountRoutes } from './accounts.ts';
 import { searchRoutes } from './search.ts';
 import { SearchService } from '../../search/service.ts';
 import { SearchCache } from '../../search/cache.ts';
+import { registerDocumentRoutes } from './documents.ts';
+import { registerWebhookRoutes } from './webhooks.ts';
+import { logoRoutes } from './logos.ts';
+import { LogoService } from '../../logos/service.ts';
 
 export interface RouteServices {
   tokens: TokenService;
@@ -27,7 +31,12 @@ export function registerRoutes(api: Api, deps: Deps, services: RouteServices): v
   const cache = new SearchCache(deps.redis, deps.config.RATE_LIMIT_PREFIX, deps.config.SEARCH_CACHE_TTL_SECONDS, deps.log);
   searchRoutes(api, new SearchService(deps.search, trademarkRepo, cache), trademarks);
   trademarkRoutes(api, trademarks);
-  journalRoutes(api, new JournalRepository(deps.db));
+  const journalRepo = new JournalRepository(deps.db);
+  journalRoutes(api, journalRepo);
   referenceRoutes(api, deps);
   registerAccountRoutes(api, deps, services);
+  registerDocumentRoutes(api, deps, trademarkRepo, journalRepo);
+  registerWebhookRoutes(api, deps);
+  const l = deps.logos;
+  logoRoutes(api, new LogoService(l.repo, l.texts, deps.store, { sidecar: l.sidecar, repo: l.repo, fetch: l.fetch, uploadDir: deps.config.uploadDir }, () => l.fanout()), deps.config.uploadDir);
 }
