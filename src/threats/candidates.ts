@@ -1,0 +1,52 @@
+import type { SearchEngine } from '../search/engine.ts';
+import type { Filter } from '../search/markIndex.ts';
+import type { SummaryRow } from '../trademarks/repository.ts';
+import { prepareQuery } from '../search/query.ts';
+import { classMask } from '../search/service.ts';
+import type { MarkForm } from './compare.ts';
+
+// Word candidates of a mark, from the search index (never a scan of the register). SMART search
+// already finds what an examiner compares: the same mark, marks holding it or starting or ending with
+// it, joined and split forms, spelling variants (1-2 edits), sound-alikes after Indian romanisation
+// (Double Metaphone) and marks that are one word of it. Three kinds of searches, each capped:
+//   1. the whole mark in its own and cognate classes (the strongest matches first);
+//   2. the whole mark in every class, a few results (the same or nearly the same mark elsewhere);
+//   3. each of its most distinctive words alone in its own and cognate classes: a copy often keeps
+//      the distinctive word and changes the rest (SUNRISE → ROYAL SUNRISE, SUNRISE FOODS).
+// Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
+// the caps keep the closest candidates.
+
+export const CANDIDATES = {
+  whole: 300,
+  anyClass: 20,
+  perWord: 150,
+  /** At most this many words searched alone, the most distinctive first. */
+  words: 3,
+  /** Words lighter than this (held by a large share of the register) are not searched alone. */
+  minWeight: 0.05,
+} as const;
+
+/** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
+export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: number[]): Map<string, SummaryRow> {
+  const out = new Map<string, SummaryRow>();
+  if (!form.words.length) return out;
+  const related: Filter = { classes: classMask(classes), status: null };
+  const add = (text: string, filter: Filter, want: number) => {
+    const q = prepareQuery(text, 'SMART');
+    if (!q.words.length) return;
+    const hits = engine.search(q, filter, want, null).hits.filter((h) => !out.has(String(h.appNo)));
+    const rows = engine.summaries(hits);
+    for (const r of rows) out.set(r.application_number, r);
+  };
+  add(form.normalised, related, CANDIDATES.whole);
+  add(form.normalised, { classes: null, status: null }, CANDIDATES.anyClass);
+  if (form.words.length > 1) {
+    const words = form.words
+      .map((w, i) => ({ w, weight: form.weights[i] }))
+      .filter((x) => x.w.length >= 3 && x.weight >= CANDIDATES.minWeight)
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, CANDIDATES.words);
+    for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
+  }
+  return out;
+}
