@@ -91,16 +91,6 @@ export class SearchEngine {
     return id >= 0 && this.base.isLive(id) ? this.base.text(id) : null;
   }
 
-  /** The mark's summary as the index holds it, or null when the register has no words for it. */
-  summaryOf(appNo: number): SummaryRow | null {
-    if (this.changed.has(appNo)) {
-      const id = this.delta?.idOf(appNo) ?? -1;
-      return id >= 0 ? this.delta!.summaries.row(id) : null;
-    }
-    const id = this.base.idOf(appNo);
-    return id >= 0 && this.base.isLive(id) ? this.base.summaries.row(id) : null;
-  }
-
   /** How many marks hold the word (the register's base index and its recent changes). */
   holders(word: string): number {
     let n = 0;

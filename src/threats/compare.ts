@@ -69,8 +69,12 @@ export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
   // Word-by-word spellings are read by both alignments: computed once.
   const ortho = a.infos.map((x) => b.infos.map((y) => orthographicOf(x, y)));
   const wordAligned = aligned(a, b, (i, j) => ortho[i][j]);
-  const wholeWord = orthographicOf(a.compactInfo, b.compactInfo);
   const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)));
+  // The whole marks run together are compared when a word was joined, split, added or dropped, or
+  // either is one word. Two marks of as many words are compared word by word only: run together,
+  // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
+  if (a.words.length === b.words.length && a.words.length > 1) return { word: wordAligned, phonetic: soundAligned, exact: false };
+  const wholeWord = orthographicOf(a.compactInfo, b.compactInfo);
   const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
   return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false };
 }

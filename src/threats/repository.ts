@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { checkModel } from '../logos/repository.ts';
+import { isoDate } from '../db/sql.ts';
 
 // SQL of the threats analysis: the statuses that count as live, and the logo side (the mark's own
 // vector, its nearest logos through the model's HNSW index, and the cosine of given marks' logos).
@@ -15,6 +16,7 @@ export interface LogoCandidate extends LogoNeighbour {
   class_number: number;
   status: string;
   proprietor_name: string;
+  application_date: string;
 }
 
 export class ThreatRepository {
@@ -48,7 +50,8 @@ export class ThreatRepository {
       with nn as (
         select application_number, embedding::${cast} <=> ${me} as distance from logo_vectors
         where model = '${model}' order by embedding::${cast} <=> ${me} limit ${k + 1})
-      select nn.application_number, 1 - nn.distance as similarity, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name
+      select nn.application_number, 1 - nn.distance as similarity, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
+        ${isoDate('t.application_date')} as application_date
       from nn join trademarks t using (application_number)
       where nn.application_number <> ? order by nn.distance, nn.application_number;
       commit;`, [appNo, appNo, appNo]);

@@ -16,16 +16,19 @@ export interface ScoreParams {
   /** Multipliers of the overall score by class relation and by whether the other mark is live. */
   classFactor: Record<ClassRelation, number>;
   deadFactor: number;
+  /** Multiplier for a mark filed after this one: a mark to watch, not an earlier right that can be cited against it. */
+  laterFactor: number;
   /** Minimum overall score of each risk level; below `low` a candidate is not a threat at all. */
   thresholds: { high: number; medium: number; low: number };
 }
 
 export const PARAMS: ScoreParams = {
-  sound: 0.7,
-  weightExponent: 2,
+  sound: 0.5,
+  weightExponent: 1,
   classFactor: { same: 1, related: 0.9, unrelated: 0.6 },
   deadFactor: 0.85,
-  thresholds: { high: 70, medium: 50, low: 30 },
+  laterFactor: 0.9,
+  thresholds: { high: 75, medium: 65, low: 47 },
 };
 
 /**
@@ -69,15 +72,23 @@ export function riskOf(overall: number, p: ScoreParams = PARAMS): RiskLevel {
   return overall >= p.thresholds.high ? 'High' : overall >= p.thresholds.medium ? 'Medium' : 'Low';
 }
 
+export interface Standing {
+  relation: ClassRelation;
+  /** The other mark is live (its status is not refused, abandoned, withdrawn, invalid or removed). */
+  live: boolean;
+  /** The other mark was filed after this one. */
+  later: boolean;
+}
+
 /**
  * The overall score 0-100: the marks' similarity (text, or the logos' when they look more alike than
- * the words read) times the class relation's factor, times the dead-mark factor.
+ * the words read) times the class relation's factor, the dead-mark factor and the later-filing factor.
  */
-export function scorePair(c: Comparison, visual: number | null, relation: ClassRelation, live: boolean, p: ScoreParams = PARAMS): PairScore {
+export function scorePair(c: Comparison, visual: number | null, st: Standing, p: ScoreParams = PARAMS): PairScore {
   const text = p.sound * Math.max(c.word, c.phonetic) + (1 - p.sound) * ((c.word + c.phonetic) / 2);
   const logo = visual ?? 0;
   const similarity = Math.max(text, logo);
-  const overall = round1(100 * similarity * p.classFactor[relation] * (live ? 1 : p.deadFactor));
+  const overall = round1(100 * similarity * p.classFactor[st.relation] * (st.live ? 1 : p.deadFactor) * (st.later ? p.laterFactor : 1));
   // `logo` (the words read in the other's logo) is decided by the caller, which knows where the words came from.
   const criterion: Criterion = logo > text ? 'visual' : c.exact ? 'exact' : 'word';
   return { word: round1(100 * c.word), phonetic: round1(100 * c.phonetic), visual: null, overall, risk: riskOf(overall, p), criterion };

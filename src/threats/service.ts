@@ -9,7 +9,7 @@ import { logoText } from '../logos/textIndex.ts';
 import { classRelation, relatedClasses, type ClassRelation } from './classes.ts';
 import { compareMarks, markForm, type MarkForm, type WeightOf } from './compare.ts';
 import { wordCandidates } from './candidates.ts';
-import { PARAMS, round1, scorePair, visualScale, weightFor, type Criterion, type RiskLevel } from './score.ts';
+import { PARAMS, type ScoreParams, round1, scorePair, visualScale, weightFor, type Criterion, type RiskLevel } from './score.ts';
 import type { ThreatRepository } from './repository.ts';
 import { modelThresholds, preferredModels } from './models.ts';
 
@@ -46,7 +46,7 @@ export interface ThreatQuery {
 }
 
 interface Candidate {
-  row: Pick<SummaryRow, 'application_number' | 'word_mark' | 'class_number' | 'status' | 'proprietor_name'>;
+  row: Pick<SummaryRow, 'application_number' | 'word_mark' | 'class_number' | 'status' | 'proprietor_name' | 'application_date'>;
   logoText?: string;
 }
 
@@ -107,22 +107,18 @@ export class ThreatService {
       visual = await this.repo.similarities(appNo, own.model, own.dims, [...candidates.keys()]);
     }
     const textApps = textHits.map((h) => h.application_number).filter((a) => a !== appNo);
-    const texts = await this.repo.logoTexts(textApps);
-    const latest = await this.index.ready();
+    // Marks found by their logo's words may have no words of their own (device marks): read from SQL.
+    const [texts, extra] = await Promise.all([this.repo.logoTexts(textApps), this.marks.summaries(textApps.filter((a) => !candidates.has(a)))]);
+    for (const r of extra) candidates.set(r.application_number, { row: r });
     for (const a of textApps) {
-      let c = candidates.get(a);
-      if (!c) {
-        const r = latest.summaryOf(Number(a));
-        if (!r) continue;
-        candidates.set(a, (c = { row: r }));
-      }
-      c.logoText = texts.get(a);
+      const c = candidates.get(a);
+      if (c) c.logoText = texts.get(a);
     }
 
     const threats: Threat[] = [];
     for (const [a, c] of candidates) {
       if (a === appNo || sameOwner(c.row.proprietor_name, row.proprietor_name)) continue;
-      const t = this.score(form, c, row.class_number, !dead.has(c.row.status), visual.get(a), thresholds, weightOf);
+      const t = this.score(form, c, row, !dead.has(c.row.status), visual.get(a), thresholds, weightOf);
       if (t.overall_similarity_score >= PARAMS.thresholds.low) threats.push(t);
     }
     threats.sort((x, y) => y.overall_similarity_score - x.overall_similarity_score
@@ -131,9 +127,9 @@ export class ThreatService {
     return threats.slice(0, MAX_THREATS);
   }
 
-  private score(form: MarkForm, c: Candidate, cls: number, live: boolean, cosine: number | undefined,
+  private score(form: MarkForm, c: Candidate, mark: SummaryRow, live: boolean, cosine: number | undefined,
     thresholds: ReturnType<typeof modelThresholds>, weightOf: WeightOf): Threat {
-    const relation = classRelation(cls, c.row.class_number);
+    const relation = classRelation(mark.class_number, c.row.class_number);
     let cmp = compareMarks(form, markForm(c.row.word_mark, weightOf));
     let inLogo = false;
     if (c.logoText) {
@@ -145,7 +141,7 @@ export class ThreatService {
       }
     }
     const visual = cosine === undefined ? null : visualScale(cosine, thresholds);
-    const s = scorePair(cmp, visual, relation, live);
+    const s = scorePair(cmp, visual, { relation, live, later: c.row.application_date > mark.application_date });
     const criterion: Criterion = inLogo && s.criterion !== 'visual' ? 'logo' : s.criterion;
     return {
       threat_application_number: c.row.application_number,
@@ -172,12 +168,12 @@ export class ThreatService {
 }
 
 /** Word weights from the register the engine holds (memoised for one analysis). */
-export function engineWeights(engine: SearchEngine): WeightOf {
+export function engineWeights(engine: SearchEngine, p: ScoreParams = PARAMS): WeightOf {
   const marks = engine.indexes[0].n;
   const memo = new Map<string, number>();
   return (w) => {
     let x = memo.get(w);
-    if (x === undefined) memo.set(w, (x = weightFor(w, engine.holders(w), marks)));
+    if (x === undefined) memo.set(w, (x = weightFor(w, engine.holders(w), marks, p)));
     return x;
   };
 }

@@ -88,7 +88,7 @@ export function firstSyllable(w: string): string {
 }
 
 /** Weights of the orthographic blend (docs/threats.md): the first syllable counts on its own as well. */
-export const ORTHO_WEIGHTS = { edit: 0.35, jaroWinkler: 0.25, trigram: 0.2, firstSyllable: 0.2 } as const;
+export const ORTHO_WEIGHTS = { edit: 0.4, jaroWinkler: 0.2, trigram: 0.25, firstSyllable: 0.15 } as const;
 
 /** What comparing a word needs, computed once per word (words recur across candidates and requests). */
 export interface WordInfo {
