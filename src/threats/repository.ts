@@ -44,8 +44,10 @@ export class ThreatRepository {
    */
   async nearest(appNo: string, model: string, dims: number, k: number): Promise<LogoCandidate[]> {
     checkModel(model, dims);
+    // One multi-statement text (no bindings possible): the number is spelled in, digits only.
+    if (!/^\d{1,12}$/.test(appNo)) throw new Error(`application number ${JSON.stringify(appNo)} is not usable in SQL`);
     const cast = `halfvec(${dims})`;
-    const me = `(select embedding::${cast} from logo_vectors where application_number = ? and model = '${model}')`;
+    const me = `(select embedding::${cast} from logo_vectors where application_number = '${appNo}' and model = '${model}')`;
     const r = await this.db.raw(`begin; set local hnsw.ef_search = ${Math.max(40, k + 1)};
       with nn as (
         select application_number, embedding::${cast} <=> ${me} as distance from logo_vectors
@@ -53,8 +55,8 @@ export class ThreatRepository {
       select nn.application_number, 1 - nn.distance as similarity, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
         ${isoDate('t.application_date')} as application_date
       from nn join trademarks t using (application_number)
-      where nn.application_number <> ? order by nn.distance, nn.application_number;
-      commit;`, [appNo, appNo, appNo]);
+      where nn.application_number <> '${appNo}' order by nn.distance, nn.application_number;
+      commit;`);
     const rows = (r as unknown as { command: string; rows: LogoCandidate[] }[]).find((x) => x.command === 'SELECT')!.rows;
     return rows.map((x) => ({ ...x, similarity: Number(x.similarity) }));
   }
