@@ -12,7 +12,7 @@ import { createDeps, closeDeps } from '../src/deps.ts';
 import { TrademarkRepository } from '../src/trademarks/repository.ts';
 import { SearchCache } from '../src/search/cache.ts';
 import { ThreatRepository } from '../src/threats/repository.ts';
-import { ThreatService, engineWeights, type Threat } from '../src/threats/service.ts';
+import { ThreatService, type Threat } from '../src/threats/service.ts';
 import { normaliseMark, wordsOf } from '../src/search/normalise.ts';
 import { relatedClasses } from '../src/threats/classes.ts';
 
@@ -100,7 +100,6 @@ await deps.logos.texts.search('WARM', 1);
 
 // 2. Latency, uncached: common marks (their most distinctive word held by 1,000+ marks), rare marks
 // (every word held by 20 marks or fewer) and a random sample of the register.
-const weights = engineWeights(engine);
 const sample = (await c.query(
   `select application_number, word_mark, class_number from trademarks tablesample bernoulli (${Math.min(100, (o.latency * 400 * 100) / engine.indexes[0].n)}) repeatable (${o.seed + 1})
    where word_mark <> '' limit ${o.latency * 40}`)).rows as { application_number: string; word_mark: string; class_number: number }[];
@@ -110,7 +109,6 @@ const groups: Record<string, typeof sample> = {
   rare: sample.filter((r) => Math.max(...holdersOf(r.word_mark)) <= 20).slice(0, o.latency),
   random: sample.slice(0, o.latency),
 };
-void weights;
 console.log('\nuncached analysis latency (in process: search index + PostgreSQL for the mark, logos and logo text; cache off)');
 console.log('| class | marks | p50 ms | p95 ms | p99 ms | max ms | SQL pg_trgm baseline marks | baseline p50 | baseline p95 | ratio p50 | ratio p95 |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');

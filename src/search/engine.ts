@@ -91,12 +91,36 @@ export class SearchEngine {
     return id >= 0 && this.base.isLive(id) ? this.base.text(id) : null;
   }
 
-  /** How many marks hold the word (the register's base index and its recent changes). */
-  holders(word: string): number {
+  /**
+   * How many marks hold the word (the register's base index and its recent changes), counting only
+   * marks of the classes flagged in `classes` when given (a word common in one trade is descriptive there).
+   */
+  holders(word: string, classes: Uint8Array | null = null): number {
     let n = 0;
     for (const ix of this.indexes) {
       const id = ix.vocab.id(word);
-      if (id >= 0) n += ix.postings(id);
+      if (id < 0) continue;
+      if (!classes) {
+        n += ix.postings(id);
+        continue;
+      }
+      const { postOffsets, postInfo } = ix.d;
+      for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) n += classes[postInfo[p] & 63];
+    }
+    return n;
+  }
+
+  /** How many marks there are in the flagged classes (in every class when null). */
+  marksIn(classes: Uint8Array | null): number {
+    let n = 0;
+    for (const ix of this.indexes) {
+      let counts = classCounts.get(ix);
+      if (!counts) {
+        counts = new Uint32Array(64);
+        for (const info of ix.d.info) counts[info & 63]++;
+        classCounts.set(ix, counts);
+      }
+      for (let c = 0; c < 64; c++) if (!classes || classes[c]) n += counts[c];
     }
     return n;
   }
@@ -110,6 +134,9 @@ export class SearchEngine {
     return this.delta ? [this.base, this.delta] : [this.base];
   }
 }
+
+// Marks per class of an index (an index never changes its marks' classes; hidden marks still count).
+const classCounts = new WeakMap<MarkIndex, Uint32Array>();
 
 export function compareHits(x: IndexHit, y: IndexHit): number {
   return x.strategy - y.strategy || x.dist - y.dist || Math.min(x.len, 1023) - Math.min(y.len, 1023) || x.appNo - y.appNo;

@@ -1,5 +1,8 @@
 import { z } from '../http/zod.ts';
 import { limitParam, offsetParam } from '../http/schemas.ts';
+import { PARAMS } from './score.ts';
+
+const T = PARAMS.thresholds;
 
 const RISK_LEVELS = ['Low', 'Medium', 'High'] as const;
 const pct = (description: string) => z.number().min(0).max(100).openapi({ description });
@@ -18,7 +21,7 @@ export const Threat = z.object({
   phonetic_similarity_percentage: pct('How alike the words sound after Indian romanisation: Double Metaphone and Soundex, over the whole marks and word by word'),
   visual_similarity_percentage: pct('Cosine similarity of the two logos\' image vectors × 100; 0 when either mark has no indexed logo'),
   overall_similarity_score: pct('The marks\' similarity (text, or logos when they look more alike) × class relation factor × dead-mark factor'),
-  risk_level: z.enum(RISK_LEVELS).openapi({ description: 'High from 75, Medium from 65, Low from 47 (below 47 a mark is not listed)' }),
+  risk_level: z.enum(RISK_LEVELS).openapi({ description: `By overall_similarity_score: High from ${T.high}, Medium from ${T.medium}, Low from ${T.low} (below ${T.low} a mark is not listed)` }),
   matching_criteria: z.enum(['exact', 'word', 'visual', 'logo']).openapi({
     description: 'exact: the same words ignoring case, punctuation and spaces; word: the words look or sound alike; ' +
       'visual: the logos look alike; logo: this mark\'s words are read in the other\'s logo',

@@ -24,11 +24,11 @@ export interface ScoreParams {
 
 export const PARAMS: ScoreParams = {
   sound: 0.5,
-  weightExponent: 1,
+  weightExponent: 2,
   classFactor: { same: 1, related: 0.9, unrelated: 0.6 },
   deadFactor: 0.85,
   laterFactor: 0.9,
-  thresholds: { high: 75, medium: 65, low: 47 },
+  thresholds: { high: 71, medium: 60, low: 41 },
 };
 
 /**

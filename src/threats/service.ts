@@ -3,6 +3,7 @@ import { notFound } from '../errors.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import type { SearchCache } from '../search/cache.ts';
 import type { SearchEngine } from '../search/engine.ts';
+import { classMask } from '../search/service.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { LogoTextIndex } from '../logos/textIndex.ts';
 import { logoText } from '../logos/textIndex.ts';
@@ -85,10 +86,11 @@ export class ThreatService {
     const [row] = await this.marks.summaries([appNo]);
     if (!row) throw notFound(`trademark ${appNo}`);
     const engine = await this.index.ready();
-    const weightOf = engineWeights(engine);
+    const classes = relatedClasses(row.class_number);
+    const weightOf = engineWeights(engine, classes);
     const form = markForm(row.word_mark, weightOf);
     // Read from the engine before any await: it may change between turns of the event loop.
-    const found = wordCandidates(engine, form, relatedClasses(row.class_number));
+    const found = wordCandidates(engine, form, classes);
     const candidates = new Map<string, Candidate>([...found].map(([a, r]) => [a, { row: r }]));
 
     const [dead, own, textHits] = await Promise.all([
@@ -167,13 +169,18 @@ export class ThreatService {
   }
 }
 
-/** Word weights from the register the engine holds (memoised for one analysis). */
-export function engineWeights(engine: SearchEngine, p: ScoreParams = PARAMS): WeightOf {
-  const marks = engine.indexes[0].n;
+/**
+ * Word weights from the register the engine holds, counted in the given classes (the mark's own and
+ * cognate ones): a word many marks of that trade hold (ATTA, RICE in food) weighs little there.
+ * Memoised for one analysis.
+ */
+export function engineWeights(engine: SearchEngine, classes: number[] | null, p: ScoreParams = PARAMS): WeightOf {
+  const mask = classes ? classMask(classes) : null;
+  const marks = engine.marksIn(mask);
   const memo = new Map<string, number>();
   return (w) => {
     let x = memo.get(w);
-    if (x === undefined) memo.set(w, (x = weightFor(w, engine.holders(w), marks, p)));
+    if (x === undefined) memo.set(w, (x = weightFor(w, engine.holders(w, mask), marks, p)));
     return x;
   };
 }
