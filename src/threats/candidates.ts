@@ -2,6 +2,7 @@ import type { SearchEngine } from '../search/engine.ts';
 import type { Filter } from '../search/markIndex.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
 import { prepareQuery } from '../search/query.ts';
+import { romanise } from '../search/normalise.ts';
 import { classMask } from '../search/service.ts';
 import type { MarkForm } from './compare.ts';
 
@@ -12,7 +13,10 @@ import type { MarkForm } from './compare.ts';
 //   1. the whole mark in its own and cognate classes (the strongest matches first);
 //   2. the whole mark in every class, a few results (the same or nearly the same mark elsewhere);
 //   3. each of its most distinctive words alone in its own and cognate classes: a copy often keeps
-//      the distinctive word and changes the rest (SUNRISE → ROYAL SUNRISE, SUNRISE FOODS).
+//      the distinctive word and changes the rest (SUNRISE → ROYAL SUNRISE, SUNRISE FOODS);
+//   4. words of the register that a long word of the mark is made of, as spelled or as said
+//      (THETARA holds TARA, SOOLTANAN said SULTANAN holds SULTAN): an earlier mark taken whole into a
+//      coined word, which search (marks that hold the query, not marks the query holds) does not find.
 // Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
 // the caps keep the closest candidates.
 
@@ -24,6 +28,10 @@ export const CANDIDATES = {
   words: 3,
   /** Words lighter than this (held by a large share of the register) are not searched alone. */
   minWeight: 0.05,
+  /** Register words inside a long word: at most this many, of at least `pieceLength` characters. */
+  pieces: 2,
+  pieceLength: 4,
+  perPiece: 40,
 } as const;
 
 /** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
@@ -48,5 +56,22 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
       .slice(0, CANDIDATES.words);
     for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
   }
+  for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
   return out;
+}
+
+/** The longest words of the register a word of the mark starts or ends with, as spelled or romanised. */
+function pieces(engine: SearchEngine, words: string[]): string[] {
+  const found = new Set<string>();
+  const min = CANDIDATES.pieceLength;
+  for (const w of words) {
+    for (const form of new Set([w, romanise(w)])) {
+      for (let cut = Math.min(3, form.length); cut <= form.length - min; cut++) {
+        for (const piece of [form.slice(cut), form.slice(0, form.length - cut)]) {
+          if (piece.length >= min && !words.includes(piece) && engine.holders(piece) > 0) found.add(piece);
+        }
+      }
+    }
+  }
+  return [...found].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, CANDIDATES.pieces);
 }
