@@ -27,7 +27,7 @@ export const PARAMS: ScoreParams = {
   weightExponent: 2,
   classFactor: { same: 1, related: 0.9, unrelated: 0.6 },
   deadFactor: 0.85,
-  laterFactor: 0.9,
+  laterFactor: 0.8,
   thresholds: { high: 71, medium: 60, low: 41 },
 };
 
