@@ -104,8 +104,8 @@ export class SearchEngine {
         n += ix.postings(id);
         continue;
       }
-      const { postOffsets, postInfo } = ix.d;
-      for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) n += classes[postInfo[p] & 63];
+      const byClass = classHolders(ix, id);
+      for (let c = 0; c < 64; c++) if (classes[c]) n += byClass[c];
     }
     return n;
   }
@@ -137,6 +137,23 @@ export class SearchEngine {
 
 // Marks per class of an index (an index never changes its marks' classes; hidden marks still count).
 const classCounts = new WeakMap<MarkIndex, Uint32Array>();
+// Holders of a common word per class, kept per index: SHREE's 300,000 postings are read once, not per request.
+const KEEP_FROM = 2048;
+const wordClasses = new WeakMap<MarkIndex, Map<number, Uint32Array>>();
+
+function classHolders(ix: MarkIndex, id: number): Uint32Array {
+  const kept = wordClasses.get(ix)?.get(id);
+  if (kept) return kept;
+  const { postOffsets, postInfo } = ix.d;
+  const out = new Uint32Array(64);
+  for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) out[postInfo[p] & 63]++;
+  if (postOffsets[id + 1] - postOffsets[id] >= KEEP_FROM) {
+    let m = wordClasses.get(ix);
+    if (!m) wordClasses.set(ix, (m = new Map()));
+    m.set(id, out);
+  }
+  return out;
+}
 
 export function compareHits(x: IndexHit, y: IndexHit): number {
   return x.strategy - y.strategy || x.dist - y.dist || Math.min(x.len, 1023) - Math.min(y.len, 1023) || x.appNo - y.appNo;

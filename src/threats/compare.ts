@@ -1,5 +1,6 @@
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
 import { orthographicOf, phonetic, wordInfo, type WordInfo } from './similarity.ts';
+import { distanceFrom } from '../search/editDistance.ts';
 
 // Two word marks compared as a whole and word by word. A lawyer looks at the dominant element: a
 // shared distinctive word (SUNRISE in SUNRISE and SUNRISE FOODS) weighs much more than a shared
@@ -14,6 +15,8 @@ export interface MarkForm {
   infos: WordInfo[];
   compactInfo: WordInfo;
   weights: number[];
+  /** Bit-parallel edit distance from each word and from the compact form, made on first use as the analysed side. */
+  distances?: { words: ((b: string, max: number) => number)[]; compact: (b: string, max: number) => number };
 }
 
 /** How heavy a word is in a comparison, 0-1 (1: a word no other mark holds). */
@@ -67,14 +70,16 @@ export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
   if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false };
   if (a.compact === b.compact) return { word: 1, phonetic: 1, exact: true };
   // Word-by-word spellings are read by both alignments: computed once.
-  const ortho = a.infos.map((x) => b.infos.map((y) => orthographicOf(x, y)));
+  a.distances ??= { words: a.words.map(distanceFrom), compact: distanceFrom(a.compact) };
+  const d = a.distances;
+  const ortho = a.infos.map((x, i) => b.infos.map((y) => orthographicOf(x, y, d.words[i])));
   const wordAligned = aligned(a, b, (i, j) => ortho[i][j]);
   const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)));
   // The whole marks run together are compared when a word was joined, split, added or dropped, or
   // either is one word. Two marks of as many words are compared word by word only: run together,
   // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
   if (a.words.length === b.words.length && a.words.length > 1) return { word: wordAligned, phonetic: soundAligned, exact: false };
-  const wholeWord = orthographicOf(a.compactInfo, b.compactInfo);
+  const wholeWord = orthographicOf(a.compactInfo, b.compactInfo, d.compact);
   const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
   return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false };
 }

@@ -116,11 +116,17 @@ export function orthographic(a: string, b: string): number {
   return orthographicOf(wordInfo(a), wordInfo(b));
 }
 
-export function orthographicOf(a: WordInfo, b: WordInfo): number {
+/**
+ * orthographic() of two words' infos. `distance`, when given, is distanceFrom(a.text): the analysed
+ * mark's words are compared with hundreds of candidates, so their bit-parallel form is made once.
+ */
+export function orthographicOf(a: WordInfo, b: WordInfo, distance?: (b: string, max: number) => number): number {
   if (a.text === b.text) return 1;
   if (!a.text || !b.text) return 0;
   const w = ORTHO_WEIGHTS;
-  return w.edit * editSimilarity(a.text, b.text) + w.jaroWinkler * jaroWinkler(a.text, b.text) + w.trigram * dice(a.grams, b.grams)
+  const n = Math.max(a.text.length, b.text.length);
+  const edit = distance ? 1 - distance(b.text, n) / n : editSimilarity(a.text, b.text);
+  return w.edit * edit + w.jaroWinkler * jaroWinkler(a.text, b.text) + w.trigram * dice(a.grams, b.grams)
     + w.firstSyllable * (a.syllable === b.syllable ? 1 : editSimilarity(a.syllable, b.syllable));
 }
 
