@@ -14,7 +14,9 @@ import type { MarkForm } from './compare.ts';
 //   2. the whole mark in every class, a few results (the same or nearly the same mark elsewhere);
 //   3. each of its most distinctive words alone in its own and cognate classes: a copy often keeps
 //      the distinctive word and changes the rest (SUNRISE → ROYAL SUNRISE, SUNRISE FOODS);
-//   4. words of the register that a long word of the mark is made of, as spelled or as said
+//   4. the mark less a light first or last word, when it has three words or more (4 SAI'S GROUP less
+//      4, SUNRISE TEA HOUSE less HOUSE): copies add a number, a title or a trade word to a whole mark;
+//   5. words of the register that a long word of the mark is made of, as spelled or as said
 //      (THETARA holds TARA, SOOLTANAN said SULTANAN holds SULTAN): an earlier mark taken whole into a
 //      coined word, which search (marks that hold the query, not marks the query holds) does not find.
 // Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
@@ -32,6 +34,8 @@ export const CANDIDATES = {
   pieces: 2,
   pieceLength: 4,
   perPiece: 40,
+  /** A first or last word lighter than this is searched without (numbers, titles, trade words). */
+  lightWord: 0.3,
 } as const;
 
 /** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
@@ -55,6 +59,11 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
       .sort((a, b) => b.weight - a.weight)
       .slice(0, CANDIDATES.words);
     for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
+  }
+  const n = form.words.length;
+  if (n >= 3) {
+    if (form.weights[0] < CANDIDATES.lightWord) add(form.words.slice(1).join(' '), related, CANDIDATES.perPiece);
+    if (form.weights[n - 1] < CANDIDATES.lightWord) add(form.words.slice(0, -1).join(' '), related, CANDIDATES.perPiece);
   }
   for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
   return out;
