@@ -79,6 +79,7 @@ await deps.logos.texts.search('WARM', 1);
       { relation: classRelation(x.class_number, y.class_number), live: !dead.has(y.status), later: y.application_date > x.application_date }).overall;
   };
   let outranked = 0;
+  let tied = 0;
   let missedCandidates = 0;
   let twinFound = 0;
   const owners = new Map((await c.query(
@@ -110,7 +111,11 @@ await deps.logos.texts.search('WARM', 1);
         levels[t.risk_level]++;
       } else {
         if (missed.length < 12) missed.push(`${r.application_number} -> ${cited}`);
-        if (threats.length >= 50 && direct(r.application_number, cited) <= threats[49].overall_similarity_score) outranked++;
+        const d = direct(r.application_number, cited);
+        if (threats.length >= 50 && d <= threats[49].overall_similarity_score) {
+          outranked++;
+          if (d === threats[49].overall_similarity_score) tied++;
+        }
         else if (!anywhere.has(cited)) missedCandidates++;
       }
       if (anywhere.has(cited)) inAll++;
@@ -120,7 +125,7 @@ await deps.logos.texts.search('WARM', 1);
   console.log(`\nrecall of cited marks: ${rows.length} marks, ${pairs} cited pairs (${own} more of the same proprietor, left out by design)`);
   console.log(`  within the top 50: ${inTop50}/${pairs} = ${(inTop50 / pairs).toFixed(3)} (target >= 0.9); anywhere in the list: ${(inAll / pairs).toFixed(3)}`);
   console.log(`  within the top 50, the cited mark or a twin (same normalised words, class and status): ${twinFound}/${pairs} = ${(twinFound / pairs).toFixed(3)}`);
-  console.log(`  of the ${pairs - inTop50} missed: ${outranked} score no higher than the 50th threat (50 marks at least as alike fill the top 50), ` +
+  console.log(`  of the ${pairs - inTop50} missed: ${outranked} score no higher than the 50th threat (50 marks at least as alike fill the top 50; ${tied} of them tie with it), ` +
     `${missedCandidates} would have ranked in the top 50 but were not among the candidates, ${pairs - inTop50 - outranked - missedCandidates} other`);
   console.log(`  risk levels of those found: High ${levels.High}, Medium ${levels.Medium}, Low ${levels.Low}`);
   console.log(`  analysis time over these marks: p50 ${f(pct(times, 50))} ms, p95 ${f(pct(times, 95))} ms`);
