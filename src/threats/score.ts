@@ -24,11 +24,11 @@ export interface ScoreParams {
 
 export const PARAMS: ScoreParams = {
   sound: 0.5,
-  weightExponent: 2,
+  weightExponent: 1,
   classFactor: { same: 1, related: 0.9, unrelated: 0.6 },
   deadFactor: 0.85,
   laterFactor: 0.8,
-  thresholds: { high: 71, medium: 60, low: 41 },
+  thresholds: { high: 65, medium: 57, low: 43 },
 };
 
 /**
