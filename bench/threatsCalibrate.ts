@@ -119,7 +119,7 @@ async function samplePairs(c: pg.Client, engine: SearchEngine, dead: Set<string>
     for (let j = 0; j < NEGATIVES_PER_POSITIVE; j++) {
       const n = list[(k++ * 7919) % list.length];
       // A random mark the registry's own rule would cite (the same rule that made the positives) is
-      // not a negative: about one in 500 is such a look-alike (SHRE / SHREE); left in, they are wrong labels.
+      // not a negative: about one in 115 is such a look-alike (SHRE / SHREE); left in, they are wrong labels.
       if (similarTokens(normaliseTokens(r.a), normaliseTokens(n.word_mark), WEAK)) {
         dropped++;
         continue;
