@@ -91,6 +91,40 @@ export class SearchEngine {
     return id >= 0 && this.base.isLive(id) ? this.base.text(id) : null;
   }
 
+  /**
+   * How many marks hold the word (the register's base index and its recent changes), counting only
+   * marks of the classes flagged in `classes` when given (a word common in one trade is descriptive there).
+   */
+  holders(word: string, classes: Uint8Array | null = null): number {
+    let n = 0;
+    for (const ix of this.indexes) {
+      const id = ix.vocab.id(word);
+      if (id < 0) continue;
+      if (!classes) {
+        n += ix.postings(id);
+        continue;
+      }
+      const byClass = classHolders(ix, id);
+      for (let c = 0; c < 64; c++) if (classes[c]) n += byClass[c];
+    }
+    return n;
+  }
+
+  /** How many marks there are in the flagged classes (in every class when null). */
+  marksIn(classes: Uint8Array | null): number {
+    let n = 0;
+    for (const ix of this.indexes) {
+      let counts = classCounts.get(ix);
+      if (!counts) {
+        counts = new Uint32Array(64);
+        for (const info of ix.d.info) counts[info & 63]++;
+        classCounts.set(ix, counts);
+      }
+      for (let c = 0; c < 64; c++) if (!classes || classes[c]) n += counts[c];
+    }
+    return n;
+  }
+
   /** Every status label some mark has. */
   statuses(): string[] {
     return [...new Set(this.indexes.flatMap((ix) => ix.d.dict.status.filter((s) => s !== '')))];
@@ -99,6 +133,26 @@ export class SearchEngine {
   get indexes(): MarkIndex[] {
     return this.delta ? [this.base, this.delta] : [this.base];
   }
+}
+
+// Marks per class of an index (an index never changes its marks' classes; hidden marks still count).
+const classCounts = new WeakMap<MarkIndex, Uint32Array>();
+// Holders of a common word per class, kept per index: SHREE's 300,000 postings are read once, not per request.
+const KEEP_FROM = 2048;
+const wordClasses = new WeakMap<MarkIndex, Map<number, Uint32Array>>();
+
+function classHolders(ix: MarkIndex, id: number): Uint32Array {
+  const kept = wordClasses.get(ix)?.get(id);
+  if (kept) return kept;
+  const { postOffsets, postInfo } = ix.d;
+  const out = new Uint32Array(64);
+  for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) out[postInfo[p] & 63]++;
+  if (postOffsets[id + 1] - postOffsets[id] >= KEEP_FROM) {
+    let m = wordClasses.get(ix);
+    if (!m) wordClasses.set(ix, (m = new Map()));
+    m.set(id, out);
+  }
+  return out;
 }
 
 export function compareHits(x: IndexHit, y: IndexHit): number {

@@ -17,6 +17,9 @@ import { registerDocumentRoutes } from './documents.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
 import { logoRoutes } from './logos.ts';
 import { LogoService } from '../../logos/service.ts';
+import { threatRoutes } from './threats.ts';
+import { ThreatService } from '../../threats/service.ts';
+import { ThreatRepository } from '../../threats/repository.ts';
 
 export interface RouteServices {
   tokens: TokenService;
@@ -31,6 +34,7 @@ export function registerRoutes(api: Api, deps: Deps, services: RouteServices): v
   const cache = new SearchCache(deps.redis, deps.config.RATE_LIMIT_PREFIX, deps.config.SEARCH_CACHE_TTL_SECONDS, deps.log);
   searchRoutes(api, new SearchService(deps.search, trademarkRepo, cache), trademarks);
   trademarkRoutes(api, trademarks);
+  threatRoutes(api, new ThreatService(deps.search, trademarkRepo, new ThreatRepository(deps.db), deps.logos.texts, cache, deps.config.LOGO_MODEL));
   const journalRepo = new JournalRepository(deps.db);
   journalRoutes(api, journalRepo);
   referenceRoutes(api, deps);

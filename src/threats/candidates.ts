@@ -1,0 +1,86 @@
+import type { SearchEngine } from '../search/engine.ts';
+import type { Filter } from '../search/markIndex.ts';
+import type { SummaryRow } from '../trademarks/repository.ts';
+import { prepareQuery } from '../search/query.ts';
+import { romanise } from '../search/normalise.ts';
+import { classMask } from '../search/service.ts';
+import type { MarkForm } from './compare.ts';
+
+// Word candidates of a mark, from the search index (never a scan of the register). SMART search
+// already finds what an examiner compares: the same mark, marks holding it or starting or ending with
+// it, joined and split forms, spelling variants (1-2 edits), sound-alikes after Indian romanisation
+// (Double Metaphone) and marks that are one word of it. Three kinds of searches, each capped:
+//   1. the whole mark in its own and cognate classes (the strongest matches first);
+//   2. the whole mark in every class, a few results (the same or nearly the same mark elsewhere);
+//   3. each of its most distinctive words alone in its own and cognate classes: a copy often keeps
+//      the distinctive word and changes the rest (SUNRISE → ROYAL SUNRISE, SUNRISE FOODS);
+//   4. the mark less a light first or last word, when it has three words or more (4 SAI'S GROUP less
+//      4, SUNRISE TEA HOUSE less HOUSE): copies add a number, a title or a trade word to a whole mark;
+//   5. words of the register that a long word of the mark is made of, as spelled or as said
+//      (THETARA holds TARA, SOOLTANAN said SULTANAN holds SULTAN): an earlier mark taken whole into a
+//      coined word, which search (marks that hold the query, not marks the query holds) does not find.
+// Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
+// the caps keep the closest candidates.
+
+export const CANDIDATES = {
+  whole: 300,
+  anyClass: 20,
+  perWord: 150,
+  /** At most this many words searched alone, the most distinctive first. */
+  words: 3,
+  /** Words lighter than this (held by a large share of the register) are not searched alone. */
+  minWeight: 0.05,
+  /** Register words inside a long word: at most this many, of at least `pieceLength` characters. */
+  pieces: 2,
+  pieceLength: 4,
+  perPiece: 40,
+  /** A first or last word lighter than this is searched without (numbers, titles, trade words). */
+  lightWord: 0.3,
+} as const;
+
+/** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
+export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: number[]): Map<string, SummaryRow> {
+  const out = new Map<string, SummaryRow>();
+  if (!form.words.length) return out;
+  const related: Filter = { classes: classMask(classes), status: null };
+  const add = (text: string, filter: Filter, want: number) => {
+    const q = prepareQuery(text, 'SMART');
+    if (!q.words.length) return;
+    const hits = engine.search(q, filter, want, null).hits.filter((h) => !out.has(String(h.appNo)));
+    const rows = engine.summaries(hits);
+    for (const r of rows) out.set(r.application_number, r);
+  };
+  add(form.normalised, related, CANDIDATES.whole);
+  add(form.normalised, { classes: null, status: null }, CANDIDATES.anyClass);
+  if (form.words.length > 1) {
+    const words = form.words
+      .map((w, i) => ({ w, weight: form.weights[i] }))
+      .filter((x) => x.w.length >= 3 && x.weight >= CANDIDATES.minWeight)
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, CANDIDATES.words);
+    for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
+  }
+  const n = form.words.length;
+  if (n >= 3) {
+    if (form.weights[0] < CANDIDATES.lightWord) add(form.words.slice(1).join(' '), related, CANDIDATES.perPiece);
+    if (form.weights[n - 1] < CANDIDATES.lightWord) add(form.words.slice(0, -1).join(' '), related, CANDIDATES.perPiece);
+  }
+  for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
+  return out;
+}
+
+/** The longest words of the register a word of the mark starts or ends with, as spelled or romanised. */
+function pieces(engine: SearchEngine, words: string[]): string[] {
+  const found = new Set<string>();
+  const min = CANDIDATES.pieceLength;
+  for (const w of words) {
+    for (const form of new Set([w, romanise(w)])) {
+      for (let cut = Math.min(3, form.length); cut <= form.length - min; cut++) {
+        for (const piece of [form.slice(cut), form.slice(0, form.length - cut)]) {
+          if (piece.length >= min && !words.includes(piece) && engine.holders(piece) > 0) found.add(piece);
+        }
+      }
+    }
+  }
+  return [...found].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, CANDIDATES.pieces);
+}

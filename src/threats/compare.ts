@@ -1,0 +1,85 @@
+import { normaliseMark, wordsOf } from '../search/normalise.ts';
+import { orthographicOf, phonetic, wordInfo, type WordInfo } from './similarity.ts';
+import { distanceFrom } from '../search/editDistance.ts';
+
+// Two word marks compared as a whole and word by word. A lawyer looks at the dominant element: a
+// shared distinctive word (SUNRISE in SUNRISE and SUNRISE FOODS) weighs much more than a shared
+// common one (FOODS, SHREE, INDIA). How distinctive a word is comes from the register itself: the
+// fewer marks hold it, the heavier it is (weightOf, from the search index's postings).
+
+export interface MarkForm {
+  normalised: string;
+  words: string[];
+  /** The words run together: joined and split forms compare equal (SUNRISEFOODS, SUNRISE FOODS). */
+  compact: string;
+  infos: WordInfo[];
+  compactInfo: WordInfo;
+  weights: number[];
+  /** Bit-parallel edit distance from each word and from the compact form, made on first use as the analysed side. */
+  distances?: { words: ((b: string, max: number) => number)[]; compact: (b: string, max: number) => number };
+}
+
+/** How heavy a word is in a comparison, 0-1 (1: a word no other mark holds). */
+export type WeightOf = (word: string) => number;
+
+export function markForm(text: string, weightOf: WeightOf): MarkForm {
+  const normalised = normaliseMark(text);
+  const words = wordsOf(normalised);
+  const compact = words.join('');
+  return {
+    normalised, words, compact, infos: words.map(wordInfo), compactInfo: wordInfo(compact), weights: words.map(weightOf),
+  };
+}
+
+export interface Comparison {
+  /** Orthographic similarity 0-1: the better of the whole marks and the weighted word alignment. */
+  word: number;
+  /** Phonetic similarity 0-1, likewise. */
+  phonetic: number;
+  /** The same mark once case, punctuation and spaces are ignored. */
+  exact: boolean;
+}
+
+/**
+ * Weighted alignment: every word of either mark meets its best match in the other; the mean of those
+ * matches weighted by the words' distinctiveness. Extra distinctive words lower it, extra common ones
+ * hardly do.
+ */
+function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number): number {
+  let num = 0;
+  let den = 0;
+  const bestOfB = new Float64Array(b.words.length);
+  for (let i = 0; i < a.words.length; i++) {
+    let m = 0;
+    for (let j = 0; j < b.words.length; j++) {
+      const s = sim(i, j);
+      if (s > m) m = s;
+      if (s > bestOfB[j]) bestOfB[j] = s;
+    }
+    num += a.weights[i] * m;
+    den += a.weights[i];
+  }
+  for (let j = 0; j < b.words.length; j++) {
+    num += b.weights[j] * bestOfB[j];
+    den += b.weights[j];
+  }
+  return den > 0 ? num / den : 0;
+}
+
+export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
+  if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false };
+  if (a.compact === b.compact) return { word: 1, phonetic: 1, exact: true };
+  // Word-by-word spellings are read by both alignments: computed once.
+  a.distances ??= { words: a.words.map(distanceFrom), compact: distanceFrom(a.compact) };
+  const d = a.distances;
+  const ortho = a.infos.map((x, i) => b.infos.map((y) => orthographicOf(x, y, d.words[i])));
+  const wordAligned = aligned(a, b, (i, j) => ortho[i][j]);
+  const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)));
+  // The whole marks run together are compared when a word was joined, split, added or dropped, or
+  // either is one word. Two marks of as many words are compared word by word only: run together,
+  // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
+  if (a.words.length === b.words.length && a.words.length > 1) return { word: wordAligned, phonetic: soundAligned, exact: false };
+  const wholeWord = orthographicOf(a.compactInfo, b.compactInfo, d.compact);
+  const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
+  return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false };
+}

@@ -1,0 +1,172 @@
+import { expect } from 'chai';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { insertMarks, type MarkSpec } from '../helpers/marks.ts';
+import { PARAMS, riskOf } from '../../src/threats/score.ts';
+
+const OWNER = 'SUNRISE AGRO PVT LTD';
+const MARKS: MarkSpec[] = [
+  { app: '7000001', mark: 'SUNRISE', cls: 30, owner: OWNER },
+  { app: '7000002', mark: 'Sun-Rise', cls: 30 }, // exact, once punctuation is ignored
+  { app: '7000003', mark: 'SUNRIZE', cls: 30 }, // spelling
+  { app: '7000004', mark: 'SUNRISE FOODS', cls: 30 }, // shared distinctive word
+  { app: '7000005', mark: 'SUNRISE', cls: 30, owner: OWNER.toLowerCase() }, // the same proprietor: left out
+  { app: '7000006', mark: 'SUNRISE', cls: 43 }, // related class
+  { app: '7000007', mark: 'SUNRISE', cls: 9 }, // unrelated class
+  { app: '7000008', mark: 'SUNRISE', cls: 30, status: 'Abandoned' }, // dead
+  { app: '7000009', mark: 'BLUEBERRY', cls: 30 }, // nothing alike
+  { app: '7000010', mark: 'SUN RISE', cls: 30, date: '2023-05-01' }, // exact, filed later
+  { app: '7000020', mark: 'SHREE GANESH', cls: 29 },
+  { app: '7000021', mark: 'SRI GANESH', cls: 29 }, // sound-alike after romanisation
+  { app: '7000030', mark: 'ZEPHYRA', cls: 25, type: 'COMPOSITE' },
+  { app: '7000031', mark: 'QUILLMONT', cls: 25, type: 'COMPOSITE' }, // a near-identical logo, other words
+  { app: '7000032', mark: 'HARVESTONE', cls: 25, type: 'COMPOSITE' }, // an unlike logo
+  { app: '7000040', mark: 'KINGFISHER', cls: 32 },
+  { app: '7000041', mark: '', cls: 32, type: 'DEVICE' }, // a device mark whose logo reads KINGFISHER
+];
+
+const MODEL = 'nishaan-logo-cnn-v1';
+const unit = (v: number[]) => {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+const base = Array.from({ length: 128 }, (_, i) => Math.sin(i * 1.7) + 0.3);
+const near = base.map((x, i) => x + (i % 7 === 0 ? 0.05 : 0));
+const far = base.map((x, i) => (i % 2 ? -x : x * 0.2) + Math.cos(i));
+
+interface Threat {
+  threat_application_number: string;
+  threat_word_mark: string;
+  word_similarity_percentage: number;
+  phonetic_similarity_percentage: number;
+  visual_similarity_percentage: number;
+  overall_similarity_score: number;
+  risk_level: 'Low' | 'Medium' | 'High';
+  matching_criteria: string;
+  class_relation: string;
+}
+
+describe('GET /v1/trademarks/{app_no}/threats/', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+    await insertMarks(t.deps.db, MARKS);
+    const db = t.deps.db;
+    await db('logos').insert(['7000030', '7000031', '7000032'].map((a) => ({ application_number: a, object_key: `logos/${a}.png` })));
+    await db('logos').insert({ application_number: '7000041', object_key: 'logos/7000041.png', ocr_text: 'KINGFISHER' });
+    for (const [a, v] of [['7000030', base], ['7000031', near], ['7000032', far]] as const) {
+      await db.raw('insert into logo_vectors (application_number, model, embedding) values (?, ?, ?::halfvec)', [a, MODEL, `[${unit([...v]).join(',')}]`]);
+    }
+  });
+  after(async () => t.close());
+
+  const threats = async (app: string, qs = '') => {
+    const res = await t.get(`/v1/trademarks/${app}/threats/${qs}`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body as { application_number: string; count: number; from_cache: boolean; threats: Threat[] };
+  };
+  const byApp = (list: Threat[]) => new Map(list.map((x) => [x.threat_application_number, x]));
+
+  it('answers the envelope with the contract\'s fields, best first', async () => {
+    const body = await threats('7000001');
+    expect(Object.keys(body)).to.deep.equal(['application_number', 'count', 'from_cache', 'threats']);
+    expect(body.application_number).to.equal('7000001');
+    expect(body.count).to.equal(body.threats.length);
+    expect(body.threats[0]).to.include.keys('threat_application_number', 'threat_word_mark', 'word_similarity_percentage',
+      'visual_similarity_percentage', 'overall_similarity_score', 'risk_level', 'matching_criteria', 'phonetic_similarity_percentage');
+    const scores = body.threats.map((x) => x.overall_similarity_score);
+    expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
+  });
+
+  it('finds exact, spelling and shared-word threats of a word mark, with the exact ones first', async () => {
+    const m = byApp((await threats('7000001')).threats);
+    expect(m.get('7000002')).to.include({ matching_criteria: 'exact', overall_similarity_score: 100, risk_level: 'High', class_relation: 'same' });
+    expect(m.get('7000003')).to.include({ matching_criteria: 'word', risk_level: 'High' });
+    expect(m.get('7000004')).to.include({ matching_criteria: 'word' });
+    expect(m.get('7000003')!.word_similarity_percentage).to.be.within(70, 99);
+    expect(m.has('7000009'), 'BLUEBERRY is no threat to SUNRISE').to.equal(false);
+  });
+
+  it('finds sound-alikes after Indian romanisation (SHREE GANESH and SRI GANESH)', async () => {
+    const x = byApp((await threats('7000020')).threats).get('7000021')!;
+    expect(x).to.include({ matching_criteria: 'word', risk_level: 'High' });
+    expect(x.phonetic_similarity_percentage).to.equal(100);
+  });
+
+  it('finds a look-alike logo by its vector (visual) and not an unlike one', async () => {
+    const m = byApp((await threats('7000030')).threats);
+    const x = m.get('7000031')!;
+    expect(x.matching_criteria).to.equal('visual');
+    expect(x.visual_similarity_percentage).to.be.greaterThan(95);
+    expect(x.overall_similarity_score).to.be.greaterThan(x.word_similarity_percentage);
+    expect(m.get('7000032')?.matching_criteria ?? 'absent').to.not.equal('visual');
+  });
+
+  it('finds a device mark whose logo reads the words of this mark (logo)', async () => {
+    const x = byApp((await threats('7000040')).threats).get('7000041')!;
+    expect(x).to.include({ matching_criteria: 'logo', threat_word_mark: '', risk_level: 'High' });
+  });
+
+  it('scores a related class, an unrelated class, a dead mark and a later filing below the same mark in the same class', async () => {
+    const m = byApp((await threats('7000001')).threats);
+    const top = m.get('7000002')!.overall_similarity_score;
+    expect(m.get('7000006')).to.include({ class_relation: 'related' });
+    expect(m.get('7000007')).to.include({ class_relation: 'unrelated' });
+    for (const app of ['7000006', '7000007', '7000008', '7000010']) expect(m.get(app)!.overall_similarity_score, app).to.be.lessThan(top);
+    expect(m.get('7000007')!.overall_similarity_score).to.be.lessThan(m.get('7000006')!.overall_similarity_score);
+  });
+
+  it('leaves out the mark itself and the marks of its proprietor', async () => {
+    const apps = (await threats('7000001')).threats.map((x) => x.threat_application_number);
+    expect(apps).to.not.include('7000001');
+    expect(apps).to.not.include('7000005');
+  });
+
+  it('maps every overall score to its risk level by the thresholds, and filters by risk_level', async () => {
+    const all = (await threats('7000001')).threats;
+    for (const x of all) {
+      expect(x.risk_level).to.equal(riskOf(x.overall_similarity_score));
+      expect(x.overall_similarity_score).to.be.at.least(PARAMS.thresholds.low);
+    }
+    for (const level of ['High', 'Medium', 'Low'] as const) {
+      const body = await threats('7000001', `?risk_level=${level}`);
+      expect(body.count, level).to.equal(all.filter((x) => x.risk_level === level).length);
+      expect(body.threats.every((x) => x.risk_level === level)).to.equal(true);
+    }
+  });
+
+  it('pages with limit and offset', async () => {
+    const all = (await threats('7000001')).threats;
+    const page = await threats('7000001', '?limit=2&offset=1');
+    expect(page.count).to.equal(all.length);
+    expect(page.threats).to.deep.equal(all.slice(1, 3));
+  });
+
+  it('answers from the cache until the register changes', async () => {
+    await threats('7000003');
+    expect((await threats('7000003')).from_cache).to.equal(true);
+    await insertMarks(t.deps.db, [{ app: '7000050', mark: 'SUNRIZE', cls: 31 }]);
+    await t.deps.search.sync();
+    const after = await threats('7000003');
+    expect(after.from_cache).to.equal(false);
+    expect(after.threats.map((x) => x.threat_application_number)).to.include('7000050');
+  });
+
+  it('refuses a plan without cat_threats with 403', async () => {
+    const c = await t.without('cat_threats');
+    const res = await c.get('/v1/trademarks/7000001/threats/');
+    expect(res.status).to.equal(403);
+    expect(res.body).to.include({ code: 'category_not_on_plan' });
+  });
+
+  it('answers 404 for an unknown mark and 400 naming a bad parameter', async () => {
+    expect((await t.get('/v1/trademarks/7999999/threats/')).status).to.equal(404);
+    for (const [qs, parameter] of [['risk_level=high', 'risk_level'], ['risk_level=Severe', 'risk_level'], ['limit=0', 'limit'],
+      ['limit=101', 'limit'], ['limit=x', 'limit'], ['offset=-1', 'offset']] as const) {
+      const res = await t.get(`/v1/trademarks/7000001/threats/?${qs}`);
+      expect(res.status, qs).to.equal(400);
+      expect(res.body.details.map((d: { parameter: string }) => d.parameter)).to.include(parameter);
+    }
+    const res = await t.get('/v1/trademarks/12ab/threats/');
+    expect(res.status).to.equal(400);
+  });
+});
