@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { insertMarks, type MarkSpec } from '../helpers/marks.ts';
 import { PARAMS, riskOf } from '../../src/threats/score.ts';
+import type { Threat } from '../../src/threats/service.ts';
 
 const OWNER = 'SUNRISE AGRO PVT LTD';
 const MARKS: MarkSpec[] = [
@@ -33,17 +34,6 @@ const base = Array.from({ length: 128 }, (_, i) => Math.sin(i * 1.7) + 0.3);
 const near = base.map((x, i) => x + (i % 7 === 0 ? 0.05 : 0));
 const far = base.map((x, i) => (i % 2 ? -x : x * 0.2) + Math.cos(i));
 
-interface Threat {
-  threat_application_number: string;
-  threat_word_mark: string;
-  word_similarity_percentage: number;
-  phonetic_similarity_percentage: number;
-  visual_similarity_percentage: number;
-  overall_similarity_score: number;
-  risk_level: 'Low' | 'Medium' | 'High';
-  matching_criteria: string;
-  class_relation: string;
-}
 
 describe('GET /v1/trademarks/{app_no}/threats/', () => {
   let t: TestApp;
