@@ -14,8 +14,10 @@ import type { MarkForm } from './compare.ts';
 //   2. the whole mark in every class, a few results (the same or nearly the same mark elsewhere);
 //   3. each of its most distinctive words alone in its own and cognate classes: a copy often keeps
 //      the distinctive word and changes the rest (SUNRISE → ROYAL SUNRISE, SUNRISE FOODS);
-//   4. the mark less a light first or last word, when it has three words or more (4 SAI'S GROUP less
-//      4, SUNRISE TEA HOUSE less HOUSE): copies add a number, a title or a trade word to a whole mark;
+//   4. the mark less its first word and less its last word, when it has three words or more (4 SAI'S
+//      GROUP less 4, JAGDAMBA'S CAFE less CAFE): copies add a number, a title or a trade word to a
+//      whole mark, and a word's weight in the register says little about whether it was added (CAFE is
+//      rare enough in the register to weigh 0.36, yet is the trade word of a cafe);
 //   5. words of the register that a long word of the mark is made of, as spelled or as said
 //      (THETARA holds TARA, SOOLTANAN said SULTANAN holds SULTAN): an earlier mark taken whole into a
 //      coined word, which search (marks that hold the query, not marks the query holds) does not find.
@@ -34,8 +36,6 @@ export const CANDIDATES = {
   pieces: 2,
   pieceLength: 4,
   perPiece: 40,
-  /** A first or last word lighter than this is searched without (numbers, titles, trade words). */
-  lightWord: 0.3,
 } as const;
 
 /** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
@@ -62,8 +62,8 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   }
   const n = form.words.length;
   if (n >= 3) {
-    if (form.weights[0] < CANDIDATES.lightWord) add(form.words.slice(1).join(' '), related, CANDIDATES.perPiece);
-    if (form.weights[n - 1] < CANDIDATES.lightWord) add(form.words.slice(0, -1).join(' '), related, CANDIDATES.perPiece);
+    add(form.words.slice(1).join(' '), related, CANDIDATES.perPiece);
+    add(form.words.slice(0, -1).join(' '), related, CANDIDATES.perPiece);
   }
   for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
   return out;

@@ -23,6 +23,10 @@ const MARKS: MarkSpec[] = [
   { app: '7000032', mark: 'HARVESTONE', cls: 25, type: 'COMPOSITE' }, // an unlike logo
   { app: '7000040', mark: 'KINGFISHER', cls: 32 },
   { app: '7000041', mark: '', cls: 32, type: 'DEVICE' }, // a device mark whose logo reads KINGFISHER
+  { app: '7000060', mark: 'JAGDAMBA\'S CAFE', cls: 43 },
+  { app: '7000061', mark: 'JAGDAMBA\'S', cls: 43, date: '1990-01-01' }, // the mark less its trade word, among…
+  // …hundreds of marks that are JAGDAMBA alone, which fill every search for the mark or its words.
+  ...Array.from({ length: 320 }, (_, i) => ({ app: String(7001000 + i), mark: 'JAGDAMBA', cls: 43 })),
 ];
 
 const MODEL = 'nishaan-logo-cnn-v1';
@@ -103,6 +107,11 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
     expect(m.get('7000007')).to.include({ class_relation: 'unrelated' });
     for (const app of ['7000006', '7000007', '7000008', '7000010']) expect(m.get(app)!.overall_similarity_score, app).to.be.lessThan(top);
     expect(m.get('7000007')!.overall_similarity_score).to.be.lessThan(m.get('7000006')!.overall_similarity_score);
+  });
+
+  it('finds the mark less its first or last word although hundreds of closer search results crowd it out', async () => {
+    const x = byApp((await threats('7000060')).threats).get('7000061');
+    expect(x, 'JAGDAMBA\'S is a threat to JAGDAMBA\'S CAFE').to.include({ matching_criteria: 'word', risk_level: 'High' });
   });
 
   it('leaves out the mark itself and the marks of its proprietor', async () => {
