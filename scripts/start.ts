@@ -7,7 +7,6 @@ import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { prepareDatabase } from './migrate.ts';
 import { seedDemoRegistry } from './demo.ts';
-import { ensureSearchSnapshot } from '../src/search/manager.ts';
 
 const config = loadConfig();
 
@@ -19,8 +18,9 @@ async function primary(): Promise<void> {
   const t0 = Date.now();
   await prepareDatabase(config.DATABASE_URL);
   await seedDemoRegistry(config);
-  // Built once here, so every API process starts from the same snapshot instead of each building its own.
-  const built = await ensureSearchSnapshot(config.DATABASE_URL, config.searchSnapshot);
+  // Built once, before the API processes start, so every one of them loads the same snapshot instead of
+  // building its own; in a child process, so that the build's memory goes back when it exits.
+  const built = await searchSnapshot();
   if (built) console.error(`search index built in ${(built.ms / 1000).toFixed(1)} s (${built.marks.toLocaleString('en')} marks)`);
   const n = Math.max(1, Math.min(os.availableParallelism(), 8));
   let stopping = false;
@@ -88,6 +88,18 @@ async function primary(): Promise<void> {
   let ready = 0;
   cluster.on('listening', () => {
     if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  });
+}
+
+/** Runs scripts/search-snapshot.ts: what it built, or null when the snapshot was current. */
+function searchSnapshot(): Promise<{ ms: number; marks: number } | null> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./search-snapshot.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+    let built: { ms: number; marks: number } | null = null;
+    child.once('message', (m) => (built = (m as { built: typeof built }).built));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (code === 0 ? resolve(built)
+      : reject(new Error(`building the search index failed (${code !== null ? `code ${code}` : `signal ${signal}`}); the error above says why`))));
   });
 }
 
