@@ -3,12 +3,12 @@
 // Every pair is judged as if both marks were live and in the same class. `kind` says what makes a
 // confusing pair confusing (spelling, sound, Hinglish respelling, shared distinctive word, joined or
 // split, translation) or what a non-confusing pair has in common (a shared start, a shared common word,
-// nothing). Scored by bench/threatsCalibrate.ts and test/threats/labelled.test.ts with the same code
+// a neighbouring meaning in the other language, nothing). Scored by bench/threatsCalibrate.ts and test/threats/labelled.test.ts with the same code
 // as the endpoint.
 
 export type PairKind =
   | 'spelling' | 'sound' | 'hinglish' | 'shared_word' | 'joined_split' | 'translation'
-  | 'shared_start' | 'shared_common_word' | 'different';
+  | 'shared_start' | 'shared_common_word' | 'different' | 'different_meaning';
 
 export interface LabelledPair {
   a: string;
@@ -60,6 +60,9 @@ export const LABELLED_PAIRS: LabelledPair[] = [
   P('SURAJ', 'SUN', true, 'translation'), P('SHER', 'LION', true, 'translation'), P('KAMAL', 'LOTUS', true, 'translation'),
   P('HAATHI', 'ELEPHANT', true, 'translation'), P('SONA', 'GOLD', true, 'translation'), P('RAJA', 'KING', true, 'translation'),
   P('CHAND TARA', 'MOON STAR', true, 'translation'), P('MOTI', 'PEARL', true, 'translation'),
+  // Not confusing: Hindi and English words of neighbouring but different meanings.
+  P('SURAJ', 'MOON', false, 'different_meaning'), P('SONA', 'SILVER', false, 'different_meaning'),
+  P('SHER', 'TIGER', false, 'different_meaning'), P('RAJA', 'QUEEN', false, 'different_meaning'),
 
   // Not confusing: a shared start or a few shared letters, different words.
   P('NIKE', 'NIKON', false, 'shared_start'), P('ADIDAS', 'ADOBE', false, 'shared_start'), P('PUMA', 'PUNJAB', false, 'shared_start'),

@@ -5,6 +5,7 @@ import { prepareQuery } from '../search/query.ts';
 import { romanise } from '../search/normalise.ts';
 import { classMask } from '../search/service.ts';
 import type { MarkForm } from './compare.ts';
+import { equivalents } from './translations.ts';
 
 // Word candidates of a mark, from the search index (never a scan of the register). SMART search
 // already finds what an examiner compares: the same mark, marks holding it or starting or ending with
@@ -21,6 +22,8 @@ import type { MarkForm } from './compare.ts';
 //   5. words of the register that a long word of the mark is made of, as spelled or as said
 //      (THETARA holds TARA, SOOLTANAN said SULTANAN holds SULTAN): an earlier mark taken whole into a
 //      coined word, which search (marks that hold the query, not marks the query holds) does not find.
+//   6. translations (src/threats/translations.ts): each listed word's equivalents in the other language
+//      alone (SURAJ → SUN, SURYA), and the mark with its listed words in English (SURAJ FOODS → SUN FOODS).
 // Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
 // the caps keep the closest candidates.
 
@@ -32,6 +35,8 @@ export const CANDIDATES = {
   words: 3,
   /** Words lighter than this (held by a large share of the register) are not searched alone. */
   minWeight: 0.05,
+  /** Equivalents searched per listed word (the English word first). */
+  equivalents: 4,
   /** Register words inside a long word: at most this many, of at least `pieceLength` characters. */
   pieces: 2,
   pieceLength: 4,
@@ -66,6 +71,12 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
     add(form.words.slice(0, -1).join(' '), related, CANDIDATES.perPiece);
   }
   for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
+  form.words.forEach((w, i) => {
+    if (form.weights[i] < CANDIDATES.minWeight) return;
+    for (const e of equivalents(w).slice(0, CANDIDATES.equivalents)) add(e, related, CANDIDATES.perPiece);
+  });
+  const english = form.words.map((w, i) => form.meanings[i] ?? w);
+  if (n > 1 && english.some((w, i) => w !== form.words[i])) add(english.join(' '), related, CANDIDATES.perPiece);
   return out;
 }
 

@@ -1,6 +1,7 @@
-import { normaliseMark, wordsOf } from '../search/normalise.ts';
+import { normaliseMark, romanise, wordsOf } from '../search/normalise.ts';
 import { orthographicOf, phonetic, wordInfo, type WordInfo } from './similarity.ts';
 import { distanceFrom } from '../search/editDistance.ts';
+import { meaningOf } from './translations.ts';
 
 // Two word marks compared as a whole and word by word. A lawyer looks at the dominant element: a
 // shared distinctive word (SUNRISE in SUNRISE and SUNRISE FOODS) weighs much more than a shared
@@ -15,6 +16,8 @@ export interface MarkForm {
   infos: WordInfo[];
   compactInfo: WordInfo;
   weights: number[];
+  /** Each word's meaning when it is one of the listed Hindi or English words (src/threats/translations.ts). */
+  meanings: (string | undefined)[];
   /** Bit-parallel edit distance from each word and from the compact form, made on first use as the analysed side. */
   distances?: { words: ((b: string, max: number) => number)[]; compact: (b: string, max: number) => number };
 }
@@ -28,6 +31,7 @@ export function markForm(text: string, weightOf: WeightOf): MarkForm {
   const compact = words.join('');
   return {
     normalised, words, compact, infos: words.map(wordInfo), compactInfo: wordInfo(compact), weights: words.map(weightOf),
+    meanings: words.map(meaningOf),
   };
 }
 
@@ -38,6 +42,11 @@ export interface Comparison {
   phonetic: number;
   /** The same mark once case, punctuation and spaces are ignored. */
   exact: boolean;
+  /**
+   * Similarity of meaning 0-1 when a word of one mark translates a word of the other (SURAJ, SUN):
+   * the weighted alignment with such words counted as equal. 0 when no word is translated.
+   */
+  meaning: number;
 }
 
 /**
@@ -66,20 +75,27 @@ function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number
   return den > 0 ? num / den : 0;
 }
 
+/** Words of the same listed meaning in other words (SURAJ and SUN, not SURAJ and SOORAJ). */
+const translates = (a: MarkForm, b: MarkForm, i: number, j: number) =>
+  a.meanings[i] !== undefined && a.meanings[i] === b.meanings[j] && romanise(a.words[i]) !== romanise(b.words[j]);
+
 export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
-  if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false };
-  if (a.compact === b.compact) return { word: 1, phonetic: 1, exact: true };
+  if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false, meaning: 0 };
+  if (a.compact === b.compact) return { word: 1, phonetic: 1, exact: true, meaning: 0 };
   // Word-by-word spellings are read by both alignments: computed once.
   a.distances ??= { words: a.words.map(distanceFrom), compact: distanceFrom(a.compact) };
   const d = a.distances;
   const ortho = a.infos.map((x, i) => b.infos.map((y) => orthographicOf(x, y, d.words[i])));
   const wordAligned = aligned(a, b, (i, j) => ortho[i][j]);
   const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)));
+  let translated = false;
+  for (let i = 0; i < a.words.length && !translated; i++) for (let j = 0; j < b.words.length; j++) if (translates(a, b, i, j)) translated = true;
+  const meaning = translated ? aligned(a, b, (i, j) => (a.meanings[i] !== undefined && a.meanings[i] === b.meanings[j] ? 1 : ortho[i][j])) : 0;
   // The whole marks run together are compared when a word was joined, split, added or dropped, or
   // either is one word. Two marks of as many words are compared word by word only: run together,
   // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
-  if (a.words.length === b.words.length && a.words.length > 1) return { word: wordAligned, phonetic: soundAligned, exact: false };
+  if (a.words.length === b.words.length && a.words.length > 1) return { word: wordAligned, phonetic: soundAligned, exact: false, meaning };
   const wholeWord = orthographicOf(a.compactInfo, b.compactInfo, d.compact);
   const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
-  return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false };
+  return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false, meaning };
 }

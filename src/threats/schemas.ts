@@ -20,10 +20,11 @@ export const Threat = z.object({
   word_similarity_percentage: pct('How alike the words look: edit distance, Jaro-Winkler, trigrams and the first syllable, over the whole marks and word by word weighted by distinctiveness'),
   phonetic_similarity_percentage: pct('How alike the words sound after Indian romanisation: Double Metaphone and Soundex, over the whole marks and word by word'),
   visual_similarity_percentage: pct('Cosine similarity of the two logos\' image vectors × 100; 0 when either mark has no indexed logo'),
-  overall_similarity_score: pct('The marks\' similarity (text, or logos when they look more alike) × class relation factor × dead-mark factor'),
+  overall_similarity_score: pct('The marks\' similarity (text — spelling, sound, or 0.8 × meaning for a Hindi/English translation — or logos when they ' +
+    'look more alike) × class relation factor × dead-mark factor × later-filing factor'),
   risk_level: z.enum(RISK_LEVELS).openapi({ description: `By overall_similarity_score: High from ${T.high}, Medium from ${T.medium}, Low from ${T.low} (below ${T.low} a mark is not listed)` }),
   matching_criteria: z.enum(['exact', 'word', 'visual', 'logo']).openapi({
-    description: 'exact: the same words ignoring case, punctuation and spaces; word: the words look or sound alike; ' +
+    description: 'exact: the same words ignoring case, punctuation and spaces; word: the words look, sound or mean alike (a translation); ' +
       'visual: the logos look alike; logo: this mark\'s words are read in the other\'s logo',
   }),
   threat_class_number: z.number().int().min(1).max(45),

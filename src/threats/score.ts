@@ -16,6 +16,11 @@ export interface ScoreParams {
   /** Multipliers of the overall score by class relation and by whether the other mark is live. */
   classFactor: Record<ClassRelation, number>;
   deadFactor: number;
+  /**
+   * A translation's share of the similarity: marks alike only in meaning (SURAJ FOODS, SUN FOODS) score
+   * this times their similarity of meaning, below the same words spelled or said alike.
+   */
+  translation: number;
   /** Multiplier for a mark filed after this one: a mark to watch, not an earlier right that can be cited against it. */
   laterFactor: number;
   /** Minimum overall score of each risk level; below `low` a candidate is not a threat at all. */
@@ -28,6 +33,7 @@ export const PARAMS: ScoreParams = {
   classFactor: { same: 1, related: 0.9, unrelated: 0.6 },
   deadFactor: 0.85,
   laterFactor: 0.8,
+  translation: 0.8,
   thresholds: { high: 65, medium: 57, low: 43 },
 };
 
@@ -85,7 +91,7 @@ export interface Standing {
  * the words read) times the class relation's factor, the dead-mark factor and the later-filing factor.
  */
 export function scorePair(c: Comparison, visual: number | null, st: Standing, p: ScoreParams = PARAMS): PairScore {
-  const text = p.sound * Math.max(c.word, c.phonetic) + (1 - p.sound) * ((c.word + c.phonetic) / 2);
+  const text = Math.max(p.sound * Math.max(c.word, c.phonetic) + (1 - p.sound) * ((c.word + c.phonetic) / 2), p.translation * c.meaning);
   const logo = visual ?? 0;
   const similarity = Math.max(text, logo);
   const overall = round1(100 * similarity * p.classFactor[st.relation] * (st.live ? 1 : p.deadFactor) * (st.later ? p.laterFactor : 1));

@@ -7,11 +7,12 @@ import { LABELLED_PAIRS } from '../../bench/threats/labelledPairs.ts';
 
 // The hand-labelled real brand pairs (bench/threats/labelledPairs.ts), scored by the endpoint's code
 // with word weights from a generated register of 30,000 marks (as the endpoint takes them from the
-// register it serves). Translations are reported but not expected: nothing here knows Hindi words'
-// English meanings (docs/threats.md).
+// register it serves). Translations count like every other kind; the Hindi and English words of the
+// labelled translation pairs are all in the list of meanings (src/threats/translations.ts), so for
+// them this checks the scoring of a translation, not the list's coverage (docs/threats.md).
 
 describe('threats: hand-labelled real brand pairs', () => {
-  it('keeps High+Medium precision and recall (translations aside) at the calibrated level', () => {
+  it('keeps High+Medium precision and recall at the calibrated level', () => {
     const generated = new Marks(8, 30_000);
     const holders = new Map<string, number>();
     for (let i = 0; i < generated.n; i++) {
@@ -24,8 +25,8 @@ describe('threats: hand-labelled real brand pairs', () => {
     const flagged = (x: { s: number }) => x.s >= PARAMS.thresholds.medium;
     const tp = scored.filter((x) => x.p.confusing && flagged(x)).length;
     const fp = scored.filter((x) => !x.p.confusing && flagged(x)).length;
-    const scorable = scored.filter((x) => x.p.confusing && x.p.kind !== 'translation');
-    const wrong = scored.filter((x) => x.p.kind !== 'translation' && flagged(x) !== x.p.confusing).map((x) => `${x.p.a}/${x.p.b} ${x.s}`);
+    const scorable = scored.filter((x) => x.p.confusing);
+    const wrong = scored.filter((x) => flagged(x) !== x.p.confusing).map((x) => `${x.p.a}/${x.p.b} ${x.s}`);
     const precision = tp / (tp + fp);
     const recall = scorable.filter(flagged).length / scorable.length;
     expect(LABELLED_PAIRS.length).to.be.at.least(100);

@@ -39,7 +39,7 @@ describe('threats: similarity measures', () => {
 
 describe('threats: comparing marks', () => {
   it('joined and split forms and punctuation compare as the same mark', () => {
-    expect(cmp('SUNRISE FOODS', 'Sunrise-Foods')).to.deep.equal({ word: 1, phonetic: 1, exact: true });
+    expect(cmp('SUNRISE FOODS', 'Sunrise-Foods')).to.deep.equal({ word: 1, phonetic: 1, exact: true, meaning: 0 });
     expect(cmp('SUN RISE', 'SUNRISE').exact).to.equal(true);
   });
 
@@ -77,7 +77,7 @@ describe('threats: scores, classes and risk levels', () => {
   });
 
   it('the overall score falls for a related or unrelated class, a dead mark and a later filing', () => {
-    const c = { word: 0.9, phonetic: 0.9, exact: false };
+    const c = { word: 0.9, phonetic: 0.9, exact: false, meaning: 0 };
     const base = scorePair(c, null, { relation: 'same', live: true, later: false }).overall;
     expect(base).to.equal(90);
     expect(scorePair(c, null, { relation: 'related', live: true, later: false }).overall).to.be.lessThan(base);
@@ -89,9 +89,9 @@ describe('threats: scores, classes and risk levels', () => {
 
   it('names the criterion: exact, word, or visual when the logos look more alike than the words read', () => {
     const st = { relation: 'same' as const, live: true, later: false };
-    expect(scorePair({ word: 1, phonetic: 1, exact: true }, null, st).criterion).to.equal('exact');
-    expect(scorePair({ word: 0.8, phonetic: 0.9, exact: false }, null, st).criterion).to.equal('word');
-    expect(scorePair({ word: 0.3, phonetic: 0.3, exact: false }, 0.9, st).criterion).to.equal('visual');
+    expect(scorePair({ word: 1, phonetic: 1, exact: true, meaning: 0 }, null, st).criterion).to.equal('exact');
+    expect(scorePair({ word: 0.8, phonetic: 0.9, exact: false, meaning: 0 }, null, st).criterion).to.equal('word');
+    expect(scorePair({ word: 0.3, phonetic: 0.3, exact: false, meaning: 0 }, 0.9, st).criterion).to.equal('visual');
   });
 
   it('a logo cosine lands on the text scale through the model\'s thresholds', () => {

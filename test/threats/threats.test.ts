@@ -23,6 +23,9 @@ const MARKS: MarkSpec[] = [
   { app: '7000032', mark: 'HARVESTONE', cls: 25, type: 'COMPOSITE' }, // an unlike logo
   { app: '7000040', mark: 'KINGFISHER', cls: 32 },
   { app: '7000041', mark: '', cls: 32, type: 'DEVICE' }, // a device mark whose logo reads KINGFISHER
+  { app: '7000070', mark: 'SURAJ', cls: 32 },
+  { app: '7000071', mark: 'SUN', cls: 32 }, // the same in English
+  { app: '7000072', mark: 'MOON', cls: 32 }, // another heavenly body: no threat
   { app: '7000060', mark: 'JAGDAMBA\'S CAFE', cls: 43 },
   { app: '7000061', mark: 'JAGDAMBA\'S', cls: 43, date: '1990-01-01' }, // the mark less its trade word, among…
   // …hundreds of marks that are JAGDAMBA alone, which fill every search for the mark or its words.
@@ -107,6 +110,14 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
     expect(m.get('7000007')).to.include({ class_relation: 'unrelated' });
     for (const app of ['7000006', '7000007', '7000008', '7000010']) expect(m.get(app)!.overall_similarity_score, app).to.be.lessThan(top);
     expect(m.get('7000007')!.overall_similarity_score).to.be.lessThan(m.get('7000006')!.overall_similarity_score);
+  });
+
+  it('finds a translation (SURAJ and SUN) and scores it by meaning, not by spelling', async () => {
+    const m = byApp((await threats('7000070')).threats);
+    const x = m.get('7000071')!;
+    expect(x).to.include({ matching_criteria: 'word', risk_level: 'High', overall_similarity_score: 100 * PARAMS.translation });
+    expect(Math.max(x.word_similarity_percentage, x.phonetic_similarity_percentage)).to.be.lessThan(x.overall_similarity_score);
+    expect(m.has('7000072'), 'MOON is no threat to SURAJ').to.equal(false);
   });
 
   it('finds the mark less its first or last word although hundreds of closer search results crowd it out', async () => {
