@@ -75,9 +75,10 @@ function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number
   return den > 0 ? num / den : 0;
 }
 
-/** Words of the same listed meaning in other words (SURAJ and SUN, not SURAJ and SOORAJ). */
-const translates = (a: MarkForm, b: MarkForm, i: number, j: number) =>
-  a.meanings[i] !== undefined && a.meanings[i] === b.meanings[j] && romanise(a.words[i]) !== romanise(b.words[j]);
+/** Words of one listed meaning, whether or not in other words. */
+const sameMeaning = (a: MarkForm, b: MarkForm, i: number, j: number) => a.meanings[i] !== undefined && a.meanings[i] === b.meanings[j];
+/** Words of one listed meaning in other words (SURAJ and SUN, not SURAJ and SOORAJ). */
+const translates = (a: MarkForm, b: MarkForm, i: number, j: number) => sameMeaning(a, b, i, j) && romanise(a.words[i]) !== romanise(b.words[j]);
 
 export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
   if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false, meaning: 0 };
@@ -88,9 +89,8 @@ export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
   const ortho = a.infos.map((x, i) => b.infos.map((y) => orthographicOf(x, y, d.words[i])));
   const wordAligned = aligned(a, b, (i, j) => ortho[i][j]);
   const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)));
-  let translated = false;
-  for (let i = 0; i < a.words.length && !translated; i++) for (let j = 0; j < b.words.length; j++) if (translates(a, b, i, j)) translated = true;
-  const meaning = translated ? aligned(a, b, (i, j) => (a.meanings[i] !== undefined && a.meanings[i] === b.meanings[j] ? 1 : ortho[i][j])) : 0;
+  const translated = a.words.some((_, i) => b.words.some((_, j) => translates(a, b, i, j)));
+  const meaning = translated ? aligned(a, b, (i, j) => (sameMeaning(a, b, i, j) ? 1 : ortho[i][j])) : 0;
   // The whole marks run together are compared when a word was joined, split, added or dropped, or
   // either is one word. Two marks of as many words are compared word by word only: run together,
   // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
