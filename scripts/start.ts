@@ -14,6 +14,9 @@ const CRASH_WINDOW_MS = 30_000;
 const MAX_CRASHES = 5;
 const RESTART_DELAY_MS = 250;
 
+/** A TypeScript script of this folder (or one given relative to it) in a child process of its own. */
+const forkTs = (script: string) => fork(new URL(script, import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+
 async function primary(): Promise<void> {
   const t0 = Date.now();
   await prepareDatabase(config.DATABASE_URL);
@@ -28,7 +31,7 @@ async function primary(): Promise<void> {
   const keep = (script: string, what: string) => {
     const h: { child?: ChildProcess } = {};
     const run = () => {
-      h.child = fork(new URL(script, import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+      h.child = forkTs(script);
       h.child.once('exit', (code) => {
         if (stopping) return;
         console.error(`${what} exited (${code}); starting another`);
@@ -94,7 +97,7 @@ async function primary(): Promise<void> {
 /** Runs scripts/search-snapshot.ts: what it built, or null when the snapshot was current. */
 function searchSnapshot(): Promise<{ ms: number; marks: number } | null> {
   return new Promise((resolve, reject) => {
-    const child = fork(new URL('./search-snapshot.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+    const child = forkTs('./search-snapshot.ts');
     let built: { ms: number; marks: number } | null = null;
     child.once('message', (m) => (built = (m as { built: typeof built }).built));
     child.once('error', reject);
