@@ -13,6 +13,7 @@ import { wordCandidates } from './candidates.ts';
 import { PARAMS, type ScoreParams, round1, scorePair, visualScale, weightFor, type Criterion, type RiskLevel } from './score.ts';
 import type { ThreatRepository } from './repository.ts';
 import { modelThresholds, preferredModels } from './models.ts';
+import { DESCRIPTIVE_WEIGHT, descriptiveWords } from './descriptive.ts';
 
 // GET /v1/trademarks/{app_no}/threats/: which marks on the register could be confused with this
 // one (docs/threats.md). Candidates come from the word-mark search index, the logo vectors (nearest
@@ -24,7 +25,7 @@ export const MAX_THREATS = 500;
 /** Nearest logos and logo-text matches looked at. */
 const LOGO_NEIGHBOURS = 50;
 /** Bump when scoring changes: cached lists of an older scoring are then never read. */
-const SCORING_VERSION = 2;
+const SCORING_VERSION = 3;
 
 export interface Threat {
   threat_application_number: string;
@@ -171,16 +172,22 @@ export class ThreatService {
 
 /**
  * Word weights from the register the engine holds, counted in the given classes (the mark's own and
- * cognate ones): a word many marks of that trade hold (ATTA, RICE in food) weighs little there.
- * Memoised for one analysis.
+ * cognate ones): a word many marks of that trade hold (ATTA, RICE in food) weighs little there, and
+ * so does a word that describes that trade's goods or services (src/threats/descriptive.ts) however few
+ * marks hold it. Memoised for one analysis.
  */
 export function engineWeights(engine: SearchEngine, classes: number[] | null, p: ScoreParams = PARAMS): WeightOf {
   const mask = classes ? classMask(classes) : null;
   const marks = engine.marksIn(mask);
+  const descriptive = descriptiveWords(classes);
   const memo = new Map<string, number>();
   return (w) => {
     let x = memo.get(w);
-    if (x === undefined) memo.set(w, (x = weightFor(w, engine.holders(w, mask), marks, p)));
+    if (x === undefined) {
+      x = weightFor(w, engine.holders(w, mask), marks, p);
+      if (descriptive.has(w)) x = Math.min(x, DESCRIPTIVE_WEIGHT);
+      memo.set(w, x);
+    }
     return x;
   };
 }

@@ -151,25 +151,47 @@ export function soundex(word: string): string {
   return out.padEnd(4, '0');
 }
 
-/** Sound codes of a word after Indian romanisation (numbers spelled out): Double Metaphone codes and Soundex. */
+/**
+ * Sound codes of a word after Indian romanisation (numbers spelled out): Double Metaphone codes, Soundex,
+ * and the romanised spelling as said, vowels kept (spokenForm).
+ */
 export interface Sound {
   codes: string[];
   soundex: string;
+  spoken: string;
 }
 
 export function soundOf(word: string): Sound {
-  return { codes: phoneticCodes(word), soundex: soundex(romanise(word)) };
+  const r = romanise(word);
+  return { codes: phoneticCodes(word), soundex: soundex(r), spoken: spokenForm(r) };
 }
 
-/** Weights of the phonetic blend: Double Metaphone (shared code, else code spelling) and Soundex. */
-export const PHONETIC_WEIGHTS = { metaphone: 0.7, soundex: 0.3 } as const;
+/**
+ * A romanised word as it is said, vowels kept: aspirating and silent H dropped (not a first letter),
+ * OU as O (FOUR, FOR), Y as the vowel I, C as K or (in CH) one sound of its own, X as KS, doubled letters once. Codes drop
+ * every vowel and merge classes of consonants, so PRIDE and BHARAT (both PRT), or JAI DURGA and
+ * JAAITRECHH, share a code; their spoken forms stay apart.
+ */
+export function spokenForm(romanised: string): string {
+  return romanised
+    .replace(/CH+/g, 'c').replace(/C/g, 'K').replace(/OU/g, 'O').replace(/X/g, 'KS').replace(/Y/g, 'I')
+    .replace(/(?<=.)H/g, '').replace(/(.)\1+/g, '$1');
+}
 
 /**
- * How alike two words sound: Double Metaphone of the romanised words, and Soundex. A shared code is
- * a full match; otherwise the codes' spelling similarity and Soundex's matching positions count
- * squared, so that short codes one letter apart (BADSHAH PTS, FOODS FTS) are not called alike.
+ * Weights of the phonetic blend: Double Metaphone (shared code, else code spelling), Soundex, and the
+ * spelling similarity of the spoken forms, which keeps the vowels and the voicing that codes drop.
+ */
+export const PHONETIC_WEIGHTS = { metaphone: 0.35, soundex: 0.15, spoken: 0.5 } as const;
+
+/**
+ * How alike two words sound: Double Metaphone of the romanised words, Soundex, and the spoken forms
+ * compared as spelled (the same spoken form is a full match). A shared code counts fully; otherwise the
+ * codes' spelling similarity and Soundex's matching positions count squared, so that short codes one
+ * letter apart (BADSHAH PTS, FOODS FTS) are not called alike.
  */
 export function phonetic(a: Sound, b: Sound): number {
+  if (a.spoken && a.spoken === b.spoken) return 1;
   let dm = 0;
   if (a.codes.length && b.codes.length) {
     if (a.codes.some((c) => b.codes.includes(c))) dm = 1;
@@ -184,5 +206,6 @@ export function phonetic(a: Sound, b: Sound): number {
       sx = (same / 4) ** 2;
     }
   }
-  return PHONETIC_WEIGHTS.metaphone * dm + PHONETIC_WEIGHTS.soundex * sx;
+  const spoken = a.spoken && b.spoken ? editSimilarity(a.spoken, b.spoken) : 0;
+  return PHONETIC_WEIGHTS.metaphone * dm + PHONETIC_WEIGHTS.soundex * sx + PHONETIC_WEIGHTS.spoken * spoken;
 }

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { editSimilarity, firstSyllable, jaroWinkler, orthographic, phonetic, soundex, soundOf, trigramSimilarity } from '../../src/threats/similarity.ts';
+import { editSimilarity, firstSyllable, jaroWinkler, orthographic, phonetic, soundex, soundOf, spokenForm, trigramSimilarity } from '../../src/threats/similarity.ts';
 import { compareMarks, markForm } from '../../src/threats/compare.ts';
 import { CLASS_GROUPS, classRelation, relatedClasses } from '../../src/threats/classes.ts';
+import { descriptiveWords } from '../../src/threats/descriptive.ts';
 import { PARAMS, riskOf, scorePair, visualScale, weightFor } from '../../src/threats/score.ts';
 
 const same = () => 1;
@@ -35,6 +36,15 @@ describe('threats: similarity measures', () => {
     expect(phonetic(soundOf('4'), soundOf('FOUR'))).to.equal(1);
     expect(phonetic(soundOf('BADSHAH'), soundOf('FOODS'))).to.be.lessThan(0.6);
   });
+
+  it('phonetic similarity keeps the vowels and voicing that sound codes drop (PRIDE/BHARAT share the code PRT)', () => {
+    expect(soundOf('PRIDE').codes.some((c) => soundOf('BHARAT').codes.includes(c))).to.equal(true);
+    expect(phonetic(soundOf('PRIDE'), soundOf('BHARAT'))).to.be.lessThan(0.6);
+    expect(phonetic(soundOf('JAIDURGA'), soundOf('JAAITRECHH'))).to.be.lessThan(0.8);
+    expect(spokenForm('SRIJI')).to.equal(soundOf('SHREEZI').spoken);
+    expect(phonetic(soundOf('SHREEJI'), soundOf('SHREEZI'))).to.equal(1);
+    expect(phonetic(soundOf('RAZA'), soundOf('RAJA'))).to.equal(1);
+  });
 });
 
 describe('threats: comparing marks', () => {
@@ -48,6 +58,13 @@ describe('threats: comparing marks', () => {
     const c = (a: string, b: string) => compareMarks(markForm(a, weights), markForm(b, weights)).word;
     expect(c('SUNRISE FOODS', 'SUNRISE')).to.be.greaterThan(0.8);
     expect(c('ROYAL CHALLENGE', 'ROYAL STAG')).to.be.lessThan(0.6);
+  });
+
+  it('the words that describe a trade are its own: REMEDIES in medicines, not in food; business words in every trade', () => {
+    expect(descriptiveWords([5]).has('REMEDIES')).to.equal(true);
+    expect(descriptiveWords([29]).has('REMEDIES')).to.equal(false);
+    expect(descriptiveWords([29]).has('FOODS')).to.equal(true);
+    for (const c of [[1], [25], [45], null]) expect(descriptiveWords(c).has('INDUSTRIES')).to.equal(true);
   });
 
   it('word weights fall with how many marks hold the word; short words and numbers weigh little', () => {

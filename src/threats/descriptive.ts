@@ -1,0 +1,58 @@
+import { CLASS_GROUPS } from './classes.ts';
+
+// Words that describe the goods or services, or the business, rather than tell one trader from
+// another (Trade Marks Act 1999, s. 9(1)(b)): an examiner looks past them to the rest of the mark, so
+// KRISHNA REMEDIES and KRISHNA in medicines share their dominant word, and SHREE MED and SURYA MED
+// share none. A register's own counts do not always show it: a trade word may be rare in the register
+// as a whole (REMEDIES), yet it says nothing of origin in its trade. Lists by the class groups of
+// src/threats/classes.ts (in that order), written from the Nice class headings and the trade words of
+// Indian filings; docs/threats.md explains how they weigh.
+
+/** Weight of a descriptive word (a shared one still counts, as much as the register's commonest words). */
+export const DESCRIPTIVE_WEIGHT = 0.1;
+
+const ANY_CLASS = `INDUSTRIES INDUSTRY PRODUCTS PRODUCT INTERNATIONAL GROUP INDIA BRAND BRANDS CORPORATION CORP
+  COMPANY CO LTD LIMITED PVT PRIVATE LLP SONS BROTHERS BROS NO PLUS ENTERPRISES ENTERPRISE`;
+
+const BY_GROUP: string[] = [
+  // food, drink and eating out
+  `FOODS FOOD AGRO DAIRY MILK GHEE OIL OILS MASALA MASALE SPICES TEA COFFEE CHAI ATTA RICE FLOUR DAL BISCUITS
+   SWEETS NAMKEEN SNACKS PICKLES BAKERY BAKERS FARMS FARM SEEDS FEEDS FRUITS GRAINS BEVERAGES DRINKS AQUA WATER
+   SODA JUICE WINES WINE SPIRITS DISTILLERIES BREWERIES RESTAURANT CAFE DHABA KITCHEN HOTEL HOTELS`,
+  // health, medicine and personal care
+  `PHARMA PHARMACEUTICALS HEALTHCARE HEALTH CARE MED MEDI MEDICARE REMEDIES CURE AYURVEDA AYURVEDIC HERBAL
+   HERBALS LIFESCIENCES LIFE SCIENCES BIOTECH LABS LABORATORIES DRUGS SURGICAL MEDICAL CLINIC HOSPITAL
+   DIAGNOSTICS DENTAL SALON SPA COSMETICS BEAUTY SOAP AGARBATTI DHOOP`,
+  // electronics, software and telecoms
+  `TECH TECHNOLOGIES TECHNOLOGY INFOTECH INFOSYS INFO SOFTWARE SYSTEMS SOLUTIONS ELECTRONICS DIGITAL SOLAR
+   POWER MOBILE MOBILES TELECOM NETWORK NETWORKS MEDIA LABS COMPUTERS DATA CLOUD NET WEB`,
+  // clothing, jewellery, leather and textiles
+  `FASHION FASHIONS GARMENTS CREATION CREATIONS WEAR COLLECTION COLLECTIONS TEX TEXTILES FABRICS JEANS KIDS
+   JEWELLERS JEWELLERY JEWELS GEMS WATCHES ORNAMENTS BAGS LEATHER LUGGAGE FURNISHINGS LACES BUTTONS SAREES SILK`,
+  // business, finance, building, transport, education and legal services
+  `TRADERS TRADING SOLUTIONS SERVICES MART RETAIL BAZAAR STORES STORE EXPORTS IMPORTS FINANCE FINANCIAL
+   CAPITAL INVESTMENTS BUILDERS CONSTRUCTIONS CONSTRUCTION DEVELOPERS INFRA REALTY ESTATES LOGISTICS TRAVELS
+   TOURS CARGO TRANSPORT COURIER PROCESSING PRINTERS ACADEMY CLASSES EDUCATION INSTITUTE SCHOOL FILMS EVENTS
+   ENTERTAINMENT SECURITY LEGAL ASSOCIATES CONSULTANTS CONSULTANCY`,
+  // chemicals, paints, fuels and materials
+  `CHEMICALS FERTILIZERS FERTILISERS AGRO PAINTS COLOURS COATINGS OIL OILS LUBRICANTS FUELS PETROLEUM RUBBER
+   PLAST PLASTICS POLYMERS CEMENT TILES CERAMICS PLY PLYWOOD MARBLE GRANITE`,
+  // metals, machines, tools, appliances and vehicles
+  `STEEL STEELS METALS IRON PIPES HARDWARE MACHINES MACHINERY ENGINEERING ENGINEERS PUMPS MOTORS TOOLS
+   CUTLERY BLADES APPLIANCES LIGHTS LIGHTING ELECTRICALS ELECTRICS COOLERS FANS AUTO AUTOMOBILES TYRES WHEELS
+   CYCLES FIREWORKS CRACKERS`,
+  // household goods, paper, furniture, toys and tobacco
+  `MUSICALS INSTRUMENTS PAPER PAPERS PRINTS STATIONERY PENS FURNITURE INTERIORS PLAST KITCHEN WARE HOUSEWARES
+   UTENSILS ROPES NETS YARNS THREADS CARPETS MATS TOYS SPORTS GAMES TOBACCO BIDI BEEDI SUPARI ZARDA`,
+];
+
+const words = (s: string) => s.trim().split(/\s+/);
+const anyClass = new Set(words(ANY_CLASS));
+const byGroup = BY_GROUP.map((s) => new Set([...words(s), ...anyClass]));
+
+/** The descriptive words of the trade the classes belong to (the group of their first class), or of any trade. */
+export function descriptiveWords(classes: readonly number[] | null): ReadonlySet<string> {
+  if (!classes?.length) return anyClass;
+  const g = CLASS_GROUPS.findIndex((x) => x.classes.includes(classes[0]));
+  return g >= 0 ? byGroup[g] : anyClass;
+}
