@@ -3,6 +3,7 @@ import { FACETS, type After, type Facet, type Filter, type IndexHit, type MarkIn
 import type { PreparedQuery } from './query.ts';
 import type { Change } from './source.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
+import { related } from './related.ts';
 
 // The searchable register of one process: the index as built (or loaded from its snapshot) plus a
 // small index of the marks changed since, rebuilt on every change. A changed mark is hidden in the
@@ -108,6 +109,18 @@ export class SearchEngine {
       for (let c = 0; c < 64; c++) if (classes[c]) n += byClass[c];
     }
     return n;
+  }
+
+  /**
+   * Words of the register that are spelling variants or sound-alikes of `word` (not the word itself),
+   * the most held first, at most `max`: a register holds many one-off misspellings of a word and few
+   * established spellings (SHREEJI beside SHREEZI, SHREEHZI, SHRREEZI…), and the established ones are
+   * where most conflicting marks are.
+   */
+  relatedWords(word: string, max: number): string[] {
+    const found = new Set<string>();
+    for (const ix of this.indexes) for (const r of related(ix.vocab, word, false)) found.add(ix.vocab.words[r.id]);
+    return [...found].map((w) => ({ w, n: this.holders(w) })).sort((a, b) => b.n - a.n || (a.w < b.w ? -1 : 1)).slice(0, max).map((x) => x.w);
   }
 
   /** How many marks there are in the flagged classes (in every class when null). */

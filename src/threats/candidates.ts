@@ -1,7 +1,7 @@
 import type { SearchEngine } from '../search/engine.ts';
 import type { Filter } from '../search/markIndex.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
-import { prepareQuery } from '../search/query.ts';
+import { prepareQuery, type MatchType } from '../search/query.ts';
 import { romanise } from '../search/normalise.ts';
 import { classMask } from '../search/service.ts';
 import type { MarkForm } from './compare.ts';
@@ -10,20 +10,21 @@ import { equivalents } from './translations.ts';
 // Word candidates of a mark, from the search index (never a scan of the register). SMART search
 // already finds what an examiner compares: the same mark, marks holding it or starting or ending with
 // it, joined and split forms, spelling variants (1-2 edits), sound-alikes after Indian romanisation
-// (Double Metaphone) and marks that are one word of it. Three kinds of searches, each capped:
+// (Double Metaphone) and marks that are one word of it. Searches of these kinds, each capped:
 //   1. the whole mark in its own and cognate classes (the strongest matches first);
 //   2. the whole mark in every class, a few results (the same or nearly the same mark elsewhere);
 //   3. each of its most distinctive words alone in its own and cognate classes: a copy often keeps
 //      the distinctive word and changes the rest (SUNRISE → ROYAL SUNRISE, SUNRISE FOODS);
 //   4. the mark less its first word and less its last word, when it has three words or more (4 SAI'S
 //      GROUP less 4, JAGDAMBA'S CAFE less CAFE): copies add a number, a title or a trade word to a
-//      whole mark, and a word's weight in the register says little about whether it was added (CAFE is
-//      rare enough in the register to weigh 0.36, yet is the trade word of a cafe);
+//      whole mark, and a word's weight in the register says little about whether it was added (CAFE may be
+//      rare in the register, yet is the trade word of a cafe);
 //   5. words of the register that a long word of the mark is made of, as spelled or as said
 //      (THETARA holds TARA, SOOLTANAN said SULTANAN holds SULTAN): an earlier mark taken whole into a
 //      coined word, which search (marks that hold the query, not marks the query holds) does not find.
 //   6. translations (src/threats/translations.ts): each listed word's equivalents in the other language
 //      alone (SURAJ → SUN, SURYA), and the mark with its listed words in English (SURAJ FOODS → SUN FOODS).
+//   7. the mark respelled: its most distinctive words replaced by their most held variants (variantForms).
 // Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
 // the caps keep the closest candidates.
 
@@ -41,6 +42,13 @@ export const CANDIDATES = {
   pieces: 2,
   pieceLength: 4,
   perPiece: 40,
+  /**
+   * Spelling variants and sound-alikes of the mark's most distinctive words, each put in the mark and the
+   * result searched EXACT (the respelled mark itself; a SMART search per variant costs too much at scale).
+   */
+  variantWords: 2,
+  variantsPerWord: 6,
+  perVariant: 30,
 } as const;
 
 /** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
@@ -48,8 +56,8 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   const out = new Map<string, SummaryRow>();
   if (!form.words.length) return out;
   const related: Filter = { classes: classMask(classes), status: null };
-  const add = (text: string, filter: Filter, want: number) => {
-    const q = prepareQuery(text, 'SMART');
+  const add = (text: string, filter: Filter, want: number, mode: MatchType = 'SMART') => {
+    const q = prepareQuery(text, mode);
     if (!q.words.length) return;
     const hits = engine.search(q, filter, want, null).hits.filter((h) => !out.has(String(h.appNo)));
     const rows = engine.summaries(hits);
@@ -71,12 +79,32 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
     add(form.words.slice(0, -1).join(' '), related, CANDIDATES.perPiece);
   }
   for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
+  for (const variant of variantForms(engine, form)) add(variant, related, CANDIDATES.perVariant, 'EXACT');
   form.words.forEach((w, i) => {
     if (form.weights[i] < CANDIDATES.minWeight) return;
     for (const e of equivalents(w).slice(0, CANDIDATES.equivalents)) add(e, related, CANDIDATES.perPiece);
   });
   const english = form.words.map((w, i) => form.meanings[i] ?? w);
   if (n > 1 && english.some((w, i) => w !== form.words[i])) add(english.join(' '), related, CANDIDATES.perPiece);
+  return out;
+}
+
+/**
+ * The mark with one of its most distinctive words replaced by a spelling variant or sound-alike of the
+ * register (RAZA → RAJA, SHREEZI DAIRY → SHREEJI DAIRY). Search finds such variants only after every
+ * mark holding or starting with the mark itself, so a common mark's whole-mark search can be full before
+ * its closest respellings; searched as marks of their own, their nearest forms come first.
+ */
+function variantForms(engine: SearchEngine, form: MarkForm): string[] {
+  const out: string[] = [];
+  const order = form.words.map((w, i) => ({ w, i, weight: form.weights[i] }))
+    // A one-word mark is respelled however common its word: it is the whole mark.
+    .filter((x) => x.w.length >= 3 && (x.weight >= CANDIDATES.minWeight || form.words.length === 1))
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, CANDIDATES.variantWords);
+  for (const { w, i } of order) {
+    for (const v of engine.relatedWords(w, CANDIDATES.variantsPerWord)) out.push([...form.words.slice(0, i), v, ...form.words.slice(i + 1)].join(' '));
+  }
   return out;
 }
 

@@ -30,6 +30,13 @@ const MARKS: MarkSpec[] = [
   { app: '7000061', mark: 'JAGDAMBA\'S', cls: 43, date: '1990-01-01' }, // the mark less its trade word, among…
   // …hundreds of marks that are JAGDAMBA alone, which fill every search for the mark or its words.
   ...Array.from({ length: 320 }, (_, i) => ({ app: String(7001000 + i), mark: 'JAGDAMBA', cls: 43 })),
+  { app: '7000080', mark: 'RAZA', cls: 38 },
+  { app: '7000081', mark: 'RAJA', cls: 38, date: '1995-01-01' }, // the established spelling, said alike, among…
+  // …hundreds of marks holding RAZA, which fill the mark's own search before any respelling.
+  ...Array.from({ length: 320 }, (_, i) => ({ app: String(7002000 + i), mark: `RAZA ${String.fromCharCode(65 + (i % 26))}${i}`, cls: 38 })),
+  { app: '7000090', mark: 'SURYA MED', cls: 5 },
+  { app: '7000091', mark: 'SURYA SHREE', cls: 5 }, // the same distinctive word
+  { app: '7000092', mark: 'SHREE MED', cls: 5 }, // only the trade word MED (medicines) in common
 ];
 
 const MODEL = 'nishaan-logo-cnn-v1';
@@ -123,6 +130,17 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
   it('finds the mark less its first or last word although hundreds of closer search results crowd it out', async () => {
     const x = byApp((await threats('7000060')).threats).get('7000061');
     expect(x, 'JAGDAMBA\'S is a threat to JAGDAMBA\'S CAFE').to.include({ matching_criteria: 'word', risk_level: 'High' });
+  });
+
+  it('finds the established respelling of a mark (RAZA and RAJA) although hundreds of marks holding the mark crowd it out', async () => {
+    const x = byApp((await threats('7000080')).threats).get('7000081');
+    expect(x, 'RAJA is a threat to RAZA').to.include({ matching_criteria: 'word', risk_level: 'High', phonetic_similarity_percentage: 100 });
+  });
+
+  it('looks past a word that describes the goods: a shared distinctive word outranks a shared trade word', async () => {
+    const m = byApp((await threats('7000090')).threats);
+    const shared = m.get('7000091')!.overall_similarity_score;
+    expect(shared).to.be.greaterThan(m.get('7000092')?.overall_similarity_score ?? 0);
   });
 
   it('leaves out the mark itself and the marks of its proprietor', async () => {
