@@ -118,9 +118,15 @@ export class SearchEngine {
    * where most conflicting marks are.
    */
   relatedWords(word: string, max: number): string[] {
-    const found = new Set<string>();
-    for (const ix of this.indexes) for (const r of related(ix.vocab, word, false)) found.add(ix.vocab.words[r.id]);
-    return [...found].map((w) => ({ w, n: this.holders(w) })).sort((a, b) => b.n - a.n || (a.w < b.w ? -1 : 1)).slice(0, max).map((x) => x.w);
+    // Each index lists its own words related to `word`, with their ids: their postings summed are holders().
+    const held = new Map<string, number>();
+    for (const ix of this.indexes) {
+      for (const r of related(ix.vocab, word, false)) {
+        const w = ix.vocab.words[r.id];
+        held.set(w, (held.get(w) ?? 0) + ix.postings(r.id));
+      }
+    }
+    return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([w]) => w);
   }
 
   /** How many marks there are in the flagged classes (in every class when null). */

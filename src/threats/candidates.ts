@@ -66,11 +66,7 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   add(form.normalised, related, CANDIDATES.whole);
   add(form.normalised, { classes: null, status: null }, CANDIDATES.anyClass);
   if (form.words.length > 1) {
-    const words = form.words
-      .map((w, i) => ({ w, weight: form.weights[i] }))
-      .filter((x) => x.w.length >= 3 && x.weight >= CANDIDATES.minWeight)
-      .sort((a, b) => b.weight - a.weight)
-      .slice(0, CANDIDATES.words);
+    const words = mostDistinctive(form, CANDIDATES.words);
     for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
   }
   const n = form.words.length;
@@ -97,15 +93,21 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
  */
 function variantForms(engine: SearchEngine, form: MarkForm): string[] {
   const out: string[] = [];
-  const order = form.words.map((w, i) => ({ w, i, weight: form.weights[i] }))
-    // A one-word mark is respelled however common its word: it is the whole mark.
-    .filter((x) => x.w.length >= 3 && (x.weight >= CANDIDATES.minWeight || form.words.length === 1))
-    .sort((a, b) => b.weight - a.weight)
-    .slice(0, CANDIDATES.variantWords);
-  for (const { w, i } of order) {
+  for (const { w, i } of mostDistinctive(form, CANDIDATES.variantWords)) {
     for (const v of engine.relatedWords(w, CANDIDATES.variantsPerWord)) out.push([...form.words.slice(0, i), v, ...form.words.slice(i + 1)].join(' '));
   }
   return out;
+}
+
+/**
+ * The mark's `max` heaviest words of three characters or more, heaviest first, with their positions;
+ * words lighter than `minWeight` only when the mark is that one word (it is then the whole mark).
+ */
+function mostDistinctive(form: MarkForm, max: number): { w: string; i: number }[] {
+  return form.words.map((w, i) => ({ w, i, weight: form.weights[i] }))
+    .filter((x) => x.w.length >= 3 && (x.weight >= CANDIDATES.minWeight || form.words.length === 1))
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, max);
 }
 
 /** The longest words of the register a word of the mark starts or ends with, as spelled or romanised. */
