@@ -18,6 +18,22 @@ export interface EngineResult {
   hits: IndexHit[];
 }
 
+/**
+ * How holdersBy ranks the holders of a word against a mark: standing × the weighted share of words
+ * the two hold alike, (Σ over the holder's words the mark also holds of both weights) / (the mark's
+ * total weight + the holder's).
+ */
+export interface HolderRanking {
+  /** The mark's words and their weights, and the sum of those weights. */
+  words: Map<string, number>;
+  total: number;
+  /** The weight of a holder's word that `holders` marks hold in every class (read per word of every holder, it must be cheap). */
+  weight(word: string, holders: number): number;
+  /** The mark's filing day (days since 1970): holders filed after it are `later`. */
+  day: number;
+  standing(cls: number, status: string, later: boolean): number;
+}
+
 export class SearchEngine {
   private delta: MarkIndex | null = null;
   private readonly changed = new Map<number, MarkRow | null>();
@@ -129,6 +145,70 @@ export class SearchEngine {
     return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([w]) => w);
   }
 
+  /**
+   * The `max` marks holding `word` in the flagged classes that share most with a mark, by
+   * `HolderRanking`, ties to the earlier application, leaving out those `skip` names; none when more than
+   * `limit` marks of those classes hold it. Search orders a word's holders by how they hold it and by
+   * length, which says nothing of how much else they say. Word weights and standings are looked up once
+   * per word id and per class, status and filing order: a common word's holders are read by the
+   * ten thousand.
+   */
+  holdersBy(word: string, classes: Uint8Array, max: number, limit: number, by: HolderRanking, skip: Set<number>): IndexHit[] {
+    let total = 0;
+    for (const ix of this.indexes) {
+      const id = ix.vocab.id(word);
+      if (id >= 0) {
+        const byClass = classHolders(ix, id);
+        for (let c = 0; c < 64; c++) if (classes[c]) total += byClass[c];
+      }
+    }
+    if (max <= 0 || total > limit) return [];
+    const best: { hit: IndexHit; r: number }[] = [];
+    for (const ix of this.indexes) {
+      const id = ix.vocab.id(word);
+      if (id < 0) continue;
+      const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, dict, summary } = ix.d;
+      const cache = wordCache(ix);
+      const gen = ++cache.gen;
+      const standings = new Map<number, number>();
+      for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
+        const m = postMarks[p];
+        const info = postInfo[p];
+        if (!classes[info & 63] || !ix.isLive(m) || skip.has(appNo[m])) continue;
+        const later = summary.applicationDays[m] > by.day;
+        const key = (info & 0x3fff) | (later ? 0x4000 : 0);
+        let st = standings.get(key);
+        if (st === undefined) standings.set(key, (st = by.standing(info & 63, dict.status[(info >>> 6) & 0xff], later)));
+        let held = 0;
+        let common = 0;
+        for (let q = wordOffsets[m]; q < wordOffsets[m + 1]; q++) {
+          const w = markWords[q];
+          if (cache.stamp[w] !== gen) {
+            const text = ix.vocab.words[w];
+            const x = by.weight(text, this.delta ? this.holders(text) : ix.postings(w));
+            const mine = by.words.get(text);
+            cache.stamp[w] = gen;
+            cache.weight[w] = x;
+            cache.shared[w] = mine === undefined ? -1 : x + mine;
+          }
+          held += cache.weight[w];
+          if (cache.shared[w] >= 0) common += cache.shared[w];
+        }
+        const r = (st * common) / (by.total + held);
+        if (best.length === max && r <= best[max - 1].r) continue;
+        const hit: IndexHit = { id: m, appNo: appNo[m], strategy: 0, dist: 0, len: 0, ...(ix === this.base ? {} : { delta: true }) };
+        let at = best.length === max ? max - 1 : best.length;
+        if (best.length < max) best.push({ hit, r });
+        while (at > 0 && (best[at - 1].r < r || (best[at - 1].r === r && best[at - 1].hit.appNo > hit.appNo))) {
+          best[at] = best[at - 1];
+          at--;
+        }
+        best[at] = { hit, r };
+      }
+    }
+    return best.map((b) => b.hit);
+  }
+
   /** How many marks there are in the flagged classes (in every class when null). */
   marksIn(classes: Uint8Array | null): number {
     let n = 0;
@@ -152,6 +232,25 @@ export class SearchEngine {
   get indexes(): MarkIndex[] {
     return this.delta ? [this.base, this.delta] : [this.base];
   }
+}
+
+// Per-word scratch of holdersBy, kept per index: a call's entries are those stamped with its generation.
+interface WordCache {
+  gen: number;
+  stamp: Uint32Array;
+  weight: Float32Array;
+  shared: Float32Array;
+}
+const wordCaches = new WeakMap<MarkIndex, WordCache>();
+
+function wordCache(ix: MarkIndex): WordCache {
+  let c = wordCaches.get(ix);
+  if (!c) {
+    const n = ix.vocab.words.length;
+    c = { gen: 0, stamp: new Uint32Array(n), weight: new Float32Array(n), shared: new Float32Array(n) };
+    wordCaches.set(ix, c);
+  }
+  return c;
 }
 
 // Marks per class of an index (an index never changes its marks' classes; hidden marks still count).

@@ -1,4 +1,4 @@
-import type { SearchEngine } from '../search/engine.ts';
+import type { HolderRanking, SearchEngine } from '../search/engine.ts';
 import type { Filter } from '../search/markIndex.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
 import { prepareQuery, type MatchType } from '../search/query.ts';
@@ -25,6 +25,10 @@ import { equivalents } from './translations.ts';
 //   6. translations (src/threats/translations.ts): each listed word's equivalents in the other language
 //      alone (SURAJ → SUN, SURYA), and the mark with its listed words in English (SURAJ FOODS → SUN FOODS).
 //   7. the mark respelled: its most distinctive words replaced by their most held variants (variantForms).
+//   8. each of its most distinctive words' holders that share the most with the mark, weighed the way
+//      the scoring weighs them (SearchEngine.holdersBy): VANA BISCUITS for VANA BRAND, a word for the
+//      goods beside VANA, where search ranks hundreds of shorter holders (VANA QUIX) first. Standing
+//      (class, live, earlier) counts too: a later or dead holder scores less.
 // Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
 // the caps keep the closest candidates.
 
@@ -49,10 +53,17 @@ export const CANDIDATES = {
   variantWords: 2,
   variantsPerWord: 6,
   perVariant: 30,
+  /** Holders of each distinctive word whose other words weigh least (the word dominates them), per word. */
+  dominated: 50,
+  /** A word held by more marks than this in the related classes is not read holder by holder. */
+  dominatedLimit: 15_000,
 } as const;
 
+/** The analysed mark's filing day, the standing factor of another mark, and a cheap word weight (step 8). */
+export type HolderContext = Pick<HolderRanking, 'day' | 'standing' | 'weight'>;
+
 /** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
-export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: number[]): Map<string, SummaryRow> {
+export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: number[], context: HolderContext): Map<string, SummaryRow> {
   const out = new Map<string, SummaryRow>();
   if (!form.words.length) return out;
   const related: Filter = { classes: classMask(classes), status: null };
@@ -76,6 +87,14 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   }
   for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
   for (const variant of variantForms(engine, form)) add(variant, related, CANDIDATES.perVariant, 'EXACT');
+  const mine = new Map<string, number>();
+  form.words.forEach((w, i) => mine.set(w, (mine.get(w) ?? 0) + form.weights[i]));
+  const ranking: HolderRanking = { words: mine, total: form.weights.reduce((a, b) => a + b, 0), ...context };
+  for (const w of new Set(mostDistinctive(form, CANDIDATES.words).map((x) => x.w))) {
+    const seen = new Set([...out.keys()].map(Number));
+    const hits = engine.holdersBy(w, related.classes!, CANDIDATES.dominated, CANDIDATES.dominatedLimit, ranking, seen);
+    for (const r of engine.summaries(hits)) out.set(r.application_number, r);
+  }
   form.words.forEach((w, i) => {
     if (form.weights[i] < CANDIDATES.minWeight) return;
     for (const e of equivalents(w).slice(0, CANDIDATES.equivalents)) add(e, related, CANDIDATES.perPiece);

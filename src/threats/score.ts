@@ -94,10 +94,15 @@ export function scorePair(c: Comparison, visual: number | null, st: Standing, p:
   const text = Math.max(p.sound * Math.max(c.word, c.phonetic) + (1 - p.sound) * ((c.word + c.phonetic) / 2), p.translation * c.meaning);
   const logo = visual ?? 0;
   const similarity = Math.max(text, logo);
-  const overall = round1(100 * similarity * p.classFactor[st.relation] * (st.live ? 1 : p.deadFactor) * (st.later ? p.laterFactor : 1));
+  const overall = round1(100 * similarity * standingFactor(st, p));
   // `logo` (the words read in the other's logo) is decided by the caller, which knows where the words came from.
   const criterion: Criterion = logo > text ? 'visual' : c.exact ? 'exact' : 'word';
   return { word: round1(100 * c.word), phonetic: round1(100 * c.phonetic), visual: null, overall, risk: riskOf(overall, p), criterion };
+}
+
+/** The product of the class relation's, the dead-mark and the later-filing factors. */
+export function standingFactor(st: Standing, p: ScoreParams = PARAMS): number {
+  return p.classFactor[st.relation] * (st.live ? 1 : p.deadFactor) * (st.later ? p.laterFactor : 1);
 }
 
 export const round1 = (x: number) => Math.round(x * 10) / 10;

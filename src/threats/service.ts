@@ -10,7 +10,7 @@ import { logoText } from '../logos/textIndex.ts';
 import { classRelation, relatedClasses, type ClassRelation } from './classes.ts';
 import { compareMarks, markForm, type MarkForm, type WeightOf } from './compare.ts';
 import { wordCandidates } from './candidates.ts';
-import { PARAMS, type ScoreParams, round1, scorePair, visualScale, weightFor, type Criterion, type RiskLevel } from './score.ts';
+import { PARAMS, type ScoreParams, round1, scorePair, standingFactor, visualScale, weightFor, type Criterion, type RiskLevel } from './score.ts';
 import type { ThreatRepository } from './repository.ts';
 import { modelThresholds, preferredModels } from './models.ts';
 import { DESCRIPTIVE_WEIGHT, descriptiveWords } from './descriptive.ts';
@@ -86,16 +86,21 @@ export class ThreatService {
   async analyse(appNo: string): Promise<Threat[]> {
     const [row] = await this.marks.summaries([appNo]);
     if (!row) throw notFound(`trademark ${appNo}`);
+    const dead = await this.deadStatuses();
     const engine = await this.index.ready();
     const classes = relatedClasses(row.class_number);
     const weightOf = engineWeights(engine, classes);
     const form = markForm(row.word_mark, weightOf);
+    const context = {
+      day: Date.parse(row.application_date) / 86_400_000,
+      weight: roughWeights(engine, classes),
+      standing: (cls: number, status: string, later: boolean) => standingFactor({ relation: classRelation(row.class_number, cls), live: !dead.has(status), later }),
+    };
     // Read from the engine before any await: it may change between turns of the event loop.
-    const found = wordCandidates(engine, form, classes);
+    const found = wordCandidates(engine, form, classes, context);
     const candidates = new Map<string, Candidate>([...found].map(([a, r]) => [a, { row: r }]));
 
-    const [dead, own, textHits] = await Promise.all([
-      this.deadStatuses(),
+    const [own, textHits] = await Promise.all([
       this.repo.ownVector(appNo, preferredModels(this.logoModel)),
       form.words.length ? this.texts.search(form.normalised, LOGO_NEIGHBOURS).then((r) => r.hits) : Promise.resolve([]),
     ]);
@@ -190,4 +195,14 @@ export function engineWeights(engine: SearchEngine, classes: number[] | null, p:
     }
     return x;
   };
+}
+
+/**
+ * A word's weight from its holders in every class, capped for the trade's descriptive words: cheap
+ * enough to weigh every word of ten thousand holders of a word, close enough to rank them.
+ */
+function roughWeights(engine: SearchEngine, classes: number[]): (word: string, holders: number) => number {
+  const marks = engine.marksIn(null);
+  const descriptive = descriptiveWords(classes);
+  return (w, holders) => Math.min(weightFor(w, holders, marks), descriptive.has(w) ? DESCRIPTIVE_WEIGHT : 1);
 }

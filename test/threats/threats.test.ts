@@ -5,6 +5,8 @@ import { PARAMS, riskOf } from '../../src/threats/score.ts';
 import type { Threat } from '../../src/threats/service.ts';
 
 const OWNER = 'SUNRISE AGRO PVT LTD';
+/** A made-up four-letter word per i: each held by one mark, so it weighs as much as a word can. */
+const coined = (i: number) => `Q${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + (Math.floor(i / 26) % 26))}X`;
 const MARKS: MarkSpec[] = [
   { app: '7000001', mark: 'SUNRISE', cls: 30, owner: OWNER },
   { app: '7000002', mark: 'Sun-Rise', cls: 30 }, // exact, once punctuation is ignored
@@ -37,6 +39,10 @@ const MARKS: MarkSpec[] = [
   { app: '7000090', mark: 'SURYA MED', cls: 5 },
   { app: '7000091', mark: 'SURYA SHREE', cls: 5 }, // the same distinctive word
   { app: '7000092', mark: 'SHREE MED', cls: 5 }, // only the trade word MED (medicines) in common
+  { app: '7000100', mark: 'VANA BRAND', cls: 30 },
+  { app: '7000101', mark: 'VANA BISCUITS', cls: 30, date: '1990-01-01' }, // VANA and a word for the goods, among…
+  // …hundreds of shorter marks holding VANA beside a coined word, which fill the searches for the mark and for VANA.
+  ...Array.from({ length: 320 }, (_, i) => ({ app: String(7003000 + i), mark: `VANA ${coined(i)}`, cls: 30 })),
 ];
 
 const MODEL = 'nishaan-logo-cnn-v1';
@@ -135,6 +141,11 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
   it('finds the established respelling of a mark (RAZA and RAJA) although hundreds of marks holding the mark crowd it out', async () => {
     const x = byApp((await threats('7000080')).threats).get('7000081');
     expect(x, 'RAJA is a threat to RAZA').to.include({ matching_criteria: 'word', risk_level: 'High', phonetic_similarity_percentage: 100 });
+  });
+
+  it('finds a holder of the mark\'s distinctive word whose other words describe the goods, although hundreds of shorter holders crowd it out', async () => {
+    const x = byApp((await threats('7000100')).threats).get('7000101');
+    expect(x, 'VANA BISCUITS is a threat to VANA BRAND').to.include({ matching_criteria: 'word' });
   });
 
   it('looks past a word that describes the goods: a shared distinctive word outranks a shared trade word', async () => {
