@@ -6,13 +6,14 @@ import { CLASS_GROUPS } from './classes.ts';
 // share none. A register's own counts do not always show it: a trade word may be rare in the register
 // as a whole (REMEDIES), yet it says nothing of origin in its trade. Lists by the class groups of
 // src/threats/classes.ts (in that order), written from the Nice class headings and the trade words of
-// Indian filings; docs/threats.md explains how they weigh.
+// Indian filings; docs/threats.md explains how they weigh. THE, OF and AND join the words of a mark
+// (HOUSE OF SHREE, THE BALAJI) and tell no trader from another in any trade.
 
 /** Weight of a descriptive word (a shared one still counts, as much as the register's commonest words). */
 export const DESCRIPTIVE_WEIGHT = 0.1;
 
 const ANY_CLASS = `INDUSTRIES INDUSTRY PRODUCTS PRODUCT INTERNATIONAL GROUP INDIA BRAND BRANDS CORPORATION CORP
-  COMPANY CO LTD LIMITED PVT PRIVATE LLP SONS BROTHERS BROS NO PLUS ENTERPRISES ENTERPRISE`;
+  COMPANY CO LTD LIMITED PVT PRIVATE LLP SONS BROTHERS BROS NO PLUS ENTERPRISES ENTERPRISE THE OF AND`;
 
 const BY_GROUP: string[] = [
   // food, drink and eating out

@@ -25,7 +25,7 @@ export const MAX_THREATS = 500;
 /** Nearest logos and logo-text matches looked at. */
 const LOGO_NEIGHBOURS = 50;
 /** Bump when scoring changes: cached lists of an older scoring are then never read. */
-const SCORING_VERSION = 3;
+const SCORING_VERSION = 4;
 
 export interface Threat {
   threat_application_number: string;
