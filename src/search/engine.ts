@@ -170,15 +170,17 @@ export class SearchEngine {
       const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, dict, summary } = ix.d;
       const cache = wordCache(ix);
       const gen = ++cache.gen;
-      const standings = new Map<number, number>();
       for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
         const m = postMarks[p];
         const info = postInfo[p];
-        if (!classes[info & 63] || !ix.isLive(m) || skip.has(appNo[m])) continue;
+        if (!classes[info & 63] || !ix.isLive(m)) continue;
         const later = summary.applicationDays[m] > by.day;
         const key = (info & 0x3fff) | (later ? 0x4000 : 0);
-        let st = standings.get(key);
-        if (st === undefined) standings.set(key, (st = by.standing(info & 63, dict.status[(info >>> 6) & 0xff], later)));
+        if (cache.standingStamp[key] !== gen) {
+          cache.standingStamp[key] = gen;
+          cache.standing[key] = by.standing(info & 63, dict.status[(info >>> 6) & 0xff], later);
+        }
+        const st = cache.standing[key];
         let held = 0;
         let common = 0;
         for (let q = wordOffsets[m]; q < wordOffsets[m + 1]; q++) {
@@ -195,7 +197,7 @@ export class SearchEngine {
           if (cache.shared[w] >= 0) common += cache.shared[w];
         }
         const r = (st * common) / (by.total + held);
-        if (best.length === max && r <= best[max - 1].r) continue;
+        if ((best.length === max && r <= best[max - 1].r) || skip.has(appNo[m])) continue;
         const hit: IndexHit = { id: m, appNo: appNo[m], strategy: 0, dist: 0, len: 0, ...(ix === this.base ? {} : { delta: true }) };
         let at = best.length === max ? max - 1 : best.length;
         if (best.length < max) best.push({ hit, r });
@@ -240,6 +242,9 @@ interface WordCache {
   stamp: Uint32Array;
   weight: Float32Array;
   shared: Float32Array;
+  /** By class, status code and filing order (15 bits of a posting's facets and a flag). */
+  standingStamp: Uint32Array;
+  standing: Float32Array;
 }
 const wordCaches = new WeakMap<MarkIndex, WordCache>();
 
@@ -247,7 +252,10 @@ function wordCache(ix: MarkIndex): WordCache {
   let c = wordCaches.get(ix);
   if (!c) {
     const n = ix.vocab.words.length;
-    c = { gen: 0, stamp: new Uint32Array(n), weight: new Float32Array(n), shared: new Float32Array(n) };
+    c = {
+      gen: 0, stamp: new Uint32Array(n), weight: new Float32Array(n), shared: new Float32Array(n),
+      standingStamp: new Uint32Array(0x8000), standing: new Float32Array(0x8000),
+    };
     wordCaches.set(ix, c);
   }
   return c;
