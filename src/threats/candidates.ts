@@ -90,9 +90,10 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   const mine = new Map<string, number>();
   form.words.forEach((w, i) => mine.set(w, (mine.get(w) ?? 0) + form.weights[i]));
   const ranking: HolderRanking = { words: mine, total: form.weights.reduce((a, b) => a + b, 0), ...context };
+  const seen = new Set([...out.keys()].map(Number));
   for (const w of new Set(mostDistinctive(form, CANDIDATES.words).map((x) => x.w))) {
-    const seen = new Set([...out.keys()].map(Number));
     const hits = engine.holdersBy(w, related.classes!, CANDIDATES.dominated, CANDIDATES.dominatedLimit, ranking, seen);
+    for (const h of hits) seen.add(h.appNo);
     for (const r of engine.summaries(hits)) out.set(r.application_number, r);
   }
   form.words.forEach((w, i) => {
