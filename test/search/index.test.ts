@@ -198,6 +198,15 @@ describe('search index', () => {
     expect(ranked()).to.deep.equal([2005, 2001, 2003, 2007, 2002, 2004]);
     expect(ranked([2001, 2005], 2)).to.deep.equal([2003, 2007]);
     expect(ranked([], 10, 5), 'more holders than the limit: none read').to.deep.equal([]);
+    // Changes since the build: a changed holder is ranked as it is now, a removed one is gone.
+    x.apply([
+      { seq: 1, appNo: 2002, row: row(2002, 'VANA BRAND BISCUITS', 30) },
+      { seq: 2, appNo: 2001, row: null },
+      { seq: 3, appNo: 2008, row: row(2008, 'VANA', 30) },
+    ], 3);
+    const after = x.holdersBy('VANA', mask(30), 3, 100, by, new Set());
+    expect(after.map((h) => h.appNo)).to.deep.equal([2005, 2002, 2008]);
+    expect(x.summaries(after).map((r) => r.word_mark)).to.deep.equal(['VANA BRAND', 'VANA BRAND BISCUITS', 'VANA']);
   });
 
   it('builds an empty register, in this thread or another, that finds nothing', async () => {
