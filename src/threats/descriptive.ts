@@ -57,3 +57,9 @@ export function descriptiveWords(classes: readonly number[] | null): ReadonlySet
   const g = CLASS_GROUPS.findIndex((x) => x.classes.includes(classes[0]));
   return g >= 0 ? byGroup[g] : anyClass;
 }
+
+/** A word's weight in the classes' trade: at most DESCRIPTIVE_WEIGHT for one of its descriptive words. */
+export function descriptiveCap(classes: readonly number[] | null): (word: string, weight: number) => number {
+  const descriptive = descriptiveWords(classes);
+  return (w, x) => (descriptive.has(w) ? Math.min(x, DESCRIPTIVE_WEIGHT) : x);
+}

@@ -13,7 +13,7 @@ import { wordCandidates } from './candidates.ts';
 import { PARAMS, type ScoreParams, round1, scorePair, standingFactor, visualScale, weightFor, type Criterion, type RiskLevel } from './score.ts';
 import type { ThreatRepository } from './repository.ts';
 import { modelThresholds, preferredModels } from './models.ts';
-import { DESCRIPTIVE_WEIGHT, descriptiveWords } from './descriptive.ts';
+import { descriptiveCap } from './descriptive.ts';
 
 // GET /v1/trademarks/{app_no}/threats/: which marks on the register could be confused with this
 // one (docs/threats.md). Candidates come from the word-mark search index, the logo vectors (nearest
@@ -184,13 +184,12 @@ export class ThreatService {
 export function engineWeights(engine: SearchEngine, classes: number[] | null, p: ScoreParams = PARAMS): WeightOf {
   const mask = classes ? classMask(classes) : null;
   const marks = engine.marksIn(mask);
-  const descriptive = descriptiveWords(classes);
+  const cap = descriptiveCap(classes);
   const memo = new Map<string, number>();
   return (w) => {
     let x = memo.get(w);
     if (x === undefined) {
-      x = weightFor(w, engine.holders(w, mask), marks, p);
-      if (descriptive.has(w)) x = Math.min(x, DESCRIPTIVE_WEIGHT);
+      x = cap(w, weightFor(w, engine.holders(w, mask), marks, p));
       memo.set(w, x);
     }
     return x;
@@ -203,6 +202,6 @@ export function engineWeights(engine: SearchEngine, classes: number[] | null, p:
  */
 function roughWeights(engine: SearchEngine, classes: number[]): (word: string, holders: number) => number {
   const marks = engine.marksIn(null);
-  const descriptive = descriptiveWords(classes);
-  return (w, holders) => Math.min(weightFor(w, holders, marks), descriptive.has(w) ? DESCRIPTIVE_WEIGHT : 1);
+  const cap = descriptiveCap(classes);
+  return (w, holders) => cap(w, weightFor(w, holders, marks));
 }
