@@ -134,12 +134,27 @@ export class SearchEngine {
    * where most conflicting marks are.
    */
   relatedWords(word: string, max: number): string[] {
-    // Each index lists its own words related to `word`, with their ids: their postings summed are holders().
+    return this.mostHeld((ix) => related(ix.vocab, word, false).map((r) => r.id), max);
+  }
+
+  /**
+   * Words of the register exactly two edits from `word` as spelled (SWATSKI → SWASTIK, MOONEN → MOON),
+   * the most held first, at most `max`: one edit further than search goes for a word of up to seven
+   * letters. Found through the vocabulary's table of deletions, which holds two deletions of words from
+   * six letters and one of shorter ones: a word of the register shorter than six letters is found when
+   * one deletion from it meets two from `word` (BRNA from BRNRO: BRN).
+   */
+  farWords(word: string, max: number): string[] {
+    return this.mostHeld((ix) => [...ix.vocab.variants(word, 2)].filter(([, d]) => d === 2).map(([id]) => id), max);
+  }
+
+  // Each index lists its own words, by id: their postings summed over the indexes are holders().
+  private mostHeld(ids: (ix: MarkIndex) => number[], max: number): string[] {
     const held = new Map<string, number>();
     for (const ix of this.indexes) {
-      for (const r of related(ix.vocab, word, false)) {
-        const w = ix.vocab.words[r.id];
-        held.set(w, (held.get(w) ?? 0) + ix.postings(r.id));
+      for (const id of ids(ix)) {
+        const w = ix.vocab.words[id];
+        held.set(w, (held.get(w) ?? 0) + ix.postings(id));
       }
     }
     return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([w]) => w);

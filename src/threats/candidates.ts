@@ -29,6 +29,10 @@ import { equivalents } from './translations.ts';
 //      the scoring weighs them (SearchEngine.holdersBy): VANA BISCUITS for VANA BRAND, a word for the
 //      goods beside VANA, where search ranks hundreds of shorter holders (VANA QUIX) first. Standing
 //      (class, live, earlier) counts too: a later or dead holder scores less.
+//   9. the mark respelled with a rare distinctive word's respellings two edits away, one further than
+//      search goes for words of up to seven letters (SWATSKI GOLD → SWASTIK GOLD, MOONEN AGRO → MOON
+//      AGRO): a word few marks hold is often a mistyped or respelled copy of an established one. A common
+//      word's list is full of closer marks already, and two edits from it reach hundreds of other words.
 // Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
 // the caps keep the closest candidates.
 
@@ -57,6 +61,9 @@ export const CANDIDATES = {
   dominated: 50,
   /** A word held by more marks than this in the related classes is not read holder by holder. */
   dominatedLimit: 15_000,
+  /** Respellings two edits away (step 9) of words held by at most this many marks, of these lengths. */
+  farHolders: 50,
+  farLengths: [5, 7],
 } as const;
 
 /** The analysed mark's filing day, the standing factor of another mark, and a cheap word weight (step 8). */
@@ -77,7 +84,8 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   add(form.normalised, related, CANDIDATES.whole);
   add(form.normalised, { classes: null, status: null }, CANDIDATES.anyClass);
   if (form.words.length > 1) {
-    const words = mostDistinctive(form, CANDIDATES.words);
+    // A number is searched alone too: it is often what tells 9 SWEETS or 8 ATTA from the trade's others.
+    const words = mostDistinctive(form, CANDIDATES.words, true);
     for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
   }
   const n = form.words.length;
@@ -102,6 +110,7 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   });
   const english = form.words.map((w, i) => form.meanings[i] ?? w);
   if (n > 1 && english.some((w, i) => w !== form.words[i])) add(english.join(' '), related, CANDIDATES.perPiece);
+  for (const far of variantForms(engine, form, true)) add(far, related, CANDIDATES.perVariant, 'EXACT');
   return out;
 }
 
@@ -111,21 +120,25 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
  * mark holding or starting with the mark itself, so a common mark's whole-mark search can be full before
  * its closest respellings; searched as marks of their own, their nearest forms come first.
  */
-function variantForms(engine: SearchEngine, form: MarkForm): string[] {
+function variantForms(engine: SearchEngine, form: MarkForm, far = false): string[] {
   const out: string[] = [];
+  const [min, max] = CANDIDATES.farLengths;
   for (const { w, i } of mostDistinctive(form, CANDIDATES.variantWords)) {
-    for (const v of engine.relatedWords(w, CANDIDATES.variantsPerWord)) out.push([...form.words.slice(0, i), v, ...form.words.slice(i + 1)].join(' '));
+    if (far && (w.length < min || w.length > max || engine.holders(w) > CANDIDATES.farHolders)) continue;
+    const variants = far ? engine.farWords(w, CANDIDATES.variantsPerWord) : engine.relatedWords(w, CANDIDATES.variantsPerWord);
+    for (const v of variants) out.push([...form.words.slice(0, i), v, ...form.words.slice(i + 1)].join(' '));
   }
   return out;
 }
 
 /**
- * The mark's `max` heaviest words of three characters or more, heaviest first, with their positions;
- * words lighter than `minWeight` only when the mark is that one word (it is then the whole mark).
+ * The mark's `max` heaviest words of three characters or more (and numbers, when `numbers`), heaviest
+ * first, with their positions; words lighter than `minWeight` only when the mark is that one word (it
+ * is then the whole mark).
  */
-function mostDistinctive(form: MarkForm, max: number): { w: string; i: number }[] {
+function mostDistinctive(form: MarkForm, max: number, numbers = false): { w: string; i: number }[] {
   return form.words.map((w, i) => ({ w, i, weight: form.weights[i] }))
-    .filter((x) => x.w.length >= 3 && (x.weight >= CANDIDATES.minWeight || form.words.length === 1))
+    .filter((x) => (x.w.length >= 3 || (numbers && /^\d+$/.test(x.w))) && (x.weight >= CANDIDATES.minWeight || form.words.length === 1))
     .sort((a, b) => b.weight - a.weight)
     .slice(0, max);
 }

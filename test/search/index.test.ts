@@ -209,6 +209,18 @@ describe('search index', () => {
     expect(x.summaries(after).map((r) => r.word_mark)).to.deep.equal(['VANA BRAND', 'VANA BRAND BISCUITS', 'VANA']);
   });
 
+  it('lists the words exactly two edits from a word, the most held first, for the threats of a rare mark', () => {
+    const x = engineOf([
+      [3001, 'SWASTIK'], [3002, 'SWASTIK GOLD'], [3003, 'SWASTIK'], [3004, 'SWATSKIES'], [3005, 'SWATSKY'],
+      [3006, 'SWATSKI'], [3007, 'SWISS'], [3008, 'BRNA NEW'],
+    ]);
+    // SWATSKY is one edit away (search's own), SWATSKI the word itself, SWISS further than two.
+    expect(x.farWords('SWATSKI', 5)).to.deep.equal(['SWASTIK', 'SWATSKIES']);
+    expect(x.farWords('SWATSKI', 1)).to.deep.equal(['SWASTIK']);
+    // A word shorter than six letters is found when one deletion from it meets two from the query.
+    expect(x.farWords('BRNRO', 5)).to.deep.equal(['BRNA']);
+  });
+
   it('builds an empty register, in this thread or another, that finds nothing', async () => {
     const empty = [new IndexBuilder().finish(), await new IndexBuilder().finishInThread()];
     for (const index of empty) {

@@ -43,6 +43,12 @@ const MARKS: MarkSpec[] = [
   { app: '7000101', mark: 'VANA BISCUITS', cls: 30, date: '1990-01-01' }, // VANA and a word for the goods, among…
   // …hundreds of shorter marks holding VANA beside a coined word, which fill the searches for the mark and for VANA.
   ...Array.from({ length: 320 }, (_, i) => ({ app: String(7003000 + i), mark: `VANA ${coined(i)}`, cls: 30 })),
+  { app: '7000110', mark: 'SWATSKI GOLD', cls: 25 },
+  { app: '7000111', mark: 'SWASTIK GOLD', cls: 25, date: '1990-01-01' }, // two letters swapped twice, among…
+  // …hundreds of marks that are GOLD alone, which fill the searches for the mark and for GOLD.
+  ...Array.from({ length: 320 }, (_, i) => ({ app: String(7004000 + i), mark: 'GOLD', cls: 25 })),
+  { app: '7000120', mark: '9 SWEETS', cls: 30 },
+  { app: '7000121', mark: '9', cls: 30, date: '1990-01-01' }, // the number that tells it from other sweets
 ];
 
 const MODEL = 'nishaan-logo-cnn-v1';
@@ -146,6 +152,16 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
   it('finds a holder of the mark\'s distinctive word whose other words describe the goods, although hundreds of shorter holders crowd it out', async () => {
     const x = byApp((await threats('7000100')).threats).get('7000101');
     expect(x, 'VANA BISCUITS is a threat to VANA BRAND').to.include({ matching_criteria: 'word' });
+  });
+
+  it('finds a rare word\'s respelling two edits away (SWATSKI GOLD and SWASTIK GOLD) although hundreds of marks GOLD crowd it out', async () => {
+    const x = byApp((await threats('7000110')).threats).get('7000111');
+    expect(x, 'SWASTIK GOLD is a threat to SWATSKI GOLD').to.include({ matching_criteria: 'word', class_relation: 'same' });
+  });
+
+  it('finds the number that is the distinctive part of a mark (9 SWEETS and 9)', async () => {
+    const x = byApp((await threats('7000120')).threats).get('7000121');
+    expect(x, '9 is a threat to 9 SWEETS').to.include({ matching_criteria: 'word' });
   });
 
   it('looks past a word that describes the goods: a shared distinctive word outranks a shared trade word', async () => {
