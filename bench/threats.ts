@@ -5,6 +5,9 @@
 // index), for the first --sql marks of each class. Reads the database only.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/threats.ts \
 //     [--snapshot FILE] [--recall 1000] [--latency 100] [--sql 20] [--sql-timeout 5000] [--seed 8]
+//     [--later F] [--related F] [--unrelated F] [--dead F]
+// The last four replace the later-filing, class and dead-mark factors of the score for this run only: they
+// measure what ranking by standing alone could do for recall (bench/RESULTS.md), not a setting.
 import pg from 'pg';
 import { args, DEFAULT_URL } from './lib.ts';
 import { loadConfig } from '../src/config.ts';
@@ -16,7 +19,7 @@ import { ThreatService, engineWeights, type Threat } from '../src/threats/servic
 import { normaliseMark, wordsOf } from '../src/search/normalise.ts';
 import { classRelation, relatedClasses } from '../src/threats/classes.ts';
 import { compareMarks, markForm } from '../src/threats/compare.ts';
-import { scorePair } from '../src/threats/score.ts';
+import { PARAMS, scorePair } from '../src/threats/score.ts';
 import { isoDate } from '../src/db/sql.ts';
 
 const a = args();
@@ -24,6 +27,10 @@ const o = {
   recall: Number(a.get('recall') ?? 1000), latency: Number(a.get('latency') ?? 100), sql: Number(a.get('sql') ?? 20),
   sqlTimeout: Number(a.get('sql-timeout') ?? 5000), seed: Number(a.get('seed') ?? 8), snapshot: a.get('snapshot') ?? '',
 };
+if (a.has('later')) PARAMS.laterFactor = Number(a.get('later'));
+for (const k of ['related', 'unrelated'] as const) if (a.has(k)) PARAMS.classFactor[k] = Number(a.get(k));
+if (a.has('dead')) PARAMS.deadFactor = Number(a.get('dead'));
+console.log(`factors: later ${PARAMS.laterFactor}, related class ${PARAMS.classFactor.related}, unrelated ${PARAMS.classFactor.unrelated}, dead ${PARAMS.deadFactor}`);
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_SNAPSHOT: o.snapshot, SEARCH_CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
 const deps = createDeps(config);
@@ -55,10 +62,11 @@ await deps.logos.texts.search('WARM', 1);
   const total = Number((await c.query('select count(*) from cited_marks')).rows[0].count);
   const share = Math.min(100, (o.recall * 4 * 100) / Math.max(1, total));
   const rows = (await c.query(
-    `select c.application_number, array_agg(distinct c.cited_application_number) as cited
+    `select c.application_number, array_agg(distinct c.cited_application_number) as cited, ${isoDate('min(e.report_date)')} as report
      from (select * from cited_marks tablesample bernoulli (${share}) repeatable (${o.seed})) c
+     join exam_reports e on e.id = c.exam_report_id
      join trademarks t on t.application_number = c.application_number
-     where t.word_mark <> '' group by 1 order by 1 limit ${o.recall}`)).rows as { application_number: string; cited: string[] }[];
+     where t.word_mark <> '' group by 1 order by 1 limit ${o.recall}`)).rows as { application_number: string; cited: string[]; report: string }[];
   // A cited mark of the same proprietor is left out of threats by design: counted apart.
   // The generated register holds many marks with the very same words in the same class (2,976 marks
   // GOLD in the food classes): the analysis cannot tell one from another, and more than 50 of them cannot
@@ -70,6 +78,41 @@ await deps.logos.texts.search('WARM', 1);
     [[...new Set(rows.flatMap((r) => [r.application_number, ...r.cited]))]])).rows.map((x) => [x.application_number, x]));
   const citedRows = new Map([...info].map(([k, x]) => [k, twinKey(x)]));
   const dead = new Set((await c.query('select status from status_values where not is_live')).rows.map((x) => x.status as string));
+  // When each cited mark first took a dead status: a citation of a mark already dead on the report's
+  // date is one an examiner would not make (it is no earlier trade mark then), counted apart.
+  const died = new Map((await c.query(
+    `select application_number, ${isoDate('min(changed_at)')} as day from status_history
+     where application_number = any($1::text[]) and new_status = any($2::text[]) group by 1`,
+    [[...new Set(rows.flatMap((r) => r.cited))], [...dead]])).rows.map((x) => [x.application_number, x.day as string]));
+  const filed = async (apps: string[]) => new Map((await c.query(
+    `select application_number, ${isoDate('application_date')} as day from trademarks where application_number = any($1::text[])`, [apps]))
+    .rows.map((x) => [x.application_number, x.day as string]));
+  const rank = { same: 2, related: 1, unrelated: 0 } as const;
+  /**
+   * Marks of the list that beat the cited one in every respect and strictly in one: at least as alike in
+   * spelling and in sound, in a class at least as close, live if it is, filed before the mark. No ranking
+   * that gives more alike, closer, live or earlier marks more score can put the cited mark above them.
+   */
+  const dominators = (mark: string, cited: string, threats: Threat[], days: Map<string, string>) => {
+    const x = info.get(mark);
+    const y = info.get(cited);
+    const w = engineWeights(engine, relatedClasses(x.class_number));
+    const d = scorePair(compareMarks(markForm(x.word_mark, w), markForm(y.word_mark, w)), null, { relation: 'same', live: true, later: false });
+    const rel = rank[classRelation(x.class_number, y.class_number)];
+    const live = !dead.has(y.status);
+    let n = 0;
+    for (const t of threats) {
+      if (t.threat_application_number === cited || (days.get(t.threat_application_number) ?? '') > x.application_date) continue;
+      const tLive = !dead.has(t.threat_status);
+      const tRel = rank[t.class_relation];
+      if (t.word_similarity_percentage < d.word || t.phonetic_similarity_percentage < d.phonetic || tRel < rel || (live && !tLive)) continue;
+      if (t.word_similarity_percentage > d.word || t.phonetic_similarity_percentage > d.phonetic || tRel > rel || (tLive && !live)) n++;
+    }
+    return n;
+  };
+  let deadWhenCited = 0;
+  let foundDeadWhenCited = 0;
+  let beyondAnyRanking = 0;
   // A missed cited mark scored directly: below the 50th threat means marks more alike than it fill the top 50.
   const direct = (a: string, b: string) => {
     const x = info.get(a);
@@ -99,6 +142,7 @@ await deps.logos.texts.search('WARM', 1);
     const top = new Map(threats.slice(0, 50).map((t) => [t.threat_application_number, t]));
     const topTwins = new Set(threats.slice(0, 50).map((t) => `${normaliseMark(t.threat_word_mark)}|${t.threat_class_number}|${t.threat_status}`));
     const anywhere = new Set(threats.map((t) => t.threat_application_number));
+    const days = await filed(threats.map((t) => t.threat_application_number));
     for (const cited of r.cited) {
       if (owners.get(cited) && owners.get(cited) === owners.get(r.application_number)) {
         own++;
@@ -106,6 +150,10 @@ await deps.logos.texts.search('WARM', 1);
       }
       pairs++;
       const t = top.get(cited);
+      const deadThen = (died.get(cited) ?? '9999') < r.report;
+      if (deadThen) deadWhenCited++;
+      if (deadThen && t) foundDeadWhenCited++;
+      if (!t && dominators(r.application_number, cited, threats, days) >= 50) beyondAnyRanking++;
       if (t) {
         inTop50++;
         levels[t.risk_level]++;
@@ -127,6 +175,9 @@ await deps.logos.texts.search('WARM', 1);
   console.log(`  within the top 50, the cited mark or a twin (same normalised words, class and status): ${twinFound}/${pairs} = ${(twinFound / pairs).toFixed(3)}`);
   console.log(`  of the ${pairs - inTop50} missed: ${outranked} score no higher than the 50th threat (50 marks at least as alike fill the top 50; ${tied} of them tie with it), ` +
     `${missedCandidates} would have ranked in the top 50 but were not among the candidates, ${pairs - inTop50 - outranked - missedCandidates} other`);
+  console.log(`  cited marks already dead on the report's date: ${deadWhenCited}; recall over the others: ${inTop50 - foundDeadWhenCited}/${pairs - deadWhenCited} = ${((inTop50 - foundDeadWhenCited) / (pairs - deadWhenCited)).toFixed(3)}`);
+  console.log(`  missed with 50 or more earlier marks of the list beating them in every respect (alike in spelling and sound, class, live): ${beyondAnyRanking}; ` +
+    `so no ranking that rewards each of those finds more than ${((pairs - beyondAnyRanking) / pairs).toFixed(3)} with these candidates`);
   console.log(`  risk levels of those found: High ${levels.High}, Medium ${levels.Medium}, Low ${levels.Low}`);
   console.log(`  analysis time over these marks: p50 ${f(pct(times, 50))} ms, p95 ${f(pct(times, 95))} ms`);
   if (missed.length) {
