@@ -19,7 +19,7 @@ import { ThreatService, engineWeights, type Threat } from '../src/threats/servic
 import { normaliseMark, wordsOf } from '../src/search/normalise.ts';
 import { classRelation, relatedClasses } from '../src/threats/classes.ts';
 import { compareMarks, markForm } from '../src/threats/compare.ts';
-import { PARAMS, scorePair } from '../src/threats/score.ts';
+import { PARAMS, scorePair, type PairScore } from '../src/threats/score.ts';
 import { isoDate } from '../src/db/sql.ts';
 
 const a = args();
@@ -93,11 +93,9 @@ await deps.logos.texts.search('WARM', 1);
    * spelling and in sound, in a class at least as close, live if it is, filed before the mark. No ranking
    * that gives more alike, closer, live or earlier marks more score can put the cited mark above them.
    */
-  const dominators = (mark: string, cited: string, threats: Threat[], days: Map<string, string>) => {
+  const dominators = (mark: string, cited: string, d: PairScore, threats: Threat[], days: Map<string, string>) => {
     const x = info.get(mark);
     const y = info.get(cited);
-    const w = engineWeights(engine, relatedClasses(x.class_number));
-    const d = scorePair(compareMarks(markForm(x.word_mark, w), markForm(y.word_mark, w)), null, { relation: 'same', live: true, later: false });
     const rel = rank[classRelation(x.class_number, y.class_number)];
     const live = !dead.has(y.status);
     let n = 0;
@@ -114,12 +112,12 @@ await deps.logos.texts.search('WARM', 1);
   let foundDeadWhenCited = 0;
   let beyondAnyRanking = 0;
   // A missed cited mark scored directly: below the 50th threat means marks more alike than it fill the top 50.
-  const direct = (a: string, b: string) => {
+  const direct = (a: string, b: string): PairScore => {
     const x = info.get(a);
     const y = info.get(b);
     const w = engineWeights(engine, relatedClasses(x.class_number));
     return scorePair(compareMarks(markForm(x.word_mark, w), markForm(y.word_mark, w)), null,
-      { relation: classRelation(x.class_number, y.class_number), live: !dead.has(y.status), later: y.application_date > x.application_date }).overall;
+      { relation: classRelation(x.class_number, y.class_number), live: !dead.has(y.status), later: y.application_date > x.application_date });
   };
   let outranked = 0;
   let tied = 0;
@@ -153,13 +151,14 @@ await deps.logos.texts.search('WARM', 1);
       const deadThen = (died.get(cited) ?? '9999') < r.report;
       if (deadThen) deadWhenCited++;
       if (deadThen && t) foundDeadWhenCited++;
-      if (!t && dominators(r.application_number, cited, threats, days) >= 50) beyondAnyRanking++;
       if (t) {
         inTop50++;
         levels[t.risk_level]++;
       } else {
         if (missed.length < 12) missed.push(`${r.application_number} -> ${cited}`);
-        const d = direct(r.application_number, cited);
+        const score = direct(r.application_number, cited);
+        if (dominators(r.application_number, cited, score, threats, days) >= 50) beyondAnyRanking++;
+        const d = score.overall;
         if (threats.length >= 50 && d <= threats[49].overall_similarity_score) {
           outranked++;
           if (d === threats[49].overall_similarity_score) tied++;

@@ -84,7 +84,7 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   add(form.normalised, related, CANDIDATES.whole);
   add(form.normalised, { classes: null, status: null }, CANDIDATES.anyClass);
   if (form.words.length > 1) {
-    // A number is searched alone too: it is often what tells 9 SWEETS or 8 ATTA from the trade's others.
+    // A number is searched alone too: it is often what tells 9 SWEETS or 21 NO. 1 from the trade's others.
     const words = mostDistinctive(form, CANDIDATES.words, true);
     for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
   }
@@ -118,7 +118,8 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
  * The mark with one of its most distinctive words replaced by a spelling variant or sound-alike of the
  * register (RAZA → RAJA, SHREEZI DAIRY → SHREEJI DAIRY). Search finds such variants only after every
  * mark holding or starting with the mark itself, so a common mark's whole-mark search can be full before
- * its closest respellings; searched as marks of their own, their nearest forms come first.
+ * its closest respellings; searched as marks of their own, their nearest forms come first. With `far`,
+ * the respellings two edits away of the rare words among them (step 9).
  */
 function variantForms(engine: SearchEngine, form: MarkForm, far = false): string[] {
   const out: string[] = [];
