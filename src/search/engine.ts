@@ -169,15 +169,7 @@ export class SearchEngine {
    * ten thousand.
    */
   holdersBy(word: string, classes: Uint8Array, max: number, limit: number, by: HolderRanking, skip: Set<number>): IndexHit[] {
-    let total = 0;
-    for (const ix of this.indexes) {
-      const id = ix.vocab.id(word);
-      if (id >= 0) {
-        const byClass = classHolders(ix, id);
-        for (let c = 0; c < 64; c++) if (classes[c]) total += byClass[c];
-      }
-    }
-    if (max <= 0 || total > limit) return [];
+    if (max <= 0 || this.holders(word, classes) > limit) return [];
     const best: { hit: IndexHit; r: number }[] = [];
     for (const ix of this.indexes) {
       const id = ix.vocab.id(word);
