@@ -58,17 +58,20 @@ export class DeliveryRepository {
     return keys.map((k) => byKey.get(`${k.outboxId}|${k.webhookId}`));
   }
 
-  /** Records several successful attempts in one statement (attempts, deliveries, and failure counts cleared). */
+  /** Records several successful attempts in one transaction (attempts, deliveries, and failure counts cleared). */
   async recordSuccesses(items: { work: DeliveryWork; outcome: AttemptOutcome }[]): Promise<void[]> {
-    await this.db.raw(
-      `with s as (select * from unnest(?::bigint[], ?::int[], ?::int[], ?::int[], ?::uuid[]) s(id, attempt, status_code, latency_ms, webhook_id)),
-       a as (insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms) select id, attempt, status_code, latency_ms from s),
-       w as (update webhooks set failure_count = 0 where id in (select webhook_id from s) and failure_count > 0)
-       update webhook_deliveries d set attempts = d.attempts + 1, status = 'delivered', last_attempt_at = now(), last_status_code = s.status_code,
-         last_error = null, next_attempt_at = now(), queued_at = now(), finished_at = now()
-       from s where d.id = s.id`,
-      [items.map((i) => i.work.id), items.map((i) => i.work.attempts + 1), items.map((i) => i.outcome.statusCode ?? 0),
-        items.map((i) => i.outcome.latencyMs), items.map((i) => i.work.webhookId)]);
+    await this.db.transaction(async (trx) => {
+      await lockWebhooks(trx, items.map((i) => i.work.webhookId));
+      await trx.raw(
+        `with s as (select * from unnest(?::bigint[], ?::int[], ?::int[], ?::int[], ?::uuid[]) s(id, attempt, status_code, latency_ms, webhook_id)),
+         a as (insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms) select id, attempt, status_code, latency_ms from s),
+         w as (update webhooks set failure_count = 0 where id in (select webhook_id from s) and failure_count > 0)
+         update webhook_deliveries d set attempts = d.attempts + 1, status = 'delivered', last_attempt_at = now(), last_status_code = s.status_code,
+           last_error = null, next_attempt_at = now(), queued_at = now(), finished_at = now()
+         from s where d.id = s.id`,
+        [items.map((i) => i.work.id), items.map((i) => i.work.attempts + 1), items.map((i) => i.outcome.statusCode ?? 0),
+          items.map((i) => i.outcome.latencyMs), items.map((i) => i.work.webhookId)]);
+    });
     return items.map(() => undefined);
   }
 
@@ -93,32 +96,33 @@ export class DeliveryRepository {
        where id = ?`,
       [w.id, w.attempts + 1, o.statusCode, o.latencyMs, o.error, o.excerpt?.replace(/\0/g, '') ?? null, o.ok, w.webhookId,
         status, o.statusCode, o.error, opts.final || o.ok ? 0 : opts.retryDelayMs, status, w.id]);
-    if (o.ok) {
-      await write(this.db);
-      return { pending: false, disabled: false };
-    }
     return this.db.transaction(async (trx) => {
+      await lockWebhooks(trx, [w.webhookId]);
       await write(trx);
+      if (o.ok) return { pending: false, disabled: false };
       const f = await trx.raw(
         `update webhooks w set failure_count = w.failure_count + 1, last_failure_at = now(),
            active = w.active and w.failure_count + 1 < ?,
            disabled_at = case when w.active and w.failure_count + 1 >= ? then now() else w.disabled_at end,
            disabled_reason = case when w.active and w.failure_count + 1 >= ?
              then format('%s failed attempts in a row (last: %s)', w.failure_count + 1, ?::text) else w.disabled_reason end
-         from (select id, active as was_active from webhooks where id = ? for update) old
+         from (select id, active as was_active from webhooks where id = ?) old
          where w.id = old.id
-         returning old.was_active and not w.active as disabled, w.url,
+         returning old.was_active and not w.active as disabled, w.active, w.url,
            (select email from accounts a where a.id = w.account_id) as email`,
         [opts.disableAfter, opts.disableAfter, opts.disableAfter, o.error ?? 'failed', w.webhookId]);
       const row = f.rows[0];
       if (row?.disabled) {
         const m = opts.mail(row.email);
         await trx('mail_outbox').insert({ to_address: row.email, subject: m.subject, body: m.body });
-        // Deliveries still owed to a disabled webhook (this one too) end here; they can be replayed once it is on again.
+      }
+      if (row && !row.active) {
+        // Deliveries still owed to a disabled webhook (this one too, and those whose attempts were in flight
+        // when it was disabled) end here; they can be replayed once it is on again.
         await trx.raw(
           `update webhook_deliveries set status = 'cancelled', finished_at = now(), last_error = coalesce(last_error || '; ', '') || 'webhook disabled'
            where webhook_id = ? and status = 'pending'`, [w.webhookId]);
-        return { pending: false, disabled: true };
+        return { pending: false, disabled: Boolean(row.disabled) };
       }
       return { pending: status === 'pending', disabled: false };
     });
@@ -182,4 +186,13 @@ export class DeliveryRepository {
       `delete from webhook_deliveries where status <> 'pending' and finished_at < now() - ? * interval '1 day'`, [days]);
     return r.rowCount ?? 0;
   }
+}
+
+/**
+ * Every transaction that writes a webhook's deliveries takes its webhook's row first, in id order:
+ * one lock order, so a failure that cancels the webhook's other pending deliveries never waits on a
+ * delivery whose own record waits on the webhook (the deadlock that lost failure counts).
+ */
+async function lockWebhooks(trx: Knex.Transaction, ids: string[]): Promise<void> {
+  await trx.raw(`select id from webhooks where id = any(?::uuid[]) order by id for no key update`, [[...new Set(ids)]]);
 }
