@@ -34,8 +34,10 @@ export class UrlSigner {
     const { acct, exp, sig, fn = '' } = q;
     if (typeof acct !== 'string' || typeof exp !== 'string' || typeof sig !== 'string') return { ok: false, reason: 'unsigned' };
     if (typeof fn !== 'string' || !/^\d{1,12}$/.test(exp)) return { ok: false, reason: 'signature_invalid' };
-    const expected = this.mac(path, exp, acct, fn);
-    const given = Buffer.from(sig, 'base64url');
+    // The canonical text is compared, not decoded bytes: a lenient base64 decoder ignores padding, junk and
+    // the last character's spare bits, which would let one link be written many ways.
+    const expected = Buffer.from(this.mac(path, exp, acct, fn).toString('base64url'));
+    const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature_invalid' };
     // Checked after the signature so a forged expiry is reported as tampering, not as expiry.
     if (Number(exp) * 1000 <= this.now()) return { ok: false, reason: 'expired' };

@@ -54,6 +54,22 @@ describe('local object store behind signed URLs', () => {
     }
   });
 
+  it('accepts only the canonical signature: padding, junk or a flipped spare bit is refused', async () => {
+    const p = pathOf(t.deps.store.signedUrl('blobs/abc.pdf', { accountId: acct }).url);
+    const sig = new URL(p, 'http://x').searchParams.get('sig')!;
+    // 32 bytes are 43 base64url characters: the last one carries 4 bits and 2 spare ones a lenient decoder ignores.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig.at(-1)!);
+    const flipped = sig.slice(0, -1) + alphabet[last ^ 1];
+    for (const forged of [`${sig}==`, `${sig}%21%21%21`, `${sig}.`, flipped, sig.replace(/-/g, '+').replace(/_/g, '/')]) {
+      if (forged === sig) continue;
+      const res = await request(t.app).get(p.replace(`sig=${sig}`, `sig=${encodeURIComponent(decodeURIComponent(forged))}`));
+      expect(res.status, forged).to.equal(403);
+      expect(res.body.code, forged).to.equal('signature_invalid');
+    }
+    expect((await request(t.app).get(p)).status).to.equal(200);
+  });
+
   it('refuses an expired URL with 403 url_expired', async () => {
     // Same secret, a clock 31 minutes in the past: the link it signs has already expired.
     const past = new UrlSigner('test-signing-secret-0123456789', () => Date.now() - 31 * 60_000);
