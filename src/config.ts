@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import path from 'node:path';
 import { parseAllowList } from './outbound/addresses.ts';
@@ -42,6 +43,9 @@ const Env = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Names this API process's concurrency slots (in Redis) and upload files, so that `npm start` can free
+  // them when the process dies; npm start gives each API process its own, anything else gets a random one.
+  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).default(() => `${process.pid}-${randomBytes(4).toString('hex')}`),
   // Where the word-mark search index is saved for fast starts; empty: never saved (built from PostgreSQL).
   SEARCH_SNAPSHOT: z.string().default('var/search/index.snapshot'),
   // How long repeated searches are answered from Redis; 0 turns the cache off.
