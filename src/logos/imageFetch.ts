@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { AppError } from '../errors.ts';
+import { refusalReason } from '../outbound/addresses.ts';
 import { MAX_IMAGE_BYTES, requireLogoFormat, ImageError } from './image.ts';
 
 // Fetching an image a client names by URL, without letting the client reach what only this server
@@ -15,48 +16,9 @@ import { MAX_IMAGE_BYTES, requireLogoFormat, ImageError } from './image.ts';
 
 const MAX_REDIRECTS = 3;
 
-const blocked = new net.BlockList();
-for (const [net4, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net4, prefix, 'ipv4');
-for (const [net6, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
-] as const) blocked.addSubnet(net6, prefix, 'ipv6');
-
-/** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4), if any. */
-function embeddedIpv4(addr: string): string | null {
-  const lower = addr.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const words = expand(lower);
-  if (!words) return null;
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) return v4(words[6], words[7]); // ::ffff:a.b.c.d
-  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) return v4(words[6], words[7]); // NAT64
-  if (words[0] === 0x2002) return v4(words[1], words[2]); // 6to4
-  return null;
-}
-
-function expand(addr: string): number[] | null {
-  if (!net.isIPv6(addr)) return null;
-  const [head, tail] = addr.includes('::') ? addr.split('::') : [addr, undefined];
-  const parse = (s: string | undefined) => (s ? s.split(':').map((h) => parseInt(h, 16)) : []);
-  const a = parse(head);
-  const b = parse(tail);
-  if (tail === undefined) return a.length === 8 ? a : null;
-  return [...a, ...new Array(8 - a.length - b.length).fill(0), ...b];
-}
-
-/** True for addresses a client must never make us reach: private, loopback, link-local, reserved, multicast. */
+/** True for addresses a client must never make us reach: anything but global unicast (src/outbound/addresses.ts). */
 export function isForbiddenAddress(addr: string): boolean {
-  const family = net.isIP(addr);
-  if (family === 0) return true;
-  if (family === 4) return blocked.check(addr, 'ipv4');
-  if (blocked.check(addr, 'ipv6')) return true;
-  const v4 = embeddedIpv4(addr);
-  return v4 !== null && blocked.check(v4, 'ipv4');
+  return refusalReason(addr) !== null;
 }
 
 export interface FetchOptions {
@@ -97,7 +59,7 @@ export async function vetUrl(url: URL, opts: FetchOptions): Promise<{ addresses:
   if (!addresses.length) throw unreachable(`the host ${host} has no address`);
   if (!admitted) {
     const bad = addresses.find(isForbiddenAddress);
-    if (bad) throw refused(`the host ${host} resolves to ${bad}, a private, loopback or reserved address: only public hosts are fetched`);
+    if (bad) throw refused(`the host ${host} resolves to ${bad}, a ${refusalReason(bad)} address: only public hosts are fetched`);
   }
   return { addresses, admitted };
 }

@@ -1,91 +1,44 @@
 // Which addresses an outbound request (webhook deliveries, and any fetch of a URL a customer gave us)
-// may connect to: public unicast only. Loopback, private, link-local, shared (CGNAT), multicast,
-// documentation and reserved ranges are refused, in IPv4 and IPv6, and so are IPv6 forms that embed an
-// IPv4 address (mapped, NAT64, 6to4) when the embedded address is refused.
+// may connect to: global unicast only, as ipaddr.js's range tables judge it (a kept library, not a list
+// of our own that misses forms such as ::/96 or ::ffff:0:0/96). An IPv4-mapped IPv6 address is judged as
+// the IPv4 address it carries; every other IPv6 address must lie in 2000::/3 and in no special range, so
+// translation forms (NAT64, 6to4, Teredo, IPv4-compatible, IPv4-translated) are refused whatever they carry.
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-const V4_REFUSED: [string, number, string][] = [
-  ['0.0.0.0', 8, 'this network'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'shared address space'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'IETF protocol assignments'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.88.99.0', 24, '6to4 relay anycast'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'benchmarking'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
-const V6_REFUSED: [string, number, string][] = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['100::', 64, 'discard'],
-  ['2001::', 23, 'IETF protocol assignments'],
-  ['2001:db8::', 32, 'documentation'],
-  ['fc00::', 7, 'unique local (private)'],
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'site-local'],
-  ['ff00::', 8, 'multicast'],
-];
+// ipaddr.js's range names, as a client reads them in an error.
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'unspecified (this network)', broadcast: 'broadcast', multicast: 'multicast', linkLocal: 'link-local',
+  loopback: 'loopback', carrierGradeNat: 'shared address space (CGNAT)', private: 'private', uniqueLocal: 'unique local (private)',
+  reserved: 'reserved (documentation, protocol assignments or future use)', benchmarking: 'benchmarking', discard: 'discard',
+  deprecatedSiteLocal: 'site-local', ipv4Mapped: 'IPv4-mapped', rfc6145: 'IPv4-translated', rfc6052: 'NAT64', '6to4': '6to4',
+  teredo: 'Teredo', as112: 'AS112', as112v6: 'AS112', amt: 'AMT', orchid2: 'ORCHIDv2',
+};
 
-function blockList(entries: [string, number, string][], type: 'ipv4' | 'ipv6') {
-  return entries.map(([addr, prefix, why]) => {
-    const b = new net.BlockList();
-    b.addSubnet(addr, prefix, type);
-    return { b, why };
-  });
+/**
+ * The address parsed, an IPv4-mapped one as its IPv4 address. An IPv6 text's dotted tail is written as hex
+ * first: ipaddr.js reads ::a.b.c.d (IPv4-compatible) as if it were ::ffff:a.b.c.d (mapped). The zone of a
+ * scoped address says nothing about its range.
+ */
+function parse(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (net.isIPv4(ip)) return ipaddr.IPv4.parse(ip);
+  const text = ip.split('%')[0].replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, a, b, c, d) =>
+    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+  const v6 = ipaddr.IPv6.parse(text);
+  return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
 }
 
-const V4 = blockList(V4_REFUSED, 'ipv4');
-const V6 = blockList(V6_REFUSED, 'ipv6');
-
-/** The IPv4 address an IPv6 address carries (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16), if any. */
-function embeddedV4(ip: string): string | null {
-  const words = expandV6(ip);
-  if (!words) return null;
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const zero = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
-  if (zero(0, 5) && words[5] === 0xffff) return v4(words[6], words[7]);
-  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return v4(words[6], words[7]);
-  if (words[0] === 0x2002) return v4(words[1], words[2]);
-  return null;
-}
-
-/** The eight 16-bit words of an IPv6 address (with or without an embedded dotted quad). */
-function expandV6(ip: string): number[] | null {
-  let s = ip.toLowerCase().split('%')[0];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (dotted) {
-    const p = dotted[1].split('.').map(Number);
-    s = s.slice(0, -dotted[1].length) + `${((p[0] << 8) | p[1]).toString(16)}:${((p[2] << 8) | p[3]).toString(16)}`;
-  }
-  const [head, tail] = s.split('::');
-  const h = head ? head.split(':') : [];
-  const t = tail !== undefined && tail ? tail.split(':') : [];
-  const fill = s.includes('::') ? 8 - h.length - t.length : 0;
-  const words = [...h, ...Array(fill).fill('0'), ...t].map((w) => parseInt(w, 16));
-  return words.length === 8 && words.every((w) => w >= 0 && w <= 0xffff) ? words : null;
-}
-
-/** Why an address may not be connected to, or null when it is public unicast. Anything unparsable is refused. */
+/** Why an address may not be connected to, or null when it is global unicast. Anything unparsable is refused. */
 export function refusalReason(ip: string): string | null {
-  const family = net.isIP(ip);
-  if (family === 4) return V4.find(({ b }) => b.check(ip, 'ipv4'))?.why ?? null;
-  if (family === 6) {
-    const inner = embeddedV4(ip);
-    if (inner !== null) {
-      const why = refusalReason(inner);
-      return why ? `${why} (embedded in ${ip})` : null;
-    }
-    return V6.find(({ b }) => b.check(ip, 'ipv6'))?.why ?? null;
-  }
-  return 'not an IP address';
+  if (!net.isIP(ip)) return 'not an IP address';
+  const addr = parse(ip);
+  const range = addr.range();
+  const words = RANGE_WORDS[range] ?? range;
+  if (range !== 'unicast') return addr.kind() === 'ipv4' && ip !== addr.toString() ? `${words} (carried by ${ip})` : words;
+  if (addr.kind() === 'ipv6' && !addr.match(GLOBAL_UNICAST_V6)) return 'outside IPv6 global unicast (2000::/3)';
+  return null;
 }
 
 /** Parses `a.b.c.d`, `a.b.c.d/n`, `::1`, `fd00::/8`… into a block list; throws naming a bad entry. */
@@ -114,13 +67,12 @@ export class AddressPolicy {
 
   /** Null when the address may be connected to, else why not. */
   check(ip: string): string | null {
-    // A socket may report an IPv4 peer in its IPv4-mapped IPv6 form.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-    if (mapped) return this.check(mapped[1]);
     const why = refusalReason(ip);
     if (why === null) return null;
-    const family = net.isIP(ip);
-    if (family && this.allow.check(ip, family === 4 ? 'ipv4' : 'ipv6')) return null;
+    // A socket may report an IPv4 peer in its IPv4-mapped IPv6 form: the allow-list names the IPv4 address.
+    const plain = net.isIP(ip) ? parse(ip).toString() : ip;
+    const family = net.isIP(plain);
+    if (family && this.allow.check(plain, family === 4 ? 'ipv4' : 'ipv6')) return null;
     return why;
   }
 }

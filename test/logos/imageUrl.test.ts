@@ -23,13 +23,15 @@ describe('image URL fetching', function () {
     it('refuses private, loopback, link-local, reserved and multicast addresses, in every IPv6 disguise', () => {
       for (const a of ['10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.9.9', '192.168.1.1', '127.0.0.1', '127.8.8.8', '169.254.169.254',
         '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '198.18.0.1', '192.0.2.5', '::1', '::', 'fe80::1', 'fd00::1', 'fc12::3',
-        'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', '2001:db8::1', 'not-an-ip']) {
+        'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', '2001:db8::1', 'not-an-ip',
+        // IPv4-translated (::ffff:0:0/96) and IPv4-compatible (::/96) forms, and translation prefixes whatever they carry.
+        '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::127.0.0.1', '::7f00:1', '::8.8.8.8', '2002:5db8:d822::1', '64:ff9b::808:808', '2001::1']) {
         expect(isForbiddenAddress(a), a).to.equal(true);
       }
     });
 
     it('lets public addresses through', () => {
-      for (const a of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '2002:5db8:d822::1']) {
+      for (const a of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '2a00:1450:4001::200e']) {
         expect(isForbiddenAddress(a), a).to.equal(false);
       }
     });

@@ -63,10 +63,11 @@ describe('webhooks: registration and management', () => {
       expectFields(await pro.post('/user/v1/webhooks/').send({ url, monitored_applications: ['4100001'], events: ['*'] }), 'url');
     }
     // Classified without connecting anywhere: IP literals, and a name the local hosts file resolves.
-    for (const url of ['https://10.1.2.3/x', 'https://192.168.1.1/x', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://[::ffff:172.16.0.1]/x', 'https://127.0.0.2:8443/x']) {
+    for (const url of ['https://10.1.2.3/x', 'https://192.168.1.1/x', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://[::ffff:172.16.0.1]/x', 'https://127.0.0.2:8443/x',
+      'https://[::ffff:0:127.0.0.1]/x', 'https://[::127.0.0.1]/x', 'https://[64:ff9b::7f00:1]/x']) {
       const res = await pro.post('/user/v1/webhooks/').send({ url, monitored_applications: ['4100001'], events: ['*'] });
       expectFields(res, 'url');
-      expect(res.body.details[0].message).to.match(/private|loopback|link-local/);
+      expect(res.body.details[0].message).to.match(/private|loopback|link-local|IPv4-translated|global unicast|NAT64/);
     }
   });
 
