@@ -110,6 +110,8 @@ describe('S3-compatible object store (against a real S3 server on loopback)', ()
     expect(gone.status).to.equal(404);
     expect(gone.body.code).to.equal('not_found');
     await t.deps.db('subscriptions').where({ account_id: c.account.accountId }).update({ status: 'inactive' });
+    // The app caches callers until PostgreSQL announces the change: wait for it rather than race it.
+    await t.synced();
     const refused = await request(t.app).get(link);
     expect(refused.status).to.equal(403);
     expect(refused.body.code).to.equal('subscription_inactive');
