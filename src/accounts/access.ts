@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { AppError } from '../errors.ts';
 
 // The plan-gated categories of the contract. Which of them a caller has comes from its plan and
-// add-ons (the request pipeline sets `req.viewer`); gating decisions are made here.
+// add-ons (the request pipeline sets `req.viewer`). An endpoint declares the category it needs; what
+// a category opens of a mark's data is decided in one place, src/trademarks/gate.ts.
 export const CATEGORIES = [
   'cat_status_history', 'cat_alert_changes', 'cat_proprietor', 'cat_attorney', 'cat_oppositions', 'cat_opp_docs',
   'cat_hearings', 'cat_documents', 'cat_exam_reports', 'cat_journal', 'cat_threats', 'cat_well_known',
@@ -36,7 +37,7 @@ export function viewerOf(req: Request): Viewer {
   return req.viewer;
 }
 
-export function requireCategory(viewer: Viewer, category: Category): void {
+export function requireCategory(viewer: Pick<Viewer, 'categories'>, category: Category): void {
   if (!viewer.categories.has(category)) {
     throw new AppError('category_not_on_plan', `your plan does not include ${category}`, { category });
   }

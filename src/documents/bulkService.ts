@@ -7,6 +7,7 @@ import { monthOf } from '../limits/quotaRepository.ts';
 import type { DocumentRepository } from './documentRepository.ts';
 import type { BulkJobRepository, BulkJobRow } from './bulkRepository.ts';
 import type { Charge } from './documentService.ts';
+import { gateOf } from '../trademarks/gate.ts';
 
 export const BULK_QUEUE = 'documents-bulk';
 
@@ -40,9 +41,10 @@ export class BulkDocumentService {
 
   async request(appNos: string[], types: string[] | null, viewer: Viewer, charge: Charge) {
     const wanted = [...new Set(appNos)];
-    // Opposition filings are cat_opp_docs: without it they are left out, and the answer says how many.
-    const withOpposition = viewer.categories.has('cat_opp_docs');
-    const { rows, known } = await this.docs.forMarks(wanted, types, withOpposition);
+    // The gate decides each document (opposition filings need cat_opp_docs); what it withholds is
+    // left out, and the answer says how many.
+    const { rows: all, known } = await this.docs.forMarks(wanted, types);
+    const rows = gateOf(viewer.categories).rows('documents', all);
     const notFoundApps = wanted.filter((a) => !known.includes(a));
     if (!rows.length) {
       throw new AppError('not_found', types ? 'the marks asked for have no documents of those types' : 'the marks asked for have no documents',
@@ -62,8 +64,7 @@ export class BulkDocumentService {
     } catch (err) {
       this.log.warn({ err, job: job.id }, 'bulk document job not enqueued; the relay will');
     }
-    const excluded = withOpposition ? 0 : await this.docs.countOpposition(wanted, types);
-    return { ...this.view(job), opposition_documents_excluded: excluded };
+    return { ...this.view(job), opposition_documents_excluded: all.length - rows.length };
   }
 
   async get(id: string, viewer: Viewer) {

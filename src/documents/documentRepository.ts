@@ -47,24 +47,16 @@ export class DocumentRepository {
     return r.rows;
   }
 
-  /** Documents of several marks, optionally of some types only; opposition documents only when asked for. */
-  async forMarks(appNos: string[], types: string[] | null, withOpposition: boolean): Promise<{ rows: DocumentRow[]; known: string[] }> {
+  /** Documents of several marks, optionally of some types only; the caller's gate decides which it may see. */
+  async forMarks(appNos: string[], types: string[] | null): Promise<{ rows: DocumentRow[]; known: string[] }> {
     const [docs, known] = await Promise.all([
       this.db.raw(
         `select ${COLUMNS} from ${FROM} where d.application_number = any(?::text[])
-           and (?::text[] is null or d.document_type = any(?::text[])) and (? or d.opposition_id is null)
+           and (?::text[] is null or d.document_type = any(?::text[]))
          order by d.application_number, d.upload_date, d.id`,
-        [appNos, types, types, withOpposition]),
+        [appNos, types, types]),
       this.db.raw('select application_number from trademarks where application_number = any(?::text[])', [appNos]),
     ]);
     return { rows: docs.rows, known: known.rows.map((r: { application_number: string }) => r.application_number) };
-  }
-
-  /** Opposition filings among the given marks' documents (of the given types). */
-  async countOpposition(appNos: string[], types: string[] | null): Promise<number> {
-    const r = await this.db.raw(
-      `select count(*)::int as n from documents d where d.application_number = any(?::text[]) and d.opposition_id is not null
-         and (?::text[] is null or d.document_type = any(?::text[]))`, [appNos, types, types]);
-    return r.rows[0].n;
   }
 }

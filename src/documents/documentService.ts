@@ -1,17 +1,15 @@
 import { AppError, notFound } from '../errors.ts';
-import { requireCategory, type Viewer } from '../accounts/access.ts';
+import type { Viewer } from '../accounts/access.ts';
 import type { Resource } from '../accounts/callerRepository.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import type { JournalRepository } from './journalRepository.ts';
 import type { DocumentRepository, DocumentRow } from './documentRepository.ts';
 import { documentFilename, safeName } from './filenames.ts';
+import { gateOf } from '../trademarks/gate.ts';
 
 export type Charge = (units: number, resource?: Resource) => Promise<void>;
 
 const EXPIRES_IN = '30 minutes';
-
-/** The category a document's links need: opposition filings are cat_opp_docs, the rest cat_documents. */
-export const categoryOf = (d: Pick<DocumentRow, 'opposition_id'>) => (d.opposition_id === null ? 'cat_documents' : 'cat_opp_docs');
 
 /**
  * Document and journal links. Every link handed out costs one doc_views credit, charged (or refused
@@ -38,21 +36,24 @@ export class DocumentService {
 
   /** A mark's documents, each with a fresh link; opposition filings are listed by oppositionDocuments. */
   async documents(appNo: string, viewer: Viewer, charge: Charge) {
-    const rows = await this.charged(appNo, false, charge);
+    const rows = await this.charged(appNo, false, viewer, charge);
     return { application_number: appNo, count: rows.length, documents: rows.map((d) => this.entry(d, viewer.accountId)) };
   }
 
   async oppositionDocuments(appNo: string, viewer: Viewer, charge: Charge) {
-    const rows = await this.charged(appNo, true, charge);
+    const rows = await this.charged(appNo, true, viewer, charge);
     return {
       application_number: appNo, count: rows.length,
       documents: rows.map((d) => ({ ...this.entry(d, viewer.accountId), opposition_id: d.opposition_id!, opposition_number: d.opposition_number })),
     };
   }
 
-  private async charged(appNo: string, opposition: boolean, charge: Charge): Promise<DocumentRow[]> {
-    const rows = await this.docs.forMark(appNo, opposition);
-    if (!rows) throw notFound(`trademark ${appNo}`);
+  // Each listing's route refuses a plan without its category before anything is read; the gate
+  // still decides row by row, so a listing never shows a document whose category the plan lacks.
+  private async charged(appNo: string, opposition: boolean, viewer: Viewer, charge: Charge): Promise<DocumentRow[]> {
+    const found = await this.docs.forMark(appNo, opposition);
+    if (!found) throw notFound(`trademark ${appNo}`);
+    const rows = gateOf(viewer.categories).rows('documents', found);
     // An empty listing hands out no link: it is an ordinary read.
     await (rows.length ? charge(rows.length, 'doc_views') : charge(1, 'api_calls'));
     return rows;
@@ -61,7 +62,7 @@ export class DocumentService {
   async url(docId: number, viewer: Viewer, charge: Charge) {
     const d = await this.docs.byId(docId);
     if (!d) throw notFound(`document ${docId}`);
-    requireCategory(viewer, categoryOf(d));
+    gateOf(viewer.categories).requireRow('documents', d);
     await charge(1, 'doc_views');
     const { url, expiresAt } = this.link(d, viewer.accountId);
     return { document_id: d.id, presigned_url: url, expires_in: EXPIRES_IN, expires_at: expiresAt.toISOString() };

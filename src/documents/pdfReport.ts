@@ -2,13 +2,16 @@ import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
 import type { Category } from '../accounts/access.ts';
 import type { DetailRow } from '../trademarks/repository.ts';
+import type { LinkedTable } from '../trademarks/sql.ts';
+import { tableCategories } from '../trademarks/gate.ts';
 
 type Row = Record<string, unknown>;
 
 export interface TrademarkReport {
+  /** As the plan's gate sees it: the tables it withholds are absent, its rows filtered. */
   mark: DetailRow;
-  /** Categories whose sections the plan leaves out: the report says so rather than print them empty. */
-  omitted: Category[];
+  /** Categories the gate withholds: the report names them rather than print their sections empty. */
+  omitted: readonly Category[];
   logo: Buffer | null;
   generatedAt: Date;
 }
@@ -53,25 +56,25 @@ export function writeTrademarkPdf(r: TrademarkReport, out: Writable): void {
   ];
   for (const [k, v] of core) pair(doc, k, text(v), width);
 
-  section(doc, r, 'Status history', 'status_history', 'cat_status_history', (h) =>
+  section(doc, r, 'Status history', 'status_history', (h) =>
     `${text(h.changed_at).slice(0, 10)} ${text(h.old_status)} -> ${text(h.new_status)}`);
-  section(doc, r, 'Proprietors', 'proprietors', 'cat_proprietor', (p) =>
+  section(doc, r, 'Proprietors', 'proprietors', (p) =>
     [p.name, p.entity_type, p.trading_as && `trading as ${p.trading_as}`, p.address, p.state, p.country].filter(Boolean).join(', '));
-  section(doc, r, 'Attorneys and agents', 'attorneys', 'cat_attorney', (a) =>
+  section(doc, r, 'Attorneys and agents', 'attorneys', (a) =>
     [a.name, a.agent_code, a.address, a.email, a.phone].filter(Boolean).join(', '));
-  section(doc, r, 'Oppositions', 'oppositions', 'cat_oppositions', (o) => {
+  section(doc, r, 'Oppositions', 'oppositions', (o) => {
     const opp = o.opponent as { name?: string } | null;
     return `${text(o.opposition_number)} filed ${text(o.opposition_date)} by ${text(opp?.name)}: ${text(o.status)}`
       + (o.decision ? `, decided ${text(o.decision_date)}: ${text(o.decision)}` : '');
   });
-  section(doc, r, 'Hearings', 'hearings', 'cat_hearings', (h) =>
+  section(doc, r, 'Hearings', 'hearings', (h) =>
     `${text(h.hearing_date)} ${h.time_slot ? `(${text(h.time_slot)}) ` : ''}${text(h.hearing_type)}: ${text(h.status)}`
     + (h.virtual_room_link ? `, ${text(h.virtual_room_link)}` : ''));
-  section(doc, r, 'Examination reports', 'exam_reports', 'cat_exam_reports', (e) =>
+  section(doc, r, 'Examination reports', 'exam_reports', (e) =>
     `${text(e.report_date)}: ${((e.objection_reasons as string[]) ?? []).join('; ') || 'no objections'}`
     + (e.reply_due_date ? `; reply due ${text(e.reply_due_date)}` : '')
     + (((e.cited_application_numbers as string[]) ?? []).length ? `; cited ${(e.cited_application_numbers as string[]).join(', ')}` : ''));
-  section(doc, r, 'Documents', 'documents', 'cat_documents', (d) =>
+  section(doc, r, 'Documents', 'documents', (d) =>
     `${text(d.upload_date)} ${text(d.document_type)}: ${text(d.name)} (document ${text(d.id)}${d.opposition_id ? `, opposition ${text(d.opposition_id)}` : ''})`);
 
   doc.end();
@@ -88,13 +91,14 @@ function pair(doc: PDFKit.PDFDocument, label: string, value: string, width: numb
   doc.x = MARGIN;
 }
 
-function section(doc: PDFKit.PDFDocument, r: TrademarkReport, title: string, table: string, category: Category, line: (row: Row) => string): void {
+function section(doc: PDFKit.PDFDocument, r: TrademarkReport, title: string, table: LinkedTable, line: (row: Row) => string): void {
   heading(doc, title);
-  if (r.omitted.includes(category)) {
-    doc.fillColor('#555').text(`Not on your plan (${category}).`).fillColor('black');
-    return;
+  const rows = r.mark[table] as Row[] | undefined;
+  if (rows) {
+    if (!rows.length) doc.text('None recorded.');
+    for (const row of rows) doc.text(line(row), { paragraphGap: 2 });
   }
-  const rows = (r.mark[table] as Row[] | undefined) ?? [];
-  if (!rows.length) doc.text('None recorded.');
-  for (const row of rows) doc.text(line(row), { paragraphGap: 2 });
+  // Named whether the gate left out the whole table or some of its rows (opposition filings).
+  const withheld = tableCategories(table).filter((c) => r.omitted.includes(c));
+  if (withheld.length) doc.fillColor('#555').text(`Not on your plan (${withheld.join(', ')}).`).fillColor('black');
 }

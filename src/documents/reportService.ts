@@ -3,7 +3,7 @@ import { notFound } from '../errors.ts';
 import type { Viewer } from '../accounts/access.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import type { TrademarkRepository } from '../trademarks/repository.ts';
-import { visibleTables } from '../trademarks/service.ts';
+import { gateOf } from '../trademarks/gate.ts';
 import type { SearchBody, SearchService } from '../search/service.ts';
 import type { SearchParams } from '../search/schemas.ts';
 import type { Charge } from './documentService.ts';
@@ -37,8 +37,8 @@ export class ReportService {
   ) {}
 
   async trademarkPdf(appNo: string, viewer: Viewer, charge: Charge): Promise<GeneratedFile> {
-    const { visible, omitted } = visibleTables(viewer);
-    const mark = await this.trademarks.detail(appNo, visible);
+    const gate = gateOf(viewer.categories);
+    const mark = await this.trademarks.detail(appNo, gate);
     if (!mark) throw notFound(`trademark ${appNo}`);
     // A logo missing from the store leaves the report without it rather than refusing it.
     const logo = mark.logo_key ? await this.store.read(mark.logo_key).catch(() => null) : null;
@@ -46,7 +46,7 @@ export class ReportService {
     return {
       filename: `${appNo} ${safeName(mark.word_mark || 'device mark', 60)} report.pdf`,
       contentType: 'application/pdf',
-      write: (out) => writeTrademarkPdf({ mark, omitted, logo, generatedAt: this.now() }, out),
+      write: (out) => writeTrademarkPdf({ mark, omitted: gate.omitted, logo, generatedAt: this.now() }, out),
     };
   }
 

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.ts';
 import { LINKED_SQL, SUMMARY_COLUMNS, type LinkedTable } from './sql.ts';
 import { Prepared } from '../db/prepared.ts';
 import { isoDate } from '../db/sql.ts';
+import type { Gate } from './gate.ts';
 
 const LINKED_TABLES = Object.keys(LINKED_SQL) as LinkedTable[];
 const SUMMARIES = new Prepared('trademark_summaries', `select ${SUMMARY_COLUMNS} from trademarks t where t.application_number = any(?::text[])`);
@@ -59,25 +60,31 @@ export class TrademarkRepository {
     return r.rows.map((x: { status: string }) => x.status);
   }
 
-  /** Core data plus the given linked tables, in one round trip. */
-  async detail(appNo: string, tables: readonly LinkedTable[]): Promise<DetailRow | undefined> {
+  /**
+   * Core data plus the linked data a gate sees, in one round trip. The only way to read a mark's
+   * linked tables: what the gate withholds is neither read (whole tables) nor returned (rows).
+   */
+  async detail(appNo: string, gate: Gate): Promise<DetailRow | undefined> {
+    const tables = gate.detailTables;
     // Statement names are capped at 63 bytes: name the shape by which tables it holds.
     const mask = tables.reduce((m, t) => m | (1 << LINKED_TABLES.indexOf(t)), 0);
     let stmt = this.detailStatements.get(mask);
     if (!stmt) this.detailStatements.set(mask, (stmt = new Prepared(`trademark_detail_${mask}`, this.detailQuery(tables))));
-    return (await stmt.run<DetailRow>(this.db, [appNo]))[0];
+    const row = (await stmt.run<DetailRow>(this.db, [appNo]))[0];
+    return row && gate.record(row);
   }
 
   /** detail() of several marks in one round trip (those that exist, in no particular order). */
-  async detailMany(appNos: string[], tables: readonly LinkedTable[]): Promise<DetailRow[]> {
-    return this.query<DetailRow>(this.detailQuery(tables, 't.application_number = any(?)'), [appNos]);
+  async detailMany(appNos: string[], gate: Gate): Promise<DetailRow[]> {
+    const rows = await this.query<DetailRow>(this.detailQuery(gate.detailTables, 't.application_number = any(?)'), [appNos]);
+    return rows.map((r) => gate.record(r));
   }
 
-  /** One linked table of a mark; undefined when the mark does not exist. */
-  async linked<T>(appNo: string, table: LinkedTable): Promise<T[] | undefined> {
+  /** The rows of one linked table a gate sees; undefined when the mark does not exist. */
+  async linked<T extends object>(appNo: string, table: LinkedTable, gate: Gate): Promise<T[] | undefined> {
     const rows = await this.query<{ rows: T[] }>(
       `select ${LINKED_SQL[table]} as rows from trademarks t where t.application_number = ?`, [appNo]);
-    return rows[0]?.rows;
+    return rows[0] && gate.rows(table, rows[0].rows);
   }
 
   private async query<T>(sql: string, bindings: unknown[]): Promise<T[]> {

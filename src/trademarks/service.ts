@@ -4,28 +4,7 @@ import type { ObjectStore } from '../storage/objectStore.ts';
 import { signedLink } from '../storage/links.ts';
 import type { LinkedTable } from './sql.ts';
 import type { DetailRow, TrademarkRepository } from './repository.ts';
-
-/** Which category opens which linked table of the detail response (contract §2). */
-const DETAIL_TABLES: readonly (readonly [LinkedTable, Category])[] = [
-  ['status_history', 'cat_status_history'],
-  ['proprietors', 'cat_proprietor'],
-  ['attorneys', 'cat_attorney'],
-  ['oppositions', 'cat_oppositions'],
-  ['hearings', 'cat_hearings'],
-  ['documents', 'cat_documents'],
-  ['exam_reports', 'cat_exam_reports'],
-];
-
-/** The linked tables a set of categories opens, and the categories of those it does not. */
-function tablesFor(categories: ReadonlySet<Category>): { visible: LinkedTable[]; omitted: Category[] } {
-  return {
-    visible: DETAIL_TABLES.filter(([, cat]) => categories.has(cat)).map(([t]) => t),
-    omitted: DETAIL_TABLES.filter(([, cat]) => !categories.has(cat)).map(([, c]) => c),
-  };
-}
-
-/** The linked tables a viewer's plan opens, and the categories of those it does not. */
-export const visibleTables = (viewer: Viewer) => tablesFor(viewer.categories);
+import { gateOf } from './gate.ts';
 
 export class TrademarkService {
   constructor(private readonly repo: TrademarkRepository, private readonly store: ObjectStore) {}
@@ -39,26 +18,26 @@ export class TrademarkService {
    * one account (webhook deliveries of one event to several accounts of one plan share the read).
    */
   async detailFor(appNo: string, categories: ReadonlySet<Category>) {
-    const { visible, omitted } = tablesFor(categories);
-    const row = await this.repo.detail(appNo, visible);
+    const gate = gateOf(categories);
+    const row = await this.repo.detail(appNo, gate);
     if (!row) throw notFound(`trademark ${appNo}`);
-    return this.shape(row, omitted);
+    return this.shape(row, gate.omitted);
   }
 
   /** detailFor() of several marks in one round trip; marks not in the register are absent from the map. */
   async detailsFor(appNos: string[], categories: ReadonlySet<Category>) {
-    const { visible, omitted } = tablesFor(categories);
-    const rows = await this.repo.detailMany(appNos, visible);
-    return new Map(rows.map((row) => [row.application_number, this.shape(row, omitted)]));
+    const gate = gateOf(categories);
+    const rows = await this.repo.detailMany(appNos, gate);
+    return new Map(rows.map((row) => [row.application_number, this.shape(row, gate.omitted)]));
   }
 
-  private shape(row: DetailRow, omitted: Category[]) {
+  private shape(row: DetailRow, omitted: readonly Category[]) {
     const { logo_key, vienna_codes, ...rest } = row;
     return (accountId: string) => ({
       ...rest,
       vienna_codes: vienna_codes ?? [],
       logo: logo_key ? signedLink(this.store, logo_key, accountId) : null,
-      omitted_categories: omitted,
+      omitted_categories: [...omitted],
     });
   }
 
@@ -91,9 +70,11 @@ export class TrademarkService {
     return { requested: wanted.length, found: found.length, not_found: missing, results: found };
   }
 
-  /** One linked table of a mark; its endpoint checked the plan category before calling. */
-  async linked<T>(appNo: string, table: LinkedTable): Promise<{ application_number: string; count: number; rows: T[] }> {
-    const rows = await this.repo.linked<T>(appNo, table);
+  /** One linked table of a mark, the rows the viewer's plan sees; 403 when it sees none of the table. */
+  async linked<T extends object>(appNo: string, table: LinkedTable, viewer: Viewer): Promise<{ application_number: string; count: number; rows: T[] }> {
+    const gate = gateOf(viewer.categories);
+    gate.requireTable(table);
+    const rows = await this.repo.linked<T>(appNo, table, gate);
     if (!rows) throw notFound(`trademark ${appNo}`);
     return { application_number: appNo, count: rows.length, rows };
   }

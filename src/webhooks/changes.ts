@@ -5,7 +5,9 @@ import { z } from '../http/zod.ts';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
 import { limitParam } from '../http/schemas.ts';
-import { EVENT_NAMES, isEventName, visibleEvents, type EventName } from './events.ts';
+import { EVENT_NAMES, isEventName, type EventName } from './events.ts';
+import type { Category } from '../accounts/access.ts';
+import { gateOf } from '../trademarks/gate.ts';
 
 const list = (name: string, max: number, each: (s: string) => string | null) =>
   z.string().transform((s, ctx) => {
@@ -49,9 +51,9 @@ export const ChangesResponse = z.object({
 export class ChangesFeed {
   constructor(private readonly db: Db) {}
 
-  async read(q: z.infer<typeof ChangesQuery>, categories: ReadonlySet<string>) {
-    const visible = visibleEvents(categories);
-    const wanted: EventName[] = q.events ? visible.filter((e) => q.events!.includes(e)) : visible;
+  async read(q: z.infer<typeof ChangesQuery>, categories: ReadonlySet<Category>) {
+    const gate = gateOf(categories);
+    const wanted: EventName[] = gate.events.filter((e) => !q.events || q.events.includes(e));
     const since = q.since ?? '0';
     const byCursor = /^\d+$/.test(since);
     const where = ['o.seq is not null', 'o.event = any(?)', byCursor ? 'o.seq > ?' : 'o.created_at >= ?'];
@@ -70,7 +72,7 @@ export class ChangesFeed {
       count: rows.length,
       next_since: rows.length ? rows[rows.length - 1].seq : byCursor ? since : await this.lastCursor(),
       has_more: r.rows.length > q.limit,
-      omitted_events: EVENT_NAMES.filter((e) => !visible.includes(e)),
+      omitted_events: [...gate.omittedEvents],
       changes: rows.map((x: Record<string, unknown>) => ({
         event_id: x.event_id, event: x.event,
         trademark: { application_number: x.application_number, word_mark: x.word_mark ?? null, class_number: x.class_number ?? null },

@@ -9,7 +9,8 @@ import type { OutboundClient, PostResult } from '../outbound/client.ts';
 import type { TrademarkService } from '../trademarks/service.ts';
 import type { AttemptOutcome, DeliveryKey, DeliveryRepository, DeliveryWork } from './deliveryRepository.ts';
 import { Batcher } from './batcher.ts';
-import { missingCategory, PING_EVENT } from './events.ts';
+import { PING_EVENT } from './events.ts';
+import { gateOf } from '../trademarks/gate.ts';
 import type { SecretBox } from './secrets.ts';
 import { messageId, signatureHeaders } from './signing.ts';
 
@@ -90,7 +91,7 @@ export class Deliverer {
     const owner = await this.owners.byAccountId(w.account_id);
     if (!owner || !owner.subscriptionActive) return 'subscription is not active';
     if (!owner.webhookEnabled) return 'webhooks are not on the plan';
-    const missing = missingCategory(w.event, new Set(owner.categories));
+    const missing = gateOf(viewerFor(owner).categories).missingFor(w.event);
     return missing ? `${missing} is not on the plan` : null;
   }
 

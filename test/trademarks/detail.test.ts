@@ -49,12 +49,24 @@ describe('GET /v1/trademarks/{app_no}/', () => {
   });
 
   it('leaves out the linked tables whose categories the plan lacks, and names them', async () => {
-    const res = await (await t.without('cat_oppositions', 'cat_documents')).get('/v1/trademarks/4000001/');
+    const res = await (await t.without('cat_oppositions', 'cat_documents', 'cat_opp_docs')).get('/v1/trademarks/4000001/');
     expect(res.status).to.equal(200);
     expect(res.body).to.not.have.property('oppositions');
     expect(res.body).to.not.have.property('documents');
     expect(res.body.status_history).to.have.length(2);
-    expect(res.body.omitted_categories).to.deep.equal(['cat_oppositions', 'cat_documents']);
+    expect(res.body.omitted_categories).to.deep.equal(['cat_oppositions', 'cat_documents', 'cat_opp_docs']);
+  });
+
+  it('lists opposition filings among the documents only with cat_opp_docs, and names it when it is missing', async () => {
+    const pro = await t.client({ categories: ['cat_status_history', 'cat_proprietor', 'cat_journal', 'cat_alert_changes', 'cat_attorney',
+      'cat_oppositions', 'cat_hearings', 'cat_documents', 'cat_exam_reports'] });
+    const res = await pro.get('/v1/trademarks/4000001/');
+    expect(res.body.documents.map((d: { id: number }) => d.id)).to.deep.equal([71]);
+    expect(res.body.omitted_categories).to.deep.equal(['cat_opp_docs']);
+    // Opposition filings are cat_opp_docs data, whichever other category the plan has.
+    const oppOnly = await (await t.without('cat_documents')).get('/v1/trademarks/4000001/');
+    expect(oppOnly.body.documents.map((d: { id: number; opposition_id: number }) => [d.id, d.opposition_id])).to.deep.equal([[72, 51]]);
+    expect(oppOnly.body.omitted_categories).to.deep.equal(['cat_documents']);
   });
 
   it('answers an unknown application number with 404 not_found', async () => {

@@ -1,10 +1,11 @@
 import { z } from '../zod.ts';
 import type { Api } from '../endpoint.ts';
-import { viewerOf, type Category } from '../../accounts/access.ts';
+import { viewerOf } from '../../accounts/access.ts';
 import { appNoParam } from '../schemas.ts';
 import * as S from '../../trademarks/schemas.ts';
 import type { TrademarkService } from '../../trademarks/service.ts';
 import type { LinkedTable } from '../../trademarks/sql.ts';
+import { tableCategories } from '../../trademarks/gate.ts';
 
 const params = z.object({ app_no: appNoParam });
 const tags = ['Trademarks'];
@@ -17,8 +18,6 @@ interface Linked<T extends z.ZodType> {
   response: T;
   operationId: string;
   summary: string;
-  /** The plan category the endpoint needs; none for the contract's ungated tables (cited marks). */
-  category?: Category;
 }
 
 export function trademarkRoutes(api: Api, service: TrademarkService): void {
@@ -29,34 +28,36 @@ export function trademarkRoutes(api: Api, service: TrademarkService): void {
     handler: ({ params, req }) => service.detail(params.app_no, viewerOf(req)),
   });
 
-  // The per-table endpoints differ only in path, envelope key and category. The category is declared
-  // here alone: Api.add refuses the request before validation and documents the 403.
-  const linked = <T extends z.ZodType>(d: Linked<T>) =>
-    api.add({
+  // The per-table endpoints differ only in path, envelope key and table. The table's category comes
+  // from the gate (none for the contract's ungated cited marks): Api.add refuses the request before
+  // validation and documents the 403.
+  const linked = <T extends z.ZodType>(d: Linked<T>) => {
+    const [category] = tableCategories(d.table);
+    return api.add({
       method: 'get', path: `/v1/trademarks/:app_no/${d.suffix}/`, operationId: d.operationId, tags, security: 'apiKey',
-      summary: d.category ? `${d.summary} (${d.category})` : d.summary, category: d.category,
+      summary: category ? `${d.summary} (${category})` : d.summary, category,
       params, response: d.response, errors: [404],
-      handler: async ({ params }) => {
-        const r = await service.linked(params.app_no, d.table);
+      handler: async ({ params, req }) => {
+        const r = await service.linked(params.app_no, d.table, viewerOf(req));
         return { application_number: r.application_number, count: r.count, [d.key]: r.rows } as z.infer<T>;
       },
     });
+  };
 
   linked({ suffix: 'status', table: 'status_history', key: 'history', response: S.StatusHistoryResponse,
-    operationId: 'getStatusHistory', summary: 'Status history', category: 'cat_status_history' });
+    operationId: 'getStatusHistory', summary: 'Status history' });
   linked({ suffix: 'alerts', table: 'alerts', key: 'alerts', response: S.AlertsResponse,
-    operationId: 'getAlerts', summary: 'Alert change history', category: 'cat_alert_changes' });
+    operationId: 'getAlerts', summary: 'Alert change history' });
   linked({ suffix: 'cited', table: 'cited', key: 'cited', response: S.CitedResponse,
     operationId: 'getCitedMarks', summary: 'Marks cited against the application in examination reports' });
   linked({ suffix: 'proprietor', table: 'proprietors', key: 'proprietors', response: S.ProprietorResponse,
-    operationId: 'getProprietor', summary: 'Proprietor detail; joint proprietors are listed in order', category: 'cat_proprietor' });
+    operationId: 'getProprietor', summary: 'Proprietor detail; joint proprietors are listed in order' });
   linked({ suffix: 'attorney', table: 'attorneys', key: 'attorneys', response: S.AttorneyResponse,
-    operationId: 'getAttorney', summary: 'Attorney or agent detail', category: 'cat_attorney' });
+    operationId: 'getAttorney', summary: 'Attorney or agent detail' });
   linked({ suffix: 'oppositions', table: 'oppositions', key: 'oppositions', response: S.OppositionsResponse,
-    operationId: 'getOppositions', summary: 'Oppositions', category: 'cat_oppositions' });
+    operationId: 'getOppositions', summary: 'Oppositions' });
   linked({ suffix: 'hearings', table: 'hearings', key: 'hearings', response: S.HearingsResponse,
-    operationId: 'getHearings', summary: 'Hearings', category: 'cat_hearings' });
+    operationId: 'getHearings', summary: 'Hearings' });
   linked({ suffix: 'exam-report', table: 'exam_reports', key: 'reports', response: S.ExamReportResponse,
-    operationId: 'getExamReports', summary: 'Examination reports with objection reasons and cited application numbers',
-    category: 'cat_exam_reports' });
+    operationId: 'getExamReports', summary: 'Examination reports with objection reasons and cited application numbers' });
 }
