@@ -109,7 +109,7 @@ export const TrademarkDetail = TrademarkSummary.extend({
   documents: z.array(DocumentMeta).optional(),
   exam_reports: z.array(ExamReport).optional(),
   omitted_categories: z.array(z.string()).openapi({
-    description: 'Categories whose linked tables were left out because the plan does not include them',
+    description: 'Categories of linked data left out because the plan does not include them: whole tables, and opposition filings among the documents (cat_opp_docs); named whether or not the mark has any',
   }),
 }).openapi('TrademarkDetail');
 
