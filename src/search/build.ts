@@ -46,17 +46,35 @@ class Dictionary {
   readonly values: string[] = [''];
   private readonly ids = new Map<string, number>();
   constructor(private readonly name: string, private readonly limit: number) {}
+  /** The value's code, or -1 when the dictionary is full. */
   id(v: string | null): number {
     if (v === null) return 0;
     let id = this.ids.get(v);
     if (id === undefined) {
       id = this.values.length;
-      if (id >= this.limit) throw new Error(`more than ${this.limit - 1} distinct values of ${this.name} (at "${v}")`);
+      if (id >= this.limit) return -1;
       this.ids.set(v, id);
       this.values.push(v);
     }
     return id;
   }
+
+  get full(): string {
+    return `more than ${this.limit - 1} distinct values of ${this.name}`;
+  }
+}
+
+/**
+ * A mark whose words run longer than this (normalised) is left out of the index: a word's place in its
+ * mark is kept in 16 bits, and a search reads a candidate's words whole. The importer refuses word marks
+ * over 500 characters (docs/ingest.md), so only a record stored by other means is ever this long.
+ */
+export const MARK_MAX = 4096;
+
+/** A mark the index left out, and why. */
+export interface Skipped {
+  appNo: number;
+  reason: string;
 }
 
 /**
@@ -78,6 +96,8 @@ export class IndexBuilder {
     filing_mode: new Dictionary('filing_mode', INFO_LIMITS.filing_mode), state: new Dictionary('state', INFO_LIMITS.state),
   };
   private sorted = true;
+  /** Marks left out, with the reason. */
+  readonly skipped: Skipped[] = [];
 
   /** `expected`: how many marks are coming (a guess; the arrays grow past it). */
   constructor(expected = 1024) {
@@ -93,15 +113,27 @@ export class IndexBuilder {
     return this.appNo.n;
   }
 
-  add(r: MarkRow): void {
+  /**
+   * Adds a mark, or leaves it out when the index cannot hold it and says why (it is also listed in
+   * `skipped`): one record the index cannot take must not stop the build, nor the following of changes.
+   */
+  add(r: MarkRow): string | null {
     const normalised = normaliseMark(r.wordMark);
-    if (!normalised) return;
+    if (!normalised) return null;
+    const { status, tm_type, filing_mode, state } = this.dict;
+    const codes = [status.id(r.status), tm_type.id(r.tmType), filing_mode.id(r.filingMode), state.id(r.state)];
+    const full = [status, tm_type, filing_mode, state].find((d, k) => codes[k] < 0);
+    const reason = normalised.length > MARK_MAX ? `its words run to ${normalised.length} characters, more than ${MARK_MAX}`
+      : !(r.cls >= 1 && r.cls <= 45) ? `class ${r.cls} is not 1-45`
+        : full ? full.full : null;
+    if (reason) {
+      this.skipped.push({ appNo: r.appNo, reason });
+      return reason;
+    }
     const i = this.appNo.n;
     if (i > 0 && this.appNo.a[i - 1] >= r.appNo) this.sorted = false;
-    if (!(r.cls >= 1 && r.cls <= 45)) throw new Error(`class ${r.cls} of ${r.appNo} is not 1-45`);
     this.appNo.push(r.appNo);
-    this.info.push(packInfo(r.cls, this.dict.status.id(r.status), this.dict.tm_type.id(r.tmType),
-      this.dict.filing_mode.id(r.filingMode), this.dict.state.id(r.state)));
+    this.info.push(packInfo(r.cls, codes[0], codes[1], codes[2], codes[3]));
     this.markLen.push(Math.min(normalised.length, 65535));
     this.wordStart.push(this.tokens.n);
     if (normalised !== r.wordMark) {
@@ -123,6 +155,7 @@ export class IndexBuilder {
       if (end < 0) break;
       start = end + 1;
     }
+    return null;
   }
 
   finish(): MarkIndex {
@@ -228,8 +261,19 @@ function postings(n: number, v: number, wordOffsets: Uint32Array, markWords: Uin
   const firstOffsets = new Uint32Array(v + 1);
   const lastOffsets = new Uint32Array(v + 1);
   const onlyOffsets = new Uint32Array(v + 1);
+  // Whether markWords[p] is the first of its word in mark m: the few words before it are compared, or,
+  // in a mark of many words (where comparing would cost their number squared), a stamp per word is read.
+  const stamp = new Int32Array(v).fill(-1);
+  let stampOf = 0;
   const distinct = (m: number, p: number) => {
-    for (let q = wordOffsets[m]; q < p; q++) if (markWords[q] === markWords[p]) return false;
+    const s = wordOffsets[m];
+    if (wordOffsets[m + 1] - s <= 16) {
+      for (let q = s; q < p; q++) if (markWords[q] === markWords[p]) return false;
+      return true;
+    }
+    const mark = stampOf + m;
+    if (stamp[markWords[p]] === mark) return false;
+    stamp[markWords[p]] = mark;
     return true;
   };
   for (let m = 0; m < n; m++) {
@@ -261,6 +305,7 @@ function postings(n: number, v: number, wordOffsets: Uint32Array, markWords: Uin
   const ff = firstOffsets.slice(0, v);
   const lf = lastOffsets.slice(0, v);
   const of = onlyOffsets.slice(0, v);
+  stampOf = n; // the second pass's stamps, told apart from the first's
   for (let m = 0; m < n; m++) {
     const s = wordOffsets[m];
     const e = wordOffsets[m + 1];

@@ -1,4 +1,4 @@
-import { IndexBuilder, type MarkRow } from './build.ts';
+import { IndexBuilder, type MarkRow, type Skipped } from './build.ts';
 import { FACETS, type After, type Facet, type Filter, type IndexHit, type MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import type { Change } from './source.ts';
@@ -36,7 +36,7 @@ export interface HolderRanking {
 
 export class SearchEngine {
   private delta: MarkIndex | null = null;
-  private readonly changed = new Map<number, MarkRow | null>();
+  private changed = new Map<number, MarkRow | null>();
 
   /** `seq`: the change-feed position the register reflects; the same in every process at the same data, so it keys the result cache. */
   constructor(private base: MarkIndex, public seq: number) {}
@@ -51,29 +51,37 @@ export class SearchEngine {
     return this.changed.size;
   }
 
-  /** Applies changes from the feed (in feed order); the newest state of each mark wins. */
-  apply(changes: Change[], seq: number): void {
+  /**
+   * Applies changes from the feed (in feed order); the newest state of each mark wins. Returns the changed
+   * marks the index left out (src/search/build.ts: MARK_MAX), which are then in neither index. Nothing
+   * changes when it throws.
+   */
+  apply(changes: Change[], seq: number): Skipped[] {
     if (!changes.length) {
       this.seq = Math.max(this.seq, seq);
-      return;
+      return [];
     }
-    for (const c of changes) {
-      this.base.remove(c.appNo);
-      this.changed.set(c.appNo, c.row);
-    }
-    const b = new IndexBuilder(this.changed.size);
-    for (const row of this.changed.values()) if (row) b.add(row);
-    this.delta = b.size ? b.finish() : null;
+    const changed = new Map(this.changed);
+    for (const c of changes) changed.set(c.appNo, c.row);
+    const b = new IndexBuilder(changed.size);
+    for (const row of changed.values()) if (row) b.add(row);
+    const delta = b.size ? b.finish() : null;
+    for (const c of changes) this.base.remove(c.appNo);
+    this.changed = changed;
+    this.delta = delta;
     this.seq = Math.max(this.seq, seq);
+    // Marks left out by an earlier batch are left out again by every rebuild: only this batch's are news.
+    const mine = new Set(changes.map((c) => c.appNo));
+    return b.skipped.filter((x) => mine.has(x.appNo));
   }
 
   /** Replaces everything with a freshly built index (which already includes every change up to its seq). */
-  replace(base: MarkIndex, seq: number, later: Change[]): void {
+  replace(base: MarkIndex, seq: number, later: Change[]): Skipped[] {
     this.base = base;
     this.changed.clear();
     this.delta = null;
     this.seq = seq;
-    this.apply(later, seq);
+    return this.apply(later, seq);
   }
 
   search(q: PreparedQuery, filter: Filter, want: number, after: After | null): EngineResult {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 import type { ChangeListener } from '../db/listener.ts';
-import { IndexBuilder } from './build.ts';
+import { IndexBuilder, type Skipped } from './build.ts';
 import { SearchEngine, REBUILD_AT } from './engine.ts';
 import { loadSnapshot, saveSnapshot, snapshotHeader } from './snapshot.ts';
 import { changesSince, instanceOf, streamMarks, type Change } from './source.ts';
@@ -23,19 +23,23 @@ export interface IndexStats {
   readyMs: number;
 }
 
-/** Builds the index from PostgreSQL (streamed) and, given a file, saves it as a snapshot. */
-export async function buildIndex(url: string, snapshotFile: string | null, log?: (msg: string) => void): Promise<{ engine: SearchEngine; ms: number; saveMs: number }> {
+/**
+ * Builds the index from PostgreSQL (streamed) and, given a file, saves it as a snapshot. A mark the index
+ * cannot hold is left out, named in `log` and in `skipped`.
+ */
+export async function buildIndex(url: string, snapshotFile: string | null, log?: (msg: string) => void): Promise<{ engine: SearchEngine; ms: number; saveMs: number; skipped: Skipped[] }> {
   const t0 = performance.now();
   let builder = new IndexBuilder();
   let rows = 0;
   const snap = await streamMarks(url, (s) => (builder = new IndexBuilder(s.estimate)), (r) => {
-    builder.add(r);
+    const reason = builder.add(r);
+    if (reason) log?.(`search index: mark ${r.appNo} left out: ${reason}`);
     if (++rows % 1_000_000 === 0) log?.(`search index: ${rows.toLocaleString('en')} marks read`);
   });
   const index = await builder.finishInThread();
   const t1 = performance.now();
   if (snapshotFile) saveSnapshot(snapshotFile, index, snap.seq, snap.instance);
-  return { engine: new SearchEngine(index, snap.seq), ms: t1 - t0, saveMs: performance.now() - t1 };
+  return { engine: new SearchEngine(index, snap.seq), ms: t1 - t0, saveMs: performance.now() - t1, skipped: builder.skipped };
 }
 
 /**
@@ -93,7 +97,13 @@ export class SearchIndex {
   private async load(): Promise<SearchEngine> {
     const t0 = performance.now();
     const snap = await this.ownSnapshot();
-    const engine = snap ? new SearchEngine(snap.index, snap.seq) : (await buildIndex(this.url, this.snapshotFile)).engine;
+    let engine: SearchEngine;
+    if (snap) engine = new SearchEngine(snap.index, snap.seq);
+    else {
+      const built = await buildIndex(this.url, this.snapshotFile);
+      this.leftOut(built.skipped);
+      engine = built.engine;
+    }
     const t1 = performance.now();
     const ready = await engine.indexes[0].prepare();
     const readyMs = Math.round(performance.now() - t1);
@@ -142,7 +152,7 @@ export class SearchIndex {
       later.push(...batch.changes);
       seq = batch.seq;
     }
-    engine.replace(snap.index, snap.seq, later);
+    this.leftOut(engine.replace(snap.index, snap.seq, later));
     engine.seq = Math.max(engine.seq, seq);
     this.baseSeq = snap.seq;
     this.log.info({ seq: engine.seq, pending: engine.pending }, 'search index reloaded from a new snapshot');
@@ -186,10 +196,17 @@ export class SearchIndex {
     for (;;) {
       const batch = await this.withClient((c) => changesSince(c, engine.seq));
       if (!batch.changes.length) return;
-      engine.apply(batch.changes, batch.seq);
+      this.leftOut(engine.apply(batch.changes, batch.seq));
       if (engine.pending > REBUILD_AT) {
         this.log.warn({ pending: engine.pending }, 'search index: many changes since the snapshot; run npm run search-index -- rebuild');
       }
+    }
+  }
+
+  /** Reports the marks the index could not take: they are not searchable until they change. */
+  private leftOut(skipped: Skipped[]): void {
+    for (const s of skipped) {
+      this.log.warn({ application_number: String(s.appNo), reason: s.reason }, 'search index: mark left out');
     }
   }
 

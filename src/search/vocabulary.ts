@@ -16,7 +16,10 @@ export interface VocabularyData {
   /** Trigram code → word ids containing it (CSR). */
   gramOffsets: Uint32Array;
   gramWords: Uint32Array;
-  /** Hashes of every word and of its deletions (1 for all words, 2 as well from six letters), sorted; the word of each. */
+  /**
+   * Hashes of every word and of its deletions (1 for all words, 2 as well from six letters), sorted; the word
+   * of each. Words longer than VARIANT_WORD_MAX are not in it.
+   */
   delHashes: Uint32Array;
   delWords: Uint32Array;
   /** Phonetic codes, sorted, → word ids (CSR). */
@@ -34,6 +37,18 @@ const GRAMS = ALPHABET ** 3;
 // Words of at least this length are indexed with two deletions (a query word of eight letters may be
 // two edits from one of six).
 const TWO_DELETIONS_FROM = 6;
+/**
+ * Longer words have no spelling variants and are no word's variant: a word's deletions grow with the
+ * square of its length (a 200,000-letter word would need 2·10^10 of them). Such words are still found as
+ * words, by prefix, suffix and substring.
+ */
+export const VARIANT_WORD_MAX = 32;
+
+/** How many entries a word has in the table of deletions. */
+function deletions(length: number): number {
+  if (length > VARIANT_WORD_MAX) return 0;
+  return 1 + length + (length >= TWO_DELETIONS_FROM ? (length * (length - 1)) / 2 : 0);
+}
 
 function charIndex(c: number): number {
   if (c >= 65 && c <= 90) return c - 65;
@@ -91,12 +106,13 @@ export class Vocabulary {
 
     // Deletions.
     let total = 0;
-    for (const w of words) total += 1 + w.length + (w.length >= TWO_DELETIONS_FROM ? (w.length * (w.length - 1)) / 2 : 0);
+    for (const w of words) total += deletions(w.length);
     const hashes = new Uint32Array(total);
     const owners = new Uint32Array(total);
     let k = 0;
     for (let id = 0; id < n; id++) {
       const w = words[id];
+      if (w.length > VARIANT_WORD_MAX) continue;
       hashes[k] = fnv1a(w);
       owners[k++] = id;
       for (let i = 0; i < w.length; i++) {
@@ -206,7 +222,8 @@ export class Vocabulary {
   /** Words within `max` edits of `w` (itself excluded), with their distance. */
   variants(w: string, max: number): Map<number, number> {
     const found = new Map<number, number>();
-    if (max <= 0) return found;
+    // No word of the table is within reach of a longer one (and probing would cost its length squared).
+    if (max <= 0 || w.length > VARIANT_WORD_MAX + max) return found;
     const distance = distanceFrom(w);
     const probe = (h: number) => {
       const { delHashes, delWords } = this.d;

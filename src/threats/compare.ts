@@ -1,6 +1,7 @@
 import { normaliseMark, romanise, wordsOf } from '../search/normalise.ts';
 import { orthographicOf, phonetic, wordInfo, type WordInfo } from './similarity.ts';
 import { distanceFrom } from '../search/editDistance.ts';
+import { bounded, QUERY_MAX } from '../search/query.ts';
 import { meaningOf } from './translations.ts';
 
 // Two word marks compared as a whole and word by word. A lawyer looks at the dominant element: a
@@ -25,8 +26,16 @@ export interface MarkForm {
 /** How heavy a word is in a comparison, 0-1 (1: a word no other mark holds). */
 export type WeightOf = (word: string) => number;
 
+/**
+ * Only the first this many characters of a mark (normalised) are compared: comparing grows with the product
+ * of two marks' lengths, and the search it starts from reads no more (src/search/query.ts). The importer
+ * takes no longer word mark than 500 characters; a longer text (stored by other means, a logo's OCR text)
+ * is compared by its beginning.
+ */
+export const COMPARED_MAX = QUERY_MAX;
+
 export function markForm(text: string, weightOf: WeightOf): MarkForm {
-  const normalised = normaliseMark(text);
+  const normalised = bounded(normaliseMark(text), COMPARED_MAX);
   const words = wordsOf(normalised);
   const compact = words.join('');
   return {
