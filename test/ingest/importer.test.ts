@@ -6,11 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { Db } from '../../src/db/knex.ts';
-import { ENTITY_BY_NAME } from '../../src/ingest/importer/entities.ts';
+import { ENTITY_BY_NAME, ITEMS_MAX, TEXT_MAX } from '../../src/ingest/importer/entities.ts';
 import { feedFile } from '../../src/ingest/importer/feed.ts';
 import type { SetFiles } from '../../src/ingest/importer/files.ts';
 import { importSet, type ImportResult } from '../../src/ingest/importer/index.ts';
-import { checkLine, isDate, isTimestamp, readLines } from '../../src/ingest/importer/lines.ts';
+import { checkLine, isDate, isTimestamp, MAX_LINE_BYTES, readLines } from '../../src/ingest/importer/lines.ts';
 import { slugOf } from '../../src/trademarks/slug.ts';
 import { Progress } from '../../src/ingest/importer/progress.ts';
 import { createStage } from '../../src/ingest/importer/stage.ts';
@@ -151,13 +151,73 @@ describe('importer: line checks', () => {
     expect('row' in checkLine(tm, JSON.stringify({ ...base, note: 'a\u0000b' }))).to.equal(true);
   });
 
-  it('numbers lines from 1 across chunks, without a byte order mark or a final newline', async () => {
+  /** [line number, text (its length when long), reason refused] of every line of a file. */
+  async function linesOf(content: string | Buffer): Promise<[number, string, string?][]> {
     const file = path.join(tempDir('nishaan-lines-'), 'x.jsonl');
-    const long = 'y'.repeat(5 << 20); // longer than one read, so the buffer has to grow
-    fs.writeFileSync(file, `\uFEFF{"a":1}\r\n\n{"b":"${long}"}\n{"c":"é"}`);
-    const got: [number, string][] = [];
-    for await (const b of readLines(file)) b.lines.forEach((l, i) => got.push([b.first + i, l.length > 20 ? `${l.length}` : l]));
-    expect(got).to.deep.equal([[1, '{"a":1}\r'], [2, ''], [3, `${long.length + 8}`], [4, '{"c":"é"}']]);
+    fs.writeFileSync(file, content);
+    const got: [number, string, string?][] = [];
+    for await (const b of readLines(file)) {
+      b.lines.forEach((l, i) => {
+        const why = b.refused?.get(i);
+        got.push(why === undefined ? [b.first + i, l.length > 20 ? `${l.length}` : l] : [b.first + i, l, why]);
+      });
+    }
+    return got;
+  }
+
+  it('numbers lines from 1 across chunks, without a byte order mark or a final newline', async () => {
+    const long = 'y'.repeat(900_000); // six such lines take more than one read
+    const got = await linesOf(`\uFEFF{"a":1}\r\n\n${`{"b":"${long}"}\n`.repeat(6)}{"c":"é"}`);
+    expect(got).to.deep.equal([[1, '{"a":1}\r'], [2, ''], ...[3, 4, 5, 6, 7, 8].map((n) => [n, `${long.length + 8}`]), [9, '{"c":"é"}']]);
+  });
+
+  it('refuses a line that is not valid UTF-8 or longer than MAX_LINE_BYTES, by its number, and reads on', async () => {
+    const tooLong = `line longer than ${MAX_LINE_BYTES} bytes`;
+    const got = await linesOf(Buffer.concat([
+      Buffer.from('{"a":1}\n'),
+      Buffer.from(`{"b":"${'y'.repeat(3 << 20)}"}\n`), // too long, inside one read
+      Buffer.from('{"c":"\u00e9"}\n'),
+      Buffer.from(`{"d":"${'y'.repeat(9 << 20)}"}\n`), // too long, over several reads
+      Buffer.from('{"e":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n'), // bytes that are no UTF-8
+      Buffer.from('{"f":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}\n'), // a surrogate encoded in UTF-8: no character
+      Buffer.from('{"g":"'), Buffer.from([0xc3]), Buffer.from('"}\n'), // a character cut short
+      Buffer.from('{"h":"\uFFFD"}\n'), // U+FFFD written as such is a character like any other
+      Buffer.from('{"i":"ok"}\n'),
+      Buffer.from(`{"j":"${'y'.repeat(2 << 20)}"}`), // too long, at the end of the file without a newline
+    ]));
+    expect(got).to.deep.equal([
+      [1, '{"a":1}'], [2, '', tooLong], [3, '{"c":"é"}'], [4, '', tooLong], [5, '', 'not valid UTF-8'], [6, '', 'not valid UTF-8'],
+      [7, '', 'not valid UTF-8'], [8, '{"h":"\uFFFD"}'], [9, '{"i":"ok"}'], [10, '', tooLong],
+    ]);
+  });
+
+  it('refuses values longer than their limit, and half a surrogate pair, naming the field', () => {
+    expect(reason('trademarks', { ...base, word_mark: 'W'.repeat(500) })).to.equal(undefined);
+    expect(reason('trademarks', { ...base, word_mark: 'W'.repeat(501) })).to.equal('word_mark must be at most 500 characters');
+    // Characters, not UTF-16 units: 500 letters outside the BMP are 500 characters.
+    expect(reason('trademarks', { ...base, word_mark: '\u{1D400}'.repeat(500) })).to.equal(undefined);
+    expect(reason('trademarks', { ...base, goods_services: 'g'.repeat(32_000) })).to.equal(undefined);
+    expect(reason('trademarks', { ...base, goods_services: 'g'.repeat(10_000_000) })).to.equal('goods_services must be at most 32000 characters');
+    expect(reason('trademarks', { ...base, proprietor_name: 'p'.repeat(TEXT_MAX + 1) })).to.equal(`proprietor_name must be at most ${TEXT_MAX} characters`);
+    expect(reason('trademarks', { ...base, state: 's'.repeat(TEXT_MAX + 1) })).to.equal(`state must be at most ${TEXT_MAX} characters`);
+    expect(reason('trademarks', { ...base, slug: 's'.repeat(TEXT_MAX + 1) })).to.equal(`slug must be at most ${TEXT_MAX} characters`);
+    expect(reason('trademarks', { ...base, vienna_codes: ['1'.repeat(21)] })).to.equal('vienna_codes items must be at most 20 characters');
+    expect(reason('trademarks', { ...base, vienna_codes: Array(ITEMS_MAX + 1).fill('26.1.1') })).to.equal(`vienna_codes must have at most ${ITEMS_MAX} items`);
+    const exam = { id: 1, application_number: '1', report_date: '2020-01-01' };
+    expect(reason('exam_reports', { ...exam, objection_reasons: Array(50).fill('r'.repeat(2000)) })).to.equal(undefined);
+    expect(reason('exam_reports', { ...exam, objection_reasons: Array(51).fill('r') })).to.equal('objection_reasons must have at most 50 items');
+    const doc = { id: 1, application_number: '1', name: 'n', document_type: 't', upload_date: '2020-01-01' };
+    expect(reason('documents', { ...doc, file: `files/${'x'.repeat(TEXT_MAX)}.pdf` })).to.equal(`file must be at most ${TEXT_MAX} characters`);
+
+    const line = (wordMark: string) => `{"application_number":"1234567","word_mark":"${wordMark}","class_number":30,"status":"Registered",`
+      + '"application_date":"2020-01-31","tm_type":"WORD"}';
+    expect(reason('trademarks', line('A\\ud800B'))).to.equal('word_mark contains an unpaired surrogate (\\ud800-\\udfff)');
+    expect(reason('trademarks', line('A\\uDC00'))).to.equal('word_mark contains an unpaired surrogate (\\ud800-\\udfff)');
+    expect(reason('trademarks', line('\\ude00\\ud83d'))).to.equal('word_mark contains an unpaired surrogate (\\ud800-\\udfff)');
+    expect(reason('trademarks', line('SMILE \\ud83d\\ude00')), 'a pair is one character').to.equal(undefined);
+    expect(reason('trademarks', line('\\\\ud800')), 'an escaped backslash, then text').to.equal(undefined);
+    // A field the importer does not read may hold anything, as for NUL.
+    expect(reason('trademarks', `${line('A').slice(0, -1)},"note":"\\ud800"}`)).to.equal(undefined);
   });
 
   it('accepts real dates and zoned timestamps only', () => {
@@ -410,6 +470,43 @@ describe('importer: bad lines', () => {
     expect(r.stderr).to.match(/trademarks\.jsonl: 10 lines read/);
     expect(JSON.parse(r.stdout)).to.include({ rejected: expected.length, baseline: true });
     expect((await env.db('trademarks')).length).to.equal(2);
+  });
+});
+
+describe('importer: limits and bad text', () => {
+  const mark = (app: string, extra: object = {}) => JSON.stringify({
+    application_number: app, word_mark: `MARK ${app}`, class_number: 30, status: 'Registered', application_date: '2021-03-01', tm_type: 'WORD', ...extra,
+  });
+
+  it('refuses over-long values and lines, bad UTF-8 and half surrogate pairs by line number, storing no U+FFFD', async function () {
+    this.timeout(60_000);
+    const set = tempDir('nishaan-set-');
+    fs.writeFileSync(path.join(set, 'trademarks.jsonl'), Buffer.concat([
+      Buffer.from(`${mark('4300001')}\n`),
+      Buffer.from(`${mark('4300002', { word_mark: 'A'.repeat(200_000) })}\n`),
+      Buffer.from(`${mark('4300003', { goods_services: 'g'.repeat(32_001) })}\n`),
+      Buffer.from(`${mark('4300004', { goods_services: 'g'.repeat(32_000), word_mark: 'W'.repeat(500) })}\n`),
+      Buffer.from(mark('4300005', { word_mark: 'CAFE XX' }).replace('XX', '\\ud800')), Buffer.from('\n'),
+      Buffer.from(mark('4300006', { word_mark: 'CAFE XX' }).replace('XX', '\\ud83d\\ude00')), Buffer.from('\n'),
+      Buffer.from(mark('4300007', { word_mark: 'CAFE XX' }).split('XX')[0]), Buffer.from([0xe9]),
+      Buffer.from(mark('4300007', { word_mark: 'CAFE XX' }).split('XX')[1]), Buffer.from('\n'),
+      Buffer.from(`${mark('4300008', { note: 'n'.repeat(2 << 20) })}\n`),
+      Buffer.from(`${mark('4300009', { word_mark: 'CAF\u00c9 \uFFFD' })}\n`),
+    ]));
+    const env = await freshEnv();
+    const result = await env.run(set);
+    expect(result.errors).to.deep.equal([
+      'trademarks.jsonl:2: word_mark must be at most 500 characters',
+      'trademarks.jsonl:3: goods_services must be at most 32000 characters',
+      'trademarks.jsonl:5: word_mark contains an unpaired surrogate (\\ud800-\\udfff)',
+      'trademarks.jsonl:7: not valid UTF-8',
+      `trademarks.jsonl:8: line longer than ${MAX_LINE_BYTES} bytes`,
+    ]);
+    expect(result.counts.trademarks).to.deep.include({ lines: 9, inserted: 4, rejected: 5 });
+    const rows = await env.db('trademarks').orderBy('application_number').select('application_number', 'word_mark');
+    expect(rows.map((r) => [r.application_number, r.word_mark.length > 20 ? r.word_mark.length : r.word_mark])).to.deep.equal([
+      ['4300001', 'MARK 4300001'], ['4300004', 500], ['4300006', 'CAFE \u{1F600}'], ['4300009', 'CAF\u00c9 \uFFFD'],
+    ]);
   });
 });
 

@@ -25,7 +25,18 @@ export interface Field {
   required?: boolean;
   /** Value used when the field is absent or null (already in the column's text form). */
   fallback?: string;
+  /** The longest string, in characters (of each item, for an array): TEXT_MAX unless given. */
+  max?: number;
+  /** The most items of an array: ITEMS_MAX unless given. */
+  items?: number;
 }
+
+// Limits of the ingest format (docs/ingest.md#limits): every value has a bounded length, so that no record
+// costs the API more than the register's own records do (a 200,000-character word mark once stopped search).
+/** The longest value of a string field that has no limit of its own, in characters. */
+export const TEXT_MAX = 1000;
+/** The most items of an array field that has no limit of its own. */
+export const ITEMS_MAX = 100;
 
 /** A column the importer computes instead of reading it from the line (its type comes from the target table). */
 export interface Computed {
@@ -59,6 +70,8 @@ export interface Entity {
 const id: Field = { name: 'id', kind: 'id', required: true };
 const app: Field = { name: 'application_number', kind: 'digits', required: true };
 const f = (name: string, kind: Kind, required = false, fallback?: string): Field => ({ name, kind, required, fallback });
+/** A field with limits of its own. */
+const limited = (field: Field, max: number, items?: number): Field => ({ ...field, max, items });
 
 export const ENTITIES: readonly Entity[] = [
   {
@@ -69,10 +82,10 @@ export const ENTITIES: readonly Entity[] = [
   },
   {
     name: 'trademarks', table: 'trademarks', key: 'application_number',
-    fields: [app, f('word_mark', 'text', false, ''), f('class_number', 'class', true), f('status', 'text', true),
+    fields: [app, limited(f('word_mark', 'text', false, ''), 500), f('class_number', 'class', true), f('status', 'text', true),
       f('application_date', 'date', true), f('expire_at', 'date'), f('proprietor_name', 'text', false, ''), f('state', 'upper'),
-      f('tm_type', 'tmType', true), f('filing_mode', 'text'), f('alert', 'text', false, ''), f('goods_services', 'text'),
-      f('used_since', 'usedSince'), f('registry_office', 'office'), f('journal_id', 'int32'), f('vienna_codes', 'textArray'),
+      f('tm_type', 'tmType', true), f('filing_mode', 'text'), f('alert', 'text', false, ''), limited(f('goods_services', 'text'), 32_000),
+      f('used_since', 'usedSince'), f('registry_office', 'office'), f('journal_id', 'int32'), limited(f('vienna_codes', 'textArray'), 20),
       f('slug', 'slug')],
     computed: [],
   },
@@ -95,7 +108,7 @@ export const ENTITIES: readonly Entity[] = [
   {
     name: 'oppositions', table: 'oppositions', key: 'id',
     fields: [id, app, f('opposition_number', 'text', true), f('opponent_name', 'text', true), f('opponent_address', 'text'),
-      f('opposition_date', 'date', true), f('status', 'text', true), f('decision', 'text'), f('decision_date', 'date')],
+      f('opposition_date', 'date', true), f('status', 'text', true), limited(f('decision', 'text'), 10_000), f('decision_date', 'date')],
     computed: [],
   },
   {
@@ -112,7 +125,7 @@ export const ENTITIES: readonly Entity[] = [
   },
   {
     name: 'exam_reports', table: 'exam_reports', key: 'id',
-    fields: [id, app, f('report_date', 'date', true), f('objection_reasons', 'textArray', false, '{}'), f('reply_due_date', 'date')],
+    fields: [id, app, f('report_date', 'date', true), limited(f('objection_reasons', 'textArray', false, '{}'), 2000, 50), f('reply_due_date', 'date')],
     computed: [],
   },
   {

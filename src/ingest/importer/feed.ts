@@ -76,10 +76,17 @@ export async function feedFile(opts: {
       const texts = batch.lines;
       for (let i = 0; i < texts.length; i++) {
         const text = texts[i];
+        const line = batch.first + i;
+        // Not valid UTF-8, or too long to read (lines.ts).
+        const unread = batch.refused?.get(i);
+        if (unread !== undefined) {
+          lines++;
+          refuse(line, unread);
+          continue;
+        }
         // Blank lines (a trailing empty line, say) hold no record.
         if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) continue;
         lines++;
-        const line = batch.first + i;
         const c = checkLine(e, text);
         if ('reason' in c) {
           refuse(line, c.reason);

@@ -1,58 +1,115 @@
 // Reading JSON Lines and checking each line against its entity. Checks are hand-written (not zod):
 // a full registry is tens of millions of lines, and every reason must name the field it is about.
 // A valid line becomes one row of PostgreSQL's COPY text format, so staging is a plain COPY.
+import { isUtf8 } from 'node:buffer';
 import fsp from 'node:fs/promises';
-import type { Entity, Field } from './entities.ts';
+import { ITEMS_MAX, TEXT_MAX, type Entity, type Field } from './entities.ts';
 import { slugOf } from '../../trademarks/slug.ts';
 
-/** One batch of lines from a file; `first` is the 1-based number of `lines[0]`. */
+/**
+ * One batch of lines from a file; `first` is the 1-based number of `lines[0]`. A line refused already
+ * (`refused`: its index → the reason) is '' in `lines`.
+ */
 export interface LineBatch {
   lines: string[];
   first: number;
+  refused?: Map<number, string>;
 }
 
+/**
+ * The longest line read, in bytes. The longest record the limits allow (docs/ingest.md#limits) is well
+ * under it even with every character escaped; a longer line is refused without being held in memory.
+ */
+export const MAX_LINE_BYTES = 1 << 20;
+const TOO_LONG = `line longer than ${MAX_LINE_BYTES} bytes`;
+const NOT_UTF8 = 'not valid UTF-8';
+// Reads of this size hold at least one whole line unless that line is too long.
 const CHUNK = 4 << 20;
 
 /**
  * Lines of a file in batches (one per chunk read), split on `\n`; a trailing `\r` is left for
- * JSON.parse, which treats it as whitespace.
+ * JSON.parse, which treats it as whitespace. A line that is not valid UTF-8 or is longer than
+ * MAX_LINE_BYTES is refused here: decoding would have stored U+FFFD in place of its bad bytes.
  */
 export async function* readLines(path: string): AsyncGenerator<LineBatch> {
   const fh = await fsp.open(path, 'r');
   try {
-    let buf = Buffer.allocUnsafe(CHUNK);
+    const buf = Buffer.allocUnsafe(CHUNK);
     let kept = 0; // bytes of an unfinished line carried over from the previous read
     let lineNo = 1;
+    let skipping = false; // inside a line too long to keep: its bytes are dropped up to its newline
     for (;;) {
-      if (kept === buf.length) {
-        // A line longer than the buffer: grow rather than split it.
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, kept);
-        buf = bigger;
-      }
       const { bytesRead } = await fh.read(buf, kept, buf.length - kept, null);
       const end = kept + bytesRead;
       if (bytesRead === 0) {
-        if (kept > 0) yield { lines: [buf.toString('utf8', lineNo === 1 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0, kept)], first: lineNo };
+        if (skipping) yield refusedLine(lineNo, TOO_LONG);
+        else if (kept > 0) yield decode(buf, 0, kept, lineNo);
         return;
       }
-      // Decode only whole lines, so a multi-byte character is never cut in two.
-      const lastNl = buf.lastIndexOf(10, end - 1);
-      if (lastNl < 0) {
-        kept = end;
-        continue;
+      let start = 0;
+      if (skipping) {
+        const nl = buf.subarray(0, end).indexOf(10);
+        if (nl < 0) {
+          kept = 0;
+          continue;
+        }
+        yield refusedLine(lineNo++, TOO_LONG);
+        skipping = false;
+        start = nl + 1;
       }
-      const lines = buf.toString('utf8', 0, lastNl).split('\n');
-      // A byte order mark (some editors add one) is not part of the first record.
-      if (lineNo === 1 && lines[0].charCodeAt(0) === 0xfeff) lines[0] = lines[0].slice(1);
-      yield { lines, first: lineNo };
-      lineNo += lines.length;
-      kept = end - lastNl - 1;
-      buf.copy(buf, 0, lastNl + 1, end);
+      const lastNl = buf.lastIndexOf(10, end - 1);
+      if (lastNl >= start) {
+        const batch = decode(buf, start, lastNl, lineNo);
+        yield batch;
+        lineNo += batch.lines.length;
+        start = lastNl + 1;
+      }
+      // The unfinished line: kept for the next read, or dropped once it is too long to be a record.
+      if (end - start > MAX_LINE_BYTES) {
+        skipping = true;
+        kept = 0;
+      } else {
+        buf.copy(buf, 0, start, end);
+        kept = end - start;
+      }
     }
   } finally {
     await fh.close();
   }
+}
+
+function refusedLine(lineNo: number, reason: string): LineBatch {
+  return { lines: [''], first: lineNo, refused: new Map([[0, reason]]) };
+}
+
+/** The whole lines in buf[from, to) (newline-separated), numbered from `first`. */
+function decode(buf: Buffer, from: number, to: number, first: number): LineBatch {
+  const bytes = buf.subarray(from, to);
+  // Nearly always the whole block is valid UTF-8 and no line is near the limit: one decode and split.
+  // Otherwise each line's own bytes are judged (a newline byte is never part of a multi-byte character).
+  const valid = isUtf8(bytes);
+  const lines = bytes.toString('utf8').split('\n');
+  let refused: Map<number, string> | undefined;
+  const refuse = (i: number, reason: string) => {
+    (refused ??= new Map()).set(i, reason);
+    lines[i] = '';
+  };
+  if (!valid) {
+    for (let i = 0, at = 0; i < lines.length; i++) {
+      const nl = bytes.indexOf(10, at);
+      const stop = nl < 0 ? bytes.length : nl;
+      if (!isUtf8(bytes.subarray(at, stop))) refuse(i, NOT_UTF8);
+      at = stop + 1;
+    }
+  }
+  // A UTF-8 line has at least as many bytes as UTF-16 units and at most three times as many.
+  for (let i = 0; i < lines.length; i++) {
+    const n = lines[i].length;
+    if (n > MAX_LINE_BYTES / 3 && (n > MAX_LINE_BYTES || Buffer.byteLength(lines[i]) > MAX_LINE_BYTES)) refuse(i, TOO_LONG);
+  }
+  // A byte order mark (some editors add one) is not part of the first record.
+  if (first === 1 && lines[0].charCodeAt(0) === 0xfeff) lines[0] = lines[0].slice(1);
+  return refused ? { lines, first, refused } : { lines, first };
 }
 
 /** A line turned into COPY text (without the line number, computed columns and newline), or why it was refused. */
@@ -181,6 +238,41 @@ function hasNul(v: unknown): boolean {
   return false;
 }
 
+// A JSON escape of a surrogate (\ud800-\udfff); only lines holding one can hold an unpaired one.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a value holds half a surrogate pair: no character, and UTF-8 (PostgreSQL's text) cannot carry it. */
+function hasLoneSurrogate(v: unknown): boolean {
+  if (typeof v === 'string') return LONE_SURROGATE.test(v);
+  if (typeof v === 'object' && v !== null) return Object.values(v).some(hasLoneSurrogate);
+  return false;
+}
+
+/** Whether s has more than max characters (code points; s has no unpaired surrogate). */
+function longer(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  if (s.length > 2 * max) return true;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n > max;
+}
+
+const LIMITED = new Set<Field['kind']>(['text', 'upper', 'slug', 'file', 'textArray']);
+
+/** Why a value that has the right type is too long (docs/ingest.md#limits), or undefined. */
+function overLimit(f: Field, v: unknown): string | undefined {
+  const max = f.max ?? TEXT_MAX;
+  if (typeof v === 'string') return longer(v, max) ? `${f.name} must be at most ${max} characters` : undefined;
+  if (!Array.isArray(v)) return undefined;
+  const items = f.items ?? ITEMS_MAX;
+  if (v.length > items) return `${f.name} must have at most ${items} items`;
+  return v.some((x) => longer(x as string, max)) ? `${f.name} items must be at most ${max} characters` : undefined;
+}
+
 /** Checks one line of `entity`'s file. */
 export function checkLine(entity: Entity, text: string): Checked {
   let obj: unknown;
@@ -195,6 +287,11 @@ export function checkLine(entity: Entity, text: string): Checked {
   if (text.includes('\\u0000') && entity.fields.some((f) => hasNul(rec[f.name]))) {
     return { reason: 'contains a NUL character (\\u0000)' };
   }
+  // JSON can spell half a character (\ud800 unpaired); it would be stored as U+FFFD, so the line is refused.
+  if (SURROGATE_ESCAPE.test(text)) {
+    const bad = entity.fields.find((f) => hasLoneSurrogate(rec[f.name]));
+    if (bad) return { reason: `${bad.name} contains an unpaired surrogate (\\ud800-\\udfff)` };
+  }
   let row = '';
   let started = false;
   let file: string | undefined;
@@ -208,6 +305,8 @@ export function checkLine(entity: Entity, text: string): Checked {
     } else {
       out = convert(f, v, rec);
       if (out === undefined) return { reason: describe(f) };
+      const over = LIMITED.has(f.kind) ? overLimit(f, v) : undefined;
+      if (over) return { reason: over };
       if (f.kind === 'file') {
         file = out;
         continue;
