@@ -16,6 +16,11 @@ import { ReportService } from '../../src/documents/reportService.ts';
 import { TrademarkRepository } from '../../src/trademarks/repository.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { SearchCache } from '../../src/search/cache.ts';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { REPORT_LIMITS, writeTrademarkPdf, type TrademarkReport } from '../../src/documents/pdfReport.ts';
+import type { DetailRow } from '../../src/trademarks/repository.ts';
 
 async function pdfText(buf: Buffer): Promise<string> {
   const parser = new PDFParse({ data: buf });
@@ -95,6 +100,110 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     expect(text).to.contain('Not on your plan (cat_oppositions).').and.contain('Not on your plan (cat_documents).');
     expect(text).not.to.contain('OPP-900001').and.not.to.contain('document 71');
     expect(text).to.contain('Show Cause');
+  });
+
+  it('cuts a 10 MB goods description and rows past the size limit, saying so, and stays small', async function () {
+    this.timeout(60_000);
+    // Written straight to the table: the importer refuses such values (docs/ingest.md#limits).
+    await insertMarks(t.deps.db, [{ app: '4100001', mark: 'HUGE GOODS' }]);
+    await t.deps.db('trademarks').where({ application_number: '4100001' }).update({ goods_services: 'G'.repeat(10_000_000) });
+    await t.deps.db('status_history').insert(Array.from({ length: 400 }, (_, i) => ({
+      id: 41_000 + i, application_number: '4100001', new_status: `STATUS${i} ${'s'.repeat(1000)}`, changed_at: '2020-01-01T00:00:00Z',
+    })));
+    const res = await fetchFile(await t.client(), '/v1/reports/trademarks/4100001/pdf/');
+    expect(res.status).to.equal(200);
+    const pdf = res.body as Buffer;
+    expect(pdf.length).to.be.below(3 << 20);
+    const text = (await pdfText(pdf)).replace(/\s+/g, ' ');
+    expect(text).to.contain(`[shortened: the first ${REPORT_LIMITS.value.toLocaleString('en')} of 10,000,000 characters]`);
+    expect(text).to.contain('STATUS0 ').and.to.match(/… [\d,]+ more not printed: the report's size limit was reached\./);
+    expect(text).not.to.contain('STATUS399 ');
+  });
+
+  /** A mark of `rows` status history entries, counting how many of them the report has read. */
+  function countedReport(rows: number): { report: TrademarkReport; read: () => number } {
+    let read = 0;
+    const history = Array.from({ length: rows }, (_, i) => ({ changed_at: '2020-01-01T00:00:00Z', old_status: null, new_status: `S${i}` }));
+    const mark = {
+      application_number: '4200001', word_mark: 'COUNTED', class_number: 30, status: 'Registered', application_date: '2020-01-01',
+      vienna_codes: [], journal: null, goods_services: 'tea', logo_key: null,
+      status_history: new Proxy(history, { get: (a, k) => (typeof k === 'string' && /^\d+$/.test(k) && read++, Reflect.get(a, k)) }),
+    } as unknown as DetailRow;
+    return { report: { mark, omitted: [], logo: null, generatedAt: new Date(0) }, read: () => read };
+  }
+
+  it('stops making a report as soon as its reader goes away', async () => {
+    const { report, read } = countedReport(5000);
+    // A reader that leaves after the first bytes.
+    const out = new Writable({
+      write(_chunk, _enc, cb) {
+        cb();
+        this.destroy();
+      },
+    });
+    const err = await writeTrademarkPdf(report, out).then(() => null, (e: Error) => e);
+    expect(err?.message).to.equal('the client went away: report abandoned');
+    expect(read()).to.be.below(5000);
+    // Read to the end, the same report reads every row.
+    const whole = countedReport(5000);
+    await writeTrademarkPdf(whole.report, new Writable({ write: (_c, _e, cb) => cb() }));
+    expect(whole.read()).to.equal(5000);
+  });
+
+  it('stops making a PDF when the HTTP client disconnects mid-file', async function () {
+    this.timeout(30_000);
+    const { report, read } = countedReport(5000);
+    let writing: Promise<unknown> | undefined;
+    const service = new ReportService({ detail: async () => report.mark } as unknown as TrademarkRepository, {} as SearchService, t.deps.store);
+    const stub = {
+      trademarkPdf: async (...args: Parameters<ReportService['trademarkPdf']>) => {
+        const file = await service.trademarkPdf(...args);
+        return { ...file, write: (out: Writable) => (writing = Promise.resolve(file.write(out))) };
+      },
+    } as unknown as ReportService;
+    const { api, router } = standInApi(t, { ipPerMinute: 1000, keyPerSecond: 1000, publicSearchPerHour: 60 });
+    reportRoutes(api, stub);
+    const server = http.createServer(express().use(router).use(errorHandler(t.deps.log))).listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const c = await t.client();
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/v1/reports/trademarks/4200001/pdf/',
+          headers: { 'X-API-Key': c.account.key } }, (res) => {
+          expect(res.statusCode).to.equal(200);
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
+      });
+      const err = await writing!.then(() => null, (e: Error) => e);
+      expect(err?.message).to.equal('the client went away: report abandoned');
+      expect(read()).to.be.below(5000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('ends a report that takes longer than its time limit with a note', async () => {
+    const { report, read } = countedReport(50);
+    let now = 0;
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      write(chunk, _enc, cb) {
+        chunks.push(chunk);
+        cb();
+      },
+    });
+    const done = new Promise((resolve) => out.once('finish', resolve));
+    // A clock that moves one second each time it is read: five pieces of the report fit in five seconds.
+    await writeTrademarkPdf(report, out, { limits: { ...REPORT_LIMITS, ms: 5000 }, clock: () => (now += 1000) });
+    await done;
+    const text = (await pdfText(Buffer.concat(chunks))).replace(/\s+/g, ' ');
+    expect(text).to.contain('Application number').and.to.contain('Report cut short: making it took longer than 5 s.');
+    expect(text).not.to.contain('Goods and services');
+    expect(read()).to.equal(0);
   });
 
   it('answers 404 for an unknown mark, 400 for a bad number, and neither costs a credit', async () => {
