@@ -65,7 +65,7 @@ class Dictionary {
 }
 
 /**
- * A mark whose words run longer than this (normalised) is left out of the index: a word's place in its
+ * A mark longer than this (as stored, or normalised) is left out of the index: a word's place in its
  * mark is kept in 16 bits, and a search reads a candidate's words whole. The importer refuses word marks
  * over 500 characters (docs/ingest.md), so only a record stored by other means is ever this long.
  */
@@ -118,18 +118,16 @@ export class IndexBuilder {
    * `skipped`): one record the index cannot take must not stop the build, nor the following of changes.
    */
   add(r: MarkRow): string | null {
+    // Too long a mark is not even normalised (its summary would keep it whole as well).
+    if (r.wordMark.length > MARK_MAX) return this.skip(r, `its word mark runs to ${r.wordMark.length} characters, more than ${MARK_MAX}`);
     const normalised = normaliseMark(r.wordMark);
     if (!normalised) return null;
+    if (normalised.length > MARK_MAX) return this.skip(r, `normalised, its word mark runs to ${normalised.length} characters, more than ${MARK_MAX}`);
+    if (!(r.cls >= 1 && r.cls <= 45)) return this.skip(r, `class ${r.cls} is not 1-45`);
     const { status, tm_type, filing_mode, state } = this.dict;
     const codes = [status.id(r.status), tm_type.id(r.tmType), filing_mode.id(r.filingMode), state.id(r.state)];
     const full = [status, tm_type, filing_mode, state].find((d, k) => codes[k] < 0);
-    const reason = normalised.length > MARK_MAX ? `its words run to ${normalised.length} characters, more than ${MARK_MAX}`
-      : !(r.cls >= 1 && r.cls <= 45) ? `class ${r.cls} is not 1-45`
-        : full ? full.full : null;
-    if (reason) {
-      this.skipped.push({ appNo: r.appNo, reason });
-      return reason;
-    }
+    if (full) return this.skip(r, full.full);
     const i = this.appNo.n;
     if (i > 0 && this.appNo.a[i - 1] >= r.appNo) this.sorted = false;
     this.appNo.push(r.appNo);
@@ -156,6 +154,11 @@ export class IndexBuilder {
       start = end + 1;
     }
     return null;
+  }
+
+  private skip(r: MarkRow, reason: string): string {
+    this.skipped.push({ appNo: r.appNo, reason });
+    return reason;
   }
 
   finish(): MarkIndex {
