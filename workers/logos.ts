@@ -1,4 +1,5 @@
-import { Queue, Worker } from 'bullmq';
+import type { EventEmitter } from 'node:events';
+import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/knex.ts';
@@ -7,10 +8,17 @@ import type { ObjectStore } from '../src/storage/objectStore.ts';
 import { LogoRepository } from '../src/logos/repository.ts';
 import { SidecarClient } from '../src/logos/sidecarClient.ts';
 import { IndexPlanner, indexLogos, LOGO_INDEX_QUEUE, type IndexJob } from '../src/logos/indexer.ts';
-import { LOGO_SEARCH_QUEUE, processSearchJob, type SearchJob } from '../src/logos/fanout.ts';
+import { CANCEL_EVENT, LOGO_SEARCH_QUEUE, processSearchJob, type QueuedSearch } from '../src/logos/fanout.ts';
+import { FairGate } from '../src/logos/fairGate.ts';
 import { LogoRuntime } from '../src/logos/runtime.ts';
 
 // The logo consumers of the workers process: indexing (planner + workers) and bulk search fan-out.
+
+/** Bulk search images run at once, shared fairly between accounts (src/logos/fairGate.ts). */
+export const SEARCH_SLOTS = 4;
+// Jobs taken off the queue to wait in the gate: enough for every bulk request the accounts can have in
+// flight, so an account's turn is decided by the gate and not by its place in the queue's one list.
+const SEARCH_INTAKE = 2000;
 
 export interface LogoWorkers {
   /** Resolves once the sidecar answered and the model's vector index exists. */
@@ -27,13 +35,43 @@ export function startLogoWorkers(opts: { config: Config; db: Db; store: ObjectSt
   const stop = new AbortController();
   const indexQueue = new Queue(LOGO_INDEX_QUEUE, { connection, prefix });
 
-  const search = new Worker<SearchJob>(LOGO_SEARCH_QUEUE, (job) => processSearchJob({ sidecar, repo, fetch: runtime.fetch, uploadDir: config.uploadDir }, job.data),
-    { connection: connection.duplicate(), prefix, concurrency: 4 });
-  search.on('failed', (job, err) => log.warn({ err, job: job?.id }, 'logo search job failed'));
+  const gate = new FairGate(SEARCH_SLOTS);
+  const deps = { sidecar, repo, fetch: runtime.fetch, uploadDir: config.uploadDir };
+  // Jobs whose request ended (CANCEL_EVENT) before this worker took them: they are dropped when taken.
+  const withdrawn = new Map<string, number>();
+  // Closing: jobs still waiting for their turn go back to the queue, for the next workers process.
+  const PUT_BACK = new Error('the workers process is closing');
+  const search = new Worker<QueuedSearch>(LOGO_SEARCH_QUEUE, async (job: Job<QueuedSearch>, token?: string, signal?: AbortSignal) => {
+    // Nobody waits for the answer: failed, not retried.
+    const cancelled = new UnrecoverableError('cancelled: the request that asked for it ended');
+    if (withdrawn.has(job.id!)) throw cancelled;
+    try {
+      return await gate.run(job.data.account, signal, () => processSearchJob(deps, job.data, signal));
+    } catch (err) {
+      if (err === PUT_BACK) {
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
+      throw signal?.aborted ? cancelled : err;
+    }
+  }, { connection: connection.duplicate(), prefix, concurrency: SEARCH_INTAKE });
+  search.on('failed', (job, err) => {
+    if (err instanceof UnrecoverableError) log.debug({ job: job?.id }, err.message);
+    else log.warn({ err, job: job?.id }, 'logo search job failed');
+  });
+  const cancels = new QueueEvents(LOGO_SEARCH_QUEUE, { connection: connection.duplicate(), prefix });
+  (cancels as unknown as EventEmitter).on(CANCEL_EVENT, (args: { ids?: string }) => {
+    const now = Date.now();
+    for (const [id, at] of withdrawn) if (now - at > 600_000) withdrawn.delete(id);
+    // A job this worker holds is aborted: out of its line, or its fetch stopped.
+    for (const id of args.ids?.split(',') ?? []) if (!search.cancelJob(id, 'withdrawn')) withdrawn.set(id, now);
+  });
 
   let indexer: Worker<IndexJob> | null = null;
   let planning: Promise<void> = Promise.resolve();
   const ready = (async () => {
+    // Cancellations are read from here on.
+    await cancels.waitUntilReady().catch((err: unknown) => log.warn({ err }, 'logo search cancellations are not read'));
     // The sidecar may still be loading its models: wait for it, then make sure its model has an index.
     for (let attempt = 0; !stop.signal.aborted; attempt++) {
       try {
@@ -60,9 +98,12 @@ export function startLogoWorkers(opts: { config: Config; db: Db; store: ObjectSt
     ready,
     async close() {
       stop.abort();
+      gate.close(PUT_BACK);
+      // Takes no more jobs, and waits for the running ones.
+      const searching = search.close();
       await ready.catch(() => undefined);
       await planning;
-      await Promise.all([search.close(), indexer?.close(), indexQueue.close(), runtime.close()]);
+      await Promise.all([searching, cancels.close(), indexer?.close(), indexQueue.close(), runtime.close()]);
     },
   };
 }

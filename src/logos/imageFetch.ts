@@ -35,6 +35,13 @@ export interface FetchOptions {
 const refused = (msg: string) => new AppError('image_url_refused', msg);
 const unreachable = (msg: string) => new AppError('image_url_unreachable', msg);
 
+/** The URL did not answer before the fetch's deadline: unreachable to the client, but the time was spent (a bulk item is charged, docs/logos.md). */
+export class FetchDeadlineError extends AppError {
+  constructor(message: string) {
+    super('image_url_unreachable', message);
+  }
+}
+
 async function resolveAll(host: string): Promise<string[]> {
   const r = await dns.lookup(host, { all: true, verbatim: true });
   return r.map((a) => a.address);
@@ -64,8 +71,8 @@ export async function vetUrl(url: URL, opts: FetchOptions): Promise<{ addresses:
   return { addresses, admitted };
 }
 
-/** GETs an image by URL under every rule above; the bytes are a PNG or JPEG of at most 5 MB. */
-export async function fetchImage(raw: string, opts: FetchOptions): Promise<Buffer> {
+/** GETs an image by URL under every rule above; the bytes are a PNG or JPEG of at most 5 MB. An aborted signal ends the fetch. */
+export async function fetchImage(raw: string, opts: FetchOptions, signal?: AbortSignal): Promise<Buffer> {
   const deadline = Date.now() + opts.timeoutMs;
   let url: URL;
   try {
@@ -75,7 +82,7 @@ export async function fetchImage(raw: string, opts: FetchOptions): Promise<Buffe
   }
   for (let hop = 0; ; hop++) {
     const vetted = await vetUrl(url, opts);
-    const r = await get(url, vetted, opts, deadline);
+    const r = await get(url, vetted, opts, deadline, signal);
     if ('location' in r) {
       if (hop >= MAX_REDIRECTS) throw unreachable(`more than ${MAX_REDIRECTS} redirects`);
       try {
@@ -97,7 +104,7 @@ export async function fetchImage(raw: string, opts: FetchOptions): Promise<Buffe
 
 type Got = { location: string } | { body: Buffer; contentType?: string };
 
-function get(url: URL, vetted: { addresses: string[]; admitted: boolean }, opts: FetchOptions, deadline: number): Promise<Got> {
+function get(url: URL, vetted: { addresses: string[]; admitted: boolean }, opts: FetchOptions, deadline: number, signal?: AbortSignal): Promise<Got> {
   const max = opts.maxBytes ?? MAX_IMAGE_BYTES;
   const address = vetted.addresses[0];
   // The connection goes to the address checked above, whatever a second lookup would say.
@@ -109,25 +116,32 @@ function get(url: URL, vetted: { addresses: string[]; admitted: boolean }, opts:
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise<Got>((resolve, reject) => {
     const left = deadline - Date.now();
-    if (left <= 0) return reject(unreachable('the image URL did not answer in time'));
+    if (left <= 0) return reject(new FetchDeadlineError('the image URL did not answer in time'));
+    if (signal?.aborted) return reject(signal.reason);
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    const fail = (err: AppError) => {
-      if (settled) return;
+    const onAbort = () => fail(signal!.reason);
+    const settle = () => {
+      if (settled) return false;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    const fail = (err: unknown) => {
+      if (!settle()) return;
       req.destroy();
       reject(err);
     };
-    timer = setTimeout(() => fail(unreachable(`the image URL did not answer within ${Math.round(opts.timeoutMs / 1000)} s`)), left);
+    timer = setTimeout(() => fail(new FetchDeadlineError(`the image URL did not answer within ${Math.round(opts.timeoutMs / 1000)} s`)), left);
+    signal?.addEventListener('abort', onAbort, { once: true });
     const req = mod.request(url, {
       method: 'GET', lookup, agent: false, ca: opts.ca, headers: { 'User-Agent': 'Nishaan-logo-search/1', Accept: 'image/png, image/jpeg' },
     }, (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && res.headers.location) {
         res.resume();
-        clearTimeout(timer);
-        settled = true;
+        settle();
         resolve({ location: res.headers.location });
         return;
       }
@@ -142,9 +156,7 @@ function get(url: URL, vetted: { addresses: string[]; admitted: boolean }, opts:
         chunks.push(c);
       });
       res.on('end', () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
+        if (!settle()) return;
         resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] });
       });
       res.on('error', () => fail(unreachable('the connection to the image URL broke')));

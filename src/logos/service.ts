@@ -97,8 +97,11 @@ export class LogoService {
     return this.image(await fetchImage(url, this.images.fetch), levels, k, accountId);
   }
 
-  /** Bulk uploads: each distinct file searched once, over the fan-out; failed items are given back their credit. */
-  async bulkUploads(files: StoredUpload[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>) {
+  /**
+   * Bulk uploads: each distinct file searched once, over the fan-out; failed items are given back their
+   * credit. `signal`: the client went away; images not yet searched are then withdrawn.
+   */
+  async bulkUploads(files: StoredUpload[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>, signal?: AbortSignal) {
     const t0 = performance.now();
     const level = loosest(levels);
     const checked = files.map((f) => {
@@ -110,35 +113,40 @@ export class LogoService {
       }
     });
     const answers = await this.gather(files.map((f, i) => (checked[i] ? null : { key: f.sha256, job: { kind: 'file', ref: f.path, k } })), uncharge,
-      files.map((f) => f.sha256));
+      files.map((f) => f.sha256), accountId, signal);
     const results = files.map((f, index) => ({
       index, file: f.originalname, ...this.item(checked[index] ? { ok: false, code: checked[index]!.code, error: checked[index]!.message } : answers[index]!, level, accountId),
     }));
     return { requested: files.length, charged: answers.charged, similarity_level: level, img_cnt: k, response_ms: Math.round(performance.now() - t0), results };
   }
 
-  async bulkUrls(urls: string[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>) {
+  async bulkUrls(urls: string[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>, signal?: AbortSignal) {
     const t0 = performance.now();
     const level = loosest(levels);
-    const answers = await this.gather(urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k } })), uncharge, urls);
+    const answers = await this.gather(urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k } })), uncharge, urls, accountId, signal);
     const results = urls.map((image_url, index) => ({ index, image_url, ...this.item(answers[index]!, level, accountId) }));
     return { requested: urls.length, charged: answers.charged, similarity_level: level, img_cnt: k, response_ms: Math.round(performance.now() - t0), results };
   }
 
   /**
-   * Runs one job per distinct key; `keys` are every item's key (refused items included, which were
-   * never charged). Credits of distinct items whose search failed are given back.
+   * Runs one job per distinct key, in the account's turn; `keys` are every item's key (refused items
+   * included, which were never charged). Credits of distinct items whose search failed are given back,
+   * unless the failure used what the search costs (an image URL that ran to its deadline).
    */
-  private async gather(items: ({ key: string; job: SearchJob } | null)[], uncharge: (n: number) => Promise<void>, keys: string[]) {
+  private async gather(items: ({ key: string; job: SearchJob } | null)[], uncharge: (n: number) => Promise<void>, keys: string[], account: string, signal?: AbortSignal) {
     const distinct = new Map<string, SearchJob>();
     for (const it of items) if (it && !distinct.has(it.key)) distinct.set(it.key, it.job);
     const order = [...distinct.keys()];
-    const answers = order.length ? await this.fanout().run([...distinct.values()]) : [];
+    const answers = order.length ? await this.fanout().run([...distinct.values()], { account, signal }) : [];
     const byKey = new Map(order.map((k, i) => [k, answers[i]]));
-    // Charged up front: one per distinct key of the request. Refunded: keys never searched or that failed.
+    // Charged up front: one per distinct key of the request. Refunded: keys never searched or that failed
+    // without spending anything; a fetch that ran to its deadline held a worker's slot for all of it.
     const chargedKeys = new Set(keys);
     let refund = 0;
-    for (const k of chargedKeys) if (!byKey.get(k)?.ok) refund++;
+    for (const k of chargedKeys) {
+      const a = byKey.get(k);
+      if (!a || (!a.ok && !a.spent)) refund++;
+    }
     if (refund) await uncharge(refund);
     const out = items.map((it) => (it ? byKey.get(it.key)! : null)) as (SearchAnswer | null)[] & { charged: number };
     out.charged = chargedKeys.size - refund;

@@ -64,7 +64,8 @@ describe('logo search: bulk', function () {
     redis.disconnect();
     const mine = done.filter((j) => j.data.ref.startsWith(t.uploadDir));
     expect(mine.length).to.equal(2);
-    for (const j of mine) expect(Object.keys(j.data).sort()).to.deep.equal(['k', 'kind', 'ref']);
+    for (const j of mine) expect(j.data).to.have.all.keys('k', 'kind', 'ref', 'account');
+    expect(mine[0].data.account).to.equal(c.account.accountId);
   });
 
   it('needs bulk on the plan (403), at most the plan\'s size (403), at most 100 items (400)', async () => {

@@ -1,5 +1,5 @@
 import type { Api } from '../endpoint.ts';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import * as S from '../../logos/schemas.ts';
 import { distinctFiles, distinctTexts, type LogoService } from '../../logos/service.ts';
 import { MAX_IMAGE_BYTES } from '../../logos/image.ts';
@@ -9,6 +9,14 @@ import { viewerOf } from '../../accounts/access.ts';
 const tags = ['Logo search'];
 const cost = { resource: 'logo_searches' as const };
 const account = (req: Request) => viewerOf(req).accountId;
+/** Aborts when the client goes away before its answer is sent: its images still queued are withdrawn, not searched for no one. */
+const gone = (res: Response) => {
+  const ac = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) ac.abort();
+  });
+  return ac.signal;
+};
 const IMAGE_ERRORS = 'An upload that is not a JPEG or PNG (not_an_image, unsupported_image_type), whose name or type says another ' +
   'format (image_type_mismatch), that is corrupt or truncated (image_corrupt), or smaller than 16 or larger than 10,000 pixels a side ' +
   '(image_dimensions) is a 400; over 5 MB a 413.';
@@ -63,16 +71,17 @@ export function logoRoutes(api: Api, logos: LogoService, uploadDir: string): voi
     body: S.BulkImageForm, response: S.BulkImageResponse,
     bulk: { family: 'logo', items: ({ body }) => body.uploaded_files.length },
     cost: { resource: 'logo_searches', units: ({ body }) => distinctFiles(body.uploaded_files) },
-    handler: ({ body, req, uncharge }) => logos.bulkUploads(body.uploaded_files, body.similarity_level, body.img_cnt, account(req), uncharge),
+    handler: ({ body, req, res, uncharge }) => logos.bulkUploads(body.uploaded_files, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
   });
 
   api.add({
     method: 'post', path: '/v1/logo-search/bulk-image-url/', operationId: 'logoSearchBulkImageUrl', tags, security: 'apiKey',
     summary: 'Up to 100 image URLs searched at once; results per URL',
-    description: `${BULK} ${URL_ERRORS.replace(/ is 400 | 400 /g, ' ')} (each is that item's error).`,
+    description: `${BULK} ${URL_ERRORS.replace(/ is 400 | 400 /g, ' ')} (each is that item's error). The exception to the refund: a URL ` +
+      'that gave no answer within 10 s is charged, as it held a search slot all that time.',
     body: S.BulkUrlBody, response: S.BulkUrlResponse,
     bulk: { family: 'logo', items: ({ body }) => body.image_urls.length },
     cost: { resource: 'logo_searches', units: ({ body }) => new Set(body.image_urls).size },
-    handler: ({ body, req, uncharge }) => logos.bulkUrls(body.image_urls, body.similarity_level, body.img_cnt, account(req), uncharge),
+    handler: ({ body, req, res, uncharge }) => logos.bulkUrls(body.image_urls, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
   });
 }
