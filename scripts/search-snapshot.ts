@@ -5,5 +5,5 @@ import { loadConfig } from '../src/config.ts';
 import { ensureSearchSnapshot } from '../src/search/manager.ts';
 
 const config = loadConfig();
-const built = await ensureSearchSnapshot(config.DATABASE_URL, config.searchSnapshot);
+const built = await ensureSearchSnapshot(config.DATABASE_URL, config.searchSnapshot, (line) => console.error(line));
 process.send!({ built }, () => process.exit(0));

@@ -44,9 +44,10 @@ export async function buildIndex(url: string, snapshotFile: string | null, log?:
 
 /**
  * Builds and saves the snapshot unless one made from this database is already there. Returns what
- * was built, or null when nothing needed building (or the deployment keeps no snapshot).
+ * was built, or null when nothing needed building (or the deployment keeps no snapshot). `log` hears
+ * the build's progress and the marks it left out.
  */
-export async function ensureSearchSnapshot(url: string, file: string | null): Promise<{ ms: number; marks: number } | null> {
+export async function ensureSearchSnapshot(url: string, file: string | null, log?: (msg: string) => void): Promise<{ ms: number; marks: number } | null> {
   if (!file) return null;
   const snap = await snapshotHeader(file);
   if (snap) {
@@ -58,7 +59,7 @@ export async function ensureSearchSnapshot(url: string, file: string | null): Pr
       await c.end();
     }
   }
-  const { engine, ms } = await buildIndex(url, file);
+  const { engine, ms } = await buildIndex(url, file, log);
   return { ms, marks: engine.indexes[0].n };
 }
 
