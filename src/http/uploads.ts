@@ -8,7 +8,9 @@ import { AppError } from '../errors.ts';
 
 // Multipart uploads, streamed to disk as they arrive (never held in memory), hashed and measured on
 // the way; the first bytes are kept so the file can be judged by content, not by its name. Files are
-// deleted when the response is done, whatever happened.
+// deleted when the response is done, whatever happened; a file's name begins with its API process's
+// instance (INSTANCE_ID), so that when the process dies `npm start` removes what it left
+// (removeUploadsOf, scripts/start.ts).
 
 export interface StoredUpload {
   path: string;
@@ -21,27 +23,81 @@ export interface StoredUpload {
 }
 
 const HEAD = 64;
+const noop = () => undefined;
+
+/**
+ * Every file begun for one request. multer's own list is not enough: a body cut off inside a file leaves
+ * it a placeholder with no path, and the file itself on disk.
+ */
+class RequestFiles {
+  private readonly paths = new Set<string>();
+  ended = false;
+
+  add(p: string): void {
+    this.paths.add(p);
+  }
+
+  /** The response is over: every file goes (one still being written goes when its stream closes). */
+  end(): void {
+    this.ended = true;
+    for (const p of this.paths) fs.rm(p, { force: true }, noop);
+  }
+}
+
+const requestFiles = new WeakMap<Request, RequestFiles>();
+
+function filesOf(req: Request): RequestFiles {
+  let files = requestFiles.get(req);
+  if (!files) requestFiles.set(req, (files = new RequestFiles()));
+  return files;
+}
+
+const SUFFIX = '.upload';
+const ownedBy = (instance: string) => `${instance}_`;
 
 class HashingDiskStorage implements multer.StorageEngine {
   constructor(private readonly dir: string) {}
 
-  _handleFile(_req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File & StoredUpload>) => void): void {
-    const target = path.join(this.dir, `${randomUUID()}.upload`);
+  _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File & StoredUpload>) => void): void {
+    const files = filesOf(req);
+    if (files.ended) {
+      file.stream.resume();
+      return cb(new Error('the request has ended'));
+    }
+    const instance = (req.app.locals as { instance?: string }).instance ?? 'unnamed';
+    const target = path.join(this.dir, `${ownedBy(instance)}${randomUUID()}${SUFFIX}`);
+    files.add(target);
     const hash = createHash('sha256');
     const heads: Buffer[] = [];
     let size = 0;
+    let settled = false;
     const out = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
+    // A file that was still being opened or written when the response ended is removed once it is closed.
+    out.on('close', () => files.ended && fs.rm(target, { force: true }, noop));
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      // pipe() does not end the file when its source fails (a body cut off mid-file): close it here.
+      out.destroy();
+      fs.rm(target, { force: true }, () => cb(err));
+    };
     file.stream.on('data', (c: Buffer) => {
       hash.update(c);
       if (size < HEAD) heads.push(c.subarray(0, HEAD - size));
       size += c.length;
     });
+    file.stream.on('error', fail);
     file.stream.pipe(out);
-    out.on('error', (err) => cb(err));
-    out.on('finish', () => cb(null, { path: target, size, sha256: hash.digest('hex'), head: Buffer.concat(heads) }));
+    out.on('error', fail);
+    out.on('finish', () => {
+      if (settled) return;
+      settled = true;
+      cb(null, { path: target, size, sha256: hash.digest('hex'), head: Buffer.concat(heads) });
+    });
   }
 
   _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
+    if (typeof file.path !== 'string') return cb(null);
     fs.rm(file.path, { force: true }, () => cb(null));
   }
 }
@@ -69,12 +125,14 @@ export function multipartReader(dir: string, field: string, maxCount: number, ma
   }).array(field, maxCount);
   return (req: Request, res: Response): Promise<void> =>
     new Promise<void>((resolve, reject) => {
+      const begun = filesOf(req);
+      if (res.closed) begun.end();
+      else res.once('close', () => begun.end());
       parse(req, res, (err?: unknown) => {
-        const files = ((req.files ?? []) as unknown as StoredUpload[]).map((f) => ({
+        // Only stored files: multer may leave a placeholder (no path) for a file that failed.
+        const files = ((req.files ?? []) as unknown[]).filter(isUpload).map((f) => ({
           path: f.path, size: f.size, sha256: f.sha256, head: f.head, originalname: f.originalname, mimetype: f.mimetype,
         }));
-        const remove = () => files.forEach((f) => fs.rm(f.path, { force: true }, () => undefined));
-        res.once('close', remove);
         if (err) return reject(multipartError(err, field, maxCount, maxBytes));
         const body: Record<string, unknown> = { ...(req.body ?? {}) };
         if (maxCount === 1) {
@@ -91,7 +149,7 @@ const STALE_MS = 3600_000;
 
 function sweepStale(dir: string): void {
   for (const f of fs.readdirSync(dir)) {
-    if (!f.endsWith('.upload')) continue;
+    if (!f.endsWith(SUFFIX)) continue;
     const p = path.join(dir, f);
     try {
       if (Date.now() - fs.statSync(p).mtimeMs > STALE_MS) fs.rmSync(p, { force: true });
@@ -99,6 +157,22 @@ function sweepStale(dir: string): void {
       // Gone already (another process swept it).
     }
   }
+}
+
+/**
+ * Removes the uploads an API process left behind (its instance's files): called by `npm start` when one
+ * of its API processes has died, since the process itself cannot. Resolves to how many were removed.
+ */
+export async function removeUploadsOf(dir: string, instance: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch {
+    return 0;
+  }
+  const mine = names.filter((f) => f.startsWith(ownedBy(instance)) && f.endsWith(SUFFIX));
+  await Promise.all(mine.map((f) => fs.promises.rm(path.join(dir, f), { force: true })));
+  return mine.length;
 }
 
 function multipartError(err: unknown, field: string, maxCount: number, maxBytes: number): AppError {
