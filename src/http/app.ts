@@ -41,10 +41,12 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): BuiltApp {
   // The client address is the socket's, unless the request came through a configured proxy.
   const proxies = config.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
   app.set('trust proxy', proxies.length ? proxies : false);
+  // Names what this process leaves behind if it dies (upload files, concurrency slots): see src/http/uploads.ts.
+  app.locals.instance = config.INSTANCE_ID;
 
   const limits = new RateLimits(deps.redis, {
     ipPerMinute: config.RATE_IP_PER_MINUTE, keyPerSecond: config.RATE_KEY_PER_SECOND,
-    publicSearchPerHour: config.PUBLIC_SEARCH_PER_HOUR, prefix: config.RATE_LIMIT_PREFIX,
+    publicSearchPerHour: config.PUBLIC_SEARCH_PER_HOUR, prefix: config.RATE_LIMIT_PREFIX, instance: config.INSTANCE_ID,
     login: {
       emailSlowAfter: config.LOGIN_EMAIL_SLOW_AFTER, emailMax: config.LOGIN_EMAIL_MAX,
       ipSlowAfter: config.LOGIN_IP_SLOW_AFTER, ipMax: config.LOGIN_IP_MAX, maxDelayMs: config.LOGIN_MAX_DELAY_MS,

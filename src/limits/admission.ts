@@ -10,7 +10,10 @@ import type { Logger } from '../logger.ts';
 // Windows are fixed, starting at their first hit (INCR; the expiry is set by the hit that creates the
 // counter). In-flight requests per account are a sorted set of
 // request ids scored by start time; entries older than the slot TTL are dropped when the set looks
-// full, so a crashed process cannot hold an account's slots for ever. Per admission the script
+// full, so a crashed process cannot hold an account's slots for ever. Each API process also keeps a
+// hash of the slots it holds (request id → account's set), its instance key: when the process dies,
+// `npm start` frees them all at once (releaseInstance) instead of leaving the account short of slots
+// until the TTL; the TTL remains for when the supervisor died too. Per admission the script
 // returns {verdict, count, ttl_ms, balance, slots_used, ip_count}: verdict 0 admitted, 1 IP window full,
 // 2 key window full, 3 no slot free; balance is what the credit balance holds after the credit was
 // spent, -1 when it was not (none asked for, too few, or taken under another limit). Each call does the work of every admission
@@ -31,7 +34,13 @@ local function hit(k, win)
   if ttl < 0 then redis.call('PEXPIRE', k, win); ttl = win end
   return n, ttl
 end
-for j = 1, nr do redis.call('ZREM', KEYS[4 * na + j], ARGV[8 + 4 * na + j]) end
+local owner = KEYS[4 * na + nr + 1]
+for j = 1, nr do
+  local m = ARGV[8 + 4 * na + j]
+  redis.call('ZREM', KEYS[4 * na + j], m)
+  redis.call('HDEL', owner, m)
+end
+local held = false
 local out = {}
 for i = 0, na - 1 do
   local k, a = 4 * i, 8 + 4 * i
@@ -55,6 +64,8 @@ for i = 0, na - 1 do
       else
         redis.call('ZADD', slots, now, ARGV[a + 2])
         redis.call('PEXPIRE', slots, slotTtl)
+        redis.call('HSET', owner, ARGV[a + 2], slots)
+        held = true
         r = {0, kN, keyTtl, -1, c + 1, ipN}
         local units = tonumber(ARGV[a + 3])
         if units > 0 then
@@ -69,7 +80,26 @@ for i = 0, na - 1 do
   end
   for x = 1, 6 do out[#out + 1] = r[x] end
 end
+if held then redis.call('PEXPIRE', owner, slotTtl) end
 return out`;
+
+// Every slot an instance holds, freed in one step; returns how many.
+const RELEASE_INSTANCE = `
+local held = redis.call('HGETALL', KEYS[1])
+for i = 1, #held, 2 do redis.call('ZREM', held[i + 1], held[i]) end
+redis.call('DEL', KEYS[1])
+return #held / 2`;
+
+/** The Redis hash of the slots one API process (its INSTANCE_ID) holds. */
+export const instanceKey = (prefix: string, instance: string) => `${prefix}:instance:${instance}`;
+
+/**
+ * Frees every concurrency slot an API process held: for `npm start`, when one of its API processes has
+ * died (its requests ended with it, but it could not say so). Resolves to how many were freed.
+ */
+export async function releaseInstance(redis: Redis, prefix: string, instance: string): Promise<number> {
+  return Number(await redis.eval(RELEASE_INSTANCE, 1, instanceKey(prefix, instance)));
+}
 
 export type Verdict = [verdict: number, count: number, ttlMs: number, balance: number, slotsUsed: number, ipCount: number];
 const STRIDE = 6;
@@ -105,7 +135,8 @@ export class AdmissionBatcher {
   private releases: [string, string][] = [];
   private scheduled = false;
 
-  constructor(private readonly redis: Redis, private readonly w: WindowSettings, private readonly log: Logger) {
+  /** `owner`: this process's instance key (instanceKey()), where the slots it holds are listed. */
+  constructor(private readonly redis: Redis, private readonly w: WindowSettings, private readonly log: Logger, private readonly owner: string) {
     redis.defineCommand('nishaanAdmitMany', { lua: ADMIT_MANY });
   }
 
@@ -147,6 +178,7 @@ export class AdmissionBatcher {
       keys.push(k);
       args.push(member);
     }
+    keys.push(this.owner);
     try {
       const out = await (this.redis as unknown as { nishaanAdmitMany: AdmitMany }).nishaanAdmitMany(keys.length, ...keys, ...args);
       batch.forEach((p, i) => p.resolve(out.slice(STRIDE * i, STRIDE * i + STRIDE) as Verdict));

@@ -1,15 +1,17 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { AdmissionBatcher } from './admission.ts';
+import { AdmissionBatcher, instanceKey } from './admission.ts';
 
 export interface LimitSettings {
   ipPerMinute: number;
   keyPerSecond: number;
   publicSearchPerHour: number;
   prefix: string;
+  /** This API process's INSTANCE_ID, under which the concurrency slots it holds are listed (a random one when left out). */
+  instance?: string;
   /** Login throttling; any setting left out takes its value from LOGIN_THROTTLE_DEFAULTS. */
   login?: Partial<LoginThrottleSettings>;
 }
@@ -99,7 +101,7 @@ export class RateLimits {
     redis.defineCommand('nishaanIp', { numberOfKeys: 1, lua: IP_ONLY });
     this.admissions = new AdmissionBatcher(redis, {
       ipLimit: s.ipPerMinute, ipWindowMs: IP_WINDOW_MS, keyLimit: s.keyPerSecond, keyWindowMs: KEY_WINDOW_MS, slotTtlMs: INFLIGHT_TTL_MS,
-    }, log);
+    }, log, instanceKey(s.prefix, s.instance ?? randomBytes(6).toString('hex')));
   }
 
   private readonly admissions: AdmissionBatcher;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { AdmissionBatcher, type AdmissionRequest } from '../../src/limits/admission.ts';
+import { AdmissionBatcher, instanceKey, releaseInstance, type AdmissionRequest } from '../../src/limits/admission.ts';
 import { createLogger } from '../../src/logger.ts';
 
 // The batched admission script against the real Redis: every admission and release of one turn of
@@ -18,7 +18,7 @@ describe('admission batches', () => {
   });
 
   it('admits as many as the plan has slots among requests of one turn, and frees slots with the next batch', async () => {
-    const b = new AdmissionBatcher(redis, windows, createLogger('silent'));
+    const b = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'p1'));
     const first = await Promise.all(Array.from({ length: 10 }, (_, i) => b.admit(request('a', i))));
     expect(first.map((v) => v![0])).to.deep.equal([0, 0, 0, 0, 3, 3, 3, 3, 3, 3]);
     b.release(`${prefix}:inflight:a`, 'r0');
@@ -28,7 +28,7 @@ describe('admission batches', () => {
   });
 
   it('counts windows across the batch: the key window refuses past its limit, the IP window counts every request', async () => {
-    const b = new AdmissionBatcher(redis, { ...windows, keyLimit: 2 }, createLogger('silent'));
+    const b = new AdmissionBatcher(redis, { ...windows, keyLimit: 2 }, createLogger('silent'), instanceKey(prefix, 'p1'));
     const v = await Promise.all(Array.from({ length: 4 }, (_, i) => b.admit(request('k', i, { slots: 10 }))));
     expect(v.map((x) => x![0])).to.deep.equal([0, 0, 2, 2]);
     expect(v[1]![1]).to.equal(2);
@@ -39,7 +39,7 @@ describe('admission batches', () => {
   });
 
   it('keeps every verdict of a batch in its place when some are refused by the IP window', async () => {
-    const b = new AdmissionBatcher(redis, { ...windows, ipLimit: 2 }, createLogger('silent'));
+    const b = new AdmissionBatcher(redis, { ...windows, ipLimit: 2 }, createLogger('silent'), instanceKey(prefix, 'p1'));
     const ip = `${prefix}:ip:10.0.0.1`;
     const v = await Promise.all(Array.from({ length: 4 }, (_, i) => b.admit(request(`i${i}`, i, { ipKey: ip, slots: 10 }))));
     expect(v.map((x) => x!.length)).to.deep.equal([6, 6, 6, 6]);
@@ -47,7 +47,7 @@ describe('admission batches', () => {
   });
 
   it('spends a credit only from a balance taken under the same limit, and only when enough is left', async () => {
-    const b = new AdmissionBatcher(redis, windows, createLogger('silent'));
+    const b = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'p1'));
     await redis.hset(`${prefix}:credits:c`, 'b', '2', 'l', '500');
     const v = await Promise.all([
       b.admit(request('c', 1, { units: 1, creditLimit: '500' })),
@@ -60,10 +60,28 @@ describe('admission batches', () => {
     expect(await redis.hget(`${prefix}:credits:c`, 'b')).to.equal('0');
   });
 
+  it('lists every slot a process holds under its instance, so that all of them can be freed when it dies', async () => {
+    const one = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'dead'));
+    const other = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'alive'));
+    const v = await Promise.all([
+      one.admit(request('x', 1)), one.admit(request('x', 2)), one.admit(request('y', 3)), other.admit(request('x', 4)),
+    ]);
+    expect(v.map((x) => x![0])).to.deep.equal([0, 0, 0, 0]);
+    // A release sent before it died is struck off its list too.
+    one.release(`${prefix}:inflight:x`, 'r2');
+    await one.admit(request('z', 5, { slots: 0 }));
+    expect(await redis.hgetall(instanceKey(prefix, 'dead'))).to.deep.equal({ r1: `${prefix}:inflight:x`, r3: `${prefix}:inflight:y` });
+    expect(await releaseInstance(redis, prefix, 'dead')).to.equal(2);
+    expect(await redis.zrange(`${prefix}:inflight:x`, '0', '-1')).to.deep.equal(['r4']);
+    expect(await redis.zcard(`${prefix}:inflight:y`)).to.equal(0);
+    expect(await redis.exists(instanceKey(prefix, 'dead'))).to.equal(0);
+    expect(await releaseInstance(redis, prefix, 'dead')).to.equal(0);
+  });
+
   it('answers null for every admission of a batch when Redis cannot be reached', async () => {
     const down = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
     down.on('error', () => undefined);
-    const b = new AdmissionBatcher(down, windows, createLogger('silent'));
+    const b = new AdmissionBatcher(down, windows, createLogger('silent'), instanceKey(prefix, 'p1'));
     const v = await Promise.all([b.admit(request('d', 1)), b.admit(request('d', 2))]);
     expect(v).to.deep.equal([null, null]);
     down.disconnect();
