@@ -19,6 +19,16 @@ export async function startServer(config: Config, appOptions: AppOptions = {}): 
   await deps.search.ready();
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  // Once closing, every answer closes its connection (those in flight included): a kept-alive connection
+  // would otherwise hold the close open until the grace period, which then cuts the requests still
+  // running on other connections.
+  let draining = false;
+  const answering = new Set<http.ServerResponse>();
+  server.prependListener('request', (_req, res) => {
+    if (draining) return void (res.shouldKeepAlive = false);
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
@@ -32,11 +42,15 @@ export async function startServer(config: Config, appOptions: AppOptions = {}): 
     url,
     close() {
       closing ??= (async () => {
+        draining = true;
+        for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
         const done = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        // Should an answer already on its way have said keep-alive, its connection goes once it is idle.
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
         // Past the grace period, remaining connections are cut so shutdown always ends.
         const timer = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
         await done;
+        clearInterval(idle);
         clearTimeout(timer);
         await closeDeps(deps);
       })();
