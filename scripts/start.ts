@@ -1,21 +1,75 @@
 // `npm start`: prepares the database (pgvector, migrations, reference data, a demo registry on first
-// start), then runs one API process per core, the workers process and the ML sidecar.
-import cluster from 'node:cluster';
+// start), then runs one API process per core, the workers process and the ML sidecar, and keeps them
+// running: a process that exits is started again, sooner or later, but always (see Restarts).
+import cluster, { type Worker } from 'node:cluster';
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { releaseInstance } from '../src/limits/admission.ts';
+import { removeUploadsOf } from '../src/http/uploads.ts';
 import { prepareDatabase } from './migrate.ts';
 import { seedDemoRegistry } from './demo.ts';
 
 const config = loadConfig();
 
-const CRASH_WINDOW_MS = 30_000;
-const MAX_CRASHES = 5;
-const RESTART_DELAY_MS = 250;
+// An API process's requests are cut at SHUTDOWN_GRACE_MS; a few seconds more close its connections to
+// PostgreSQL and Redis. A process still there after that is killed: a stop always ends.
+const KILL_AFTER_MS = config.SHUTDOWN_GRACE_MS + 5_000;
+
+/**
+ * When to start a process again after it exits. Giving up would leave the service down for good over
+ * something passing (a port briefly taken, PostgreSQL restarting), so the wait doubles from 250 ms to
+ * at most 30 s while exits keep coming soon after starts, and is back to 250 ms once a process has
+ * run for 30 s.
+ */
+class Restarts {
+  static readonly FIRST_MS = 250;
+  static readonly MAX_MS = 30_000;
+  static readonly STABLE_MS = 30_000;
+  private delay = 0;
+  /** Exits in a row that came soon after their process started. */
+  quick = 0;
+
+  next(ranMs: number): number {
+    if (ranMs >= Restarts.STABLE_MS) {
+      this.delay = 0;
+      this.quick = 0;
+    } else {
+      this.quick++;
+    }
+    this.delay = Math.min(this.delay ? this.delay * 2 : Restarts.FIRST_MS, Restarts.MAX_MS);
+    return this.delay;
+  }
+
+  /** What the log says besides the exit itself once exits keep coming. */
+  note(others: string): string {
+    if (this.quick < 3) return '';
+    return `; ${this.quick} exits in a row, each within ${Restarts.STABLE_MS / 1000} s of starting: backing off (at most ` +
+      `${Restarts.MAX_MS / 1000} s between tries) while ${others} keep serving; the errors above say why (a port already in use, for one)`;
+  }
+}
+
+const how = (code: number | null, signal: string | null) => (code !== null ? `code ${code}` : `signal ${signal}`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** A TypeScript script of this folder (or one given relative to it) in a child process of its own. */
 const forkTs = (script: string) => fork(new URL(script, import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+
+/** Asks a child to stop (SIGTERM) and resolves once it has exited, killing it if it takes longer than KILL_AFTER_MS. */
+function end(child: ChildProcess | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    const killer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
 
 async function primary(): Promise<void> {
   const t0 = Date.now();
@@ -27,15 +81,21 @@ async function primary(): Promise<void> {
   if (built) console.error(`search index built in ${(built.ms / 1000).toFixed(1)} s (${built.marks.toLocaleString('en')} marks)`);
   const n = Math.max(1, Math.min(os.availableParallelism(), 8));
   let stopping = false;
-  // Child processes kept running: started again a second after they exit, until stopping.
+
+  // Child processes kept running: started again after they exit, until stopping.
   const keep = (script: string, what: string) => {
     const h: { child?: ChildProcess } = {};
+    const restarts = new Restarts();
     const run = () => {
+      const started = Date.now();
       h.child = forkTs(script);
-      h.child.once('exit', (code) => {
+      h.child.once('exit', (code, signal) => {
         if (stopping) return;
-        console.error(`${what} exited (${code}); starting another`);
-        setTimeout(run, 1000);
+        const ran = Date.now() - started;
+        const delay = restarts.next(ran);
+        console.error(`${what} exited (${how(code, signal)}) after ${seconds(ran)}; starting another in ${delay} ms` +
+          restarts.note('the API processes'));
+        setTimeout(() => stopping || run(), delay);
       });
     };
     run();
@@ -46,51 +106,65 @@ async function primary(): Promise<void> {
   // serves at once, and logo indexing (in the workers process) starts when the sidecar answers.
   const sidecar = keep('../workers/sidecar/main.ts', 'ML sidecar');
 
-  const stop = (exitCode = 0) => {
+  // What a dead API process held and could not give back: its concurrency slots in Redis (the account
+  // would be short of them until their 60 s expiry, locked out if it has few) and its upload files.
+  // Each API process is named (INSTANCE_ID) so that they can be found.
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  redis.on('error', () => undefined); // reported by the command that failed
+  const instances = new Map<number, { id: string; started: number }>();
+  const cleanups = new Set<Promise<unknown>>();
+  const release = (id: string): Promise<[number, number]> => {
+    const p = Promise.all([
+      releaseInstance(redis, config.RATE_LIMIT_PREFIX, id).catch((err: Error) => {
+        console.error(`could not free the concurrency slots of api process ${id} (${err.message}); they expire within 60 s`);
+        return 0;
+      }),
+      removeUploadsOf(config.uploadDir, id),
+    ]);
+    cleanups.add(p);
+    void p.finally(() => cleanups.delete(p));
+    return p;
+  };
+  const forkApi = () => {
+    const id = `api-${randomBytes(6).toString('hex')}`;
+    const worker = cluster.fork({ INSTANCE_ID: id });
+    instances.set(worker.id, { id, started: Date.now() });
+  };
+
+  const stop = async () => {
     if (stopping) return;
     stopping = true;
-    const apiDone = new Promise<void>((resolve) => {
-      const check = () => Object.keys(cluster.workers ?? {}).length === 0 && resolve();
-      cluster.on('exit', check);
-      check();
-    });
-    const exited = (c?: ChildProcess) => new Promise<void>((resolve) => {
-      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
-      c.once('exit', () => resolve());
-    });
-    const workersDone = exited(workers.child);
-    const sidecarDone = exited(sidecar.child);
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    workers.child?.kill('SIGTERM');
-    sidecar.child?.kill('SIGTERM');
-    void Promise.all([apiDone, workersDone, sidecarDone]).then(() => process.exit(exitCode));
+    console.error('stopping: the API processes finish their requests in flight, then the workers process and the ML sidecar stop');
+    // API processes first: the requests they are finishing may still need the workers (bulk logo
+    // searches) and the sidecar (embeddings).
+    await Promise.all(Object.values(cluster.workers ?? {}).map((w) => end((w as Worker).process as ChildProcess)));
+    await Promise.all([end(workers.child), end(sidecar.child)]);
+    await Promise.all(cleanups);
+    redis.disconnect();
+    process.exit(0);
   };
-  process.on('SIGINT', () => stop());
-  process.on('SIGTERM', () => stop());
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
 
-  for (let i = 0; i < n; i++) cluster.fork();
-  // An API process that dies at once (port taken, bad configuration) would die again however often it
-  // is restarted: restart with a growing delay, and give up when crashes keep coming.
-  const crashes: number[] = [];
+  for (let i = 0; i < n; i++) forkApi();
+  const restarts = new Restarts();
   cluster.on('exit', (worker, code, signal) => {
+    const instance = instances.get(worker.id)!;
+    instances.delete(worker.id);
+    const freed = release(instance.id);
     if (stopping) return;
-    const now = Date.now();
-    crashes.push(now);
-    while (crashes[0] <= now - CRASH_WINDOW_MS) crashes.shift();
-    const how = code !== null ? `code ${code}` : `signal ${signal}`;
-    if (crashes.length >= MAX_CRASHES) {
-      console.error(`api processes exited ${crashes.length} times within ${CRASH_WINDOW_MS / 1000} s (last: ${how}); ` +
-        'giving up: the errors above say why (a port already in use, for one)');
-      stop(1);
-      return;
-    }
-    const delay = Math.min(RESTART_DELAY_MS * 2 ** (crashes.length - 1), 10_000);
-    console.error(`api process ${worker.process.pid} exited (${how}); starting another in ${delay} ms`);
-    setTimeout(() => stopping || cluster.fork(), delay);
+    const ran = Date.now() - instance.started;
+    const delay = restarts.next(ran);
+    setTimeout(() => stopping || forkApi(), delay);
+    void freed.then(([slots, files]) => console.error(
+      `api process ${worker.process.pid} exited (${how(code, signal)}) after ${seconds(ran)}; ` +
+      (slots || files ? `freed its ${slots} concurrency slot${slots === 1 ? '' : 's'} and ${files} upload file${files === 1 ? '' : 's'}; ` : '') +
+      `starting another in ${delay} ms${restarts.note('the other API processes, the workers and the ML sidecar')}`));
   });
   let ready = 0;
-  cluster.on('listening', () => {
+  cluster.on('listening', (worker) => {
     if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    else if (ready > n) console.error(`api process ${worker.process.pid} listening, in place of one that exited`);
   });
 }
 
@@ -102,15 +176,30 @@ function searchSnapshot(): Promise<{ ms: number; marks: number } | null> {
     child.once('message', (m) => (built = (m as { built: typeof built }).built));
     child.once('error', reject);
     child.once('exit', (code, signal) => (code === 0 ? resolve(built)
-      : reject(new Error(`building the search index failed (${code !== null ? `code ${code}` : `signal ${signal}`}); the error above says why`))));
+      : reject(new Error(`building the search index failed (${how(code, signal)}); the error above says why`))));
   });
 }
 
 async function apiProcess(): Promise<void> {
   const server = await startServer(config);
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  let ending = false;
+  // Stops accepting, lets the requests in flight finish (those still running at SHUTDOWN_GRACE_MS are
+  // cut), then exits; the timer bounds it should closing the connections hang.
+  const drainAndExit = (code: number) => {
+    if (ending) return;
+    ending = true;
+    console.error(`api process ${process.pid} stopping: no new requests; finishing those in flight (cut after ${config.SHUTDOWN_GRACE_MS / 1000} s)`);
+    setTimeout(() => process.exit(code), KILL_AFTER_MS).unref();
+    void server.close().then(() => process.exit(code), () => process.exit(code || 1));
+  };
+  process.on('SIGINT', () => drainAndExit(0));
+  process.on('SIGTERM', () => drainAndExit(0));
+  // A fault nothing caught leaves this process in a state it cannot vouch for: it goes (and the
+  // supervisor starts another), but the other requests it is serving finish first instead of being cut.
+  process.on('uncaughtException', (err) => {
+    console.error(err);
+    drainAndExit(1);
+  });
 }
 
 (cluster.isPrimary ? primary() : apiProcess()).catch((err) => {

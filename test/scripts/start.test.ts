@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,44 +13,7 @@ import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../../src/webhooks/workers.ts';
 import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
 import { createAccount } from '../helpers/accounts.ts';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs `npm start`'s script until it reports ready; resolves with its stderr so far. */
-function start(env: Record<string, string>): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env: { ...process.env, ...env } });
-  let log = '';
-  child.stderr!.on('data', (d) => (log += d));
-  child.stdout!.on('data', (d) => (log += d));
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (log.includes('Nishaan API on')) {
-        clearInterval(timer);
-        resolve({ child, log: () => log });
-      }
-    }, 100);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`start exited ${code}: ${log}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
+import { freePort, startStack as start } from '../helpers/stack.ts';
 
 describe('npm start', function () {
   this.timeout(180_000);
@@ -80,7 +41,7 @@ describe('npm start', function () {
     const mlPort = await freePort();
     const env = {
       PORT: String(port), ML_URL: `http://127.0.0.1:${mlPort}`, UPLOAD_DIR: path.join(dir, 'uploads'), DATABASE_URL: dbUrl, OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'),
-      DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: prefix,
+      DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: `test:${name}`,
       SEARCH_SNAPSHOT: path.join(dir, 'search', 'index.snapshot'),
     };
     const first = await start(env);
@@ -129,7 +90,7 @@ describe('npm start', function () {
     expect(Object.keys(states)).to.deep.equal(['done']);
     expect(vectors).to.equal(states.done);
 
-    expect(await stop(first.child)).to.equal(0);
+    expect(await first.stop()).to.equal(0);
     // The sidecar has stopped with the rest.
     expect(await fetch(`http://127.0.0.1:${mlPort}/health`).then(() => 'up', () => 'down')).to.equal('down');
     // The workers process is gone too (its relay would otherwise keep the database busy).
@@ -150,6 +111,6 @@ describe('npm start', function () {
     expect(changed, 'the delta changed a mark with words').to.not.equal(undefined);
     expect((await search(changed!.word_mark)).results.map((r: { application_number: string }) => r.application_number))
       .to.include(changed!.application_number);
-    expect(await stop(second.child)).to.equal(0);
+    expect(await second.stop()).to.equal(0);
   });
 });
