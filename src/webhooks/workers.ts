@@ -76,7 +76,10 @@ export class WebhookWorkers {
     this.listener.on(DELIVERIES_CHANNEL, () => this.relay.kick());
     await this.listener.start();
 
-    const lockDuration = this.opts.lockMs ?? 30_000;
+    // The jobs a dead workers process held go back to the queue once their lock has lapsed and a stalled
+    // check has seen them, about three lock durations; the lock is renewed on a timer whatever the job's
+    // length, so a short one costs only that renewal (BullMQ's 30 s would hold deliveries up to 90 s).
+    const lockDuration = this.opts.lockMs ?? 5_000;
     const workerOpts = { prefix, lockDuration, stalledInterval: lockDuration };
     const onFailed = (what: string) => (job: { id?: string } | undefined, err: Error) => {
       if (err.name !== 'RetryLater') log.error({ err, job: job?.id }, `${what} job failed`);
