@@ -26,11 +26,11 @@ export async function writeRenewalReminders(db: Db, date?: string): Promise<numb
        ev as (
          insert into outbox (event, application_number, old_value, new_value, changed_at)
          select 'trademark.renewal_due', application_number, null,
-           jsonb_build_object('expire_at', to_char(expire_at, 'YYYY-MM-DD'), 'days_before', days, 'days_left', days_left), now()
+           jsonb_build_object('expire_at', to_char(expire_at, 'DD/MM/YYYY'), 'days_before', days, 'days_left', days_left), now()
          from due order by expire_at, application_number
          returning id, application_number, new_value)
        insert into renewal_reminders (application_number, threshold_days, expire_at, outbox_id)
-       select application_number, (new_value->>'days_before')::smallint, (new_value->>'expire_at')::date, id from ev`,
+       select application_number, (new_value->>'days_before')::smallint, to_date(new_value->>'expire_at', 'DD/MM/YYYY'), id from ev`,
       [date ?? null]);
     return r.rowCount ?? 0;
   });

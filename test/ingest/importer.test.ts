@@ -365,7 +365,7 @@ describe('importer: delta events', () => {
     const att31 = { id: 31, name: 'MEHTA & ASSOCIATES', agent_code: 'AG1234', address: 'Fort, Mumbai', email: 'tm@mehta.example', phone: '+91 22 2345 6789' };
     const h51 = { id: 51, hearing_date: '2024-07-01', hearing_type: 'Show Cause', virtual_room_link: null, time_slot: '10:30-11:00', status: 'Scheduled' };
     expect(got).to.deep.equal([
-      ev('expiry_changed', '4100001', { expire_at: null }, { expire_at: '2029-04-12' }),
+      ev('expiry_changed', '4100001', { expire_at: null }, { expire_at: '12/04/2029' }),
       ev('journal_published', '4100001', null, { journal_id: 3, journal_number: '2102', publication_date: '2024-01-22' }),
       ev('journal_published', '4100003', { journal_id: 1, journal_number: '2100', publication_date: '2024-01-08' },
         { journal_id: 2, journal_number: '2101', publication_date: '2024-01-15' }),

@@ -6,6 +6,8 @@ import type { WebhookWorkers } from '../../src/webhooks/workers.ts';
 import { owner, startApp, startWorkers } from './support.ts';
 
 const day = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+/** The contract's DD/MM/YYYY, as expire_at reads in every response and event. */
+const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('/');
 
 describe('webhooks: renewal_due reminders', () => {
   let t: TestApp;
@@ -41,7 +43,7 @@ describe('webhooks: renewal_due reminders', () => {
     expect(await workers.runRenewalsNow(D)).to.equal(3);
     expect(await reminders()).to.deep.equal(['5100001@90', '5100002@30', '5100003@7']);
     const ev = await t.deps.db('outbox').where({ event: 'trademark.renewal_due', application_number: '5100001' }).first();
-    expect(ev.new_value).to.deep.equal({ expire_at: day(D, 90), days_before: 90, days_left: 90 });
+    expect(ev.new_value).to.deep.equal({ expire_at: ddmmyyyy(day(D, 90)), days_before: 90, days_left: 90 });
     expect(ev.old_value).to.equal(null);
   });
 

@@ -189,9 +189,11 @@ function eventSelect(e: Entity, spec: EventSpec, ord: number): string {
 function trademarkEventSelects(): string[] {
   const s = stageTable({ name: 'trademarks' });
   const journal = (a: string) => `jsonb_build_object('journal_id', ${a}.id, 'journal_number', ${a}.journal_number, 'publication_date', ${a}.publication_date)`;
+  // expire_at is DD/MM/YYYY in events as in every response (the contract's format for it).
   return [
     `select s.line, 1 as ord, 'trademark.expiry_changed' as event, s.application_number,
-        jsonb_build_object('expire_at', t.expire_at) as old_value, jsonb_build_object('expire_at', s.expire_at) as new_value,
+        jsonb_build_object('expire_at', to_char(t.expire_at, 'DD/MM/YYYY')) as old_value,
+        jsonb_build_object('expire_at', to_char(s.expire_at, 'DD/MM/YYYY')) as new_value,
         null::timestamptz as changed_at
       from ${s} s join trademarks t on t.application_number = s.application_number
       where s.expire_at is distinct from t.expire_at`,
