@@ -104,8 +104,9 @@ async function writeSections(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkRe
     pair(doc, k, w.fit(text(v)), width);
   }
 
+  // The first entry has no status before it: it reads as the status the mark was filed with.
   await section(doc, w, r, 'Status history', 'status_history', (h) =>
-    `${text(h.changed_at).slice(0, 10)} ${text(h.old_status)} -> ${text(h.new_status)}`);
+    `${text(h.changed_at).slice(0, 10)} ${h.old_status ? `${text(h.old_status)} -> ` : ''}${text(h.new_status)}`);
   await section(doc, w, r, 'Proprietors', 'proprietors', (p) =>
     [p.name, p.entity_type, p.trading_as && `trading as ${p.trading_as}`, p.address, p.state, p.country].filter(Boolean).join(', '));
   await section(doc, w, r, 'Attorneys and agents', 'attorneys', (a) =>

@@ -80,13 +80,14 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     const text = await pdfText(pdf);
     for (const s of [
       'Trade mark 4000001', 'SUNRISE FOODS', 'Registered', '2019-04-12', '12/04/2029', 'tea, coffee', // core data
-      '2020-01-10 New Application -> Registered', // status history
+      '2019-04-12 New Application', '2020-01-10 New Application -> Registered', // status history, the first without a status before it
       'SUNRISE AGRO PRIVATE LIMITED, Company', // proprietor
       'OPP-900001 filed 2019-10-01 by SUNSHINE FOODS LTD', // opposition
       'Show Cause', 'https://vc.example.in/r/61', // hearing
       'Section 11(1)', // examination report
       '2019-06-01 Examination Report: Examination Report (document 71)', 'TM-O: Notice of Opposition (document 72, opposition 51)', // documents
     ]) expect(text, s).to.contain(s);
+    expect(text).to.not.contain('- ->');
     expect(pdf.includes('/Subtype /Image'), 'the logo is embedded').to.equal(true);
     expect(await t.used(c.account.accountId, 'pdf_reports')).to.equal(1);
     expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
