@@ -19,7 +19,7 @@ export const BulkDocumentsJob = z.object({
   status: z.enum(['queued', 'running', 'done', 'failed', 'expired']).openapi({
     description: 'queued → running → done (or failed after its retries); a done job\'s zip is deleted after the retention period (expired)',
   }),
-  status_url: z.string().openapi({ description: 'Poll this (free) until status is done' }),
+  status_url: z.string().openapi({ description: 'The job\'s absolute URL (also the 202\'s Location): poll it (free) until status is done' }),
   application_numbers: z.array(z.string()),
   document_types: z.array(z.string()).nullable(),
   not_found: z.array(z.string()).openapi({ description: 'Application numbers not in the register' }),

@@ -37,6 +37,8 @@ export class BulkDocumentService {
     private readonly queue: () => Queue,
     private readonly store: ObjectStore,
     private readonly log: Logger,
+    /** Where clients reach this API: status_url is absolute, as a Location header must be. */
+    private readonly baseUrl: () => string,
   ) {}
 
   async request(appNos: string[], types: string[] | null, viewer: Viewer, charge: Charge) {
@@ -80,7 +82,7 @@ export class BulkDocumentService {
     return {
       job_id: job.id,
       status: job.status,
-      status_url: `/v3/documents/bulk/${job.id}/`,
+      status_url: `${this.baseUrl()}/v3/documents/bulk/${job.id}/`,
       application_numbers: job.application_numbers,
       document_types: job.document_types,
       not_found: job.not_found,

@@ -80,7 +80,9 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     expect(res.body).to.include({ status: 'queued', documents_requested: 5, credits_charged: 5, opposition_documents_excluded: 0 });
     expect(res.body.not_found).to.deep.equal(['9999999']);
     expect(res.body.application_numbers).to.deep.equal(['4000001', '4000002', '9999999']);
-    expect(res.body.status_url).to.equal(`/v3/documents/bulk/${res.body.job_id}/`);
+    // Absolute, as a Location must be (PUBLIC_BASE_URL of the test app), and in the 202's Location.
+    expect(res.body.status_url).to.equal(`http://127.0.0.1:1/v3/documents/bulk/${res.body.job_id}/`);
+    expect(res.headers.location).to.equal(res.body.status_url);
     expect(await t.used(c.account.accountId, 'doc_views')).to.equal(5);
 
     const done = await settled(c, res.body.job_id);

@@ -36,7 +36,7 @@ export function registerDocumentRoutes(api: Api, deps: Deps, trademarks: Tradema
   // Made on first use: building the app (to print the OpenAPI document, say) connects to nothing.
   let queue: Queue | undefined;
   const bulkQueue = () => (queue ??= new Queue(BULK_QUEUE, { connection: deps.redis, prefix: deps.config.QUEUE_PREFIX }));
-  bulkDocumentRoutes(api, new BulkDocumentService(documents, new BulkJobRepository(deps.db), bulkQueue, deps.store, deps.log));
+  bulkDocumentRoutes(api, new BulkDocumentService(documents, new BulkJobRepository(deps.db), bulkQueue, deps.store, deps.log, () => deps.baseUrl.value));
 }
 
 function documentRoutes(api: Api, service: DocumentService): void {
