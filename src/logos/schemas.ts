@@ -114,7 +114,9 @@ export const TextSearchResponse = z.object({
 const ItemError = z.object({
   code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]]),
   error: z.string(),
-}).openapi('LogoBulkItemError', { description: 'Why this item has no results; a failed item costs no credit' });
+}).openapi('LogoBulkItemError', {
+  description: 'Why this item has no results, as the error body words it; a failed item costs no credit, except an image URL that ran to its deadline',
+});
 
 const imageItem = (key: 'file' | 'image_url') => z.object({
   index: z.number().int().openapi({ description: 'Position of the item in the request, from 0' }),
