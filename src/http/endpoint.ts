@@ -25,7 +25,7 @@ export interface Ctx<P, Q, B> {
    * Given back if the request fails afterwards.
    */
   charge: (units: number, resource?: Resource) => Promise<void>;
-  /** Gives back part of the credits this request was charged (bulk items that failed cost nothing). */
+  /** Gives back part of the credits this request was charged in its declared resource (bulk items that failed cost nothing). */
   uncharge(units: number): Promise<void>;
 }
 
@@ -191,8 +191,9 @@ export class Api {
       }
       if (def.publicSearchLimit) await this.guard.publicSearch(req);
       const caller = admitted?.caller ?? early;
-      // Every refusal below costs nothing: a credit taken at admission is given back.
-      let refund = this.guard.refunder(admitted?.credit);
+      // What this request is charged; every refusal below costs nothing: the bill is given back.
+      const bill = this.guard.bill();
+      bill.add(admitted?.credit);
       let result: z.infer<R>;
       try {
         if (def.category) requireCategory(viewerOf(req), def.category);
@@ -202,14 +203,12 @@ export class Api {
         const body = parseOrThrow(def.body, req.body, 'body');
         const charge = async (units: number, resource: Resource = cost!.resource) => {
           if (!cost?.deferred || !admitted) throw new Error(`${def.operationId} charges through ctx.charge without a deferred cost`);
-          const back = await this.guard.charge(admitted, resource, units);
-          const before = refund;
-          refund = Object.assign(async () => {
-            await back();
-            await before();
-          }, { part: before.part });
+          bill.add(await this.guard.charge(admitted, resource, units));
         };
-        const ctx = { params, query, body, req, res, caller, charge, uncharge: (units: number) => refund.part(units) };
+        const uncharge = async (units: number) => {
+          if (cost) await bill.givePart(cost.resource, units);
+        };
+        const ctx = { params, query, body, req, res, caller, charge, uncharge };
         if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
         let running: Promise<Settled<z.infer<R>>> | undefined;
         if (pending) {
@@ -217,10 +216,10 @@ export class Api {
           // A refusal (429) wins over whatever the handler found; its result is dropped unseen.
           admitted = await pending;
           pending = undefined;
-          refund = this.guard.refunder(admitted.credit);
+          bill.add(admitted.credit);
         }
         // Costs are taken (or a refusal for want of credits reported) after every check that can refuse the request.
-        if (cost && !cost.deferred && admitted) refund = await this.guard.charge(admitted, cost.resource, defaultCost ? 1 : cost.units?.(ctx) ?? 1);
+        if (cost && !cost.deferred && admitted) bill.add(await this.guard.charge(admitted, cost.resource, defaultCost ? 1 : cost.units?.(ctx) ?? 1));
         result = running ? unsettle(await running) : await def.handler(ctx);
         if (this.checkResponses && !def.contentType) {
           const check = def.response.safeParse(result);
@@ -232,9 +231,9 @@ export class Api {
         // A check failed before an early request's admission was known: its refusal, if any, comes first.
         if (pending) {
           admitted = await pending;
-          refund = this.guard.refunder(admitted.credit);
+          bill.add(admitted.credit);
         }
-        await refund();
+        await bill.refundAll();
         throw err;
       } finally {
         if (early) this.guard.endEarly(early);

@@ -9,6 +9,7 @@ import { monthOf, nextMonthStart } from '../limits/quotaRepository.ts';
 import type { Charge, CreditLedger } from '../limits/credits.ts';
 import type { RateLimits } from '../limits/rateLimits.ts';
 import { EarlyStart } from '../limits/earlyStart.ts';
+import { Bill } from './pipeline/bill.ts';
 
 /** The socket's address, or X-Forwarded-For's when the request came through a trusted proxy. */
 export function clientIp(req: Request): string {
@@ -32,9 +33,6 @@ const UNGUARDED_CALLER: Caller = {
   webhookEnabled: true, monitoredMarksLimit: null,
   quotas: { api_calls: Infinity, doc_views: Infinity, logo_searches: Infinity, pdf_reports: Infinity, excel_reports: Infinity },
 };
-
-/** Gives a request's credits back: all of them, or part of them. */
-export type Refund = (() => Promise<void>) & { part(units: number): Promise<void> };
 
 /** A keyed request's caller, and its default credit: taken (a Charge), none left (null), or not asked for. */
 export interface Admitted {
@@ -151,11 +149,12 @@ export class Guard {
   }
 
   /**
-   * Takes the credits a request costs before it runs (or reports that the default credit taken at
-   * admission could not be); the returned function gives them back if the request fails.
+   * Takes the credits a request costs before it runs, or confirms the default credit taken at
+   * admission (429 quota_exceeded when too few are left): the charge to put on the request's bill,
+   * null when nothing is charged (checks off).
    */
-  async charge(a: Admitted, resource: Resource, units: number): Promise<Refund> {
-    if (this.unguarded) return this.refunder(null);
+  async charge(a: Admitted, resource: Resource, units: number): Promise<Charge | null> {
+    if (this.unguarded) return null;
     const { caller } = a;
     const limit = caller.quotas[resource] ?? 0;
     const taken = a.credit !== undefined && resource === 'api_calls' && units === 1 ? a.credit : await this.ledger.take(caller.accountId, resource, units, limit);
@@ -167,21 +166,11 @@ export class Guard {
         { limit, remaining, needed: units, reset: reset.toISOString(), resource },
         { 'Retry-After': String(Math.ceil((reset.getTime() - Date.now()) / 1000)) });
     }
-    return this.refunder(taken);
+    return taken;
   }
 
-  /**
-   * Gives credits back to where and the month they were taken from, once: all that is left of them,
-   * or `part(units)` of them (bulk items that failed cost nothing).
-   */
-  refunder(charge: Charge | null | undefined): Refund {
-    let left = charge?.units ?? 0;
-    const give = async (units: number) => {
-      const n = Math.min(units, left);
-      if (n <= 0) return;
-      left -= n;
-      await this.ledger.refund({ ...charge!, units: n });
-    };
-    return Object.assign(() => give(left), { part: give });
+  /** A new request's bill: what it is charged, given back to the ledger if it fails. */
+  bill(): Bill {
+    return new Bill(this.ledger);
   }
 }
