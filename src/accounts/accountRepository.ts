@@ -55,13 +55,16 @@ export class AccountRepository {
     return r.rows[0]?.id;
   }
 
-  async startSubscription(trx: Knex.Transaction, accountId: string, planId: number, status: 'trial' | 'active', days: number | null): Promise<void> {
-    await trx.raw(
+  /** Starts (or replaces) the account's subscription; returns when it ends (null: open-ended). */
+  async startSubscription(trx: Knex.Transaction, accountId: string, planId: number, status: 'trial' | 'active', days: number | null): Promise<Date | null> {
+    const r = await trx.raw(
       `insert into subscriptions (account_id, plan_id, status, expires_at)
        values (?, ?, ?, case when ?::int is null then null else now() + make_interval(days => ?::int) end)
        on conflict (account_id) do update set plan_id = excluded.plan_id, status = excluded.status,
-         expires_at = excluded.expires_at, updated_at = now()`,
+         expires_at = excluded.expires_at, updated_at = now()
+       returning expires_at`,
       [accountId, planId, status, days, days]);
+    return r.rows[0].expires_at;
   }
 
   async insertKey(db: Knex, accountId: string, name: string, hash: Buffer, prefix: string): Promise<KeyRow> {

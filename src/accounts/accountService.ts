@@ -42,11 +42,11 @@ export class AccountService {
     return argon2.hash(password, { type: argon2.argon2id });
   }
 
-  async signup(input: SignupInput): Promise<{ accountId: string; apiKey: string; email: string; name: string }> {
+  async signup(input: SignupInput): Promise<{ accountId: string; apiKey: string; email: string; name: string; trialEndsAt: Date | null }> {
     const email = input.email.trim().toLowerCase();
     const passwordHash = await AccountService.hashPassword(input.password);
     const apiKey = generateApiKey();
-    const accountId = await this.repo.transaction(async (trx) => {
+    const { accountId, trialEndsAt } = await this.repo.transaction(async (trx) => {
       const planId = await this.repo.planId(input.plan, trx);
       if (planId === undefined) throw new AppError('validation_error', `unknown plan: ${input.plan}`, [{ in: 'body', parameter: 'plan', message: 'unknown plan' }]);
       const id = await this.repo.insertAccount(trx, {
@@ -55,11 +55,11 @@ export class AccountService {
       });
       // Says only that this email cannot sign up again: nothing about the existing account.
       if (!id) throw new AppError('email_taken', 'an account with this email already exists; log in instead');
-      await this.repo.startSubscription(trx, id, planId, 'trial', this.trialDays);
+      const ends = await this.repo.startSubscription(trx, id, planId, 'trial', this.trialDays);
       await this.repo.insertKey(trx, id, 'default', hashApiKey(apiKey), displayPrefix(apiKey));
-      return id;
+      return { accountId: id, trialEndsAt: ends };
     });
-    return { accountId, apiKey, email, name: `${input.first_name.trim()} ${input.last_name.trim()}` };
+    return { accountId, apiKey, email, name: `${input.first_name.trim()} ${input.last_name.trim()}`, trialEndsAt };
   }
 
   /** The account of an email and password, or null; the same work is done whether or not the email exists. */

@@ -52,6 +52,9 @@ export const SignupResponse = z
     api_key: z.string().openapi({ description: 'The first API key, `nsh_` + 32 letters and digits. Shown only this once.', example: 'nsh_AbCdEfGhIjKlMnOpQrStUvWxYz012345' }),
     email: z.string(),
     name: z.string().openapi({ description: 'first_name and last_name', example: 'Asha Rao' }),
+    plan: z.enum(SIGNUP_PLANS).openapi({ description: 'The plan the trial is of' }),
+    subscription_status: z.literal('trial'),
+    trial_ends_at: z.string().nullable().openapi({ format: 'date-time', description: 'When the trial ends (ISO 8601 UTC); the plan\'s paid use starts there' }),
   })
   .openapi('SignupResponse');
 

@@ -84,11 +84,17 @@ describe('POST /user/v1/signup/', () => {
   });
 
   describe('success', () => {
-    it('answers 201 {token, api_key, email, name} and stores a lower-case email and an argon2id hash', async () => {
+    it('answers 201 {token, api_key, email, name, plan, subscription_status, trial_ends_at} and stores a lower-case email and an argon2id hash', async () => {
       const body = signupBody({ email: '  Asha.RAO+X@Example.IN ', first_name: ' Asha ', organisation: 'Rao & Co', phone: '+91 98765 43210' });
       const res = await signup(body);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(Object.keys(res.body).sort()).to.deep.equal(['api_key', 'email', 'name', 'token']);
+      expect(Object.keys(res.body).sort()).to.deep.equal(['api_key', 'email', 'name', 'plan', 'subscription_status', 'token', 'trial_ends_at']);
+      // The plan chosen (basic unless named) and the trial's end: TRIAL_DAYS (14) from now, as stored.
+      expect(res.body).to.include({ plan: 'basic', subscription_status: 'trial' });
+      const sub = await t.deps.db('subscriptions').join('accounts', 'accounts.id', 'subscriptions.account_id')
+        .where('accounts.email', 'asha.rao+x@example.in').first('subscriptions.expires_at');
+      expect(res.body.trial_ends_at).to.equal(sub.expires_at.toISOString());
+      expect(Date.parse(res.body.trial_ends_at) - Date.now()).to.be.within(13.9 * 86_400_000, 14 * 86_400_000);
       expect(res.body.email).to.equal('asha.rao+x@example.in');
       expect(res.body.name).to.equal('Asha Rao');
       expect(res.body.api_key).to.match(KEY_PATTERN);

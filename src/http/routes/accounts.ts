@@ -65,7 +65,10 @@ export function accountRoutes(api: Api, d: AccountRouteDeps): void {
     body: S.SignupRequest, response: S.SignupResponse, status: 201, errors: [409],
     handler: async ({ body }) => {
       const r = await d.accounts.signup(body);
-      return { token: d.tokens.issue(r.accountId).token, api_key: r.apiKey, email: r.email, name: r.name };
+      return {
+        token: d.tokens.issue(r.accountId).token, api_key: r.apiKey, email: r.email, name: r.name,
+        plan: body.plan, subscription_status: 'trial' as const, trial_ends_at: r.trialEndsAt?.toISOString() ?? null,
+      };
     },
   });
 
