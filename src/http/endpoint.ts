@@ -6,6 +6,7 @@ import { ErrorBody } from './schemas.ts';
 import { requireCategory, viewerFor, viewerOf, type Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
 import type { Admitted, Guard } from './guard.ts';
+import { readInput } from './pipeline/input.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -102,52 +103,6 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'A limit was reached: `code` says which (ip_rate_limited, key_rate_limited, concurrency_limited, quota_exceeded, public_search_limited, login_throttled); `details` gives limit, remaining, reset and resource',
 };
 
-/** Turns zod issues into the `details` of a 400: one entry per offending parameter. */
-export function validationError(where: 'path' | 'query' | 'body', issues: z.core.$ZodIssue[]): AppError {
-  const details = issues.map((i) => ({
-    in: where,
-    parameter: i.path.length ? i.path.join('.') : '(body)',
-    message: i.message,
-  }));
-  const names = [...new Set(details.map((d) => d.parameter))].join(', ');
-  return new AppError('validation_error', `invalid ${where} parameter${details.length > 1 ? 's' : ''}: ${names}`, details);
-}
-
-// C0 controls but tab, newline and carriage return; DEL; C1 controls; and UTF-16 halves without their pair
-// (JSON's \ud800 escape). None belongs in any field, and PostgreSQL refuses NUL in text with an error.
-const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udfff]/u;
-
-/** The path of every string (or object key) in a parsed JSON value, query or form holding a forbidden character. */
-function controlCharacters(value: unknown, at: (string | number)[] = [], out: z.core.$ZodIssue[] = []): z.core.$ZodIssue[] {
-  const check = (s: string, path: (string | number)[]) => {
-    const bad = FORBIDDEN_CHARACTER.exec(s);
-    if (bad) {
-      const cp = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      out.push({ code: 'custom', path, input: s, message: `contains a control character or unpaired surrogate (U+${cp}), which no field accepts` });
-    }
-  };
-  if (typeof value === 'string') check(value, at);
-  else if (Array.isArray(value)) value.forEach((v, i) => controlCharacters(v, [...at, i], out));
-  // Plain objects only: an uploaded file's record is ours, not the client's text.
-  else if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-    for (const [k, v] of Object.entries(value)) {
-      check(k, [...at, k]);
-      controlCharacters(v, [...at, k], out);
-    }
-  }
-  return out;
-}
-
-function parseOrThrow<T extends z.ZodType>(schema: T | undefined, value: unknown, where: 'path' | 'query' | 'body'): z.infer<T> {
-  if (!schema) return {} as z.infer<T>;
-  // Checked once here for every schema, rather than in each string schema.
-  const refused = controlCharacters(value);
-  if (refused.length) throw validationError(where, refused);
-  const r = schema.safeParse(value ?? {});
-  if (!r.success) throw validationError(where, r.error.issues);
-  return r.data;
-}
-
 /**
  * One definition gives the route, its validation and its OpenAPI entry, so the document
  * cannot describe a parameter the code does not check.
@@ -197,10 +152,7 @@ export class Api {
       let result: z.infer<R>;
       try {
         if (def.category) requireCategory(viewerOf(req), def.category);
-        const params = parseOrThrow(def.params, req.params, 'path');
-        const query = parseOrThrow(def.query, req.query, 'query');
-        if (def.multipart) await def.multipart(req, res);
-        const body = parseOrThrow(def.body, req.body, 'body');
+        const { params, query, body } = await readInput(def, req, res);
         const charge = async (units: number, resource: Resource = cost!.resource) => {
           if (!cost?.deferred || !admitted) throw new Error(`${def.operationId} charges through ctx.charge without a deferred cost`);
           bill.add(await this.guard.charge(admitted, resource, units));

@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import type { Request, Response } from 'express';
+import { z } from '../../../src/http/zod.ts';
+import { AppError } from '../../../src/errors.ts';
+import { readInput } from '../../../src/http/pipeline/input.ts';
+import { controlCharacters, parseOrThrow } from '../../../src/http/pipeline/validate.ts';
+
+const refusal = (fn: () => unknown): AppError => {
+  try {
+    fn();
+  } catch (err) {
+    return err as AppError;
+  }
+  throw new Error('not refused');
+};
+const refusedAsync = async (p: Promise<unknown>): Promise<AppError> => p.then(() => { throw new Error('not refused'); }, (err: AppError) => err);
+
+describe('request pipeline: reading and checking the input', () => {
+  describe('parseOrThrow', () => {
+    const schema = z.object({ n: z.coerce.number().int(), names: z.array(z.string()).optional() });
+
+    it('reads a value through its schema, and gives an empty object where there is none', () => {
+      expect(parseOrThrow(schema, { n: '3' }, 'query')).to.deep.equal({ n: 3 });
+      expect(parseOrThrow(undefined, { anything: 1 }, 'body')).to.deep.equal({});
+    });
+
+    it('refuses with a 400 naming where and each bad parameter', () => {
+      const err = refusal(() => parseOrThrow(schema, { n: 'x', names: [1] }, 'body'));
+      expect(err).to.be.instanceOf(AppError);
+      expect(err.code).to.equal('validation_error');
+      expect(err.message).to.equal('invalid body parameters: n, names.0');
+      expect((err.details as { in: string; parameter: string }[]).map((d) => [d.in, d.parameter])).to.deep.equal([['body', 'n'], ['body', 'names.0']]);
+      expect(refusal(() => parseOrThrow(z.string(), 5, 'body')).details).to.deep.include.members([{ in: 'body', parameter: '(body)', message: 'Invalid input: expected string, received number' }]);
+    });
+
+    it('refuses control characters and unpaired surrogates in values and keys before the schema reads them', () => {
+      const err = refusal(() => parseOrThrow(schema, { n: '1', names: ['ok', 'a\u0000b'], ['k\u0085']: 'v' }, 'body'));
+      expect(err.details).to.deep.equal([
+        { in: 'body', parameter: 'names.1', message: 'contains a control character or unpaired surrogate (U+0000), which no field accepts' },
+        { in: 'body', parameter: 'k\u0085', message: 'contains a control character or unpaired surrogate (U+0085), which no field accepts' },
+      ]);
+      expect(controlCharacters({ text: 'tab\tnewline\ncr\r and 🙂' })).to.deep.equal([]);
+      expect(controlCharacters(['\ud800'])[0].message).to.contain('U+D800');
+      // An uploaded file's record is not the client's text.
+      expect(controlCharacters({ file: new (class { path = '\u0001'; })() })).to.deep.equal([]);
+    });
+  });
+
+  describe('readInput', () => {
+    const def = {
+      params: z.object({ id: z.string().regex(/^\d+$/) }),
+      query: z.object({ page: z.coerce.number().int().default(1) }),
+      body: z.object({ name: z.string() }),
+    };
+    const req = (params: object, query: object, body?: object) => ({ params, query, body }) as unknown as Request;
+    const res = {} as Response;
+
+    it('checks path, query and body, in that order', async () => {
+      expect(await readInput(def, req({ id: '7' }, {}, { name: 'a' }), res)).to.deep.equal({ params: { id: '7' }, query: { page: 1 }, body: { name: 'a' } });
+      expect((await refusedAsync(readInput(def, req({ id: 'x' }, { page: 'y' }, {}), res))).message).to.equal('invalid path parameter: id');
+      expect((await refusedAsync(readInput(def, req({ id: '7' }, { page: 'y' }, {}), res))).message).to.equal('invalid query parameter: page');
+      expect((await refusedAsync(readInput(def, req({ id: '7' }, {}, {}), res))).message).to.equal('invalid body parameter: name');
+    });
+
+    it('reads a multipart form only once path and query are sound, and checks the body it gives', async () => {
+      let reads = 0;
+      // Stands in for the multer reader: it fills req.body from the form.
+      const multipart = async (r: Request) => {
+        reads++;
+        r.body = { name: 'from the form' };
+      };
+      const form = { ...def, multipart };
+      await refusedAsync(readInput(form, req({ id: 'x' }, {}), res));
+      await refusedAsync(readInput(form, req({ id: '7' }, { page: 'y' }), res));
+      expect(reads).to.equal(0);
+      expect((await readInput(form, req({ id: '7' }, {}), res)).body).to.deep.equal({ name: 'from the form' });
+      expect(reads).to.equal(1);
+      const failing = { ...def, multipart: async () => { throw new AppError('validation_error', 'cut off'); } };
+      expect((await refusedAsync(readInput(failing, req({ id: '7' }, {}), res))).message).to.equal('cut off');
+    });
+  });
+});
