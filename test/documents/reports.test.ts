@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import sharp from 'sharp';
-import { PDFParse } from 'pdf-parse';
+import { pdfText } from '../helpers/pdf.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 import { insertMarks } from '../helpers/marks.ts';
@@ -22,14 +22,6 @@ import { Writable } from 'node:stream';
 import { REPORT_LIMITS, writeTrademarkPdf, type TrademarkReport } from '../../src/documents/pdfReport.ts';
 import type { DetailRow } from '../../src/trademarks/repository.ts';
 
-async function pdfText(buf: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: buf });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
 
 async function workbook(buf: Buffer): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();

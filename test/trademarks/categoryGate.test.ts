@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
-import { PDFParse } from 'pdf-parse';
+import { pdfText } from '../helpers/pdf.ts';
 import request from 'supertest';
 import type { TestApp } from '../helpers/app.ts';
 import { binary } from '../helpers/http.ts';
@@ -74,14 +74,6 @@ async function seedMark(t: TestApp): Promise<void> {
   await db('cited_marks').insert({ id: 9001, exam_report_id: 9001, application_number: APP, cited_application_number: '4200002' });
 }
 
-async function pdfText(buf: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: buf });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
 
 async function workbookText(buf: Buffer): Promise<string> {
   const wb = new ExcelJS.Workbook();
