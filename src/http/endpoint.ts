@@ -3,10 +3,12 @@ import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-ope
 import { z } from './zod.ts';
 import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
-import { requireCategory, viewerFor, viewerOf, type Category } from '../accounts/access.ts';
+import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
-import type { Admitted, Guard } from './guard.ts';
+import type { Guard } from './guard.ts';
 import { readInput } from './pipeline/input.ts';
+import { identify } from './pipeline/identify.ts';
+import { admit } from './pipeline/admit.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -119,41 +121,19 @@ export class Api {
     // Read-only endpoints with the usual cost may start before their admission is known (see Guard.startEarly).
     const mayStartEarly = def.method === 'get' && security === 'apiKey' && def.cost === undefined && !def.bulk;
     this.router[def.method](def.path, async (req: Request, res: Response) => {
-      let admitted: Admitted | undefined;
-      let pending: Promise<Admitted> | undefined;
       const cost = def.cost === undefined ? (security === 'apiKey' ? { resource: 'api_calls' as const } : null) : def.cost;
       const defaultCost = cost?.resource === 'api_calls' && !cost.units;
-      let early: Caller | undefined;
-      if (security === 'apiKey') {
-        const caller = await this.guard.identify(req).catch((err: unknown) => {
-          throw def.inactiveMessage && err instanceof AppError && err.code === 'subscription_inactive'
-            ? new AppError(err.code, def.inactiveMessage, err.details) : err;
-        });
-        req.viewer = viewerFor(caller);
-        // The usual cost (one api_calls) is taken in the admission's round trip.
-        const admission = this.guard.admit(req, res, caller, defaultCost);
-        if (mayStartEarly && this.guard.startEarly(caller)) {
-          early = caller;
-          pending = admission;
-          admission.catch(() => undefined); // awaited below; never an unhandled rejection
-        } else {
-          admitted = await admission;
-        }
-      } else {
-        // Keyed requests count against their IP inside admission; every other endpoint here.
-        await this.guard.ip(req);
-        if (security === 'bearer') admitted = { caller: await this.guard.bearer(req) };
-      }
-      if (def.publicSearchLimit) await this.guard.publicSearch(req);
-      const caller = admitted?.caller ?? early;
+      const caller = await identify(this.guard, req, security, def.inactiveMessage);
       // What this request is charged; every refusal below costs nothing: the bill is given back.
       const bill = this.guard.bill();
-      bill.add(admitted?.credit);
+      const admission = await admit(this.guard, req, res, caller, security === 'apiKey', { defaultCredit: defaultCost, mayStartEarly }, bill);
+      if (def.publicSearchLimit) await this.guard.publicSearch(req);
       let result: z.infer<R>;
       try {
         if (def.category) requireCategory(viewerOf(req), def.category);
         const { params, query, body } = await readInput(def, req, res);
         const charge = async (units: number, resource: Resource = cost!.resource) => {
+          const admitted = admission.admitted;
           if (!cost?.deferred || !admitted) throw new Error(`${def.operationId} charges through ctx.charge without a deferred cost`);
           bill.add(await this.guard.charge(admitted, resource, units));
         };
@@ -163,13 +143,9 @@ export class Api {
         const ctx = { params, query, body, req, res, caller, charge, uncharge };
         if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
         let running: Promise<Settled<z.infer<R>>> | undefined;
-        if (pending) {
-          running = settle(def.handler(ctx));
-          // A refusal (429) wins over whatever the handler found; its result is dropped unseen.
-          admitted = await pending;
-          pending = undefined;
-          bill.add(admitted.credit);
-        }
+        // A refusal (429) wins over whatever an early start's handler found; its result is dropped unseen.
+        if (admission.early) running = settle(def.handler(ctx));
+        const admitted = await admission.settle(bill);
         // Costs are taken (or a refusal for want of credits reported) after every check that can refuse the request.
         if (cost && !cost.deferred && admitted) bill.add(await this.guard.charge(admitted, cost.resource, defaultCost ? 1 : cost.units?.(ctx) ?? 1));
         result = running ? unsettle(await running) : await def.handler(ctx);
@@ -181,14 +157,11 @@ export class Api {
         }
       } catch (err) {
         // A check failed before an early request's admission was known: its refusal, if any, comes first.
-        if (pending) {
-          admitted = await pending;
-          bill.add(admitted.credit);
-        }
+        await admission.settle(bill);
         await bill.refundAll();
         throw err;
       } finally {
-        if (early) this.guard.endEarly(early);
+        admission.end();
       }
       if (res.headersSent) return;
       // Serialised here rather than by res.json: one string sent with the headers in a single write.
