@@ -1,16 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from './zod.ts';
-import { AppError } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
-import { requireCategory, viewerOf, type Category } from '../accounts/access.ts';
+import type { Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
 import type { Guard } from './guard.ts';
-import { readInput } from './pipeline/input.ts';
-import { identify } from './pipeline/identify.ts';
-import { admit } from './pipeline/admit.ts';
+import { pipeline } from './pipeline/pipeline.ts';
 
-type AnyObject = z.ZodObject<z.ZodRawShape>;
+export type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 export type Security = 'none' | 'apiKey' | 'bearer';
 
@@ -116,59 +113,7 @@ export class Api {
 
   add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
     this.document(def);
-    const status = def.status ?? 200;
-    const security = def.security ?? 'none';
-    // Read-only endpoints with the usual cost may start before their admission is known (see Guard.startEarly).
-    const mayStartEarly = def.method === 'get' && security === 'apiKey' && def.cost === undefined && !def.bulk;
-    this.router[def.method](def.path, async (req: Request, res: Response) => {
-      const cost = def.cost === undefined ? (security === 'apiKey' ? { resource: 'api_calls' as const } : null) : def.cost;
-      const defaultCost = cost?.resource === 'api_calls' && !cost.units;
-      const caller = await identify(this.guard, req, security, def.inactiveMessage);
-      // What this request is charged; every refusal below costs nothing: the bill is given back.
-      const bill = this.guard.bill();
-      const admission = await admit(this.guard, req, res, caller, security === 'apiKey', { defaultCredit: defaultCost, mayStartEarly }, bill);
-      if (def.publicSearchLimit) await this.guard.publicSearch(req);
-      let result: z.infer<R>;
-      try {
-        if (def.category) requireCategory(viewerOf(req), def.category);
-        const { params, query, body } = await readInput(def, req, res);
-        const charge = async (units: number, resource: Resource = cost!.resource) => {
-          const admitted = admission.admitted;
-          if (!cost?.deferred || !admitted) throw new Error(`${def.operationId} charges through ctx.charge without a deferred cost`);
-          bill.add(await this.guard.charge(admitted, resource, units));
-        };
-        const uncharge = async (units: number) => {
-          if (cost) await bill.givePart(cost.resource, units);
-        };
-        const ctx = { params, query, body, req, res, caller, charge, uncharge };
-        if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
-        let running: Promise<Settled<z.infer<R>>> | undefined;
-        // A refusal (429) wins over whatever an early start's handler found; its result is dropped unseen.
-        if (admission.early) running = settle(def.handler(ctx));
-        const admitted = await admission.settle(bill);
-        // Costs are taken (or a refusal for want of credits reported) after every check that can refuse the request.
-        if (cost && !cost.deferred && admitted) bill.add(await this.guard.charge(admitted, cost.resource, defaultCost ? 1 : cost.units?.(ctx) ?? 1));
-        result = running ? unsettle(await running) : await def.handler(ctx);
-        if (this.checkResponses && !def.contentType) {
-          const check = def.response.safeParse(result);
-          if (!check.success) {
-            throw new Error(`response of ${def.operationId} does not match its schema: ${JSON.stringify(check.error.issues)}`);
-          }
-        }
-      } catch (err) {
-        // A check failed before an early request's admission was known: its refusal, if any, comes first.
-        await admission.settle(bill);
-        await bill.refundAll();
-        throw err;
-      } finally {
-        admission.end();
-      }
-      if (res.headersSent) return;
-      // Serialised here rather than by res.json: one string sent with the headers in a single write.
-      res.statusCode = status;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify(result));
-    });
+    this.router[def.method](def.path, pipeline(def, this.guard, this.checkResponses));
   }
 
   private document<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(def: EndpointDef<P, Q, B, R>): void {
@@ -208,26 +153,5 @@ export class Api {
       },
       responses,
     });
-  }
-}
-
-type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
-
-function settle<T>(p: Promise<T>): Promise<Settled<T>> {
-  return p.then((value) => ({ ok: true as const, value }), (err: unknown) => ({ ok: false as const, err }));
-}
-
-function unsettle<T>(s: Settled<T>): T {
-  if (!s.ok) throw s.err;
-  return s.value;
-}
-
-function checkBulk(caller: Caller, family: 'search' | 'logo', items: number): void {
-  const limit = family === 'search' ? caller.bulkSearchLimit : caller.bulkLogoLimit;
-  const feature = family === 'search' ? 'bulk_search_limit' : 'bulk_logo_limit';
-  if (limit <= 0) throw new AppError('bulk_not_on_plan', `bulk ${family} is not on your plan`, { [feature]: limit });
-  if (items > limit) {
-    throw new AppError('bulk_size_exceeds_plan', `your plan allows ${limit} items per bulk ${family} request; this one has ${items}`,
-      { [feature]: limit, items });
   }
 }

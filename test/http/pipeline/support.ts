@@ -11,13 +11,13 @@ import type { TestApp } from '../../helpers/app.ts';
 
 const HIGH = { ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 1_000_000 };
 
-/** A guard as the app builds it (real callers, Redis limits, credit ledger), with limits of its own. */
-export function guardFor(t: TestApp, limits: Partial<Omit<LimitSettings, 'prefix'>> = {}): { guard: Guard; tokens: TokenService; callers: CallerRepository } {
+/** A guard as the app builds it (real callers, Redis limits, credit ledger), with limits of its own; `unguarded` as the benchmark's. */
+export function guardFor(t: TestApp, limits: Partial<Omit<LimitSettings, 'prefix'>> = {}, unguarded = false): { guard: Guard; tokens: TokenService; callers: CallerRepository } {
   const { deps } = t;
   const rateLimits = new RateLimits(deps.redis, { ...HIGH, ...limits, prefix: `test:${randomBytes(5).toString('hex')}` }, deps.log);
   const callers = new CallerRepository(deps.db);
   const tokens = new TokenService(deps.config.JWT_SECRET, 3600);
-  return { guard: new Guard(new CallerCache(callers, deps.listener), callers, t.ledger, rateLimits, tokens, false), tokens, callers };
+  return { guard: new Guard(new CallerCache(callers, deps.listener), callers, t.ledger, rateLimits, tokens, unguarded), tokens, callers };
 }
 
 export async function callerOf(callers: CallerRepository, key: string): Promise<Caller> {
