@@ -92,11 +92,11 @@ export class LogoTextIndex {
       if (rows.length < PAGE) break;
     }
     if (n === 0) b = new IndexBuilder();
-    const index = b.finish();
-    await index.prepare();
+    const engine = new SearchEngine(b.finish(), seq);
+    await engine.prepare();
     this.baseSize = n;
     this.lastPoll = Date.now();
-    return new SearchEngine(index, seq);
+    return engine;
   }
 
   private async poll(): Promise<void> {

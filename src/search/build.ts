@@ -1,5 +1,6 @@
 import { exactKey, normaliseMark } from './normalise.ts';
-import { INFO_LIMITS, MarkIndex, packInfo, type MarkData } from './markIndex.ts';
+import { MarkIndex } from './markIndex.ts';
+import { INFO_LIMITS, packInfo, type MarkData } from './types.ts';
 import { Vocabulary } from './vocabulary.ts';
 import { buildRuns } from './soundRuns.ts';
 import { SummaryBuilder, type SummaryFields } from './summaries.ts';

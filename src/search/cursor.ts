@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
-import type { After } from './markIndex.ts';
+import type { After } from './types.ts';
 
 // The opaque `cursor` of deep paging: where the last page ended in the result order, and a
 // fingerprint of the search it belongs to, so a cursor cannot be replayed against another search.

@@ -1,22 +1,22 @@
 import { IndexBuilder, type MarkRow, type Skipped } from './build.ts';
-import { FACETS, type After, type Facet, type Filter, type IndexHit, type MarkIndex } from './markIndex.ts';
+import type { MarkIndex } from './markIndex.ts';
+import { LiveIndex } from './liveIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import type { Change } from './source.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
-import { related } from './related.ts';
+import type { IndexView, RegisterView } from './view.ts';
+import { FACETS, type After, type Facet, type Filter, type IndexHit, type IndexResult } from './types.ts';
 
 // The searchable register of one process: the index as built (or loaded from its snapshot) plus a
 // small index of the marks changed since, rebuilt on every change. A changed mark is hidden in the
 // base index and lives in the small one, so every mark is in exactly one of them; results of both are
 // merged in the same order. When the small one grows past REBUILD_AT marks, a full rebuild is due.
+//
+// apply() and replace() are the change feed's writers, the only ones; they run between searches
+// (everything here is synchronous), so a search, and the summaries read in its turn of the event
+// loop, see the register either before a batch of changes or after it.
 
 export const REBUILD_AT = 200_000;
-
-export interface EngineResult {
-  count: number;
-  groups: Record<Facet, Map<string, number>>;
-  hits: IndexHit[];
-}
 
 /**
  * How holdersBy ranks the holders of a word against a mark: standing × the weighted share of words
@@ -34,17 +34,18 @@ export interface HolderRanking {
   standing(cls: number, status: string, later: boolean): number;
 }
 
-export class SearchEngine {
-  private delta: MarkIndex | null = null;
+export class SearchEngine implements RegisterView {
+  private base: LiveIndex;
+  private delta: LiveIndex | null = null;
   private changed = new Map<number, MarkRow | null>();
 
   /** `seq`: the change-feed position the register reflects; the same in every process at the same data, so it keys the result cache. */
-  constructor(private base: MarkIndex, public seq: number) {}
+  constructor(base: MarkIndex, public seq: number) {
+    this.base = new LiveIndex(base);
+  }
 
   get size(): number {
-    let n = 0;
-    for (let id = 0; id < this.base.n; id++) if (this.base.isLive(id)) n++;
-    return n + (this.delta?.n ?? 0);
+    return this.base.live + (this.delta?.index.n ?? 0);
   }
 
   get pending(): number {
@@ -65,8 +66,8 @@ export class SearchEngine {
     for (const c of changes) changed.set(c.appNo, c.row);
     const b = new IndexBuilder(changed.size);
     for (const row of changed.values()) if (row) b.add(row);
-    const delta = b.size ? b.finish() : null;
-    for (const c of changes) this.base.remove(c.appNo);
+    const delta = b.size ? new LiveIndex(b.finish()) : null;
+    for (const c of changes) this.base.hide(c.appNo);
     this.changed = changed;
     this.delta = delta;
     this.seq = Math.max(this.seq, seq);
@@ -76,7 +77,7 @@ export class SearchEngine {
   }
 
   /** Replaces everything with a freshly built index (which already includes every change up to its seq). */
-  replace(base: MarkIndex, seq: number, later: Change[]): Skipped[] {
+  replace(base: LiveIndex, seq: number, later: Change[]): Skipped[] {
     this.base = base;
     this.changed.clear();
     this.delta = null;
@@ -84,7 +85,12 @@ export class SearchEngine {
     return this.apply(later, seq);
   }
 
-  search(q: PreparedQuery, filter: Filter, want: number, after: After | null): EngineResult {
+  /** Makes the base index's ready answers (src/search/liveIndex.ts); returns how many. */
+  prepare(): Promise<number> {
+    return this.base.prepare();
+  }
+
+  search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult {
     const a = this.base.search(q, filter, want, after);
     if (!this.delta) return a;
     const b = this.delta.search(q, filter, want, after);
@@ -103,17 +109,17 @@ export class SearchEngine {
    * turn of the event loop as the search).
    */
   summaries(hits: IndexHit[]): SummaryRow[] {
-    return hits.map((h) => (h.delta ? this.delta! : this.base).summaries.row(h.id));
+    return hits.map((h) => (h.delta ? this.delta! : this.base).index.summaries.row(h.id));
   }
 
   /** The mark's current normalised text, or null when the register has no words for it. */
   text(appNo: number): string | null {
     if (this.changed.has(appNo)) {
-      const id = this.delta?.idOf(appNo) ?? -1;
-      return id >= 0 ? this.delta!.text(id) : null;
+      const id = this.delta?.index.idOf(appNo) ?? -1;
+      return id >= 0 ? this.delta!.index.text(id) : null;
     }
-    const id = this.base.idOf(appNo);
-    return id >= 0 && this.base.isLive(id) ? this.base.text(id) : null;
+    const id = this.base.index.idOf(appNo);
+    return id >= 0 && this.base.isLive(id) ? this.base.index.text(id) : null;
   }
 
   /**
@@ -135,37 +141,18 @@ export class SearchEngine {
     return n;
   }
 
-  /**
-   * Words of the register that are spelling variants or sound-alikes of `word` (not the word itself),
-   * the most held first, at most `max`: a register holds many one-off misspellings of a word and few
-   * established spellings (SHREEJI beside SHREEZI, SHREEHZI, SHRREEZI…), and the established ones are
-   * where most conflicting marks are.
-   */
-  relatedWords(word: string, max: number): string[] {
-    return this.mostHeld((ix) => related(ix.vocab, word, false).map((r) => r.id), max);
+  /** Every status label some mark has. */
+  statuses(): string[] {
+    return [...new Set(this.indexes.flatMap((ix) => ix.d.dict.status.filter((s) => s !== '')))];
   }
 
-  /**
-   * Words of the register exactly two edits from `word` as spelled (SWATSKI → SWASTIK, MOONEN → MOON),
-   * the most held first, at most `max`: one edit further than search goes for a word of up to seven
-   * letters. Found through the vocabulary's table of deletions, which holds two deletions of words from
-   * six letters and one of shorter ones: a word of the register shorter than six letters is found when
-   * one deletion from it meets two from `word` (BRNA from BRNRO: BRN).
-   */
-  farWords(word: string, max: number): string[] {
-    return this.mostHeld((ix) => [...ix.vocab.variants(word, 2)].filter(([, d]) => d === 2).map(([id]) => id), max);
+  /** The base index, then the index of recent changes if there is one. */
+  get indexes(): MarkIndex[] {
+    return this.delta ? [this.base.index, this.delta.index] : [this.base.index];
   }
 
-  // Each index lists its own words, by id: their postings summed over the indexes are holders().
-  private mostHeld(ids: (ix: MarkIndex) => number[], max: number): string[] {
-    const held = new Map<string, number>();
-    for (const ix of this.indexes) {
-      for (const id of ids(ix)) {
-        const w = ix.vocab.words[id];
-        held.set(w, (held.get(w) ?? 0) + ix.postings(id));
-      }
-    }
-    return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([w]) => w);
+  get views(): IndexView[] {
+    return this.delta ? [this.base.view, this.delta.view] : [this.base.view];
   }
 
   /**
@@ -179,21 +166,23 @@ export class SearchEngine {
   holdersBy(word: string, classes: Uint8Array, max: number, limit: number, by: HolderRanking, skip: Set<number>): IndexHit[] {
     if (max <= 0 || this.holders(word, classes) > limit) return [];
     const best: { hit: IndexHit; r: number }[] = [];
-    for (const ix of this.indexes) {
-      const id = ix.vocab.id(word);
+    const views = this.views;
+    for (let at = 0; at < views.length; at++) {
+      const ix = views[at];
+      const id = ix.wordId(word);
       if (id < 0) continue;
-      const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, dict, summary } = ix.d;
+      const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, statuses, applicationDays } = ix;
       const cache = wordCache(ix);
       const gen = ++cache.gen;
       for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
         const m = postMarks[p];
         const info = postInfo[p];
         if (!classes[info & 63] || !ix.isLive(m)) continue;
-        const later = summary.applicationDays[m] > by.day;
+        const later = applicationDays[m] > by.day;
         const key = (info & 0x3fff) | (later ? 0x4000 : 0);
         if (cache.standingStamp[key] !== gen) {
           cache.standingStamp[key] = gen;
-          cache.standing[key] = by.standing(info & 63, dict.status[(info >>> 6) & 0xff], later);
+          cache.standing[key] = by.standing(info & 63, statuses[(info >>> 6) & 0xff], later);
         }
         const st = cache.standing[key];
         let held = 0;
@@ -201,8 +190,8 @@ export class SearchEngine {
         for (let q = wordOffsets[m]; q < wordOffsets[m + 1]; q++) {
           const w = markWords[q];
           if (cache.stamp[w] !== gen) {
-            const text = ix.vocab.words[w];
-            const x = by.weight(text, this.delta ? this.holders(text) : ix.postings(w));
+            const text = ix.word(w);
+            const x = by.weight(text, views.length > 1 ? this.holders(text) : ix.postings(w));
             const mine = by.words.get(text);
             cache.stamp[w] = gen;
             cache.weight[w] = x;
@@ -213,41 +202,65 @@ export class SearchEngine {
         }
         const r = (st * common) / (by.total + held);
         if ((best.length === max && r <= best[max - 1].r) || skip.has(appNo[m])) continue;
-        const hit: IndexHit = { id: m, appNo: appNo[m], strategy: 0, dist: 0, len: 0, ...(ix === this.base ? {} : { delta: true }) };
-        let at = best.length === max ? max - 1 : best.length;
+        const hit: IndexHit = { id: m, appNo: appNo[m], strategy: 0, dist: 0, len: 0, ...(at === 0 ? {} : { delta: true }) };
+        let to = best.length === max ? max - 1 : best.length;
         if (best.length < max) best.push({ hit, r });
-        while (at > 0 && (best[at - 1].r < r || (best[at - 1].r === r && best[at - 1].hit.appNo > hit.appNo))) {
-          best[at] = best[at - 1];
-          at--;
+        while (to > 0 && (best[to - 1].r < r || (best[to - 1].r === r && best[to - 1].hit.appNo > hit.appNo))) {
+          best[to] = best[to - 1];
+          to--;
         }
-        best[at] = { hit, r };
+        best[to] = { hit, r };
       }
     }
     return best.map((b) => b.hit);
   }
 
+  /**
+   * Words of the register that are spelling variants or sound-alikes of `word` (not the word itself),
+   * the most held first, at most `max`: a register holds many one-off misspellings of a word and few
+   * established spellings (SHREEJI beside SHREEZI, SHREEHZI, SHRREEZI…), and the established ones are
+   * where most conflicting marks are.
+   */
+  relatedWords(word: string, max: number): string[] {
+    return this.mostHeld((ix) => ix.relatives(word), max);
+  }
+
+  /**
+   * Words of the register exactly two edits from `word` as spelled (SWATSKI → SWASTIK, MOONEN → MOON),
+   * the most held first, at most `max`: one edit further than search goes for a word of up to seven
+   * letters. Found through the vocabulary's table of deletions, which holds two deletions of words from
+   * six letters and one of shorter ones: a word of the register shorter than six letters is found when
+   * one deletion from it meets two from `word` (BRNA from BRNRO: BRN).
+   */
+  farWords(word: string, max: number): string[] {
+    return this.mostHeld((ix) => [...ix.variants(word, 2)].filter(([, d]) => d === 2).map(([id]) => id), max);
+  }
+
+  // Each index lists its own words, by id: their postings summed over the indexes are holders().
+  private mostHeld(ids: (ix: IndexView) => number[], max: number): string[] {
+    const held = new Map<string, number>();
+    for (const ix of this.views) {
+      for (const id of ids(ix)) {
+        const w = ix.word(id);
+        held.set(w, (held.get(w) ?? 0) + ix.postings(id));
+      }
+    }
+    return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([w]) => w);
+  }
+
   /** How many marks there are in the flagged classes (in every class when null). */
   marksIn(classes: Uint8Array | null): number {
     let n = 0;
-    for (const ix of this.indexes) {
+    for (const ix of this.views) {
       let counts = classCounts.get(ix);
       if (!counts) {
         counts = new Uint32Array(64);
-        for (const info of ix.d.info) counts[info & 63]++;
+        for (const info of ix.info) counts[info & 63]++;
         classCounts.set(ix, counts);
       }
       for (let c = 0; c < 64; c++) if (!classes || classes[c]) n += counts[c];
     }
     return n;
-  }
-
-  /** Every status label some mark has. */
-  statuses(): string[] {
-    return [...new Set(this.indexes.flatMap((ix) => ix.d.dict.status.filter((s) => s !== '')))];
-  }
-
-  get indexes(): MarkIndex[] {
-    return this.delta ? [this.base, this.delta] : [this.base];
   }
 }
 
@@ -261,12 +274,12 @@ interface WordCache {
   standingStamp: Uint32Array;
   standing: Float32Array;
 }
-const wordCaches = new WeakMap<MarkIndex, WordCache>();
+const wordCaches = new WeakMap<IndexView, WordCache>();
 
-function wordCache(ix: MarkIndex): WordCache {
+function wordCache(ix: IndexView): WordCache {
   let c = wordCaches.get(ix);
   if (!c) {
-    const n = ix.vocab.words.length;
+    const n = ix.wordCount;
     c = {
       gen: 0, stamp: new Uint32Array(n), weight: new Float32Array(n), shared: new Float32Array(n),
       standingStamp: new Uint32Array(0x8000), standing: new Float32Array(0x8000),
@@ -277,7 +290,8 @@ function wordCache(ix: MarkIndex): WordCache {
 }
 
 // Marks per class of an index (an index never changes its marks' classes; hidden marks still count).
-const classCounts = new WeakMap<MarkIndex, Uint32Array>();
+const classCounts = new WeakMap<IndexView, Uint32Array>();
+
 // Holders of a common word per class, kept per index: SHREE's 300,000 postings are read once, not per request.
 const KEEP_FROM = 2048;
 const wordClasses = new WeakMap<MarkIndex, Map<number, Uint32Array>>();

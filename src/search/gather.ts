@@ -1,4 +1,4 @@
-import type { MarkData } from './markIndex.ts';
+import type { MarkData } from './types.ts';
 
 // Candidate marks of a strategy, checked word by word. A mark's words sit at an address known only
 // from the mark, so reading them is a cache miss or two; done one candidate at a time, every miss
@@ -6,8 +6,8 @@ import type { MarkData } from './markIndex.ts';
 // words), so the loads are independent and many are in flight at once: three to four times faster
 // on a few hundred thousand candidates.
 
-/** A growable Uint32Array kept from search to search. */
-export class Scratch {
+/** A growable Uint32Array, kept by a search's scratch (src/search/scratch.ts) from search to search. */
+export class Growable {
   a = new Uint32Array(1024);
 
   /** The array, with room for at least n entries (contents kept). */
@@ -23,11 +23,11 @@ export class Scratch {
 
 export class Candidates {
   n = 0;
-  private readonly m = new Scratch();
-  private readonly l = new Scratch();
-  private readonly x = new Scratch();
-  private readonly s = new Scratch();
-  private readonly w = new Scratch();
+  private readonly m = new Growable();
+  private readonly l = new Growable();
+  private readonly x = new Growable();
+  private readonly s = new Growable();
+  private readonly w = new Growable();
 
   /** Empties the list, with room for `capacity` candidates. */
   reset(capacity: number): void {
@@ -105,8 +105,38 @@ export class Candidates {
   }
 }
 
-/** Candidates of the running search; one at a time uses it (searching is synchronous, and no strategy calls another while it holds it). */
-export const candidates = new Candidates();
+/**
+ * Candidates sorted into buckets (multi-word classification: exact, prefix, word, any order,
+ * spelling, phonetic), each with its id, distance, length and facets side by side, to be admitted
+ * bucket by bucket as the strategies come.
+ */
+export class Buckets {
+  private readonly data: Growable[];
+  readonly size: Uint32Array;
+
+  constructor(count: number) {
+    this.data = Array.from({ length: count }, () => new Growable());
+    this.size = new Uint32Array(count);
+  }
+
+  reset(): void {
+    this.size.fill(0);
+  }
+
+  push(bucket: number, m: number, dist: number, len: number, info: number): void {
+    const at = 3 * this.size[bucket]++;
+    const a = this.data[bucket].room(at + 3);
+    a[at] = m;
+    a[at + 1] = (dist << 16) | Math.min(len, 0xffff);
+    a[at + 2] = info;
+  }
+
+  /** Admits a bucket's entries in order (to a search's scratch: src/search/scratch.ts). */
+  admit(bucket: number, to: { takeKnown(m: number, dist: number, len: number, x: number): void }): void {
+    const a = this.data[bucket].a;
+    for (let i = 0; i < 3 * this.size[bucket]; i += 3) to.takeKnown(a[i], a[i + 1] >>> 16, a[i + 1] & 0xffff, a[i + 2]);
+  }
+}
 
 /** Whether words[at, at + ids.length) are `ids`. */
 export function runAt(words: Uint32Array, at: number, ids: number[]): boolean {

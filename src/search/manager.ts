@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { ChangeListener } from '../db/listener.ts';
 import { IndexBuilder, type Skipped } from './build.ts';
 import { SearchEngine, REBUILD_AT } from './engine.ts';
+import { LiveIndex } from './liveIndex.ts';
 import { loadSnapshot, saveSnapshot, snapshotHeader } from './snapshot.ts';
 import { changesSince, instanceOf, streamMarks, type Change } from './source.ts';
 
@@ -106,7 +107,7 @@ export class SearchIndex {
       engine = built.engine;
     }
     const t1 = performance.now();
-    const ready = await engine.indexes[0].prepare();
+    const ready = await engine.prepare();
     const readyMs = Math.round(performance.now() - t1);
     this.engine = engine;
     this.baseSeq = engine.seq;
@@ -143,7 +144,8 @@ export class SearchIndex {
     const snap = await this.ownSnapshot();
     if (!snap || snap.seq <= this.baseSeq) return false;
     // Its ready answers are made while the old index answers (made between searches, not during one).
-    await snap.index.prepare();
+    const next = new LiveIndex(snap.index);
+    await next.prepare();
     await this.catchingUp;
     const later: Change[] = [];
     let seq = snap.seq;
@@ -153,7 +155,7 @@ export class SearchIndex {
       later.push(...batch.changes);
       seq = batch.seq;
     }
-    this.leftOut(engine.replace(snap.index, snap.seq, later));
+    this.leftOut(engine.replace(next, snap.seq, later));
     engine.seq = Math.max(engine.seq, seq);
     this.baseSeq = snap.seq;
     this.log.info({ seq: engine.seq, pending: engine.pending }, 'search index reloaded from a new snapshot');

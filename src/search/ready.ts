@@ -1,6 +1,6 @@
 import type { Bitset } from './bitset.ts';
 import { radixSortPairs } from './hash.ts';
-import { INFO_LIMITS, MAX_LEN, sortKey, type After, type IndexHit } from './markIndex.ts';
+import { INFO_LIMITS, MAX_LEN, sortKey, type After, type IndexHit } from './types.ts';
 
 // A ready answer: the whole result of a query whose answer depends on one string alone (a prefix of
 // one or two characters, or a very common word searched alone), kept in result order with its facet

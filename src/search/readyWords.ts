@@ -4,7 +4,7 @@ import { tally, type ReadyAnswer } from './ready.ts';
 // A query of one word answers from that word alone. The few dozen words held by READY_FROM marks or
 // more (SHREE, SAI, STAR) admit over half a million marks each through every strategy, 15 to 30 ms a
 // search; their answers are kept ready (src/search/ready.ts), made with the search itself on first use
-// or by MarkIndex.prepare() at load, each with a bitmap of its marks so that a mark going away leaves
+// or by LiveIndex.prepare() at load, each with a bitmap of its marks so that a mark going away leaves
 // the right counts.
 
 export const READY_FROM = 32_768;

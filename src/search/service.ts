@@ -4,7 +4,7 @@ import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.t
 import type { SearchIndex } from './manager.ts';
 import type { SearchEngine } from './engine.ts';
 import type { SearchCache } from './cache.ts';
-import { FACETS, type After, type Facet, type Filter, type IndexHit } from './markIndex.ts';
+import { FACETS, type After, type Facet, type Filter, type IndexHit } from './types.ts';
 import { prepareQuery, type MatchType } from './query.ts';
 import { STRATEGIES, S_SPELLING, score } from './strategies.ts';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.ts';

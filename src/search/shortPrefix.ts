@@ -1,5 +1,5 @@
 import { Bitset } from './bitset.ts';
-import { MAX_LEN, type MarkData } from './markIndex.ts';
+import { MAX_LEN, type MarkData } from './types.ts';
 import type { Vocabulary } from './vocabulary.ts';
 import { orderPart, readyAnswer, tally, type ReadyAnswer } from './ready.ts';
 
@@ -15,7 +15,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 export const SHORT_FROM = 65_536;
 
 export class ShortPrefixes {
-  // Listed here, built on first use or by MarkIndex.prepare() as an API process loads the index (a few
+  // Listed here, built on first use or by LiveIndex.prepare() as an API process loads the index (a few
   // hundred milliseconds for S): an index built or loaded by a command that never searches skips them.
   private readonly entries = new Map<string, ReadyAnswer | null>();
   private range: Bitset | null = null;

@@ -1,100 +1,74 @@
 import type { MarkIndex } from './markIndex.ts';
+import type { SearchScratch } from './scratch.ts';
 import type { PreparedQuery } from './query.ts';
 import { related } from './related.ts';
 import {
   S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PHONETIC, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
 } from './strategies.ts';
 import { splits } from './compounds.ts';
-import { typingLastWord } from './multiWord.ts';
+import { admitRuns, soundRunsOf, takeRuns, typingLastWord } from './steps.ts';
 import { maxEdits } from './normalise.ts';
 
 /**
  * SMART for a one-word query, strategy by strategy, strongest first: every step pours whole posting
- * lists into the index's seen-bitmap, so a mark is admitted once, by its strongest strategy. Queries
+ * lists into the search's seen-bitmap, so a mark is admitted once, by its strongest strategy. Queries
  * of one or two characters stop after whole words.
  */
-export function singleWord(ix: MarkIndex, q: PreparedQuery): void {
+export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): void {
   const w = q.words[0];
   const v = ix.vocab;
   const d = ix.d;
   const id = v.id(w);
-  if (id >= 0) ix.takeWord(ix.only, id, 0, w.length);
-  ix.close(S_EXACT);
+  if (id >= 0) s.takeWord(ix.only, id, 0, w.length);
+  s.close(S_EXACT);
   // Words with the prefix are one range of the sorted vocabulary, and so are their first-word postings.
   const [lo, hi] = v.prefixRange(w);
-  ix.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
+  s.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
   // Typed without the space: JOYALU → JOY ALUKKAS, KINGFI → KING FISHER.
   if (w.length >= 4) {
     for (let i = 2; i <= w.length - 2; i++) {
       const head = v.id(w.slice(0, i));
-      if (head >= 0) typingLastWord(ix, [w.slice(0, i), w.slice(i)], [head, -1], true);
+      if (head >= 0) typingLastWord(ix, s, [w.slice(0, i), w.slice(i)], [head, -1], true);
     }
   }
-  ix.close(S_PREFIX);
-  if (id >= 0) ix.takeWord(ix.post, id, 0);
-  ix.close(S_WORD);
+  s.close(S_PREFIX);
+  if (id >= 0) s.takeWord(ix.post, id, 0);
+  s.close(S_WORD);
   if (q.normalised.length <= 2) return;
 
-  for (const parts of splits(v, w, [w])) admitRuns(ix, parts);
-  ix.close(S_COMPOUND);
-  ix.close(S_ALL_WORDS);
+  for (const parts of splits(v, w, [w])) admitRuns(ix, s, parts);
+  s.close(S_COMPOUND);
+  s.close(S_ALL_WORDS);
   // A word whose postings were all poured already cannot add anything: the query word (all its marks
   // are in after the word step), then every word poured whole by a step below.
   const done = new Set<number>([id]);
   const last = ix.last;
-  for (const word of v.withSuffix(w)) if (!done.has(word)) ix.takeWord(last, word, 0);
-  ix.close(S_SUFFIX);
+  for (const word of v.withSuffix(w)) if (!done.has(word)) s.takeWord(last, word, 0);
+  s.close(S_SUFFIX);
   const post = ix.post;
   for (const word of v.containing(w)) {
     if (done.has(word)) continue;
     done.add(word);
-    ix.takeWord(post, word, 0);
+    s.takeWord(post, word, 0);
   }
-  ix.close(S_SUBSTRING);
-  ix.close(S_SUBSTRING_CROSS);
+  s.close(S_SUBSTRING);
+  s.close(S_SUBSTRING_CROSS);
   // Variants and sound-alikes come best first (spelling before phonetic, closer before farther), so a
   // mark's first admission is its best. Runs of words that sound like the query (BIKANER VALA for
   // BIKANERWALLA) are spelling variants when spelled within reach, sound-alikes otherwise.
-  const runs = w.length >= 4 ? ix.soundRuns(w) : null;
+  const runs = w.length >= 4 ? soundRunsOf(ix, s, w) : null;
   const max = maxEdits(w.length);
   let spellingDone = false;
   const closeSpelling = () => {
-    if (runs) ix.takeRuns(runs, max, false);
-    ix.close(S_SPELLING);
+    if (runs) takeRuns(s, runs, max, false);
+    s.close(S_SPELLING);
     spellingDone = true;
   };
   for (const r of related(v, w, false)) {
     if (r.level === 2 && !spellingDone) closeSpelling();
-    if (!done.has(r.id)) ix.takeWord(post, r.id, r.dist);
+    if (!done.has(r.id)) s.takeWord(post, r.id, r.dist);
   }
   if (!spellingDone) closeSpelling();
-  if (runs) ix.takeRuns(runs, max, true);
-  ix.close(S_PHONETIC);
-}
-
-/** Admits, as compounds, the marks in which the words `parts` follow one another. */
-export function admitRuns(ix: MarkIndex, parts: number[]): void {
-  const d = ix.d;
-  if (parts.length === 2) {
-    ix.takePairs(parts[0], parts[1], parts[1] + 1, 0);
-    return;
-  }
-  const order = parts.slice().sort((a, b) => ix.postings(a) - ix.postings(b));
-  const rarest = order[0];
-  // Many candidates: keep only those holding every other part (bitmaps) before looking at their words.
-  let others = null;
-  if (ix.postings(rarest) > 4096) {
-    others = ix.sets.holdingWord(order[1], 0);
-    if (order.length > 2) {
-      const all = ix.bitmap(1);
-      all.or(others);
-      for (let i = 2; i < order.length; i++) all.and(ix.sets.holdingWord(order[i], 0));
-      others = all;
-    }
-  }
-  for (let p = d.postOffsets[rarest]; p < d.postOffsets[rarest + 1]; p++) {
-    const m = d.postMarks[p];
-    if (others && !others.has(m)) continue;
-    if (!ix.seen.has(m) && ix.findSequence(m, parts) >= 0) ix.takeOne(m, 0);
-  }
+  if (runs) takeRuns(s, runs, max, true);
+  s.close(S_PHONETIC);
 }

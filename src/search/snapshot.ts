@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MarkIndex, type MarkData } from './markIndex.ts';
+import { MarkIndex } from './markIndex.ts';
+import type { MarkData } from './types.ts';
 import { Vocabulary, type VocabularyData } from './vocabulary.ts';
 
 // The index on disk, so a process starts from it in seconds instead of rebuilding from PostgreSQL:

@@ -1,6 +1,6 @@
 import { partitionPoint, radixSortPairs } from './hash.ts';
 import type { Bitset } from './bitset.ts';
-import { Scratch } from './gather.ts';
+import { Growable } from './gather.ts';
 import { distanceFrom } from './editDistance.ts';
 import type { Vocabulary } from './vocabulary.ts';
 import { maxEdits, phoneticCodes, romanise } from './normalise.ts';
@@ -233,12 +233,12 @@ export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Ui
 /**
  * Marks holding a run that sounds like the query, with the spelling distance from the query run
  * together to the closest such run (`spelled`, at most 4) and the same after romanisation
- * (`sounded`). Kept from search to search: the running search reads it before the next one.
+ * (`sounded`). Kept in a search's scratch from search to search.
  */
 export class RunHits {
   n = 0;
-  private readonly m = new Scratch();
-  private readonly d = new Scratch();
+  private readonly m = new Growable();
+  private readonly d = new Growable();
 
   push(m: number, spelled: number, sounded: number): void {
     this.m.room(this.n + 1)[this.n] = m;
@@ -257,22 +257,28 @@ export class RunHits {
     return this.d.a[i] & 255;
   }
 }
-const hits = new RunHits();
-
-// One code's findings, one per mark: mark, (spelled << 8 | sounded), and which of the mark's runs it
-// came from (two-word runs first, then by where they start), which decides between runs as close.
-const found = { m: new Scratch(), d: new Scratch(), t: new Scratch() };
+/** What soundRuns works in, kept by a search's scratch: its answer, and one code's findings. */
+export class RunScratch {
+  readonly hits = new RunHits();
+  // One code's findings, one per mark: mark, (spelled << 8 | sounded), and which of the mark's runs it
+  // came from (two-word runs first, then by where they start), which decides between runs as close.
+  readonly m = new Growable();
+  readonly d = new Growable();
+  readonly t = new Growable();
+}
 
 /**
  * Marks holding a run of words that, run together, sounds like `compact` (coded `codes`), with the
  * spelling distance of the closest such run (the first of the mark's runs, two-word runs first, when
- * several are as close). `done` (cleared) records the marks found; `inCode` (cleared, and left so) is
- * scratch; `skip` leaves out marks the search has no use for.
+ * several are as close). `done` (cleared) records the marks found; `inCode` (cleared, and left so) and
+ * `scratch` are scratch; `skip` leaves out marks the search has no use for.
  */
 export function soundRuns(
   v: Vocabulary, t: RunTable, markWords: Uint32Array, compact: string, codes: string[], done: Bitset, inCode: Bitset,
-  skip: (m: number) => boolean,
+  skip: (m: number) => boolean, scratch: RunScratch,
 ): RunHits {
+  const found = scratch;
+  const hits = scratch.hits;
   const spelling = distanceFrom(compact);
   let sounding: ((b: string, max: number) => number) | null = null;
   hits.n = 0;

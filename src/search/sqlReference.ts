@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import { FACETS, type Facet } from './markIndex.ts';
+import { FACETS, type Facet } from './types.ts';
 import { maxEdits, phoneticCodes } from './normalise.ts';
 import type { PreparedQuery } from './query.ts';
 

@@ -1,12 +1,13 @@
 import { Bitset } from './bitset.ts';
-import type { MarkData } from './markIndex.ts';
+import type { MarkData } from './types.ts';
 import type { Related } from './related.ts';
 
 // Sets of marks as bitmaps, by the words they hold. Strategies that look candidates up in "the marks
 // holding SHREE or a variant of it", "the marks holding a word ending in SAI" or "the marks holding a
 // word beginning with S" pour those sets from postings; pouring a common one costs milliseconds, so
 // the words held by many marks keep a bitmap from the start, and sets that cost much to pour are kept
-// from query to query.
+// from query to query. Both are poured from the index's postings, which never change, so a kept set
+// is the same whichever search poured it; a set not worth keeping goes into the search's own bitmaps.
 
 /**
  * Words held by at least this many marks also keep their marks as a bitmap (under 1 MB each, a few
@@ -18,6 +19,11 @@ export const BITMAP_WORD = 32_768;
 const KEPT_FROM = 16_384;
 /** How many sets are kept, the most recently used: under 1 MB each at 7.7M marks. */
 const KEPT_SETS = 128;
+
+/** A search's scratch bitmaps (src/search/scratch.ts): bitmap(i) is its i-th, cleared. */
+export interface BitmapPool {
+  bitmap(i: number): Bitset;
+}
 
 /** A set of marks to pour, named by what it holds so that it can be kept: what pouring it costs, and how. */
 export interface Pour {
@@ -33,8 +39,8 @@ export class WordSets {
   private readonly setWords: number[] = [];
   private readonly keptSets = new Map<string, Bitset>();
 
-  /** `from`: how many marks a word needs to keep a bitmap; `pool(i)`: the index's cleared scratch bitmap i. */
-  constructor(private readonly d: MarkData, private readonly from: number, private readonly pool: (i: number) => Bitset) {
+  /** `from`: how many marks a word needs to keep a bitmap. */
+  constructor(private readonly d: MarkData, private readonly from: number) {
     this.n = d.appNo.length;
     const words = d.postOffsets.length - 1;
     for (let w = 0; w < words; w++) {
@@ -110,11 +116,11 @@ export class WordSets {
 
   /**
    * The set `p` pours. Sets costing KEPT_FROM postings or more are kept for the next query needing
-   * them, the last KEPT_SETS of them; the others are poured into pool bitmap `into`. Only to be read.
+   * them, the last KEPT_SETS of them; the others are poured into the search's bitmap `into`. Only to be read.
    */
-  kept(p: Pour, into: number): Bitset {
+  kept(p: Pour, pool: BitmapPool, into: number): Bitset {
     if (p.cost < KEPT_FROM) {
-      const b = this.pool(into);
+      const b = pool.bitmap(into);
       p.fill(b);
       return b;
     }
@@ -136,12 +142,12 @@ export class WordSets {
   }
 
   /** The marks holding `word`: its own bitmap, or as `kept` gives them. Only to be read. */
-  holdingWord(word: number, into: number): Bitset {
-    return this.wordSets.get(word) ?? this.kept(this.anyOf(`word ${word}`, [word]), into);
+  holdingWord(word: number, pool: BitmapPool, into: number): Bitset {
+    return this.wordSets.get(word) ?? this.kept(this.anyOf(`word ${word}`, [word]), pool, into);
   }
 
   /** The marks holding a relative of query word `word` (`rel`), as `kept` gives them. Only to be read. */
-  holdingAny(word: string, rel: readonly Related[], into: number): Bitset {
-    return this.kept(this.anyOf(`relatives ${word}`, rel.map((r) => r.id)), into);
+  holdingAny(word: string, rel: readonly Related[], pool: BitmapPool, into: number): Bitset {
+    return this.kept(this.anyOf(`relatives ${word}`, rel.map((r) => r.id)), pool, into);
   }
 }

@@ -1,5 +1,5 @@
 import type { HolderRanking, SearchEngine } from '../search/engine.ts';
-import type { Filter } from '../search/markIndex.ts';
+import type { Filter } from '../search/types.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
 import { prepareQuery, type MatchType } from '../search/query.ts';
 import { romanise } from '../search/normalise.ts';

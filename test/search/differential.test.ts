@@ -11,7 +11,7 @@ import { prepareQuery } from '../../src/search/query.ts';
 import { STRATEGIES, type Strategy } from '../../src/search/strategies.ts';
 import { SqlSearch, type Relation } from '../../src/search/sqlReference.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
-import { FACETS } from '../../src/search/markIndex.ts';
+import { FACETS } from '../../src/search/types.ts';
 import { classMask } from '../../src/search/service.ts';
 
 // The index and the SQL reference path must agree exactly on the four textual relations of SMART,

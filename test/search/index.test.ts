@@ -3,7 +3,7 @@ import { IndexBuilder, type MarkRow } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
 import { prepareQuery, type MatchType } from '../../src/search/query.ts';
 import { STRATEGIES, score } from '../../src/search/strategies.ts';
-import type { Filter } from '../../src/search/markIndex.ts';
+import type { Filter } from '../../src/search/types.ts';
 
 // A hand-written register: each mark is there to be found (or not) by one strategy.
 const MARKS: [number, string, number?, string?][] = [

@@ -4,7 +4,9 @@ import { SearchEngine } from '../../src/search/engine.ts';
 import { prepareQuery, type PreparedQuery } from '../../src/search/query.ts';
 import { normaliseMark } from '../../src/search/normalise.ts';
 import { STRATEGIES } from '../../src/search/strategies.ts';
-import { MarkIndex, type After, type Filter, type IndexResult } from '../../src/search/markIndex.ts';
+import { MarkIndex } from '../../src/search/markIndex.ts';
+import { LiveIndex } from '../../src/search/liveIndex.ts';
+import type { After, Filter, IndexResult } from '../../src/search/types.ts';
 import { classMask } from '../../src/search/service.ts';
 import { REGISTER } from './quality/register.ts';
 import { distractors } from './quality/distractors.ts';
@@ -151,8 +153,8 @@ describe('search quality', function () {
    * groups and pages, by offset and by cursor, must agree with every filter, before and after every
    * seventh mark goes away. Returns how many answers had more than `large` matches.
    */
-  const sameFromReady = async (queries: string[], withReady: () => MarkIndex, large: number): Promise<number> => {
-    const plain = new MarkIndex(base.vocab, base.d);
+  const sameFromReady = async (queries: string[], withReady: () => LiveIndex, large: number): Promise<number> => {
+    const plain = new LiveIndex(new MarkIndex(base.vocab, base.d));
     const ready = withReady();
     expect(await ready.prepare()).to.be.greaterThan(10);
     const late = withReady();
@@ -161,7 +163,7 @@ describe('search quality', function () {
       { classes: null, status: 'Registered' },
     ];
     let found = 0;
-    const compare = (ready: MarkIndex) => {
+    const compare = (ready: LiveIndex) => {
       for (const q of queries) {
         for (const filter of filters) {
           const a = expectSame(plain, ready, q, filter, 60);
@@ -175,7 +177,7 @@ describe('search quality', function () {
     compare(ready);
     // Every seventh mark goes away (changed or deleted): every index hides it; counts and pages agree still.
     for (let id = 0; id < base.n; id += 7) {
-      for (const ix of [plain, ready, late]) ix.remove(base.d.appNo[id]);
+      for (const ix of [plain, ready, late]) ix.hide(base.d.appNo[id]);
     }
     compare(ready);
     compare(late);
@@ -186,7 +188,7 @@ describe('search quality', function () {
     // At 7.7M marks only prefixes with 65,536 postings or more keep their answer ready; here those with 1,000.
     const alphabet = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
     const prefixes = [...alphabet, ...alphabet.flatMap((a) => alphabet.map((b) => a + b))];
-    expect(await sameFromReady(prefixes, () => new MarkIndex(base.vocab, base.d, undefined, 1_000), 1_000)).to.be.greaterThan(20);
+    expect(await sameFromReady(prefixes, () => new LiveIndex(new MarkIndex(base.vocab, base.d), 1_000), 1_000)).to.be.greaterThan(20);
   });
 
   it('answers common words searched alone the same from their ready answers, before and after marks go away', async () => {
@@ -195,7 +197,7 @@ describe('search quality', function () {
     const common = v.words.filter((w, id) => w.length >= 3 && base.postings(id) >= 40);
     const single = QUERIES.map((x) => x.q).filter((q) => prepareQuery(q, 'SMART').words.length === 1);
     expect(common.length).to.be.greaterThan(10);
-    const found = await sameFromReady([...common, ...single], () => new MarkIndex(v, base.d, undefined, undefined, 40), 200);
+    const found = await sameFromReady([...common, ...single], () => new LiveIndex(new MarkIndex(v, base.d), undefined, 40), 200);
     expect(found).to.be.greaterThan(20);
   });
 });

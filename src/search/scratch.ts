@@ -1,0 +1,232 @@
+import { Bitset } from './bitset.ts';
+import { Buckets, Candidates } from './gather.ts';
+import { RunScratch } from './soundRuns.ts';
+import { STRATEGY_COUNT } from './strategies.ts';
+import type { MarkIndex } from './markIndex.ts';
+import type { BitmapPool } from './wordSets.ts';
+import { INFO_LIMITS, MAX_DIST, MAX_LEN, SORT_KEYS, sortKey, type Filter, type Postings } from './types.ts';
+
+// What one search works in, over one index: a bitmap of the marks seen so far (dedup, strongest
+// strategy first); the marks admitted, in a list whose runs are the strategies' buckets, each with
+// its sort key; facet counts; and the buffers strategies fill on the way. A new mark that passes the
+// filters is counted into the facets and appended. Sized for its index at 7.7M marks (50 MB), so a
+// scratch is kept from search to search (src/search/liveIndex.ts); a search has it to itself from
+// begin() until it has read its page.
+
+const NO_MARKS = new Bitset(0);
+
+export class SearchScratch implements BitmapPool {
+  readonly seen: Bitset;
+  readonly members: Uint32Array;
+  readonly keys: Uint16Array;
+  /** How many marks are admitted: members[0, count) and their keys. */
+  count = 0;
+  /** Strategy s's marks are members[bucketEnd[s - 1], bucketEnd[s]). */
+  readonly bucketEnd = new Uint32Array(STRATEGY_COUNT);
+  /** Sort keys counted while a page is picked (src/search/results.ts). */
+  readonly hist = new Uint32Array(SORT_KEYS);
+  // Facet counts in three tables, split into the five facets when the search ends: class and status
+  // (the low 14 bits of the packed facets), type and filing mode (the next 10), state. Three counters
+  // per admitted mark instead of five is a quarter off the hottest loop.
+  readonly facetClassStatus = new Uint32Array(1 << 14);
+  readonly facetTypeMode = new Uint32Array(1 << 10);
+  readonly facetState = new Uint32Array(INFO_LIMITS.state);
+  /** Candidates whose words a strategy reads, and the multi-word classification's buckets. */
+  readonly candidates = new Candidates();
+  readonly classified = new Buckets(6);
+  readonly runs = new RunScratch();
+
+  // The filters of the running search, and the index's hidden marks.
+  private filtering = false;
+  private classes: Uint8Array | null = null;
+  private statusOk = -1;
+  private hidden = NO_MARKS;
+
+  private readonly pool: Bitset[] = [];
+  private roleHead: Int32Array | null = null;
+  private roleHas: Bitset | null = null;
+  private rolePacked = new Uint32Array(0);
+  private roleNext = new Int32Array(0);
+  private wordFlags: Bitset | null = null;
+  private readonly markLen: Uint16Array;
+  private readonly info: Uint32Array;
+
+  constructor(private readonly ix: MarkIndex) {
+    this.seen = new Bitset(ix.n);
+    this.members = new Uint32Array(ix.n);
+    this.keys = new Uint16Array(ix.n);
+    this.markLen = ix.d.markLen;
+    this.info = ix.d.info;
+  }
+
+  /**
+   * Starts a search with `filter`; `hidden` (`hiddenCount` marks) are the index's marks hidden since it
+   * was made, to be read, not changed, until the search ends.
+   */
+  begin(filter: Filter, hidden: Bitset, hiddenCount: number): void {
+    this.seen.clear();
+    this.count = 0;
+    this.bucketEnd.fill(0);
+    this.facetClassStatus.fill(0);
+    this.facetTypeMode.fill(0);
+    this.facetState.fill(0);
+    this.hidden = hidden;
+    this.classes = filter.classes;
+    this.statusOk = filter.status === null ? -1 : this.ix.d.dict.status.indexOf(filter.status);
+    // A status no mark here has: nothing passes.
+    if (filter.status !== null && this.statusOk < 0) this.classes = new Uint8Array(64);
+    this.filtering = this.classes !== null || this.statusOk !== -1 || hiddenCount > 0;
+  }
+
+  /** Strategy s is done: later admissions belong to later strategies. */
+  close(s: number): void {
+    for (let t = s; t < STRATEGY_COUNT; t++) this.bucketEnd[t] = this.count;
+  }
+
+  /** Admits postings [from, to) of a family at spelling distance `dist` (lengths from the family, or `fixedLen`). */
+  take(f: Postings, from: number, to: number, dist: number, fixedLen = 0): void {
+    if (to <= from) return;
+    const base = Math.min(dist, MAX_DIST) * (MAX_LEN + 1);
+    this.count = this.filtering
+      ? this.takeFiltered(f, from, to, base, base + Math.min(fixedLen, MAX_LEN))
+      : this.takeAll(f.marks, f.len, f.info, from, to, base, base + Math.min(fixedLen, MAX_LEN));
+  }
+
+  /** Admits every posting of `word` in a family. */
+  takeWord(f: Postings, word: number, dist: number, fixedLen = 0): void {
+    this.take(f, f.offsets[word], f.offsets[word + 1], dist, fixedLen);
+  }
+
+  // The hot loop of every search: one pass over postings, nothing but sequential reads, a bitmap in
+  // cache, appends and small counters.
+  private takeAll(marks: Uint32Array, len: Uint16Array | null, info: Uint32Array, from: number, to: number, base: number, fixed: number): number {
+    const seen = this.seen.words;
+    const members = this.members;
+    const keys = this.keys;
+    const fClassStatus = this.facetClassStatus;
+    const fTypeMode = this.facetTypeMode;
+    const fState = this.facetState;
+    let c = this.count;
+    for (let p = from; p < to; p++) {
+      const m = marks[p];
+      const w = m >>> 5;
+      const bit = 1 << (m & 31);
+      const sw = seen[w];
+      if ((sw & bit) !== 0) continue;
+      seen[w] = sw | bit;
+      members[c] = m;
+      if (len === null) keys[c] = fixed;
+      else {
+        const l = len[p];
+        keys[c] = l > MAX_LEN ? base + MAX_LEN : base + l;
+      }
+      c++;
+      const x = info[p];
+      fClassStatus[x & 0x3fff]++;
+      fTypeMode[(x >>> 14) & 0x3ff]++;
+      fState[x >>> 24]++;
+    }
+    return c;
+  }
+
+  private takeFiltered(f: Postings, from: number, to: number, base: number, fixed: number): number {
+    const seen = this.seen.words;
+    const dead = this.hidden.words;
+    const { marks, len, info } = f;
+    const classes = this.classes;
+    const statusOk = this.statusOk;
+    let c = this.count;
+    for (let p = from; p < to; p++) {
+      const m = marks[p];
+      const w = m >>> 5;
+      const bit = 1 << (m & 31);
+      if ((seen[w] & bit) !== 0) continue;
+      seen[w] |= bit;
+      const x = info[p];
+      if ((dead[w] & bit) !== 0 || (classes !== null && classes[x & 63] === 0)) continue;
+      if (statusOk !== -1 && ((x >>> 6) & 255) !== statusOk) continue;
+      this.members[c] = m;
+      if (len === null) this.keys[c] = fixed;
+      else this.keys[c] = base + Math.min(len[p], MAX_LEN);
+      c++;
+      this.facetClassStatus[x & 0x3fff]++;
+      this.facetTypeMode[(x >>> 14) & 0x3ff]++;
+      this.facetState[x >>> 24]++;
+    }
+    return c;
+  }
+
+  /** Whether the running search has filters (a class, a status, or marks hidden). */
+  get filtered(): boolean {
+    return this.filtering;
+  }
+
+  /**
+   * Whether mark m with packed facets x would be admitted by the running search's filters (seen or
+   * not): strategies that read candidates' words skip the others before reading them.
+   */
+  passes(m: number, x: number): boolean {
+    if (!this.filtering) return true;
+    if (this.hidden.has(m) || (this.classes !== null && this.classes[x & 63] === 0)) return false;
+    return this.statusOk === -1 || ((x >>> 6) & 255) === this.statusOk;
+  }
+
+  /** Admits one mark at spelling distance `dist`, unless already found (its length and facets looked up). */
+  takeOne(m: number, dist: number): void {
+    const seen = this.seen;
+    if (seen.has(m)) return;
+    seen.add(m);
+    this.admit(m, dist, this.markLen[m], this.info[m]);
+  }
+
+  /** takeOne for a mark whose length and facets the caller read beside it in a posting. */
+  takeKnown(m: number, dist: number, len: number, x: number): void {
+    const seen = this.seen;
+    if (seen.has(m)) return;
+    seen.add(m);
+    this.admit(m, dist, len, x);
+  }
+
+  private admit(m: number, dist: number, len: number, x: number): void {
+    if (!this.passes(m, x)) return;
+    this.members[this.count] = m;
+    this.keys[this.count++] = sortKey(dist, len);
+    this.facetClassStatus[x & 0x3fff]++;
+    this.facetTypeMode[(x >>> 14) & 0x3ff]++;
+    this.facetState[x >>> 24]++;
+  }
+
+  /** A cleared bitmap over the index's marks (`i`: which one), for sets a strategy builds. */
+  bitmap(i: number): Bitset {
+    while (this.pool.length <= i) this.pool.push(new Bitset(this.ix.n));
+    const b = this.pool[i];
+    b.clear();
+    return b;
+  }
+
+  /** Scratch for multiWord's word roles: `head` (by word id, all -1) and `has` (by word id, empty), both to be left so, and room for `n` entries. */
+  roleScratch(n: number): { head: Int32Array; has: Bitset; packed: Uint32Array; next: Int32Array } {
+    this.roleHead ??= new Int32Array(this.ix.vocab.size).fill(-1);
+    this.roleHas ??= new Bitset(this.ix.vocab.size);
+    if (this.rolePacked.length < n) {
+      this.rolePacked = new Uint32Array(n);
+      this.roleNext = new Int32Array(n);
+    }
+    return { head: this.roleHead, has: this.roleHas, packed: this.rolePacked, next: this.roleNext };
+  }
+
+  /**
+   * A bitmap over the vocabulary holding `ids` (a word-id test instead of a string comparison per
+   * word of every candidate); `done` empties it for the next caller.
+   */
+  wordSet(ids: ArrayLike<number>): { set: Bitset; done: () => void } {
+    const set = (this.wordFlags ??= new Bitset(this.ix.vocab.size));
+    for (let i = 0; i < ids.length; i++) set.add(ids[i]);
+    return {
+      set,
+      done: () => {
+        for (let i = 0; i < ids.length; i++) set.remove(ids[i]);
+      },
+    };
+  }
+}

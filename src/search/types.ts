@@ -1,0 +1,108 @@
+import type { PairData } from './pairs.ts';
+import type { SummaryData } from './summaries.ts';
+
+// The shapes every layer of search shares: an index's data as built or loaded (MarkData), the
+// posting families strategies read, a search's filter and cursor, and what it answers. Nothing here
+// depends on anything else of search but the pairs' and summaries' data.
+
+export const FACETS = ['status', 'tm_type', 'filing_mode', 'state', 'class_number'] as const;
+export type Facet = (typeof FACETS)[number];
+
+/** Facet columns packed in one 32-bit word per mark: class 6 bits, status 8, type 4, filing mode 6, state 8. */
+export function packInfo(cls: number, status: number, tmType: number, filingMode: number, state: number): number {
+  return (cls | (status << 6) | (tmType << 14) | (filingMode << 18) | (state << 24)) >>> 0;
+}
+export const INFO_LIMITS = { status: 256, tm_type: 16, filing_mode: 64, state: 256 };
+
+/**
+ * The index of one set of marks as built or loaded (src/search/build.ts, snapshot.ts): marks numbered
+ * in application-number order, as sequences of word ids, with packed facet columns, and postings
+ * from words to marks. Never changed once made.
+ */
+export interface MarkData extends PairData {
+  appNo: Float64Array;
+  info: Uint32Array;
+  /** Values of the dictionary-coded facets; '' stands for no value. */
+  dict: { status: string[]; tm_type: string[]; filing_mode: string[]; state: string[] };
+  wordOffsets: Uint32Array;
+  markWords: Uint32Array;
+  markLen: Uint16Array;
+  /** Marks whose EXACT key differs from their normalised words (punctuation, accents), ids ascending. */
+  exactIds: Uint32Array;
+  exactKeys: string[];
+  /** Word → marks holding it, with each mark's length and facets beside its id. */
+  postOffsets: Uint32Array;
+  postMarks: Uint32Array;
+  postLen: Uint16Array;
+  postInfo: Uint32Array;
+  /** Word → marks it begins. */
+  firstOffsets: Uint32Array;
+  firstMarks: Uint32Array;
+  firstLen: Uint16Array;
+  firstInfo: Uint32Array;
+  /** Word → marks it ends. */
+  lastOffsets: Uint32Array;
+  lastMarks: Uint32Array;
+  lastLen: Uint16Array;
+  lastInfo: Uint32Array;
+  /** Word → marks that are that word alone. */
+  onlyOffsets: Uint32Array;
+  onlyMarks: Uint32Array;
+  onlyInfo: Uint32Array;
+  /** Runs of two and three words by the hash of their joined phonetic code (src/search/soundRuns.ts). */
+  runHashes: Uint32Array;
+  runFirst: Uint32Array;
+  runOffsets: Uint32Array;
+  runMarks: Uint32Array;
+  runStarts: Uint16Array;
+  /** The other fields of the marks' summaries (src/search/summaries.ts). */
+  summary: SummaryData;
+}
+
+/** One posting list family: ids, lengths and facets side by side. */
+export interface Postings {
+  offsets: Uint32Array;
+  marks: Uint32Array;
+  len: Uint16Array | null;
+  info: Uint32Array;
+}
+
+export interface Filter {
+  /** 46 flags indexed by class number, or null for every class. */
+  classes: Uint8Array | null;
+  /** Status label to keep, or null. */
+  status: string | null;
+}
+
+/** Where a page starts: after this result in the order (strategy, distance, length, application number). */
+export interface After {
+  strategy: number;
+  dist: number;
+  len: number;
+  appNo: number;
+}
+
+export interface IndexHit {
+  /** The mark's id in the index that found it: the engine's base index, or with `delta` its index of recent changes. */
+  id: number;
+  delta?: boolean;
+  appNo: number;
+  strategy: number;
+  dist: number;
+  len: number;
+}
+
+export interface IndexResult {
+  count: number;
+  groups: Record<Facet, Map<string, number>>;
+  hits: IndexHit[];
+}
+
+export const MAX_DIST = 15;
+export const MAX_LEN = 1023;
+/** How many sort keys there are: every (distance, length) within the limits. */
+export const SORT_KEYS = (MAX_DIST + 1) * (MAX_LEN + 1);
+
+export function sortKey(dist: number, len: number): number {
+  return Math.min(dist, MAX_DIST) * (MAX_LEN + 1) + Math.min(len, MAX_LEN);
+}
