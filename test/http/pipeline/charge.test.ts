@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { Admission } from '../../../src/http/pipeline/admit.ts';
 import { chargeUpFront, costOf, deferredCharge, isDefaultCost } from '../../../src/http/pipeline/charge.ts';
-import type { AppError } from '../../../src/errors.ts';
-import { callerOf, guardFor } from './support.ts';
+import { callerOf, guardFor, rejection } from './support.ts';
 
 describe('request pipeline: charge', () => {
   let t: TestApp;
@@ -11,8 +10,6 @@ describe('request pipeline: charge', () => {
     t = await createTestApp();
   });
   after(async () => t.close());
-
-  const refused = (p: Promise<unknown>): Promise<AppError> => p.then(() => { throw new Error('not refused'); }, (err: AppError) => err);
 
   it('costs one api_calls credit on key endpoints unless declared otherwise, nothing elsewhere', () => {
     expect(costOf(undefined, 'apiKey')).to.deep.equal({ resource: 'api_calls' });
@@ -37,7 +34,7 @@ describe('request pipeline: charge', () => {
     await chargeUpFront(guard, { caller, credit }, 'api_calls', 1, bill);
     expect(bill.held('api_calls')).to.equal(1);
     expect(await t.used(caller.accountId, 'api_calls')).to.equal(1);
-    const err = await refused(chargeUpFront(guard, { caller, credit: null }, 'api_calls', 1, guard.bill()));
+    const err = await rejection(chargeUpFront(guard, { caller, credit: null }, 'api_calls', 1, guard.bill()));
     expect(err.code).to.equal('quota_exceeded');
     expect(err.details).to.include({ limit: 10, needed: 1, resource: 'api_calls' });
   });
@@ -49,7 +46,7 @@ describe('request pipeline: charge', () => {
     const bill = guard.bill();
     await chargeUpFront(guard, { caller }, 'logo_searches', 3, bill);
     expect(bill.held('logo_searches')).to.equal(3);
-    const err = await refused(chargeUpFront(guard, { caller }, 'logo_searches', 3, bill));
+    const err = await rejection(chargeUpFront(guard, { caller }, 'logo_searches', 3, bill));
     expect(err.code).to.equal('quota_exceeded');
     expect(err.details).to.include({ limit: 5, remaining: 2, needed: 3, resource: 'logo_searches' });
     expect(bill.held('logo_searches')).to.equal(3);

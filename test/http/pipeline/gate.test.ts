@@ -1,18 +1,9 @@
 import { expect } from 'chai';
 import type { Request } from 'express';
-import { AppError } from '../../../src/errors.ts';
 import { gateCategory } from '../../../src/http/pipeline/gate.ts';
 import { checkBulk } from '../../../src/http/pipeline/bulk.ts';
 import type { Caller } from '../../../src/accounts/callerRepository.ts';
-
-const refusal = (fn: () => void): AppError => {
-  try {
-    fn();
-  } catch (err) {
-    return err as AppError;
-  }
-  throw new Error('not refused');
-};
+import { refusal } from './support.ts';
 
 describe('request pipeline: what the plan allows', () => {
   describe('gateCategory', () => {

@@ -4,16 +4,7 @@ import { z } from '../../../src/http/zod.ts';
 import { AppError } from '../../../src/errors.ts';
 import { readInput } from '../../../src/http/pipeline/input.ts';
 import { controlCharacters, parseOrThrow } from '../../../src/http/pipeline/validate.ts';
-
-const refusal = (fn: () => unknown): AppError => {
-  try {
-    fn();
-  } catch (err) {
-    return err as AppError;
-  }
-  throw new Error('not refused');
-};
-const refusedAsync = async (p: Promise<unknown>): Promise<AppError> => p.then(() => { throw new Error('not refused'); }, (err: AppError) => err);
+import { refusal, rejection } from './support.ts';
 
 describe('request pipeline: reading and checking the input', () => {
   describe('parseOrThrow', () => {
@@ -57,9 +48,9 @@ describe('request pipeline: reading and checking the input', () => {
 
     it('checks path, query and body, in that order', async () => {
       expect(await readInput(def, req({ id: '7' }, {}, { name: 'a' }), res)).to.deep.equal({ params: { id: '7' }, query: { page: 1 }, body: { name: 'a' } });
-      expect((await refusedAsync(readInput(def, req({ id: 'x' }, { page: 'y' }, {}), res))).message).to.equal('invalid path parameter: id');
-      expect((await refusedAsync(readInput(def, req({ id: '7' }, { page: 'y' }, {}), res))).message).to.equal('invalid query parameter: page');
-      expect((await refusedAsync(readInput(def, req({ id: '7' }, {}, {}), res))).message).to.equal('invalid body parameter: name');
+      expect((await rejection(readInput(def, req({ id: 'x' }, { page: 'y' }, {}), res))).message).to.equal('invalid path parameter: id');
+      expect((await rejection(readInput(def, req({ id: '7' }, { page: 'y' }, {}), res))).message).to.equal('invalid query parameter: page');
+      expect((await rejection(readInput(def, req({ id: '7' }, {}, {}), res))).message).to.equal('invalid body parameter: name');
     });
 
     it('reads a multipart form only once path and query are sound, and checks the body it gives', async () => {
@@ -70,13 +61,13 @@ describe('request pipeline: reading and checking the input', () => {
         r.body = { name: 'from the form' };
       };
       const form = { ...def, multipart };
-      await refusedAsync(readInput(form, req({ id: 'x' }, {}), res));
-      await refusedAsync(readInput(form, req({ id: '7' }, { page: 'y' }), res));
+      await rejection(readInput(form, req({ id: 'x' }, {}), res));
+      await rejection(readInput(form, req({ id: '7' }, { page: 'y' }), res));
       expect(reads).to.equal(0);
       expect((await readInput(form, req({ id: '7' }, {}), res)).body).to.deep.equal({ name: 'from the form' });
       expect(reads).to.equal(1);
       const failing = { ...def, multipart: async () => { throw new AppError('validation_error', 'cut off'); } };
-      expect((await refusedAsync(readInput(failing, req({ id: '7' }, {}), res))).message).to.equal('cut off');
+      expect((await rejection(readInput(failing, req({ id: '7' }, {}), res))).message).to.equal('cut off');
     });
   });
 });

@@ -8,6 +8,7 @@ import { hashApiKey } from '../../../src/accounts/keys.ts';
 import { TokenService } from '../../../src/accounts/tokens.ts';
 import { RateLimits, type LimitSettings } from '../../../src/limits/rateLimits.ts';
 import type { TestApp } from '../../helpers/app.ts';
+import type { AppError } from '../../../src/errors.ts';
 
 const HIGH = { ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 1_000_000 };
 
@@ -32,4 +33,19 @@ export function stepApp(t: TestApp, step: (req: express.Request, res: express.Re
   });
   app.use(errorHandler(t.deps.log));
   return app;
+}
+
+/** The error a step throws; fails the test when it throws none. */
+export function refusal(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (err) {
+    return err as AppError;
+  }
+  throw new Error('not refused');
+}
+
+/** The error a step's promise rejects with; fails the test when it resolves. */
+export function rejection(p: Promise<unknown>): Promise<AppError> {
+  return p.then(() => { throw new Error('not refused'); }, (err: AppError) => err);
 }
