@@ -38,7 +38,10 @@ const logos = startLogoWorkers({ config, db, store, connection, log });
 process.send?.('ready');
 log.info('workers started: outbox relay, webhook fan-out and delivery, renewal reminders, mail, credit sweep, bulk document zips, logo indexing and bulk logo search');
 
-async function shutdown(): Promise<void> {
+let stopping: Promise<void> | undefined;
+// Once, whichever of a signal and the supervisor's going comes first (both come on a normal stop).
+const shutdown = (): Promise<void> => (stopping ??= close());
+async function close(): Promise<void> {
   clearInterval(sweeper);
   await webhooks.close();
   await bulkDocuments.close();
@@ -50,3 +53,5 @@ async function shutdown(): Promise<void> {
 }
 process.on('SIGTERM', () => void shutdown());
 process.on('SIGINT', () => void shutdown());
+// The supervisor's channel closes when it dies (even by SIGKILL): nobody would stop or restart us then.
+process.on('disconnect', () => void shutdown());

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -57,4 +58,19 @@ export async function startStack(env: Record<string, string>): Promise<Stack> {
   const stack = spawnStack(env);
   await stack.waitFor(/Nishaan API on/);
   return stack;
+}
+
+/** The processes `pid` started, with their command lines (Linux /proc). */
+export function children(pid: number): { pid: number; cmd: string }[] {
+  const out: { pid: number; cmd: string }[] = [];
+  for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
+      out.push({ pid: Number(p), cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replaceAll('\0', ' ') });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
 }

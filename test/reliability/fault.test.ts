@@ -19,7 +19,7 @@ import { messageId } from '../../src/webhooks/signing.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { Receiver, testCertificate } from '../helpers/receiver.ts';
-import { freePort, startStack, type Stack } from '../helpers/stack.ts';
+import { children, freePort, startStack, type Stack } from '../helpers/stack.ts';
 
 // The whole service (`npm start`) under traffic loses an API process and the workers process to
 // SIGKILL, then is stopped with requests in flight. Afterwards: no account is left short of its
@@ -38,21 +38,6 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms: 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${state ? `: ${await state()}` : ''}`);
     await sleep(50);
   }
-}
-
-/** The processes `pid` started, with their command lines (Linux /proc). */
-function children(pid: number): { pid: number; cmd: string }[] {
-  const out: { pid: number; cmd: string }[] = [];
-  for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      out.push({ pid: Number(p), cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replaceAll('\0', ' ') });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return out;
 }
 
 /** Which of `pids` has each file of `dir` open (Linux /proc): the API process writing an upload. */

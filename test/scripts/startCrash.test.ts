@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { cloneTestDatabase } from '../helpers/db.ts';
-import { freePort, spawnStack } from '../helpers/stack.ts';
+import { children, freePort, spawnStack } from '../helpers/stack.ts';
 
 // The supervisor never gives up for good: API processes that keep dying (here: their port is taken)
 // are started again ever more slowly, the log says so, the workers and the ML sidecar keep serving,
@@ -67,5 +67,23 @@ describe('npm start when API processes keep crashing', function () {
     } finally {
       expect(await stack.stop(), stack.log()).to.equal(0);
     }
+  });
+
+  it('leaves no process behind when the supervisor itself is killed', async () => {
+    const [apiPort, mlPort] = [await freePort(), await freePort()];
+    const stack = spawnStack({
+      PORT: String(apiPort), HOST: '127.0.0.1', ML_URL: `http://127.0.0.1:${mlPort}`, DATABASE_URL: dbUrl, DEMO_RECORDS: '0', DEMO_LOGOS: '0',
+      LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
+      RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`, UPLOAD_DIR: path.join(dir, 'uploads2'),
+      OBJECT_STORE_DIR: path.join(dir, 'objects2'), DEMO_DIR: path.join(dir, 'demo2'), SEARCH_SNAPSHOT: '',
+    });
+    await stack.waitFor(/Nishaan API on/, 150_000);
+    const kids = children(stack.child.pid!);
+    expect(kids.map((k) => k.cmd).join('\n')).to.match(/workers\/main\.ts/).and.match(/sidecar\/main\.ts/);
+    stack.child.kill('SIGKILL');
+    // Orphans would keep the ports, queues and database connections of a service nobody supervises.
+    const alive = () => kids.filter((k) => fs.existsSync(`/proc/${k.pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${k.pid}/stat`, 'utf8')));
+    for (let i = 0; i < 300 && alive().length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive().map((k) => k.cmd)).to.deep.equal([]);
   });
 });

@@ -15,6 +15,13 @@ const sidecar = await startSidecar({
 log.info({ url: sidecar.url, model: sidecar.model, ms: Date.now() - t0 }, 'ML sidecar ready');
 process.send?.('ready');
 
-const stop = () => void sidecar.close().then(() => process.exit(0), () => process.exit(1));
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void sidecar.close().then(() => process.exit(0), () => process.exit(1));
+};
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+// The supervisor's channel closes when it dies (even by SIGKILL): an orphan would hold ML_URL's port.
+process.on('disconnect', stop);
