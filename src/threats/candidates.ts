@@ -1,4 +1,4 @@
-import type { HolderRanking, SearchEngine } from '../search/engine.ts';
+import type { RegisterView } from '../search/view.ts';
 import type { Filter } from '../search/types.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
 import { prepareQuery, type MatchType } from '../search/query.ts';
@@ -6,6 +6,7 @@ import { romanise } from '../search/normalise.ts';
 import { classMask } from '../search/service.ts';
 import type { MarkForm } from './compare.ts';
 import { equivalents } from './translations.ts';
+import { farWords, holdersBy, relatedWords, type HolderRanking } from './holders.ts';
 
 // Word candidates of a mark, from the search index (never a scan of the register). SMART search
 // already finds what an examiner compares: the same mark, marks holding it or starting or ending with
@@ -26,7 +27,7 @@ import { equivalents } from './translations.ts';
 //      alone (SURAJ → SUN, SURYA), and the mark with its listed words in English (SURAJ FOODS → SUN FOODS).
 //   7. the mark respelled: its most distinctive words replaced by their most held variants (variantForms).
 //   8. each of its most distinctive words' holders that share the most with the mark, weighed the way
-//      the scoring weighs them (SearchEngine.holdersBy): VANA BISCUITS for VANA BRAND, a word for the
+//      the scoring weighs them (src/threats/holders.ts): VANA BISCUITS for VANA BRAND, a word for the
 //      goods beside VANA, where search ranks hundreds of shorter holders (VANA QUIX) first. Standing
 //      (class, live, earlier) counts too: a later or dead holder scores less.
 //   9. the mark respelled with a rare distinctive word's respellings two edits away, one further than
@@ -70,7 +71,7 @@ export const CANDIDATES = {
 export type HolderContext = Pick<HolderRanking, 'day' | 'standing' | 'weight'>;
 
 /** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
-export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: number[], context: HolderContext): Map<string, SummaryRow> {
+export function wordCandidates(engine: RegisterView, form: MarkForm, classes: number[], context: HolderContext): Map<string, SummaryRow> {
   const out = new Map<string, SummaryRow>();
   if (!form.words.length) return out;
   const related: Filter = { classes: classMask(classes), status: null };
@@ -100,7 +101,7 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
   const ranking: HolderRanking = { words: mine, total: form.weights.reduce((a, b) => a + b, 0), ...context };
   const seen = new Set([...out.keys()].map(Number));
   for (const w of new Set(mostDistinctive(form, CANDIDATES.words).map((x) => x.w))) {
-    const hits = engine.holdersBy(w, related.classes!, CANDIDATES.dominated, CANDIDATES.dominatedLimit, ranking, seen);
+    const hits = holdersBy(engine, w, related.classes!, CANDIDATES.dominated, CANDIDATES.dominatedLimit, ranking, seen);
     for (const h of hits) seen.add(h.appNo);
     for (const r of engine.summaries(hits)) out.set(r.application_number, r);
   }
@@ -121,12 +122,12 @@ export function wordCandidates(engine: SearchEngine, form: MarkForm, classes: nu
  * its closest respellings; searched as marks of their own, their nearest forms come first. With `far`,
  * the respellings two edits away of the rare words among them (step 9).
  */
-function variantForms(engine: SearchEngine, form: MarkForm, far = false): string[] {
+function variantForms(engine: RegisterView, form: MarkForm, far = false): string[] {
   const out: string[] = [];
   const [min, max] = CANDIDATES.farLengths;
   for (const { w, i } of mostDistinctive(form, CANDIDATES.variantWords)) {
     if (far && (w.length < min || w.length > max || engine.holders(w) > CANDIDATES.farHolders)) continue;
-    const variants = far ? engine.farWords(w, CANDIDATES.variantsPerWord) : engine.relatedWords(w, CANDIDATES.variantsPerWord);
+    const variants = far ? farWords(engine, w, CANDIDATES.variantsPerWord) : relatedWords(engine, w, CANDIDATES.variantsPerWord);
     for (const v of variants) out.push([...form.words.slice(0, i), v, ...form.words.slice(i + 1)].join(' '));
   }
   return out;
@@ -145,7 +146,7 @@ function mostDistinctive(form: MarkForm, max: number, numbers = false): { w: str
 }
 
 /** The longest words of the register a word of the mark starts or ends with, as spelled or romanised. */
-function pieces(engine: SearchEngine, words: string[]): string[] {
+function pieces(engine: RegisterView, words: string[]): string[] {
   const found = new Set<string>();
   const min = CANDIDATES.pieceLength;
   for (const w of words) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { notFound } from '../errors.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import type { SearchCache } from '../search/cache.ts';
-import type { SearchEngine } from '../search/engine.ts';
+import type { RegisterView } from '../search/view.ts';
 import { classMask } from '../search/service.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { LogoTextIndex } from '../logos/textIndex.ts';
@@ -14,6 +14,7 @@ import { PARAMS, type ScoreParams, round1, scorePair, standingFactor, visualScal
 import type { ThreatRepository } from './repository.ts';
 import { modelThresholds, preferredModels } from './models.ts';
 import { descriptiveCap } from './descriptive.ts';
+import { marksIn } from './holders.ts';
 
 // GET /v1/trademarks/{app_no}/threats/: which marks on the register could be confused with this
 // one (docs/threats.md). Candidates come from the word-mark search index, the logo vectors (nearest
@@ -181,9 +182,9 @@ export class ThreatService {
  * so does a word that describes that trade's goods or services (src/threats/descriptive.ts) however few
  * marks hold it. Memoised for one analysis.
  */
-export function engineWeights(engine: SearchEngine, classes: number[] | null, p: ScoreParams = PARAMS): WeightOf {
+export function engineWeights(engine: RegisterView, classes: number[] | null, p: ScoreParams = PARAMS): WeightOf {
   const mask = classes ? classMask(classes) : null;
-  const marks = engine.marksIn(mask);
+  const marks = marksIn(engine, mask);
   const cap = descriptiveCap(classes);
   const memo = new Map<string, number>();
   return (w) => {
@@ -200,8 +201,8 @@ export function engineWeights(engine: SearchEngine, classes: number[] | null, p:
  * A word's weight from its holders in every class, capped for the trade's descriptive words: cheap
  * enough to weigh every word of ten thousand holders of a word, close enough to rank them.
  */
-function roughWeights(engine: SearchEngine, classes: number[]): (word: string, holders: number) => number {
-  const marks = engine.marksIn(null);
+function roughWeights(engine: RegisterView, classes: number[]): (word: string, holders: number) => number {
+  const marks = marksIn(engine, null);
   const cap = descriptiveCap(classes);
   return (w, holders) => cap(w, weightFor(w, holders, marks));
 }

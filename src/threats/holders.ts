@@ -1,0 +1,161 @@
+import type { IndexView, RegisterView } from '../search/view.ts';
+import type { IndexHit } from '../search/types.ts';
+
+// What threats read of the register beyond searches (src/threats/candidates.ts, service.ts): a
+// word's holders ranked against a mark, the established respellings of a word, how many marks there
+// are in some classes. Read through the search index's view (src/search/view.ts), in the turn of the
+// event loop that got it.
+
+/**
+ * How holdersBy ranks the holders of a word against a mark: standing × the weighted share of words
+ * the two hold alike, (Σ over the holder's words the mark also holds of both weights) / (the mark's
+ * total weight + the holder's).
+ */
+export interface HolderRanking {
+  /** The mark's words and their weights, and the sum of those weights. */
+  words: Map<string, number>;
+  total: number;
+  /** The weight of a holder's word that `holders` marks hold in every class (read per word of every holder, it must be cheap). */
+  weight(word: string, holders: number): number;
+  /** The mark's filing day (days since 1970): holders filed after it are `later`. */
+  day: number;
+  standing(cls: number, status: string, later: boolean): number;
+}
+
+/**
+ * The `max` marks holding `word` in the flagged classes that share most with a mark, by
+ * `HolderRanking`, ties to the earlier application, leaving out those `skip` names; none when more than
+ * `limit` marks of those classes hold it. Search orders a word's holders by how they hold it and by
+ * length, which says nothing of how much else they say. Word weights and standings are looked up once
+ * per word id and per class, status and filing order: a common word's holders are read by the
+ * ten thousand.
+ */
+export function holdersBy(
+  register: RegisterView, word: string, classes: Uint8Array, max: number, limit: number, by: HolderRanking, skip: Set<number>,
+): IndexHit[] {
+  if (max <= 0 || register.holders(word, classes) > limit) return [];
+  const best: { hit: IndexHit; r: number }[] = [];
+  const views = register.views;
+  for (let at = 0; at < views.length; at++) {
+    const ix = views[at];
+    const id = ix.wordId(word);
+    if (id < 0) continue;
+    const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, statuses, applicationDays } = ix;
+    const cache = wordCache(ix);
+    const gen = ++cache.gen;
+    for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
+      const m = postMarks[p];
+      const info = postInfo[p];
+      if (!classes[info & 63] || !ix.isLive(m)) continue;
+      const later = applicationDays[m] > by.day;
+      const key = (info & 0x3fff) | (later ? 0x4000 : 0);
+      if (cache.standingStamp[key] !== gen) {
+        cache.standingStamp[key] = gen;
+        cache.standing[key] = by.standing(info & 63, statuses[(info >>> 6) & 0xff], later);
+      }
+      const st = cache.standing[key];
+      let held = 0;
+      let common = 0;
+      for (let q = wordOffsets[m]; q < wordOffsets[m + 1]; q++) {
+        const w = markWords[q];
+        if (cache.stamp[w] !== gen) {
+          const text = ix.word(w);
+          const x = by.weight(text, views.length > 1 ? register.holders(text) : ix.postings(w));
+          const mine = by.words.get(text);
+          cache.stamp[w] = gen;
+          cache.weight[w] = x;
+          cache.shared[w] = mine === undefined ? -1 : x + mine;
+        }
+        held += cache.weight[w];
+        if (cache.shared[w] >= 0) common += cache.shared[w];
+      }
+      const r = (st * common) / (by.total + held);
+      if ((best.length === max && r <= best[max - 1].r) || skip.has(appNo[m])) continue;
+      const hit: IndexHit = { id: m, appNo: appNo[m], strategy: 0, dist: 0, len: 0, ...(at === 0 ? {} : { delta: true }) };
+      let to = best.length === max ? max - 1 : best.length;
+      if (best.length < max) best.push({ hit, r });
+      while (to > 0 && (best[to - 1].r < r || (best[to - 1].r === r && best[to - 1].hit.appNo > hit.appNo))) {
+        best[to] = best[to - 1];
+        to--;
+      }
+      best[to] = { hit, r };
+    }
+  }
+  return best.map((b) => b.hit);
+}
+
+/**
+ * Words of the register that are spelling variants or sound-alikes of `word` (not the word itself),
+ * the most held first, at most `max`: a register holds many one-off misspellings of a word and few
+ * established spellings (SHREEJI beside SHREEZI, SHREEHZI, SHRREEZI…), and the established ones are
+ * where most conflicting marks are.
+ */
+export function relatedWords(register: RegisterView, word: string, max: number): string[] {
+  return mostHeld(register, (ix) => ix.relatives(word), max);
+}
+
+/**
+ * Words of the register exactly two edits from `word` as spelled (SWATSKI → SWASTIK, MOONEN → MOON),
+ * the most held first, at most `max`: one edit further than search goes for a word of up to seven
+ * letters. Found through the vocabulary's table of deletions, which holds two deletions of words from
+ * six letters and one of shorter ones: a word of the register shorter than six letters is found when
+ * one deletion from it meets two from `word` (BRNA from BRNRO: BRN).
+ */
+export function farWords(register: RegisterView, word: string, max: number): string[] {
+  return mostHeld(register, (ix) => [...ix.variants(word, 2)].filter(([, d]) => d === 2).map(([id]) => id), max);
+}
+
+// Each index lists its own words, by id: their postings summed over the indexes are holders().
+function mostHeld(register: RegisterView, ids: (ix: IndexView) => number[], max: number): string[] {
+  const held = new Map<string, number>();
+  for (const ix of register.views) {
+    for (const id of ids(ix)) {
+      const w = ix.word(id);
+      held.set(w, (held.get(w) ?? 0) + ix.postings(id));
+    }
+  }
+  return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([w]) => w);
+}
+
+/** How many marks there are in the flagged classes (in every class when null). */
+export function marksIn(register: RegisterView, classes: Uint8Array | null): number {
+  let n = 0;
+  for (const ix of register.views) {
+    let counts = classCounts.get(ix);
+    if (!counts) {
+      counts = new Uint32Array(64);
+      for (const info of ix.info) counts[info & 63]++;
+      classCounts.set(ix, counts);
+    }
+    for (let c = 0; c < 64; c++) if (!classes || classes[c]) n += counts[c];
+  }
+  return n;
+}
+
+// Per-word scratch of holdersBy, kept per index: a call's entries are those stamped with its generation.
+interface WordCache {
+  gen: number;
+  stamp: Uint32Array;
+  weight: Float32Array;
+  shared: Float32Array;
+  /** By class, status code and filing order (15 bits of a posting's facets and a flag). */
+  standingStamp: Uint32Array;
+  standing: Float32Array;
+}
+const wordCaches = new WeakMap<IndexView, WordCache>();
+
+function wordCache(ix: IndexView): WordCache {
+  let c = wordCaches.get(ix);
+  if (!c) {
+    const n = ix.wordCount;
+    c = {
+      gen: 0, stamp: new Uint32Array(n), weight: new Float32Array(n), shared: new Float32Array(n),
+      standingStamp: new Uint32Array(0x8000), standing: new Float32Array(0x8000),
+    };
+    wordCaches.set(ix, c);
+  }
+  return c;
+}
+
+// Marks per class of an index (an index never changes its marks' classes; hidden marks still count).
+const classCounts = new WeakMap<IndexView, Uint32Array>();
