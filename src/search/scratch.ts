@@ -129,6 +129,7 @@ export class SearchScratch implements BitmapPool {
     return c;
   }
 
+  // takeAll with the filters, kept apart so that the loop of an unfiltered search tests nothing more.
   private takeFiltered(f: Postings, from: number, to: number, base: number, fixed: number): number {
     const seen = this.seen.words;
     const dead = this.hidden.words;

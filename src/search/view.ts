@@ -3,7 +3,8 @@ import type { MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import { related } from './related.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
-import type { After, Filter, IndexHit, IndexResult } from './types.ts';
+import type { SummaryData } from './summaries.ts';
+import type { After, Filter, IndexHit, IndexResult, MarkData } from './types.ts';
 
 // The register as code outside search reads it (src/threats/): searches, the summaries of their hits,
 // how many marks hold a word, and each index's words, the marks holding each word and each mark's
@@ -11,8 +12,20 @@ import type { After, Filter, IndexHit, IndexResult } from './types.ts';
 // read, and only in the turn of the event loop that got it from the engine: the change feed replaces
 // the index of recent changes, and hides marks, between turns (src/search/engine.ts).
 
+/**
+ * The arrays of an index that threats read (src/search/types.ts MarkData): word id → the marks holding
+ * it and their packed facets (postMarks and postInfo [postOffsets[id], postOffsets[id + 1])); mark →
+ * its word ids (markWords[wordOffsets[m], wordOffsets[m + 1])), application number, packed facets
+ * (class in the low 6 bits, status code in the next 8), status labels by code and filing day.
+ */
+export type IndexArrays = Readonly<Pick<MarkData, 'postOffsets' | 'postMarks' | 'postInfo' | 'wordOffsets' | 'markWords' | 'appNo' | 'info'>> & {
+  readonly dict: Readonly<Pick<MarkData['dict'], 'status'>>;
+  readonly summary: Readonly<Pick<SummaryData, 'applicationDays'>>;
+};
+
 /** One index of the register. */
 export interface IndexView {
+  readonly d: IndexArrays;
   /** How many words it has: word ids are below it. */
   readonly wordCount: number;
   /** A word's id, or -1. */
@@ -24,20 +37,6 @@ export interface IndexView {
   relatives(word: string): number[];
   /** Its words up to `edits` edits from `word` as spelled, with their distance (the vocabulary's deletion table). */
   variants(word: string, edits: number): Map<number, number>;
-  /** Word id → the marks holding it and their packed facets: postMarks and postInfo [postOffsets[id], postOffsets[id + 1]). */
-  readonly postOffsets: Uint32Array;
-  readonly postMarks: Uint32Array;
-  readonly postInfo: Uint32Array;
-  /** Mark → its word ids: markWords[wordOffsets[m], wordOffsets[m + 1]). */
-  readonly wordOffsets: Uint32Array;
-  readonly markWords: Uint32Array;
-  readonly appNo: Float64Array;
-  /** Each mark's packed facets (src/search/types.ts packInfo: class in the low 6 bits, status code in the next 8). */
-  readonly info: Uint32Array;
-  /** Each mark's filing day (days since 1970). */
-  readonly applicationDays: Int32Array;
-  /** Status labels by code. */
-  readonly statuses: readonly string[];
   /** Whether mark id is still searchable here (not changed or gone since the index was made). */
   isLive(id: number): boolean;
 }
@@ -55,29 +54,12 @@ export interface RegisterView {
 
 /** An IndexView of a MarkIndex and the marks hidden since it was made. */
 export class IndexReader implements IndexView {
+  readonly d: IndexArrays;
   readonly wordCount: number;
-  readonly postOffsets: Uint32Array;
-  readonly postMarks: Uint32Array;
-  readonly postInfo: Uint32Array;
-  readonly wordOffsets: Uint32Array;
-  readonly markWords: Uint32Array;
-  readonly appNo: Float64Array;
-  readonly info: Uint32Array;
-  readonly applicationDays: Int32Array;
-  readonly statuses: readonly string[];
 
   constructor(private readonly ix: MarkIndex, private readonly hidden: Bitset) {
-    const d = ix.d;
+    this.d = ix.d;
     this.wordCount = ix.vocab.size;
-    this.postOffsets = d.postOffsets;
-    this.postMarks = d.postMarks;
-    this.postInfo = d.postInfo;
-    this.wordOffsets = d.wordOffsets;
-    this.markWords = d.markWords;
-    this.appNo = d.appNo;
-    this.info = d.info;
-    this.applicationDays = d.summary.applicationDays;
-    this.statuses = d.dict.status;
   }
 
   wordId(word: string): number {

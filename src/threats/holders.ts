@@ -40,18 +40,18 @@ export function holdersBy(
     const ix = views[at];
     const id = ix.wordId(word);
     if (id < 0) continue;
-    const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, statuses, applicationDays } = ix;
+    const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, dict, summary } = ix.d;
     const cache = wordCache(ix);
     const gen = ++cache.gen;
     for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
       const m = postMarks[p];
       const info = postInfo[p];
       if (!classes[info & 63] || !ix.isLive(m)) continue;
-      const later = applicationDays[m] > by.day;
+      const later = summary.applicationDays[m] > by.day;
       const key = (info & 0x3fff) | (later ? 0x4000 : 0);
       if (cache.standingStamp[key] !== gen) {
         cache.standingStamp[key] = gen;
-        cache.standing[key] = by.standing(info & 63, statuses[(info >>> 6) & 0xff], later);
+        cache.standing[key] = by.standing(info & 63, dict.status[(info >>> 6) & 0xff], later);
       }
       const st = cache.standing[key];
       let held = 0;
@@ -124,7 +124,7 @@ export function marksIn(register: RegisterView, classes: Uint8Array | null): num
     let counts = classCounts.get(ix);
     if (!counts) {
       counts = new Uint32Array(64);
-      for (const info of ix.info) counts[info & 63]++;
+      for (const info of ix.d.info) counts[info & 63]++;
       classCounts.set(ix, counts);
     }
     for (let c = 0; c < 64; c++) if (!classes || classes[c]) n += counts[c];
