@@ -11,7 +11,7 @@
 import pg from 'pg';
 import { args, DEFAULT_URL } from './lib.ts';
 import { loadConfig } from '../src/config.ts';
-import { createDeps, closeDeps } from '../src/deps.ts';
+import { createRoot } from '../src/root.ts';
 import { TrademarkRepository } from '../src/trademarks/repository.ts';
 import { SearchCache } from '../src/search/cache.ts';
 import { ThreatRepository } from '../src/threats/repository.ts';
@@ -33,7 +33,7 @@ if (a.has('dead')) PARAMS.deadFactor = Number(a.get('dead'));
 console.log(`factors: later ${PARAMS.laterFactor}, related class ${PARAMS.classFactor.related}, unrelated ${PARAMS.classFactor.unrelated}, dead ${PARAMS.deadFactor}`);
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_SNAPSHOT: o.snapshot, SEARCH_CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
-const deps = createDeps(config);
+const deps = createRoot(config);
 const t0 = performance.now();
 const engine = await deps.search.ready();
 console.log(`search index: ${engine.indexes[0].n.toLocaleString('en')} marks, ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (${o.snapshot ? 'snapshot' : 'built'})`);
@@ -188,7 +188,7 @@ await deps.logos.texts.search('WARM', 1);
 
 if (o.latency <= 0) {
   await c.end();
-  await closeDeps(deps);
+  await deps.close();
   process.exit(0);
 }
 
@@ -247,5 +247,5 @@ console.log(`target: p95 <= 100 ms uncached (all marks). The baseline times cand
 
 await sqlDb.end();
 await c.end();
-await closeDeps(deps);
+await deps.close();
 export type { Threat };

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { args, DEFAULT_URL } from './lib.ts';
 import { loadConfig } from '../src/config.ts';
-import { createDeps, closeDeps } from '../src/deps.ts';
+import { createRoot } from '../src/root.ts';
 import { compareMarks, markForm, type Comparison, type WeightOf } from '../src/threats/compare.ts';
 import { classRelation, relatedClasses, type ClassRelation } from '../src/threats/classes.ts';
 import { PARAMS, scorePair, type ScoreParams } from '../src/threats/score.ts';
@@ -139,7 +139,7 @@ const pct = (x: number) => x.toFixed(3);
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? DEFAULT_URL;
   const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_SNAPSHOT: o.snapshot, LOG_LEVEL: 'silent' });
-  const deps = createDeps(config);
+  const deps = createRoot(config);
   const engine = await deps.search.ready();
   const c = new pg.Client(url);
   await c.connect();
@@ -210,7 +210,7 @@ async function main(): Promise<void> {
     console.log(`  ${kind} (${LABELLED_PAIRS[idx[0]].confusing ? 'confusing' : 'not confusing'}): ${at}/${idx.length}${wrong.length ? `; wrong: ${wrong.join(', ')}` : ''}`);
   }
   await c.end();
-  await closeDeps(deps);
+  await deps.close();
 }
 
 await main();

@@ -20,7 +20,7 @@ import { LocalObjectStore } from '../src/storage/localStore.ts';
 import { UrlSigner } from '../src/storage/urlSigner.ts';
 import { signatureHeaders } from '../src/webhooks/signing.ts';
 import { DELIVERY_QUEUE } from '../src/webhooks/outboxRelay.ts';
-import { RENEWALS_QUEUE } from '../src/webhooks/workers.ts';
+import { RENEWALS_QUEUE } from '../src/webhooks/renewals.ts';
 import { createAccount } from '../test/helpers/accounts.ts';
 import { loadConfig } from '../src/config.ts';
 import { WebhookRepository } from '../src/webhooks/repository.ts';

@@ -4,14 +4,11 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
-import { createDb, type Db } from '../src/db/knex.ts';
+import type { Db } from '../src/db/knex.ts';
 import { AdminRepository, type PlanRow } from '../src/accounts/adminRepository.ts';
 import { CATEGORIES, type Category } from '../src/accounts/access.ts';
 import { RESOURCES, type Resource } from '../src/accounts/callerRepository.ts';
-import { Redis } from 'ioredis';
-import { CreditLedger } from '../src/limits/credits.ts';
-import { QuotaRepository } from '../src/limits/quotaRepository.ts';
-import { createLogger } from '../src/logger.ts';
+import { createRoot } from '../src/root.ts';
 
 export const USAGE = `usage: npm run admin -- <command>
 
@@ -222,12 +219,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const config = loadConfig();
-  const db = createDb(config.DATABASE_URL, 2);
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  const ledger = new CreditLedger(redis, new QuotaRepository(db), config.RATE_LIMIT_PREFIX, createLogger('silent'));
+  // Silent: what the ledger would log (Redis away, say) is not the operator's output.
+  const root = createRoot({ ...loadConfig(), LOG_LEVEL: 'silent' }, { dbPoolMax: 2 });
+  const { ledger } = root.services;
   try {
-    await runAdmin(argv, db, (line) => process.stdout.write(`${line}\n`), (id) => ledger.usage(id));
+    await runAdmin(argv, root.db, (line) => process.stdout.write(`${line}\n`), (id) => ledger.usage(id));
     return 0;
   } catch (err) {
     if (err instanceof AdminError) {
@@ -237,8 +233,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`admin failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;
   } finally {
-    await db.destroy();
-    redis.disconnect();
+    await root.close();
   }
 }
 

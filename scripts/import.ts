@@ -2,7 +2,7 @@
 // go to stderr, a JSON summary to stdout. Exit status: 0 all lines imported, 1 some lines refused
 // (the rest imported), 2 fatal error (nothing applied).
 import { loadConfig } from '../src/config.ts';
-import { closeDeps, createDeps } from '../src/deps.ts';
+import { createRoot } from '../src/root.ts';
 import { importSet } from '../src/ingest/importer/index.ts';
 
 async function main(argv: string[]): Promise<number> {
@@ -11,10 +11,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write('usage: tsx scripts/import.ts <dir>\n');
     return 2;
   }
-  const deps = createDeps(loadConfig());
+  const root = createRoot(loadConfig());
   try {
     const say = (msg: string) => process.stderr.write(`${msg}\n`);
-    const result = await importSet({ db: deps.db, store: deps.store, dir, log: say, onReject: say, keepErrors: 0 });
+    const result = await importSet({ db: root.db, store: root.store, dir, log: say, onReject: say, keepErrors: 0 });
     const { errors: _errors, ...summary } = result;
     process.stdout.write(`${JSON.stringify(summary)}\n`);
     return result.rejected > 0 ? 1 : 0;
@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`import failed, nothing applied: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   } finally {
-    await closeDeps(deps);
+    await root.close();
   }
 }
 

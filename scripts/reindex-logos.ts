@@ -5,9 +5,8 @@
 // workers (leases keep them from doing a logo twice) and on its own: when no sidecar answers at
 // ML_URL, it starts one in this process.
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.ts';
-import { createDeps, closeDeps } from '../src/deps.ts';
+import { createRoot, WORKERS } from '../src/root.ts';
 import { LOGO_INDEX_QUEUE } from '../src/logos/indexer.ts';
 import { startSidecar, type Sidecar } from '../workers/sidecar/server.ts';
 import { startLogoWorkers } from '../workers/logos.ts';
@@ -20,8 +19,8 @@ for (const a of args) {
   }
 }
 const config = loadConfig();
-const deps = createDeps(config);
-const { repo } = deps.logos;
+const root = createRoot(config, WORKERS);
+const { repo, sidecar: ml } = root.logos;
 let sidecar: Sidecar | null = null;
 
 const line = (c: Awaited<ReturnType<typeof repo.counts>>) =>
@@ -34,20 +33,19 @@ async function main(): Promise<number> {
     for (const f of await repo.failures(20)) console.log(`  ${f.application_number}: ${f.index_error} (${f.index_attempts} attempts)`);
     return 0;
   }
-  const health = await deps.logos.sidecar.models().catch(() => null);
+  const health = await ml.models().catch(() => null);
   if (!health) {
     const url = new URL(config.ML_URL);
     console.error(`no ML sidecar at ${config.ML_URL}: starting one here`);
     sidecar = await startSidecar({ host: url.hostname, port: Number(url.port || 80), workers: config.ML_WORKERS, ocrWorkers: config.OCR_WORKERS, model: config.LOGO_MODEL });
   }
-  const model = (await deps.logos.sidecar.models()).model;
+  const model = (await ml.models()).model;
   const queued = args.has('--all') ? await repo.requeue('all') : args.has('--failed') ? await repo.requeue('failed') : await repo.requeue('missing', model.model);
   console.error(`model ${model.model} (${model.dimensions} dimensions): ${queued.toLocaleString('en')} logos queued`);
   if (args.has('--no-wait')) return 0;
 
-  const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  const workers = startLogoWorkers({ config, db: deps.db, store: deps.store, connection, log: deps.log });
-  const queue = new Queue(LOGO_INDEX_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
+  const workers = startLogoWorkers(root);
+  const queue = new Queue(LOGO_INDEX_QUEUE, { connection: root.connections.queues, prefix: config.QUEUE_PREFIX });
   await workers.ready;
   const t0 = Date.now();
   const start = await repo.counts();
@@ -62,18 +60,17 @@ async function main(): Promise<number> {
   }
   await workers.close();
   await queue.close();
-  connection.disconnect();
   console.log(line(last));
   return last.failed ? 1 : 0;
 }
 
 main().then(async (code) => {
   await sidecar?.close();
-  await closeDeps(deps);
+  await root.close();
   process.exit(code);
 }, async (err) => {
   console.error(err);
   await sidecar?.close();
-  await closeDeps(deps);
+  await root.close();
   process.exit(2);
 });

@@ -5,8 +5,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.ts';
+import { createRoot } from '../src/root.ts';
 import { startServer } from '../src/server.ts';
 import { releaseInstance } from '../src/limits/admission.ts';
 import { removeUploadsOf } from '../src/http/uploads.ts';
@@ -109,7 +109,9 @@ async function primary(): Promise<void> {
   // What a dead API process held and could not give back: its concurrency slots in Redis (the account
   // would be short of them until their 60 s expiry, locked out if it has few) and its upload files.
   // Each API process is named (INSTANCE_ID) so that they can be found.
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  // The supervisor's root: nothing but this Redis connection is ever used, and only what is used connects.
+  const root = createRoot(config);
+  const { redis } = root;
   redis.on('error', () => undefined); // reported by the command that failed
   const instances = new Map<number, { id: string; started: number }>();
   const cleanups = new Set<Promise<unknown>>();
@@ -140,7 +142,7 @@ async function primary(): Promise<void> {
     await Promise.all(Object.values(cluster.workers ?? {}).map((w) => end((w as Worker).process as ChildProcess)));
     await Promise.all([end(workers.child), end(sidecar.child)]);
     await Promise.all(cleanups);
-    redis.disconnect();
+    await root.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import { createDeps, closeDeps } from './deps.ts';
+import { createRoot } from './root.ts';
 import { buildApp, type AppOptions } from './http/app.ts';
 
 export interface RunningServer {
@@ -11,12 +11,12 @@ export interface RunningServer {
 
 /** Starts one API process; close() stops accepting, lets in-flight requests finish, then disconnects. */
 export async function startServer(config: Config, appOptions: AppOptions = {}): Promise<RunningServer> {
-  const deps = createDeps(config);
-  const { app } = buildApp(deps, appOptions);
+  const root = createRoot(config);
+  const { app } = buildApp(root, appOptions);
   // Callers are cached only while this process hears of every change (src/accounts/callerCache.ts).
-  await deps.listener.start();
+  await root.listener.start();
   // Searches are answered from the moment the process listens.
-  await deps.search.ready();
+  await root.search.ready();
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   // Once closing, every answer closes its connection (those in flight included): a kept-alive connection
@@ -35,7 +35,7 @@ export async function startServer(config: Config, appOptions: AppOptions = {}): 
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST}:${port}`;
-  if (!config.PUBLIC_BASE_URL) deps.baseUrl.value = url;
+  if (!config.PUBLIC_BASE_URL) root.baseUrl.value = url;
 
   let closing: Promise<void> | undefined;
   return {
@@ -52,7 +52,7 @@ export async function startServer(config: Config, appOptions: AppOptions = {}): 
         await done;
         clearInterval(idle);
         clearTimeout(timer);
-        await closeDeps(deps);
+        await root.close();
       })();
       return closing;
     },

@@ -1,18 +1,12 @@
 import type { EventEmitter } from 'node:events';
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { Config } from '../src/config.ts';
-import type { Db } from '../src/db/knex.ts';
-import type { Logger } from '../src/logger.ts';
-import type { ObjectStore } from '../src/storage/objectStore.ts';
-import { LogoRepository } from '../src/logos/repository.ts';
-import { SidecarClient } from '../src/logos/sidecarClient.ts';
+import type { Root } from '../src/root.ts';
 import { IndexPlanner, indexLogos, LOGO_INDEX_QUEUE, type IndexJob } from '../src/logos/indexer.ts';
 import { CANCEL_EVENT, LOGO_SEARCH_QUEUE, processSearchJob, type QueuedSearch } from '../src/logos/fanout.ts';
 import { FairGate } from '../src/logos/fairGate.ts';
-import { LogoRuntime } from '../src/logos/runtime.ts';
 
-// The logo consumers of the workers process: indexing (planner + workers) and bulk search fan-out.
+// The logo consumers of the workers process, over what the root built: indexing (planner + workers)
+// and bulk search fan-out.
 
 /** Bulk search images run at once, shared fairly between accounts (src/logos/fairGate.ts). */
 export const SEARCH_SLOTS = 4;
@@ -26,17 +20,15 @@ export interface LogoWorkers {
   close(): Promise<void>;
 }
 
-export function startLogoWorkers(opts: { config: Config; db: Db; store: ObjectStore; connection: Redis; log: Logger; plan?: boolean }): LogoWorkers {
-  const { config, db, store, connection, log } = opts;
+/** `plan: false` leaves out the planner that queues due logos (tests index by hand). */
+export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): LogoWorkers {
+  const { config, store, connections, log } = root;
+  const { repo, sidecar, images } = root.logos;
   const prefix = config.QUEUE_PREFIX;
-  const runtime = new LogoRuntime(config, db);
-  const repo = new LogoRepository(db);
-  const sidecar = new SidecarClient(config.ML_URL, 120_000);
   const stop = new AbortController();
-  const indexQueue = new Queue(LOGO_INDEX_QUEUE, { connection, prefix });
+  const indexQueue = new Queue(LOGO_INDEX_QUEUE, { connection: connections.queues, prefix });
 
   const gate = new FairGate(SEARCH_SLOTS);
-  const deps = { sidecar, repo, fetch: runtime.fetch, uploadDir: config.uploadDir };
   // Jobs whose request ended (CANCEL_EVENT) before this worker took them: they are dropped when taken.
   const withdrawn = new Map<string, number>();
   // Closing: jobs still waiting for their turn go back to the queue, for the next workers process.
@@ -46,7 +38,7 @@ export function startLogoWorkers(opts: { config: Config; db: Db; store: ObjectSt
     const cancelled = new UnrecoverableError('cancelled: the request that asked for it ended');
     if (withdrawn.has(job.id!)) throw cancelled;
     try {
-      return await gate.run(job.data.account, signal, () => processSearchJob(deps, job.data, signal));
+      return await gate.run(job.data.account, signal, () => processSearchJob(images, job.data, signal));
     } catch (err) {
       if (err === PUT_BACK) {
         await job.moveToDelayed(Date.now(), token);
@@ -54,12 +46,12 @@ export function startLogoWorkers(opts: { config: Config; db: Db; store: ObjectSt
       }
       throw signal?.aborted ? cancelled : err;
     }
-  }, { connection: connection.duplicate(), prefix, concurrency: SEARCH_INTAKE });
+  }, { connection: connections.blocking(), prefix, concurrency: SEARCH_INTAKE });
   search.on('failed', (job, err) => {
     if (err instanceof UnrecoverableError) log.debug({ job: job?.id }, err.message);
     else log.warn({ err, job: job?.id }, 'logo search job failed');
   });
-  const cancels = new QueueEvents(LOGO_SEARCH_QUEUE, { connection: connection.duplicate(), prefix });
+  const cancels = new QueueEvents(LOGO_SEARCH_QUEUE, { connection: connections.blocking(), prefix });
   (cancels as unknown as EventEmitter).on(CANCEL_EVENT, (args: { ids?: string }) => {
     const now = Date.now();
     for (const [id, at] of withdrawn) if (now - at > 600_000) withdrawn.delete(id);
@@ -87,7 +79,7 @@ export function startLogoWorkers(opts: { config: Config; db: Db; store: ObjectSt
     }
     if (stop.signal.aborted) return;
     indexer = new Worker<IndexJob>(LOGO_INDEX_QUEUE, (job) => indexLogos({ repo, sidecar, store }, job.data),
-      { connection: connection.duplicate(), prefix, concurrency: config.LOGO_INDEX_CONCURRENCY });
+      { connection: connections.blocking(), prefix, concurrency: config.LOGO_INDEX_CONCURRENCY });
     indexer.on('failed', (job, err) => log.warn({ err, job: job?.id }, 'logo index job failed; retried with backoff'));
     if (opts.plan !== false) {
       planning = new IndexPlanner(repo, indexQueue).run(stop.signal, 2000, (err) => log.error({ err }, 'logo index planner failed; retrying'));
@@ -103,7 +95,7 @@ export function startLogoWorkers(opts: { config: Config; db: Db; store: ObjectSt
       const searching = search.close();
       await ready.catch(() => undefined);
       await planning;
-      await Promise.all([searching, cancels.close(), indexer?.close(), indexQueue.close(), runtime.close()]);
+      await Promise.all([searching, cancels.close(), indexer?.close(), indexQueue.close()]);
     },
   };
 }

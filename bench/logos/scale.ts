@@ -7,11 +7,10 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { Redis } from 'ioredis';
 import { createDb } from '../../src/db/knex.ts';
 import { ensureDatabase, migrateLatest, quoteIdent } from '../../src/db/migrate.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createDeps, closeDeps } from '../../src/deps.ts';
+import { createRoot } from '../../src/root.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { LogoRepository } from '../../src/logos/repository.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
@@ -167,8 +166,8 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   const prefix = `bench-logos-${process.pid}`;
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', URL_SIGNING_SECRET: 'bench-signing-secret-0123456789', JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789-abc',
     DATABASE_URL: opts.url, ML_URL: sidecar.url, OBJECT_STORE_DIR: storeDir, QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: prefix, LOG_LEVEL: 'silent',
-    RATE_KEY_PER_SECOND: '100000', RATE_IP_PER_MINUTE: '10000000', SEARCH_SNAPSHOT: '', UPLOAD_DIR: path.join(storeDir, 'uploads') });
-  const deps = createDeps(config);
+    RATE_KEY_PER_SECOND: '100000', RATE_IP_PER_MINUTE: '10000000', SEARCH_SNAPSHOT: '', UPLOAD_DIR: path.join(storeDir, 'uploads'), LOGO_INDEX_CONCURRENCY: '2' });
+  const deps = createRoot(config);
   const { app: api } = buildApp(deps);
   const server = http.createServer(api);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -259,9 +258,8 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
       values ($1, 'BENCH', 1, 'Registered', '2020-01-01', 'OWNER', 'DEVICE', $2)`, [a, `bench-i-${i}`]);
     await client.query(`insert into logos (application_number, object_key) values ($1, $2)`, [a, `bench/${a}.png`]);
   }
-  const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const ti = performance.now();
-  const workers = startLogoWorkers({ config: { ...config, LOGO_INDEX_CONCURRENCY: 2 }, db: deps.db, store: deps.store, connection, log: deps.log });
+  const workers = startLogoWorkers(deps);
   for (;;) {
     await new Promise((res) => setTimeout(res, 250));
     const c = await repo.counts();
@@ -269,13 +267,12 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   }
   const seconds = (performance.now() - ti) / 1000;
   await workers.close();
-  connection.disconnect();
   const indexing = { logos: renders.length, seconds: Math.round(seconds * 10) / 10, perSecond: Math.round((renders.length / seconds) * 10) / 10 };
   log(`scale: indexed ${renders.length} logos in ${indexing.seconds} s (${indexing.perSecond}/s)`);
 
   server.closeAllConnections();
   await new Promise((res) => server.close(res));
-  await closeDeps(deps);
+  await deps.close();
   await sidecar.close();
   await client.end();
   await db.destroy();

@@ -55,7 +55,7 @@ export class BulkDocumentService {
     const month = monthOf(new Date());
     await charge(rows.length, 'doc_views');
     // Committed before it is enqueued: a worker never looks for a row that is not there yet. If the
-    // enqueue fails, the workers' relay enqueues the row (src/documents/bulkWorker.ts).
+    // enqueue fails, the workers' relay enqueues the row (workers/bulkDocuments.ts).
     const job = await this.jobs.create({
       accountId: viewer.accountId, appNos: wanted, types, documentIds: rows.map((d) => d.id), notFound: notFoundApps,
       charge: { units: rows.length, month },

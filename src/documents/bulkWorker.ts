@@ -1,14 +1,11 @@
 import { ZipArchive } from 'archiver';
 import type { Readable } from 'node:stream';
-import { Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Db } from '../db/knex.ts';
 import type { Logger } from '../logger.ts';
 import { AppError } from '../errors.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { DocumentRepository } from './documentRepository.ts';
 import { BulkJobRepository, type BulkFailure, type BulkJobRow } from './bulkRepository.ts';
-import { BULK_QUEUE, DEFAULT_BULK_JOB, enqueueBulkJobs, type BulkJobOptions } from './bulkService.ts';
 import { documentFilename } from './filenames.ts';
 
 /**
@@ -91,69 +88,4 @@ export class BulkZipBuilder {
       throw err;
     }
   }
-}
-
-export interface BulkWorkerOptions {
-  db: Db;
-  store: ObjectStore;
-  connection: Redis;
-  prefix: string;
-  log: Logger;
-  concurrency: number;
-  retentionHours: number;
-  job?: BulkJobOptions;
-  /** How often the relay and the expiry sweep look for work. */
-  intervalMs?: number;
-}
-
-/**
- * The workers' side of bulk documents: the BullMQ consumer, a relay that enqueues jobs whose
- * request committed but whose enqueue was lost, and a sweep that deletes zips past their retention.
- */
-export function startBulkDocumentWorker(o: BulkWorkerOptions): { relayOnce(): Promise<number>; sweepOnce(): Promise<number>; close(): Promise<void> } {
-  const builder = new BulkZipBuilder(o.db, o.store, o.log);
-  const jobs = new BulkJobRepository(o.db);
-  const jobOpts = o.job ?? DEFAULT_BULK_JOB;
-  const worker = new Worker<{ id: string }>(BULK_QUEUE, async (job: Job<{ id: string }>) => builder.build(job.data.id), {
-    connection: o.connection, prefix: o.prefix, concurrency: o.concurrency,
-  });
-  worker.on('failed', (job, err) => {
-    if (!job) return;
-    if (job.attemptsMade >= (job.opts.attempts ?? 1)) void builder.giveUp(job.data.id, err).catch((e) => o.log.error({ err: e }, 'bulk job give-up failed'));
-    else o.log.warn({ err, job: job.data.id, attempt: job.attemptsMade }, 'bulk document job attempt failed; retrying');
-  });
-  worker.on('error', (err) => o.log.error({ err }, 'bulk document worker error'));
-  const queue = new Queue(BULK_QUEUE, { connection: o.connection, prefix: o.prefix });
-
-  const relayOnce = async () => {
-    const ids = await jobs.adrift(5, 15 * 60);
-    if (ids.length) {
-      await enqueueBulkJobs(queue, ids, jobOpts);
-      await jobs.markEnqueued(ids);
-    }
-    return ids.length;
-  };
-  const sweepOnce = async () => {
-    let n = 0;
-    for (const j of await jobs.expiring(o.retentionHours)) {
-      if (j.object_key) await o.store.delete(j.object_key);
-      await jobs.markExpired(j.id);
-      n++;
-    }
-    return n;
-  };
-  const tick = () => Promise.all([
-    relayOnce().catch((err) => o.log.error({ err }, 'bulk document relay failed')),
-    sweepOnce().catch((err) => o.log.error({ err }, 'bulk document sweep failed')),
-  ]);
-  const timer = setInterval(() => void tick(), o.intervalMs ?? 10_000);
-  return {
-    relayOnce,
-    sweepOnce,
-    async close() {
-      clearInterval(timer);
-      await worker.close();
-      await queue.close();
-    },
-  };
 }

@@ -1,13 +1,13 @@
 import { loadConfig } from '../config.ts';
-import { createDeps, closeDeps } from '../deps.ts';
+import { createRoot } from '../root.ts';
 import { buildApp } from './app.ts';
 
 /** The document exactly as the app serves it, built without a database connection being opened. */
 export function buildOpenApiDocument(): object {
-  const deps = createDeps(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
+  const root = createRoot(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
   try {
-    return buildApp(deps).openapi;
+    return buildApp(root).openapi;
   } finally {
-    void closeDeps(deps);
+    void root.close();
   }
 }

@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { RedisConnections } from '../redis.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
 import { fetchImage, FetchDeadlineError, type FetchOptions } from './imageFetch.ts';
 import type { LogoRepository, Nearest } from './repository.ts';
@@ -76,22 +76,20 @@ export async function processSearchJob(deps: SearchWorkerDeps, job: SearchJob, s
 
 /** The API's side: adds one job per image and waits for every answer, or until the request ends. */
 export class FanOut {
-  private readonly connection: Redis;
   private readonly queue: Queue;
   private readonly producer: QueueEventsProducer;
   private events: QueueEvents | null = null;
 
-  constructor(redisUrl: string, private readonly prefix: string, private readonly timeoutMs = 120_000) {
-    this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    this.queue = new Queue(LOGO_SEARCH_QUEUE, { connection: this.connection, prefix });
-    this.producer = new QueueEventsProducer(LOGO_SEARCH_QUEUE, { connection: this.connection, prefix });
+  constructor(private readonly redis: Pick<RedisConnections, 'queues' | 'blocking'>, private readonly prefix: string, private readonly timeoutMs = 120_000) {
+    this.queue = new Queue(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix });
+    this.producer = new QueueEventsProducer(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix });
   }
 
   /** `signal`: the request's end (its client went away); the wait's own end is `timeoutMs`. */
   async run(jobs: SearchJob[], opts: { account: string; signal?: AbortSignal }): Promise<SearchAnswer[]> {
     if (!this.events) {
       // Its own connection: it blocks reading the queue's event stream.
-      this.events = new QueueEvents(LOGO_SEARCH_QUEUE, { connection: this.connection.duplicate(), prefix: this.prefix });
+      this.events = new QueueEvents(LOGO_SEARCH_QUEUE, { connection: this.redis.blocking(), prefix: this.prefix });
       await this.events.waitUntilReady();
     }
     const ended = opts.signal ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), opts.signal]) : AbortSignal.timeout(this.timeoutMs);
@@ -139,7 +137,6 @@ export class FanOut {
     await this.events?.close();
     await this.producer.close();
     await this.queue.close();
-    this.connection.disconnect();
   }
 }
 

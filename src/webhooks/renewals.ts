@@ -6,6 +6,7 @@
 // first appears 20 days ahead gets the 30-day reminder only, and a day the job missed is caught up.
 import type { Db } from '../db/knex.ts';
 
+export const RENEWALS_QUEUE = 'renewal-reminders';
 export const RENEWAL_THRESHOLDS = [90, 30, 7] as const;
 
 /** Writes the reminders due on `date` (YYYY-MM-DD, default today in UTC); returns how many. */

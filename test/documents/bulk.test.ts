@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 import { binary } from '../helpers/http.ts';
-import { startBulkDocumentWorker } from '../../src/documents/bulkWorker.ts';
+import { startBulkDocumentWorker } from '../../workers/bulkDocuments.ts';
 import { BulkZipBuilder } from '../../src/documents/bulkWorker.ts';
 import { BULK_QUEUE } from '../../src/documents/bulkService.ts';
 import { Queue } from 'bullmq';
@@ -40,10 +40,7 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     ]);
     for (const [key, body] of Object.entries(files)) await t.deps.store.put(key, body);
     connection = new Redis(t.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
-    worker = startBulkDocumentWorker({
-      db: t.deps.db, store: t.deps.store, connection, prefix, log: t.deps.log, concurrency: 2, retentionHours: 24,
-      job: { attempts: 2, backoffMs: 10 }, intervalMs: 60_000,
-    });
+    worker = startBulkDocumentWorker(t.deps, { concurrency: 2, job: { attempts: 2, backoffMs: 10 }, intervalMs: 60_000 });
   });
   after(async () => {
     await worker?.close();
@@ -177,12 +174,7 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     const c = await t.client();
     // A store that cannot write: every attempt fails.
     const broken: ObjectStore = Object.create(t.deps.store, { putStream: { value: async () => { throw new Error('disk full'); } } });
-    const conn = new Redis(t.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
-    const brokenPrefix = `${prefix}-broken`;
-    const w = startBulkDocumentWorker({
-      db: t.deps.db, store: broken, connection: conn, prefix: brokenPrefix, log: t.deps.log, concurrency: 1, retentionHours: 24,
-      job: { attempts: 2, backoffMs: 10 }, intervalMs: 60_000,
-    });
+    const w = startBulkDocumentWorker(t.deps, { store: broken, prefix: `${prefix}-broken`, concurrency: 1, job: { attempts: 2, backoffMs: 10 }, intervalMs: 60_000 });
     try {
       const [row] = await t.deps.db('bulk_document_jobs').insert({
         account_id: c.account.accountId, application_numbers: ['4000002'], document_ids: [75], not_found: [],
@@ -197,7 +189,6 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
       expect(await t.used(c.account.accountId, 'doc_views')).to.equal(0);
     } finally {
       await w.close();
-      conn.disconnect();
     }
   });
 

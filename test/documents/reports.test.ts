@@ -155,7 +155,7 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
       },
     } as unknown as ReportService;
     const { api, router } = standInApi(t, { ipPerMinute: 1000, keyPerSecond: 1000, publicSearchPerHour: 60 });
-    reportRoutes(api, stub);
+    reportRoutes(api, { reports: stub });
     const server = http.createServer(express().use(router).use(errorHandler(t.deps.log))).listen(0, '127.0.0.1');
     try {
       await new Promise((resolve) => server.once('listening', resolve));
@@ -304,7 +304,7 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
       },
     };
     const { api, router } = standInApi(t, { ipPerMinute: 1000, keyPerSecond: 1000, publicSearchPerHour: 60 });
-    reportRoutes(api, new ReportService(new TrademarkRepository(t.deps.db), failing as unknown as SearchService, t.deps.store));
+    reportRoutes(api, { reports: new ReportService(new TrademarkRepository(t.deps.db), failing as unknown as SearchService, t.deps.store) });
     const app = express().use(router).use(errorHandler(t.deps.log));
     const c = await t.client();
     const res = await request(app).get('/v1/reports/search/xlsx/?word_mark=SUNRISE&max_rows=2000').set('X-API-Key', c.account.key)

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import { loadConfig } from '../../src/config.ts';
-import { createDeps, closeDeps, type Deps } from '../../src/deps.ts';
+import { createRoot, type Root } from '../../src/root.ts';
 import { buildApp } from '../../src/http/app.ts';
 import request from 'supertest';
 import { randomBytes } from 'node:crypto';
@@ -23,7 +23,8 @@ export interface Client {
 
 export interface TestApp {
   app: Express;
-  deps: Deps;
+  /** What the app was built from (src/root.ts): pools, stores, services. */
+  deps: Root;
   openapi: object;
   /** A keyed client on a plan with every category. */
   get(path: string): request.Test;
@@ -62,8 +63,9 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { cl
     SEARCH_SNAPSHOT: '',
     ...env,
   });
-  const deps = createDeps(config, opts.clock);
-  const { app, openapi, ledger } = buildApp(deps);
+  const deps = createRoot(config, { clock: opts.clock });
+  const { app, openapi } = buildApp(deps);
+  const { ledger } = deps.services;
   await deps.listener.start();
   const clientFor = (account: TestAccount): Client => ({
     account,
@@ -86,7 +88,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { cl
     used: (accountId, resource) => ledger.used(accountId, resource),
     synced: () => deps.listener.sync(),
     async close() {
-      await closeDeps(deps);
+      await deps.close();
       fs.rmSync(storeDir, { recursive: true, force: true });
     },
   };

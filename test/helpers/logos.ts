@@ -4,7 +4,6 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import sharp, { type OverlayOptions } from 'sharp';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { startSidecar, type Sidecar } from '../../workers/sidecar/server.ts';
 import { startLogoWorkers, type LogoWorkers } from '../../workers/logos.ts';
 import { iconMask } from '../../src/ingest/generator/raster.ts';
@@ -41,19 +40,17 @@ export async function createLogoApp(env: Record<string, string> = {}, opts: { pl
   const prefix = `test-logos-${randomBytes(5).toString('hex')}`;
   const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-uploads-'));
   const app = await createTestApp({ ML_URL: sidecar.url, QUEUE_PREFIX: prefix, UPLOAD_DIR: uploadDir, ...env });
-  const connection = new Redis(app.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
-  const workers = startLogoWorkers({ config: app.deps.config, db: app.deps.db, store: app.deps.store, connection, log: app.deps.log, plan: opts.plan ?? false });
+  const workers = startLogoWorkers(app.deps, { plan: opts.plan ?? false });
   await workers.ready;
   return {
     app, sidecar, workers, uploadDir,
     async close() {
       await workers.close();
       for (const name of [LOGO_INDEX_QUEUE, LOGO_SEARCH_QUEUE]) {
-        const q = new Queue(name, { connection, prefix });
+        const q = new Queue(name, { connection: app.deps.connections.queues, prefix });
         await q.obliterate({ force: true });
         await q.close();
       }
-      connection.disconnect();
       await app.close();
       fs.rmSync(uploadDir, { recursive: true, force: true });
     },

@@ -160,7 +160,7 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
     });
 
     it('withdraws the images when the API stops waiting for them', async () => {
-      const fan = new FanOut(t.app.deps.config.REDIS_URL, t.app.deps.config.QUEUE_PREFIX, 3000);
+      const fan = new FanOut(t.app.deps.connections, t.app.deps.config.QUEUE_PREFIX, 3000);
       try {
         const run = fan.run(Array.from({ length: 12 }, (_, i) => ({ kind: 'url' as const, ref: `${server.origin}/slow/late/${i}.png`, k: 5 })), { account: 'late' });
         await until('the images fill every slot', () => heldUnder('/slow/late/').length === 4);

@@ -8,11 +8,11 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { loadConfig } from '../../src/config.ts';
-import { createDeps, closeDeps, type Deps } from '../../src/deps.ts';
+import { createRoot, type Root } from '../../src/root.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import { TokenService } from '../../src/accounts/tokens.ts';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
-import { RENEWALS_QUEUE } from '../../src/webhooks/workers.ts';
+import { RENEWALS_QUEUE } from '../../src/webhooks/renewals.ts';
 import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
 import { LOGO_SEARCH_QUEUE } from '../../src/logos/fanout.ts';
 import { messageId } from '../../src/webhooks/signing.ts';
@@ -100,13 +100,13 @@ describe('faults: an API process and the workers process killed mid-traffic, the
   const receiver = new Receiver();
   let env: Record<string, string>;
   let stack: Stack | undefined;
-  let opened: Deps | undefined;
+  let opened: Root | undefined;
   let traffic = true;
 
   after(async () => {
     traffic = false;
     if (stack) await stack.stop();
-    if (opened) await closeDeps(opened);
+    if (opened) await opened.close();
     await receiver.close().catch(() => undefined);
     for (const q of [DELIVERY_QUEUE, RENEWALS_QUEUE, LOGO_INDEX_QUEUE, LOGO_SEARCH_QUEUE]) {
       const queue = new Queue(q, { connection: redis, prefix: queuePrefix });
@@ -130,7 +130,7 @@ describe('faults: an API process and the workers process killed mid-traffic, the
       WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1', WEBHOOK_CA_FILE: testCertificate().caFile, WEBHOOK_RETRY_DELAY_MS: '300',
       WEBHOOK_REQUEUE_AFTER_MS: '1500', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_DISABLE_AFTER: '1000', WEBHOOK_CONCURRENCY: '8',
     };
-    const deps = createDeps(loadConfig({ ...env, PORT: '0' }));
+    const deps = createRoot(loadConfig({ ...env, PORT: '0' }));
     opened = deps;
     await importSet({ db: deps.db, store: deps.store, dir: `${FIXTURES}baseline` });
     // `locked`: two slots only, so two requests whose slots outlive them lock it out. `busy`: the traffic.

@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createDb } from '../../src/db/knex.ts';
-import { createDeps, closeDeps } from '../../src/deps.ts';
+import { createRoot } from '../../src/root.ts';
 import { loadConfig } from '../../src/config.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
-import { RENEWALS_QUEUE } from '../../src/webhooks/workers.ts';
+import { RENEWALS_QUEUE } from '../../src/webhooks/renewals.ts';
 import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { freePort, startStack as start } from '../helpers/stack.ts';
@@ -64,7 +64,7 @@ describe('npm start', function () {
       .to.include(rows[0].application_number);
 
     // A delta imported while it runs is relayed and fanned out by the workers process (webhooks).
-    const deps = createDeps(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
+    const deps = createRoot(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
     const imported = await importSet({ db: deps.db, store: deps.store, dir: path.join(dir, 'demo', 'delta') });
     expect(imported.events).to.be.greaterThan(0);
     let pending = -1;
@@ -72,7 +72,7 @@ describe('npm start', function () {
       await new Promise((r) => setTimeout(r, 100));
       pending = (await deps.db.raw('select count(*)::int as n from outbox where fanned_out_at is null or seq is null')).rows[0].n;
     }
-    await closeDeps(deps);
+    await deps.close();
     expect(pending).to.equal(0);
 
     // The ML sidecar runs beside them, and the logos (the demo's and the delta's) are indexed in the background.

@@ -7,7 +7,7 @@ import { binary } from '../helpers/http.ts';
 import { insertMarks } from '../helpers/marks.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { CATEGORIES, type Category } from '../../src/accounts/access.ts';
-import type { WebhookWorkers } from '../../src/webhooks/workers.ts';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { owner, startApp, startWorkers, until, type Owner } from '../webhooks/support.ts';
 
 // Walks every category of the plan catalogue over every surface that shows a mark's data: a plan

@@ -6,7 +6,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { Receiver, type Received } from '../helpers/receiver.ts';
 import { CATEGORIES } from '../../src/accounts/access.ts';
 import { WebhookPayload } from '../../src/webhooks/schemas.ts';
-import type { WebhookWorkers } from '../../src/webhooks/workers.ts';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { importFixture, owner, startApp, startWorkers, type Owner, until } from './support.ts';
 
 

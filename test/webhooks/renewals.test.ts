@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { TestApp } from '../helpers/app.ts';
 import { insertMarks } from '../helpers/marks.ts';
 import { Receiver } from '../helpers/receiver.ts';
-import type { WebhookWorkers } from '../../src/webhooks/workers.ts';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { owner, startApp, startWorkers } from './support.ts';
 
 const day = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import type { TestApp } from '../helpers/app.ts';
 import { Receiver } from '../helpers/receiver.ts';
-import type { WebhookWorkers } from '../../src/webhooks/workers.ts';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { importFixture, owner, startApp, startWorkers, type Owner, until } from './support.ts';
 
 interface Mail { from: string; to: string[]; data: string }

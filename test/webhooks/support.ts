@@ -5,7 +5,7 @@ import { createAccount, type PlanSpec, type TestAccount } from '../helpers/accou
 import { bearer } from '../accounts/support.ts';
 import { testCertificate } from '../helpers/receiver.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
-import { WebhookWorkers } from '../../src/webhooks/workers.ts';
+import { WebhookWorkers } from '../../workers/webhooks.ts';
 
 export const FIXTURES = new URL('../fixtures/ingest/', import.meta.url).pathname;
 
@@ -55,7 +55,7 @@ export function importFixture(t: TestApp, name: 'baseline' | 'delta') {
 
 /** The workers process's webhook machinery, in this process, on the app's database. */
 export async function startWorkers(t: TestApp): Promise<WebhookWorkers> {
-  const w = new WebhookWorkers(t.deps.config, t.deps.db, t.deps.log, { idleMs: 200, lockMs: 5000 });
+  const w = new WebhookWorkers(t.deps, { idleMs: 200, lockMs: 5000 });
   await w.start();
   return w;
 }

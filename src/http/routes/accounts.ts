@@ -1,28 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from '../endpoint.ts';
 import { clientIp } from '../guard.ts';
-import type { Deps } from '../../deps.ts';
-import { AccountRepository } from '../../accounts/accountRepository.ts';
-import { AccountService } from '../../accounts/accountService.ts';
-import type { CreditLedger } from '../../limits/credits.ts';
-import { UsageService } from '../../limits/usageService.ts';
 import { AppError, notFound } from '../../errors.ts';
 import * as S from '../../accounts/schemas.ts';
 import type { Caller } from '../../accounts/callerRepository.ts';
-import type { TokenService } from '../../accounts/tokens.ts';
-import type { RateLimits } from '../../limits/rateLimits.ts';
-
-export interface AccountRouteDeps {
-  accounts: AccountService;
-  /**
-   * Resolves once this process has heard PostgreSQL announce the changes committed so far, so a
-   * revoked key is refused by the very next request to this process (others hear within milliseconds).
-   */
-  announced: () => Promise<void>;
-  usage: UsageService;
-  tokens: TokenService;
-  limits: RateLimits;
-}
+import type { Services } from '../../root.ts';
 
 const tags = ['Account'];
 
@@ -45,17 +27,7 @@ function requireActive(caller: Caller): void {
   }
 }
 
-/** Builds the account services from the process's dependencies and registers the routes. */
-export function registerAccountRoutes(api: Api, deps: Deps, services: { tokens: TokenService; limits: RateLimits; ledger: CreditLedger }): void {
-  const repo = new AccountRepository(deps.db);
-  accountRoutes(api, {
-    accounts: new AccountService(repo, deps.config.TRIAL_DAYS),
-    usage: new UsageService(repo, services.ledger),
-    tokens: services.tokens, limits: services.limits, announced: () => deps.listener.sync(),
-  });
-}
-
-export function accountRoutes(api: Api, d: AccountRouteDeps): void {
+export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' | 'tokens' | 'limits' | 'announced'>): void {
   api.add({
     method: 'post', path: '/user/v1/signup/', operationId: 'signup', tags, security: 'none', cost: null,
     summary: 'Create an account: starts a 14-day trial of the chosen plan and returns a first API key',

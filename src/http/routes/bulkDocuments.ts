@@ -2,11 +2,11 @@ import { z } from '../zod.ts';
 import type { Api } from '../endpoint.ts';
 import { viewerOf } from '../../accounts/access.ts';
 import * as S from '../../documents/bulkSchemas.ts';
-import type { BulkDocumentService } from '../../documents/bulkService.ts';
+import type { Services } from '../../root.ts';
 
 const tags = ['Documents'];
 
-export function bulkDocumentRoutes(api: Api, service: BulkDocumentService): void {
+export function bulkDocumentRoutes(api: Api, { bulkDocuments: service }: Pick<Services, 'bulkDocuments'>): void {
   api.add({
     method: 'post', path: '/v3/documents/bulk/', operationId: 'requestBulkDocuments', tags, security: 'apiKey', status: 202,
     summary: 'Zip the documents of up to 100 marks (cat_documents; opposition filings with cat_opp_docs): one doc_views per document',

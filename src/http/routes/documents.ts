@@ -3,19 +3,7 @@ import type { Api } from '../endpoint.ts';
 import { viewerOf } from '../../accounts/access.ts';
 import { appNoParam, idParam, intParam } from '../schemas.ts';
 import * as S from '../../documents/documentSchemas.ts';
-import { Queue } from 'bullmq';
-import type { Deps } from '../../deps.ts';
-import { DocumentService } from '../../documents/documentService.ts';
-import { DocumentRepository } from '../../documents/documentRepository.ts';
-import type { JournalRepository } from '../../documents/journalRepository.ts';
-import type { TrademarkRepository } from '../../trademarks/repository.ts';
-import { SearchService } from '../../search/service.ts';
-import { SearchCache } from '../../search/cache.ts';
-import { ReportService } from '../../documents/reportService.ts';
-import { BULK_QUEUE, BulkDocumentService } from '../../documents/bulkService.ts';
-import { BulkJobRepository } from '../../documents/bulkRepository.ts';
-import { reportRoutes } from './reports.ts';
-import { bulkDocumentRoutes } from './bulkDocuments.ts';
+import type { Services } from '../../root.ts';
 
 // Document ids are the registry's own (bigint); larger than a journal id may be.
 const docParams = z.object({ doc_id: intParam('doc_id', 1, Number.MAX_SAFE_INTEGER, { type: 'doc_id must be a positive integer' }) });
@@ -26,20 +14,8 @@ const SESSION_EXPIRED = 'the session has expired: your plan is no longer active;
 const LINK_NOTE = 'Each link handed out costs one doc_views credit (a listing of N documents costs N; an empty listing one api_calls); '
   + 'when fewer remain than the request needs it is refused whole with 429. A link works for 30 minutes, and only while the plan is active.';
 
-/** Documents, journal downloads, reports and bulk document zips, with what they need. */
-export function registerDocumentRoutes(api: Api, deps: Deps, trademarks: TrademarkRepository, journals: JournalRepository): void {
-  const documents = new DocumentRepository(deps.db);
-  documentRoutes(api, new DocumentService(documents, journals, deps.store));
-  // Exports page through the search without filling its cache with pages nobody will ask for again.
-  const exportSearch = new SearchService(deps.search, trademarks, new SearchCache(deps.redis, deps.config.RATE_LIMIT_PREFIX, 0, deps.log));
-  reportRoutes(api, new ReportService(trademarks, exportSearch, deps.store, () => new Date(deps.clock.now())));
-  // Made on first use: building the app (to print the OpenAPI document, say) connects to nothing.
-  let queue: Queue | undefined;
-  const bulkQueue = () => (queue ??= new Queue(BULK_QUEUE, { connection: deps.redis, prefix: deps.config.QUEUE_PREFIX }));
-  bulkDocumentRoutes(api, new BulkDocumentService(documents, new BulkJobRepository(deps.db), bulkQueue, deps.store, deps.log, () => deps.baseUrl.value));
-}
-
-function documentRoutes(api: Api, service: DocumentService): void {
+/** A mark's documents and journal downloads, each link charged as it is handed out. */
+export function documentRoutes(api: Api, { documents: service }: Pick<Services, 'documents'>): void {
   api.add({
     method: 'get', path: '/v1/trademarks/:app_no/documents/', operationId: 'listDocuments', tags: ['Documents'], security: 'apiKey',
     summary: 'A mark\'s documents with 30-minute links (cat_documents); opposition filings are under opp-docs',

@@ -2,15 +2,12 @@ import { z } from '../zod.ts';
 import type { Api } from '../endpoint.ts';
 import { idParam, Page } from '../schemas.ts';
 import * as S from '../../documents/journalSchemas.ts';
-import type { JournalRepository } from '../../documents/journalRepository.ts';
-import { JournalService } from '../../documents/journalService.ts';
+import type { Services } from '../../root.ts';
 
 const params = z.object({ journal_id: idParam('journal_id') });
 const tags = ['Journals'];
 
-export function journalRoutes(api: Api, journals: JournalRepository): void {
-  const service = new JournalService(journals);
-
+export function journalRoutes(api: Api, { journals: service }: Pick<Services, 'journals'>): void {
   api.add({
     method: 'get', path: '/v1/journals/', operationId: 'listJournals', tags, security: 'apiKey',
     summary: 'Trade Marks Journals, newest first (cat_journal)', query: Page, response: S.JournalList,

@@ -1,10 +1,11 @@
 import type { Api } from '../endpoint.ts';
 import type { Request, Response } from 'express';
 import * as S from '../../logos/schemas.ts';
-import { distinctFiles, distinctTexts, type LogoService } from '../../logos/service.ts';
+import { distinctFiles, distinctTexts } from '../../logos/service.ts';
 import { MAX_IMAGE_BYTES } from '../../logos/image.ts';
 import { multipartReader } from '../uploads.ts';
 import { viewerOf } from '../../accounts/access.ts';
+import type { Services } from '../../root.ts';
 
 const tags = ['Logo search'];
 const cost = { resource: 'logo_searches' as const };
@@ -27,7 +28,7 @@ const BULK = 'Needs a plan with bulk_logo_limit above 0 (403 bulk_not_on_plan), 
   'above 100 a 400). One logo_searches credit per distinct item, taken before the search; when fewer remain the request is refused whole ' +
   '(429) and costs nothing. An item that fails has an `error` and its credit is given back.';
 
-export function logoRoutes(api: Api, logos: LogoService, uploadDir: string): void {
+export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos' | 'uploadDir'>): void {
   api.add({
     method: 'post', path: '/v1/logo-search/text/', operationId: 'logoSearchText', tags, security: 'apiKey', cost,
     summary: 'Logos whose words (read by OCR) match the text, as word marks match: spelling variants and sound-alikes included',

@@ -1,15 +1,11 @@
 import type { Api } from '../endpoint.ts';
-import type { Deps } from '../../deps.ts';
 import * as S from '../../reference/schemas.ts';
-import { ReferenceRepository } from '../../reference/repository.ts';
-import { ReferenceService } from '../../reference/service.ts';
+import type { Services } from '../../root.ts';
 
 const tags = ['Reference data'];
 const classTags = ['Trade mark classes'];
 
-export function referenceRoutes(api: Api, deps: Deps): void {
-  const service = new ReferenceService(new ReferenceRepository(deps.db));
-
+export function referenceRoutes(api: Api, { reference: service }: Pick<Services, 'reference'>): void {
   api.add({
     method: 'get', path: '/v1/reference/well-known-marks/', operationId: 'listWellKnownMarks', tags, security: 'apiKey',
     summary: 'Marks declared well known in India (cat_well_known)',

@@ -6,7 +6,8 @@ import { viewerOf } from '../../accounts/access.ts';
 import { appNoParam, intParam } from '../schemas.ts';
 import { SearchQuery } from '../../search/schemas.ts';
 import { contentDisposition } from '../../storage/objectStore.ts';
-import { EXPORT_MAX_ROWS, type GeneratedFile, type ReportService } from '../../documents/reportService.ts';
+import { EXPORT_MAX_ROWS, type GeneratedFile } from '../../documents/reportService.ts';
+import type { Services } from '../../root.ts';
 
 const tags = ['Reports'];
 
@@ -25,7 +26,7 @@ async function send(res: Response, file: GeneratedFile): Promise<void> {
   await Promise.all([file.write(res), finished(res)]);
 }
 
-export function reportRoutes(api: Api, reports: ReportService): void {
+export function reportRoutes(api: Api, { reports }: Pick<Services, 'reports'>): void {
   api.add({
     method: 'get', path: '/v1/reports/trademarks/:app_no/pdf/', operationId: 'trademarkPdfReport', tags, security: 'apiKey',
     summary: 'A PDF report of one trademark: core data, logo and the linked tables the plan opens; one pdf_reports credit',

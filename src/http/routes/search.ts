@@ -2,14 +2,13 @@ import { z } from '../zod.ts';
 import type { Api } from '../endpoint.ts';
 import { viewerOf } from '../../accounts/access.ts';
 import * as S from '../../search/schemas.ts';
-import type { SearchService } from '../../search/service.ts';
-import type { TrademarkService } from '../../trademarks/service.ts';
+import type { Services } from '../../root.ts';
 import { STRATEGIES } from '../../search/strategies.ts';
 
 const tags = ['Search'];
 const distinct = ({ body }: { body: { application_numbers: string[] } }) => new Set(body.application_numbers).size;
 
-export function searchRoutes(api: Api, search: SearchService, trademarks: TrademarkService): void {
+export function searchRoutes(api: Api, { search, trademarks }: Pick<Services, 'search' | 'trademarks'>): void {
   api.add({
     method: 'get', path: '/v1/trademarks/', operationId: 'searchTrademarks', tags, security: 'apiKey',
     summary: 'Search word marks: SMART (fuzzy, ranked) or EXACT, with counts by status, type, filing mode, state and class',

@@ -2,9 +2,9 @@ import { z } from '../zod.ts';
 import type { Api } from '../endpoint.ts';
 import { appNoParam } from '../schemas.ts';
 import * as S from '../../threats/schemas.ts';
-import type { ThreatService } from '../../threats/service.ts';
+import type { Services } from '../../root.ts';
 
-export function threatRoutes(api: Api, threats: ThreatService): void {
+export function threatRoutes(api: Api, { threats }: Pick<Services, 'threats'>): void {
   api.add({
     method: 'get', path: '/v1/trademarks/:app_no/threats/', operationId: 'getThreats', tags: ['Trademarks'], security: 'apiKey',
     summary: 'Marks that could be confused with this one: word, sound, logo and logo text, with calibrated risk levels (cat_threats)',

@@ -3,7 +3,7 @@ import type { Api } from '../endpoint.ts';
 import { viewerOf } from '../../accounts/access.ts';
 import { appNoParam } from '../schemas.ts';
 import * as S from '../../trademarks/schemas.ts';
-import type { TrademarkService } from '../../trademarks/service.ts';
+import type { Services } from '../../root.ts';
 import type { LinkedTable } from '../../trademarks/sql.ts';
 import { tableCategories } from '../../trademarks/gate.ts';
 
@@ -20,7 +20,7 @@ interface Linked<T extends z.ZodType> {
   summary: string;
 }
 
-export function trademarkRoutes(api: Api, service: TrademarkService): void {
+export function trademarkRoutes(api: Api, { trademarks: service }: Pick<Services, 'trademarks'>): void {
   api.add({
     method: 'get', path: '/v1/trademarks/:app_no/', operationId: 'getTrademark', tags, security: 'apiKey',
     summary: 'Trademark detail: core data plus the linked tables the plan enables',

@@ -1,15 +1,11 @@
 import type { Api } from '../endpoint.ts';
 import { z } from '../zod.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { Page } from '../schemas.ts';
 import { viewerOf } from '../../accounts/access.ts';
 import type { Caller } from '../../accounts/callerRepository.ts';
-import { WebhookRepository } from '../../webhooks/repository.ts';
-import { WebhookService } from '../../webhooks/service.ts';
-import { SecretBox } from '../../webhooks/secrets.ts';
-import { outboundClient } from '../../outbound/client.ts';
-import { ChangesFeed, ChangesQuery, ChangesResponse } from '../../webhooks/changes.ts';
+import { ChangesQuery, ChangesResponse } from '../../webhooks/changes.ts';
+import type { Services } from '../../root.ts';
 import * as S from '../../webhooks/schemas.ts';
 
 const tags = ['Webhooks'];
@@ -21,12 +17,7 @@ const me = (caller: Caller | undefined): Caller => {
 
 const PLAN_NOTE = 'Needs an active subscription on a plan with webhooks (403 `webhooks_not_on_plan`, `subscription_inactive`).';
 
-export function registerWebhookRoutes(api: Api, deps: Deps): void {
-  webhookRoutes(api, new WebhookService(new WebhookRepository(deps.db), new SecretBox(deps.config.WEBHOOK_SECRET_KEY), outboundClient(deps.config)));
-  changesRoutes(api, new ChangesFeed(deps.db));
-}
-
-export function webhookRoutes(api: Api, s: WebhookService): void {
+export function webhookRoutes(api: Api, { webhooks: s }: Pick<Services, 'webhooks'>): void {
   const base = { tags, security: 'bearer' as const, cost: null };
 
   const header = (description: string) => z.string().openapi({ description });
@@ -112,7 +103,7 @@ export function webhookRoutes(api: Api, s: WebhookService): void {
   });
 }
 
-export function changesRoutes(api: Api, feed: ChangesFeed): void {
+export function changesRoutes(api: Api, { changes: feed }: Pick<Services, 'changes'>): void {
   api.add({
     method: 'get', path: '/v1/changes/', operationId: 'listChanges', tags, security: 'apiKey',
     summary: 'The registry\'s change events in commit order, for clients that poll',

@@ -1,0 +1,270 @@
+// The composition root: where a process's parts are built from its configuration, each once. The API
+// (src/server.ts, src/http/app.ts), the workers process (workers/main.ts), the scripts and the tests
+// all start here; routes and worker wiring are handed what it built and make nothing themselves.
+// Building connects to nothing (printing the OpenAPI document opens no connection): pools and Redis
+// connect on first use, the listener and the search index when started. docs/architecture.md draws it.
+import fs from 'node:fs';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createDb, type Db } from './db/knex.ts';
+import { ChangeListener } from './db/listener.ts';
+import { RedisConnections } from './redis.ts';
+import { createObjectStore } from './storage/factory.ts';
+import type { ObjectStore } from './storage/objectStore.ts';
+import { UrlSigner } from './storage/urlSigner.ts';
+import { OutboundClient, outboundClient } from './outbound/client.ts';
+import { MailRelay } from './mail/mailer.ts';
+import { AccountRepository } from './accounts/accountRepository.ts';
+import { AccountService } from './accounts/accountService.ts';
+import { CallerCache } from './accounts/callerCache.ts';
+import { CallerRepository } from './accounts/callerRepository.ts';
+import { PlanCache } from './accounts/planCache.ts';
+import { TokenService } from './accounts/tokens.ts';
+import { CreditLedger } from './limits/credits.ts';
+import { QuotaRepository } from './limits/quotaRepository.ts';
+import { RateLimits } from './limits/rateLimits.ts';
+import { UsageService } from './limits/usageService.ts';
+import { TrademarkRepository } from './trademarks/repository.ts';
+import { TrademarkService } from './trademarks/service.ts';
+import { SearchIndex } from './search/manager.ts';
+import { SearchCache } from './search/cache.ts';
+import { SearchService } from './search/service.ts';
+import { ThreatRepository } from './threats/repository.ts';
+import { ThreatService } from './threats/service.ts';
+import { JournalRepository } from './documents/journalRepository.ts';
+import { JournalService } from './documents/journalService.ts';
+import { DocumentRepository } from './documents/documentRepository.ts';
+import { DocumentService } from './documents/documentService.ts';
+import { ReportService } from './documents/reportService.ts';
+import { BulkJobRepository } from './documents/bulkRepository.ts';
+import { BULK_QUEUE, BulkDocumentService } from './documents/bulkService.ts';
+import { ReferenceRepository } from './reference/repository.ts';
+import { ReferenceService } from './reference/service.ts';
+import { WebhookRepository } from './webhooks/repository.ts';
+import { WebhookService } from './webhooks/service.ts';
+import { SecretBox } from './webhooks/secrets.ts';
+import { ChangesFeed } from './webhooks/changes.ts';
+import { DeliveryRepository } from './webhooks/deliveryRepository.ts';
+import { Deliverer } from './webhooks/delivery.ts';
+import { LogoRepository } from './logos/repository.ts';
+import { SidecarClient } from './logos/sidecarClient.ts';
+import { LogoTextIndex } from './logos/textIndex.ts';
+import { LogoService } from './logos/service.ts';
+import { FanOut, type SearchWorkerDeps } from './logos/fanout.ts';
+import type { FetchOptions } from './logos/imageFetch.ts';
+
+export interface RootOptions {
+  /** What signed links and reports read the time from (tests pass a clock they move). */
+  clock?: Clock;
+  /** PostgreSQL connections at most (default DB_POOL_MAX). */
+  dbPoolMax?: number;
+  /** How long one call to the ML sidecar may take. */
+  sidecarTimeoutMs?: number;
+}
+
+/** The workers process: many consumers share the pool, and indexing an image may wait longer than a request. */
+export const WORKERS: RootOptions = { dbPoolMax: 16, sidecarTimeoutMs: 120_000 };
+
+export interface Repositories {
+  accounts: AccountRepository;
+  callers: CallerRepository;
+  quotas: QuotaRepository;
+  trademarks: TrademarkRepository;
+  threats: ThreatRepository;
+  journals: JournalRepository;
+  documents: DocumentRepository;
+  bulkJobs: BulkJobRepository;
+  reference: ReferenceRepository;
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  logos: LogoRepository;
+}
+
+export interface Services {
+  trademarks: TrademarkService;
+  search: SearchService;
+  threats: ThreatService;
+  journals: JournalService;
+  reference: ReferenceService;
+  accounts: AccountService;
+  usage: UsageService;
+  tokens: TokenService;
+  limits: RateLimits;
+  ledger: CreditLedger;
+  /** Who an API key or token belongs to, cached until PostgreSQL announces a change. */
+  callers: CallerCache;
+  /** The subscription of the account a signed link was issued to. */
+  plans: PlanCache;
+  documents: DocumentService;
+  reports: ReportService;
+  bulkDocuments: BulkDocumentService;
+  webhooks: WebhookService;
+  changes: ChangesFeed;
+  logos: LogoService;
+  /**
+   * Resolves once this process has heard PostgreSQL announce the changes committed so far, so a
+   * revoked key is refused by the very next request to this process (others hear within milliseconds).
+   */
+  announced(): Promise<void>;
+  /** Where multipart uploads are streamed to. */
+  uploadDir: string;
+  /** Signed webhook deliveries (the workers'). */
+  deliverer: Deliverer;
+  /** Unsent mail, sent (the workers'). */
+  mail: MailRelay;
+}
+
+/** Logo search's long-lived parts: the sidecar client, the OCR text index, the bulk fan-out. */
+export interface LogoParts {
+  repo: LogoRepository;
+  sidecar: SidecarClient;
+  texts: LogoTextIndex;
+  /** What searching one image needs, in the API and in the workers. */
+  images: SearchWorkerDeps;
+  /** The bulk fan-out, connected on first use. */
+  fanout(): FanOut;
+}
+
+export interface Root {
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  db: Db;
+  /** The command connection (rate limits, credits, caches); `connections` makes the others. */
+  redis: Redis;
+  connections: RedisConnections;
+  store: ObjectStore;
+  signer: UrlSigner;
+  /** Base URL clients reach this API at; the server sets it once it listens. */
+  baseUrl: { value: string };
+  /** PostgreSQL notifications of changes this process caches; start() it before serving. */
+  listener: ChangeListener;
+  /** The word-mark search index (loaded on first use; the server loads it before listening). */
+  search: SearchIndex;
+  logos: LogoParts;
+  /** HTTPS to customers' webhook endpoints, through the address policy. */
+  outbound: OutboundClient;
+  repos: Repositories;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export function createRoot(config: Config, opts: RootOptions = {}): Root {
+  const clock = opts.clock ?? systemClock;
+  const log = createLogger(config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL, opts.dbPoolMax ?? config.DB_POOL_MAX);
+  const connections = new RedisConnections(config.REDIS_URL);
+  const signer = new UrlSigner(config.URL_SIGNING_SECRET, () => clock.now());
+  const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
+  const store = createObjectStore(config, signer, () => baseUrl.value);
+  const listener = new ChangeListener(config.DATABASE_URL, log);
+  const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log);
+  const outbound = outboundClient(config);
+  const repos = repositories(db);
+  const logos = logoParts(config, repos.logos, connections, opts.sidecarTimeoutMs);
+
+  const redis = connections.commands;
+  const ledger = new CreditLedger(redis, repos.quotas, config.RATE_LIMIT_PREFIX, log);
+  const callers = new CallerCache(repos.callers, listener);
+  const trademarks = new TrademarkService(repos.trademarks, store);
+  const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log);
+  // Exports page through a search without filling the cache with pages nobody will ask for again.
+  const exportSearch = new SearchService(search, repos.trademarks, new SearchCache(redis, config.RATE_LIMIT_PREFIX, 0, log));
+  // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
+  let bulkQueue: Queue | undefined;
+  const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
+  const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
+  const mail = new MailRelay(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);
+
+  const services: Services = {
+    trademarks,
+    search: new SearchService(search, repos.trademarks, cache),
+    threats: new ThreatService(search, repos.trademarks, repos.threats, logos.texts, cache, config.LOGO_MODEL),
+    journals: new JournalService(repos.journals),
+    reference: new ReferenceService(repos.reference),
+    accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),
+    usage: new UsageService(repos.accounts, ledger),
+    tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
+    limits: rateLimits(config, redis, log),
+    ledger,
+    callers,
+    plans: new PlanCache(repos.callers, listener),
+    documents: new DocumentService(repos.documents, repos.journals, store),
+    reports: new ReportService(repos.trademarks, exportSearch, store, () => new Date(clock.now())),
+    bulkDocuments: new BulkDocumentService(repos.documents, repos.bulkJobs, bulkQueueOf, store, log, () => baseUrl.value),
+    webhooks: new WebhookService(repos.webhooks, secrets, outbound),
+    changes: new ChangesFeed(db),
+    logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout),
+    announced: () => listener.sync(),
+    uploadDir: config.uploadDir,
+    deliverer: new Deliverer(repos.deliveries, callers, trademarks, secrets, outbound, {
+      maxAttempts: config.WEBHOOK_MAX_RETRIES + 1, retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS, disableAfter: config.WEBHOOK_DISABLE_AFTER,
+    }, log, () => void mail.sendPending().catch((err) => log.error({ err }, 'mail relay failed'))),
+    mail,
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    config, log, clock, db, redis, connections, store, signer, baseUrl, listener, search, logos, outbound, repos, services,
+    close() {
+      closing ??= (async () => {
+        await search.close();
+        await logos.close();
+        await bulkQueue?.close();
+        await Promise.all([db.destroy(), listener.close(), store.close?.()]);
+        mail.close();
+        outbound.close();
+        connections.disconnect();
+      })();
+      return closing;
+    },
+  };
+}
+
+function repositories(db: Db): Repositories {
+  return {
+    accounts: new AccountRepository(db),
+    callers: new CallerRepository(db),
+    quotas: new QuotaRepository(db),
+    trademarks: new TrademarkRepository(db),
+    threats: new ThreatRepository(db),
+    journals: new JournalRepository(db),
+    documents: new DocumentRepository(db),
+    bulkJobs: new BulkJobRepository(db),
+    reference: new ReferenceRepository(db),
+    webhooks: new WebhookRepository(db),
+    deliveries: new DeliveryRepository(db),
+    logos: new LogoRepository(db),
+  };
+}
+
+function rateLimits(config: Config, redis: Redis, log: Logger): RateLimits {
+  return new RateLimits(redis, {
+    ipPerMinute: config.RATE_IP_PER_MINUTE, keyPerSecond: config.RATE_KEY_PER_SECOND,
+    publicSearchPerHour: config.PUBLIC_SEARCH_PER_HOUR, prefix: config.RATE_LIMIT_PREFIX, instance: config.INSTANCE_ID,
+    login: {
+      emailSlowAfter: config.LOGIN_EMAIL_SLOW_AFTER, emailMax: config.LOGIN_EMAIL_MAX,
+      ipSlowAfter: config.LOGIN_IP_SLOW_AFTER, ipMax: config.LOGIN_IP_MAX, maxDelayMs: config.LOGIN_MAX_DELAY_MS,
+    },
+  }, log);
+}
+
+function logoParts(config: Config, repo: LogoRepository, connections: RedisConnections, sidecarTimeoutMs?: number): LogoParts & { close(): Promise<void> } {
+  const sidecar = new SidecarClient(config.ML_URL, sidecarTimeoutMs);
+  const allow = config.IMAGE_FETCH_TEST_ALLOW.split(',').map((s) => s.trim()).filter(Boolean);
+  const fetch: FetchOptions = {
+    timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
+    ...(allow.length ? { allow: new Set(allow) } : {}),
+    ...(config.IMAGE_FETCH_TEST_CA ? { ca: fs.readFileSync(config.IMAGE_FETCH_TEST_CA) } : {}),
+  };
+  let fan: FanOut | undefined;
+  return {
+    repo, sidecar, texts: new LogoTextIndex(repo),
+    images: { sidecar, repo, fetch, uploadDir: config.uploadDir },
+    fanout: () => (fan ??= new FanOut(connections, config.QUEUE_PREFIX)),
+    close: async () => fan?.close(),
+  };
+}
