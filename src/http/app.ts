@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler, requireJsonBody } from './errorHandler.t
 import { generateOpenApi } from './openapi.ts';
 import { docsRouter } from './docsPage.ts';
 import { requestLog } from './requestLog.ts';
+import { methodNotAllowed } from './methods.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
 import { Guard } from './guard.ts';
@@ -61,6 +62,7 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  app.use(methodNotAllowed(app));
   app.use(notFoundHandler);
   app.use(errorHandler(root.log));
   return { app, openapi };

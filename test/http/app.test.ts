@@ -17,6 +17,26 @@ describe('http skeleton', () => {
     expect(res.body.request_id).to.be.a('string').and.equal(res.headers['x-request-id']);
   });
 
+  it('answers a method a path does not have with 405 and the methods it has in Allow, not 404', async () => {
+    const patch = await request(t.app).patch('/v1/trademarks/4000001/').set('X-API-Key', t.account.key);
+    expect(patch.status).to.equal(405);
+    expect(patch.type).to.equal('application/json');
+    expect(patch.headers.allow).to.equal('GET, HEAD');
+    expect(patch.body).to.include({ code: 'method_not_allowed' });
+    expect(patch.body.request_id).to.equal(patch.headers['x-request-id']);
+    // Every method of the path, from each route its path matches.
+    const hook = await request(t.app).patch('/user/v1/webhooks/8a3c0a4e-0f6e-4c43-9a43-3c1a9a2b0d11/');
+    expect([hook.status, hook.headers.allow]).to.deep.equal([405, 'DELETE, GET, HEAD, PUT']);
+    const bulk = await request(t.app).delete('/v1/trademarks/bulk/');
+    expect([bulk.status, bulk.headers.allow]).to.deep.equal([405, 'GET, HEAD, POST']);
+    // Paths served outside the declared endpoints too.
+    const health = await request(t.app).put('/healthz').set('Content-Type', 'application/json').send('{}');
+    expect([health.status, health.headers.allow, health.body.code]).to.deep.equal([405, 'GET, HEAD', 'method_not_allowed']);
+    // A path that does not exist stays a 404, whatever the method.
+    const none = await request(t.app).patch('/no/such/thing');
+    expect([none.status, none.headers.allow, none.body.code]).to.deep.equal([404, undefined, 'not_found']);
+  });
+
   it('keeps a sane caller request id and replaces an unsafe one', async () => {
     const kept = await request(t.app).get('/healthz').set('X-Request-Id', 'abc-123');
     expect(kept.headers['x-request-id']).to.equal('abc-123');

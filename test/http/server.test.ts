@@ -49,9 +49,9 @@ describe('API server process', () => {
 
     req.end(body);
     const late = await response;
-    // The body was read and routed: POST /healthz is no endpoint, so a JSON 404, not a cut connection.
-    expect(late.status).to.equal(404);
-    expect(JSON.parse(late.body).code).to.equal('not_found');
+    // The body was read and routed: /healthz has no POST, so a JSON 405, not a cut connection.
+    expect(late.status).to.equal(405);
+    expect(JSON.parse(late.body).code).to.equal('method_not_allowed');
     await closing;
     expect(closed).to.equal(true);
   });
@@ -79,7 +79,7 @@ describe('API server process', () => {
     await new Promise((r) => setImmediate(r));
     req.end(body);
     const late = await response;
-    expect(late.status).to.equal(404);
+    expect(late.status).to.equal(405);
     // The client is told the connection ends with this answer.
     expect(late.connection).to.equal('close');
     await closing;
