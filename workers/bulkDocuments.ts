@@ -27,7 +27,7 @@ export function startBulkDocumentWorker(root: Root, o: BulkWorkerOptions = {}): 
   const jobs = root.repos.bulkJobs;
   const connection = root.connections.queues;
   const prefix = o.prefix ?? config.QUEUE_PREFIX;
-  const builder = new BulkZipBuilder(root.db, store, log);
+  const builder = new BulkZipBuilder(jobs, root.repos.documents, store, log);
   const jobOpts = o.job ?? DEFAULT_BULK_JOB;
   const worker = new Worker<{ id: string }>(BULK_QUEUE, async (job: Job<{ id: string }>) => builder.build(job.data.id), {
     connection, prefix, concurrency: o.concurrency ?? config.BULK_DOCUMENTS_CONCURRENCY,

@@ -33,7 +33,7 @@ export class WebhookWorkers {
       renewals: new Queue(RENEWALS_QUEUE, { connection, prefix }),
     };
     const maxAttempts = config.WEBHOOK_MAX_RETRIES + 1;
-    this.relay = new OutboxRelay(root.db, this.queues.deliveries, { maxAttempts, retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS, requeueAfterMs: config.WEBHOOK_REQUEUE_AFTER_MS });
+    this.relay = new OutboxRelay(root.repos.deliveries, this.queues.deliveries, { maxAttempts, retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS, requeueAfterMs: config.WEBHOOK_REQUEUE_AFTER_MS });
   }
 
   async start(): Promise<void> {

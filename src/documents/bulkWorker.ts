@@ -1,11 +1,10 @@
 import { ZipArchive } from 'archiver';
 import type { Readable } from 'node:stream';
-import type { Db } from '../db/knex.ts';
 import type { Logger } from '../logger.ts';
 import { AppError } from '../errors.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { DocumentRepository } from './documentRepository.ts';
-import { BulkJobRepository, type BulkFailure, type BulkJobRow } from './bulkRepository.ts';
+import type { DocumentRepository } from './documentRepository.ts';
+import type { BulkJobRepository, BulkFailure, BulkJobRow } from './bulkRepository.ts';
 import { documentFilename } from './filenames.ts';
 
 /**
@@ -15,13 +14,12 @@ import { documentFilename } from './filenames.ts';
  * under the same key.
  */
 export class BulkZipBuilder {
-  private readonly jobs: BulkJobRepository;
-  private readonly docs: DocumentRepository;
-
-  constructor(db: Db, private readonly store: ObjectStore, private readonly log: Logger) {
-    this.jobs = new BulkJobRepository(db);
-    this.docs = new DocumentRepository(db);
-  }
+  constructor(
+    private readonly jobs: BulkJobRepository,
+    private readonly docs: DocumentRepository,
+    private readonly store: ObjectStore,
+    private readonly log: Logger,
+  ) {}
 
   async build(id: string): Promise<'built' | 'skipped'> {
     const job = await this.jobs.start(id);

@@ -1,6 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq';
-import type { Db } from '../db/knex.ts';
-import { DeliveryRepository, type Queued } from './deliveryRepository.ts';
+import type { DeliveryRepository, Queued } from './deliveryRepository.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
@@ -42,13 +41,11 @@ export interface RelaySettings {
  * and re-adding a job still queued is a no-op.
  */
 export class OutboxRelay {
-  private readonly repo: DeliveryRepository;
   private readonly batch: number;
   private wake: (() => void) | undefined;
   private kicked = false;
 
-  constructor(db: Db, private readonly deliveries: Queue, private readonly settings: RelaySettings) {
-    this.repo = new DeliveryRepository(db);
+  constructor(private readonly repo: DeliveryRepository, private readonly deliveries: Queue, private readonly settings: RelaySettings) {
     this.batch = settings.batch ?? 500;
   }
 

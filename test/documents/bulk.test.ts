@@ -155,7 +155,7 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     const c = await t.client();
     const { body } = await c.post('/v3/documents/bulk/').send({ application_numbers: ['4000002'] });
     const done = await settled(c, body.job_id);
-    const builder = new BulkZipBuilder(t.deps.db, t.deps.store, t.deps.log);
+    const builder = new BulkZipBuilder(t.deps.repos.bulkJobs, t.deps.repos.documents, t.deps.store, t.deps.log);
     expect(await builder.build(body.job_id)).to.equal('skipped');
     expect((await c.get(`/v3/documents/bulk/${body.job_id}/`)).body.finished_at).to.equal(done.body.finished_at);
 

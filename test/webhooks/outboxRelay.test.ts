@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/knex.ts';
 import { OutboxRelay, type DeliveryJob } from '../../src/webhooks/outboxRelay.ts';
+import { DeliveryRepository } from '../../src/webhooks/deliveryRepository.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';
 import { createAccount } from '../helpers/accounts.ts';
 
@@ -13,6 +14,7 @@ describe('outbox relay', () => {
   let deliveries: Queue;
   let hooks: string[];
   const settings = { maxAttempts: 4, retryDelayMs: 100, requeueAfterMs: 60_000 };
+  const relayOf = (s: ConstructorParameters<typeof OutboxRelay>[2]) => new OutboxRelay(new DeliveryRepository(db), deliveries, s);
 
   before(async () => {
     ({ db } = await cloneTestDatabase());
@@ -47,7 +49,7 @@ describe('outbox relay', () => {
   const jobIds = async () => (await deliveries.getJobs(['waiting', 'delayed'], 0, -1, true)).map((j) => j.id).sort();
 
   it('fans each event out to the active webhooks that monitor its mark and want it, marks it done, and queues one job per delivery', async () => {
-    const relay = new OutboxRelay(db, deliveries, { ...settings, batch: 2 });
+    const relay = relayOf({ ...settings, batch: 2 });
     expect(await relay.relayOnce()).to.deep.equal({ events: 2, deliveries: 3 });
     expect(await relay.relayOnce()).to.deep.equal({ events: 1, deliveries: 1 });
     expect(await relay.relayOnce()).to.deep.equal({ events: 0, deliveries: 0 });
@@ -67,15 +69,15 @@ describe('outbox relay', () => {
     await db('webhook_deliveries').update({ queued_at: db.raw(`now() - interval '1 hour'`), next_attempt_at: db.raw(`now() - interval '1 hour'`) });
     await db('webhook_deliveries').where({ outbox_id: e1, webhook_id: hooks[0] }).update({ attempts: 2 });
     await (await deliveries.getJob(`d-${e1}-${hooks[0]}`))!.remove();
-    expect(await new OutboxRelay(db, deliveries, settings).relayOnce()).to.deep.equal({ events: 0, deliveries: 4 });
+    expect(await relayOf(settings).relayOnce()).to.deep.equal({ events: 0, deliveries: 4 });
     expect(await jobIds()).to.have.length(4);
     expect((await deliveries.getJob(`d-${e1}-${hooks[0]}`))!.opts.attempts).to.equal(2);
     // Just handed over: not again before requeueAfterMs.
-    expect(await new OutboxRelay(db, deliveries, settings).relayOnce()).to.deep.equal({ events: 0, deliveries: 0 });
+    expect(await relayOf(settings).relayOnce()).to.deep.equal({ events: 0, deliveries: 0 });
   });
 
   it('leaves finished deliveries alone', async () => {
     await db('webhook_deliveries').update({ status: 'delivered', queued_at: db.raw(`now() - interval '1 hour'`) });
-    expect(await new OutboxRelay(db, deliveries, settings).relayOnce()).to.deep.equal({ events: 0, deliveries: 0 });
+    expect(await relayOf(settings).relayOnce()).to.deep.equal({ events: 0, deliveries: 0 });
   });
 });
