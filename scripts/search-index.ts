@@ -2,9 +2,9 @@
 //   rebuild  builds the index from PostgreSQL, saves it (SEARCH_SNAPSHOT) and tells running API
 //            processes, which swap it in without a restart
 //   info     says what the saved snapshot holds
-import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
+import { createRoot } from '../src/root.ts';
 import { buildIndex, SNAPSHOT_CHANNEL } from '../src/search/manager.ts';
 import { loadSnapshot } from '../src/search/snapshot.ts';
 
@@ -20,10 +20,12 @@ export async function searchIndexCommand(argv: string[], out: (line: string) => 
       const { engine, ms } = await buildIndex(config.DATABASE_URL, file, out);
       out(`search index: ${engine.indexes[0].n.toLocaleString('en')} marks, ${engine.indexes[0].vocab.size.toLocaleString('en')} words, ` +
         `built in ${(ms / 1000).toFixed(1)} s, saved to ${file} (feed position ${engine.seq})`);
-      const c = new pg.Client({ connectionString: config.DATABASE_URL });
-      await c.connect();
-      await c.query(`select pg_notify('${SNAPSHOT_CHANNEL}', '')`);
-      await c.end();
+      const root = createRoot(config, { dbPoolMax: 1 });
+      try {
+        await root.db.raw('select pg_notify(?, ?)', [SNAPSHOT_CHANNEL, '']);
+      } finally {
+        await root.close();
+      }
       return 0;
     }
     case 'info': {
