@@ -18,22 +18,42 @@ export function validationError(where: Where, issues: z.core.$ZodIssue[]): AppEr
 // (JSON's \ud800 escape). None belongs in any field, and PostgreSQL refuses NUL in text with an error.
 const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udfff]/u;
 
-/** The path of every string (or object key) in a parsed JSON value, query or form holding a forbidden character. */
-export function controlCharacters(value: unknown, at: (string | number)[] = [], out: z.core.$ZodIssue[] = []): z.core.$ZodIssue[] {
-  const check = (s: string, path: (string | number)[]) => {
+interface Step {
+  key: string | number;
+  up: Step | null;
+}
+
+const pathOf = (step: Step | null): (string | number)[] => {
+  const out: (string | number)[] = [];
+  for (let s = step; s; s = s.up) out.push(s.key);
+  return out.reverse();
+};
+
+/**
+ * The path of every string (or object key) in a parsed JSON value, query or form holding a forbidden
+ * character. Walked with a stack of its own, each entry linked to its parent, so a body nested
+ * thousands of levels deep neither overflows the call stack nor copies its path at every level.
+ */
+export function controlCharacters(value: unknown): z.core.$ZodIssue[] {
+  const out: z.core.$ZodIssue[] = [];
+  const check = (s: string, at: Step | null) => {
     const bad = FORBIDDEN_CHARACTER.exec(s);
     if (bad) {
       const cp = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      out.push({ code: 'custom', path, input: s, message: `contains a control character or unpaired surrogate (U+${cp}), which no field accepts` });
+      out.push({ code: 'custom', path: pathOf(at), input: s, message: `contains a control character or unpaired surrogate (U+${cp}), which no field accepts` });
     }
   };
-  if (typeof value === 'string') check(value, at);
-  else if (Array.isArray(value)) value.forEach((v, i) => controlCharacters(v, [...at, i], out));
-  // Plain objects only: an uploaded file's record is ours, not the client's text.
-  else if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-    for (const [k, v] of Object.entries(value)) {
-      check(k, [...at, k]);
-      controlCharacters(v, [...at, k], out);
+  // Each entry: a value, where it is, and whether its own name (an object key) is to be checked first.
+  const todo: [unknown, Step | null, boolean][] = [[value, null, false]];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [v, at, named] = next;
+    if (named) check(String(at!.key), at);
+    if (typeof v === 'string') check(v, at);
+    else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) todo.push([v[i], { key: i, up: at }, false]);
+    // Plain objects only: an uploaded file's record is ours, not the client's text.
+    else if (v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) todo.push([entries[i][1], { key: entries[i][0], up: at }, true]);
     }
   }
   return out;

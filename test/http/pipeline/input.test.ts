@@ -35,6 +35,17 @@ describe('request pipeline: reading and checking the input', () => {
       // An uploaded file's record is not the client's text.
       expect(controlCharacters({ file: new (class { path = '\u0001'; })() })).to.deep.equal([]);
     });
+
+    it('walks a body nested 100,000 levels deep without overflowing the stack, and names the path to what it refuses', () => {
+      let deep: unknown = ['\u0000'];
+      for (let i = 0; i < 100_000; i++) deep = [deep];
+      const [issue] = controlCharacters({ a: deep });
+      expect(issue.path).to.have.length(100_002); // 'a', then an index per level
+      expect(issue.path.slice(0, 3)).to.deep.equal(['a', 0, 0]);
+      let clean: unknown = 'fine';
+      for (let i = 0; i < 100_000; i++) clean = { k: clean };
+      expect(controlCharacters(clean)).to.deep.equal([]);
+    });
   });
 
   describe('readInput', () => {
