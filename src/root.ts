@@ -171,8 +171,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const callers = new CallerCache(repos.callers, listener);
   const trademarks = new TrademarkService(repos.trademarks, store);
   const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log);
-  // Exports page through a search without filling the cache with pages nobody will ask for again.
-  const exportSearch = new SearchService(search, repos.trademarks, new SearchCache(redis, config.RATE_LIMIT_PREFIX, 0, log));
+  const wordSearch = new SearchService(search, repos.trademarks, cache);
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
@@ -181,7 +180,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
 
   const services: Services = {
     trademarks,
-    search: new SearchService(search, repos.trademarks, cache),
+    search: wordSearch,
     threats: new ThreatService(search, repos.trademarks, repos.threats, logos.texts, cache, config.LOGO_MODEL),
     journals: new JournalService(repos.journals),
     reference: new ReferenceService(repos.reference),
@@ -193,7 +192,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     callers,
     plans: new PlanCache(repos.callers, listener),
     documents: new DocumentService(repos.documents, repos.journals, store),
-    reports: new ReportService(repos.trademarks, exportSearch, store, () => new Date(clock.now())),
+    reports: new ReportService(repos.trademarks, wordSearch, store, () => new Date(clock.now())),
     bulkDocuments: new BulkDocumentService(repos.documents, repos.bulkJobs, bulkQueueOf, store, log, () => baseUrl.value),
     webhooks: new WebhookService(repos.webhooks, secrets, outbound),
     changes: new ChangesFeed(db),

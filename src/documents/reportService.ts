@@ -52,7 +52,7 @@ export class ReportService {
 
   async searchWorkbook(p: ExportParams, charge: Charge): Promise<GeneratedFile> {
     const { max_rows: max, ...query } = p;
-    const ask = (limit: number, cursor?: string) => this.search.search({ ...query, limit, offset: 0, cursor });
+    const ask = (limit: number, cursor?: string) => this.search.search({ ...query, limit, offset: 0, cursor }, { cached: false });
     // The first page checks the search (400 for a bad status or an empty query) before anything is charged.
     const first = await ask(Math.min(PAGE, max));
     await charge(1, 'excel_reports');

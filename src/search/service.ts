@@ -37,7 +37,9 @@ export class SearchService {
     private readonly cache: SearchCache,
   ) {}
 
-  async search(p: SearchParams): Promise<SearchBody> {
+  /** `cached: false` for callers that page through a whole result (exports): their pages would only fill the cache. */
+  async search(p: SearchParams, opts: { cached?: boolean } = {}): Promise<SearchBody> {
+    const cached = opts.cached ?? true;
     const t0 = performance.now();
     const q = prepareQuery(p.word_mark, p.match_type);
     if (!q.words.length) throw bad('word_mark', 'word_mark must contain a letter or a digit');
@@ -48,8 +50,8 @@ export class SearchService {
     const after = p.cursor === undefined ? null : decodeCursor(p.cursor, fp);
     const engine = await this.index.ready();
     const key = this.cache.key(engine.seq, createHash('sha256').update(JSON.stringify([fp, p.limit, p.offset, p.cursor ?? null, p.word_mark])).digest('base64url'));
-    const cached = await this.cache.get<SearchBody>(key);
-    if (cached) return { ...cached, response_ms: Math.round(performance.now() - t0), from_cache: true };
+    const hit = cached ? await this.cache.get<SearchBody>(key) : null;
+    if (hit) return { ...hit, response_ms: Math.round(performance.now() - t0), from_cache: true };
 
     const filter: Filter = { classes: classes.length ? classMask(classes) : null, status };
     const upTo = after ? p.limit : p.offset + p.limit;
@@ -64,7 +66,7 @@ export class SearchService {
       results, groups: formatGroups(r.groups),
       next_cursor: more && last ? encodeCursor(fp, { strategy: last.strategy, dist: last.dist, len: last.len, appNo: last.appNo }) : null,
     };
-    this.cache.set(key, body);
+    if (cached) this.cache.set(key, body);
     return { ...body, response_ms: Math.round(performance.now() - t0) };
   }
 

@@ -294,6 +294,17 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     expect(meta.get('rows')).to.equal(10_000);
   });
 
+  it('pages through the search without filling the search cache', async () => {
+    const keys = () => t.deps.redis.keys(`${t.deps.config.RATE_LIMIT_PREFIX}:search:*`);
+    const before = (await keys()).length;
+    await exported('word_mark=ZENITHS&match_type=SMART&max_rows=3000'); // a search no other test made
+    expect((await keys()).length).to.equal(before);
+    // The same search asked through the API is cached (written after the answer), so the count above could have moved.
+    await (await t.client()).get('/v1/trademarks/?word_mark=ZENITHS&limit=3');
+    for (let i = 0; i < 100 && (await keys()).length === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await keys()).length).to.equal(before + 1);
+  });
+
   it('gives the credit back when an export fails after it has begun', async () => {
     // The search fails on its second page, after the first rows are on their way to the client.
     const real = new SearchService(t.deps.search, new TrademarkRepository(t.deps.db), new SearchCache(t.deps.redis, 'test-export', 0, t.deps.log));
