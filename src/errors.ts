@@ -63,3 +63,28 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+/** Where a request's parameter was read from. */
+export type Where = 'path' | 'query' | 'body';
+
+/** One wrong parameter and why; a nested field is named by its dotted path. */
+export interface Invalid {
+  parameter: string;
+  message: string;
+}
+
+/** A 400 `validation_error` with one `details` entry per wrong parameter, each named in the message. */
+export function invalidParameters(where: Where, issues: readonly Invalid[]): AppError {
+  const details = issues.map((i) => ({ in: where, parameter: i.parameter, message: i.message }));
+  const names = [...new Set(details.map((d) => d.parameter))].join(', ');
+  return new AppError('validation_error', `invalid ${where} parameter${details.length > 1 ? 's' : ''}: ${names}`, details);
+}
+
+/**
+ * A 400 naming one wrong parameter. `explained` puts the reason in the message too, where the name
+ * alone does not say what was refused (an unknown event, an address not allowed).
+ */
+export function invalidParameter(where: Where, parameter: string, message: string, explained = false): AppError {
+  const err = invalidParameters(where, [{ parameter, message }]);
+  return explained ? new AppError(err.code, `${err.message}: ${message}`, err.details) : err;
+}
