@@ -1,5 +1,5 @@
 import argon2 from 'argon2';
-import { AppError } from '../errors.ts';
+import { AppError, invalidParameter } from '../errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys.ts';
 import type { AccountRepository, KeyRow } from './accountRepository.ts';
 
@@ -48,7 +48,7 @@ export class AccountService {
     const apiKey = generateApiKey();
     const { accountId, trialEndsAt } = await this.repo.transaction(async (trx) => {
       const planId = await this.repo.planId(input.plan, trx);
-      if (planId === undefined) throw new AppError('validation_error', `unknown plan: ${input.plan}`, [{ in: 'body', parameter: 'plan', message: 'unknown plan' }]);
+      if (planId === undefined) throw invalidParameter('body', 'plan', `unknown plan: ${input.plan}`, true);
       const id = await this.repo.insertAccount(trx, {
         email, passwordHash, firstName: input.first_name.trim(), lastName: input.last_name.trim(),
         organisation: input.organisation ?? null, phone: input.phone ?? null,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { z } from './zod.ts';
-import { AppError } from '../errors.ts';
+import { AppError, invalidParameter } from '../errors.ts';
 
 // Multipart uploads, streamed to disk as they arrive (never held in memory), hashed and measured on
 // the way; the first bytes are kept so the file can be judged by content, not by its name. Files are
@@ -109,9 +109,6 @@ const isUpload = (v: unknown): v is StoredUpload =>
 export const UploadField = (description: string) =>
   z.custom<StoredUpload>(isUpload, { message: 'a file is required here' }).openapi({ type: 'string', format: 'binary', description });
 
-const invalid = (parameter: string, message: string) =>
-  new AppError('validation_error', `invalid body parameter: ${parameter}`, [{ in: 'body', parameter, message }]);
-
 /**
  * Reads a multipart form with up to `maxCount` files in `field` into `req.body` (each file as a
  * StoredUpload; one file alone when maxCount is 1), at most `maxBytes` per file.
@@ -183,10 +180,10 @@ function multipartError(err: unknown, field: string, maxCount: number, maxBytes:
       case 'LIMIT_FILE_COUNT':
       case 'LIMIT_UNEXPECTED_FILE':
         return err.field && err.field !== field
-          ? invalid(err.field, `unexpected file field: send the image${maxCount > 1 ? 's' : ''} as ${field}`)
-          : invalid(field, maxCount === 1 ? 'send one file' : `at most ${maxCount} files per request`);
+          ? invalidParameter('body', err.field, `unexpected file field: send the image${maxCount > 1 ? 's' : ''} as ${field}`)
+          : invalidParameter('body', field, maxCount === 1 ? 'send one file' : `at most ${maxCount} files per request`);
       default:
-        return invalid(err.field ?? '(body)', err.message);
+        return invalidParameter('body', err.field ?? '(body)', err.message);
     }
   }
   // busboy's complaints about a malformed form (a cut-off body, a bad boundary).

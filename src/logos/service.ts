@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { AppError } from '../errors.ts';
+import { AppError, invalidParameter } from '../errors.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { signedLink } from '../storage/links.ts';
 import type { StoredUpload } from '../http/uploads.ts';
@@ -58,7 +58,7 @@ export class LogoService {
     const level = loosest(q.similarity_level);
     const min = TEXT_THRESHOLDS[level];
     if (!/[\p{L}\p{N}]/u.test(q.query_text)) {
-      throw new AppError('validation_error', 'invalid body parameter: query_text', [{ in: 'body', parameter: 'query_text', message: 'query_text must contain a letter or a digit' }]);
+      throw invalidParameter('body', 'query_text', 'query_text must contain a letter or a digit');
     }
     // Hits come strongest first, so those under the level's minimum are a tail: ask for one more page's worth.
     const found = await this.texts.search(q.query_text, max * 4 + 50);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../errors.ts';
+import { invalidParameter } from '../errors.ts';
 import type { After } from './types.ts';
 
 // The opaque `cursor` of deep paging: where the last page ended in the result order, and a
@@ -13,7 +13,7 @@ export function encodeCursor(fp: string, a: After): string {
   return Buffer.from(JSON.stringify([1, fp, a.strategy, a.dist, a.len, a.appNo])).toString('base64url');
 }
 
-const invalid = (why: string) => new AppError('validation_error', `invalid query parameter: cursor`, [{ in: 'query', parameter: 'cursor', message: why }]);
+const invalid = (why: string) => invalidParameter('query', 'cursor', why);
 
 export function decodeCursor(cursor: string, fp: string): After {
   let v: unknown;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, notFound } from '../errors.ts';
+import { invalidParameter, notFound } from '../errors.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { SearchIndex } from './manager.ts';
 import type { SearchEngine } from './engine.ts';
@@ -25,8 +25,7 @@ export interface SearchBody {
   next_cursor: string | null;
 }
 
-const bad = (parameter: string, message: string) =>
-  new AppError('validation_error', `invalid query parameter: ${parameter}`, [{ in: 'query', parameter, message }]);
+const bad = (parameter: string, message: string) => invalidParameter('query', parameter, message);
 
 /** Word-mark search over the in-process index, which also holds the summaries of the page. */
 export class SearchService {

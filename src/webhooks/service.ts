@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, invalidParameter, notFound } from '../errors.ts';
 import type { Caller } from '../accounts/callerRepository.ts';
 import type { OutboundClient } from '../outbound/client.ts';
 import type { WebhookChanges, WebhookRepository, WebhookRow } from './repository.ts';
@@ -17,8 +17,7 @@ export interface CreateInput {
 
 export type UpdateInput = Omit<WebhookChanges, 'secret'> & { secret?: string };
 
-const bodyError = (parameter: string, message: string) =>
-  new AppError('validation_error', `invalid body parameter: ${parameter}: ${message}`, [{ in: 'body', parameter, message }]);
+const bodyError = (parameter: string, message: string) => invalidParameter('body', parameter, message, true);
 
 export class WebhookService {
   constructor(private readonly repo: WebhookRepository, private readonly box: SecretBox, private readonly client: OutboundClient) {}

@@ -1,17 +1,9 @@
 import { z } from '../zod.ts';
-import { AppError } from '../../errors.ts';
-
-export type Where = 'path' | 'query' | 'body';
+import { invalidParameters, type AppError, type Where } from '../../errors.ts';
 
 /** Turns zod issues into the `details` of a 400: one entry per offending parameter. */
-export function validationError(where: Where, issues: z.core.$ZodIssue[]): AppError {
-  const details = issues.map((i) => ({
-    in: where,
-    parameter: i.path.length ? i.path.join('.') : '(body)',
-    message: i.message,
-  }));
-  const names = [...new Set(details.map((d) => d.parameter))].join(', ');
-  return new AppError('validation_error', `invalid ${where} parameter${details.length > 1 ? 's' : ''}: ${names}`, details);
+function validationError(where: Where, issues: z.core.$ZodIssue[]): AppError {
+  return invalidParameters(where, issues.map((i) => ({ parameter: i.path.length ? i.path.join('.') : '(body)', message: i.message })));
 }
 
 // C0 controls but tab, newline and carriage return; DEL; C1 controls; and UTF-16 halves without their pair
