@@ -1,9 +1,8 @@
-import type { Request } from 'express';
 import { AppError } from '../errors.ts';
 
 // The plan-gated categories of the contract. Which of them a caller has comes from its plan and
-// add-ons (the request pipeline sets `req.viewer`). An endpoint declares the category it needs; what
-// a category opens of a mark's data is decided in one place, src/trademarks/gate.ts.
+// add-ons (the request pipeline gives each keyed request its Viewer). An endpoint declares the
+// category it needs; what a category opens of a mark's data is decided in one place, src/trademarks/gate.ts.
 export const CATEGORIES = [
   'cat_status_history', 'cat_alert_changes', 'cat_proprietor', 'cat_attorney', 'cat_oppositions', 'cat_opp_docs',
   'cat_hearings', 'cat_documents', 'cat_exam_reports', 'cat_journal', 'cat_threats', 'cat_well_known',
@@ -17,12 +16,6 @@ export interface Viewer {
   categories: ReadonlySet<Category>;
 }
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    viewer?: Viewer;
-  }
-}
-
 // Callers are shared by every request of a key while cached: their viewer is built once.
 const viewers = new WeakMap<object, Viewer>();
 
@@ -30,11 +23,6 @@ export function viewerFor(caller: { accountId: string; categories: readonly Cate
   let v = viewers.get(caller);
   if (!v) viewers.set(caller, (v = { accountId: caller.accountId, categories: new Set(caller.categories) }));
   return v;
-}
-
-export function viewerOf(req: Request): Viewer {
-  if (!req.viewer) throw new AppError('unauthorized', 'authentication required');
-  return req.viewer;
 }
 
 export function requireCategory(viewer: Pick<Viewer, 'categories'>, category: Category): void {

@@ -1,4 +1,4 @@
-import { z } from '../http/zod.ts';
+import { z } from '../schema/zod.ts';
 
 // Request and response bodies of the account endpoints under /user/v1/. Every message names its field,
 // so a 400's `details` tell the client exactly what to fix.

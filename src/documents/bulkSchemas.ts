@@ -1,4 +1,4 @@
-import { z } from '../http/zod.ts';
+import { z } from '../schema/zod.ts';
 import { BulkRequest } from '../search/schemas.ts';
 
 export const BulkDocumentsRequest = BulkRequest.extend({

@@ -1,4 +1,4 @@
-import { z } from '../http/zod.ts';
+import { z } from '../schema/zod.ts';
 
 const EXPIRES_IN = z.string().openapi({ example: '30 minutes', description: 'How long the link stays valid, as text' });
 const presignedUrl = z.string().openapi({

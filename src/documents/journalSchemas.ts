@@ -1,4 +1,4 @@
-import { z } from '../http/zod.ts';
+import { z } from '../schema/zod.ts';
 import { TrademarkSummary } from '../trademarks/schemas.ts';
 
 export const Journal = z

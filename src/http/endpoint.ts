@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from './zod.ts';
+import { z } from '../schema/zod.ts';
 import { ErrorBody } from './schemas.ts';
 import type { Category } from '../accounts/access.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { z } from './zod.ts';
+import { isUpload, type StoredUpload } from '../schema/upload.ts';
 import { AppError, invalidParameter } from '../errors.ts';
 
 // Multipart uploads, streamed to disk as they arrive (never held in memory), hashed and measured on
@@ -11,16 +11,6 @@ import { AppError, invalidParameter } from '../errors.ts';
 // deleted when the response is done, whatever happened; a file's name begins with its API process's
 // instance (INSTANCE_ID), so that when the process dies `npm start` removes what it left
 // (removeUploadsOf, scripts/start.ts).
-
-export interface StoredUpload {
-  path: string;
-  size: number;
-  sha256: string;
-  /** The first bytes of the file. */
-  head: Buffer;
-  originalname: string;
-  mimetype: string;
-}
 
 const HEAD = 64;
 const noop = () => undefined;
@@ -101,13 +91,6 @@ class HashingDiskStorage implements multer.StorageEngine {
     fs.rm(file.path, { force: true }, () => cb(null));
   }
 }
-
-const isUpload = (v: unknown): v is StoredUpload =>
-  typeof v === 'object' && v !== null && typeof (v as StoredUpload).path === 'string' && typeof (v as StoredUpload).sha256 === 'string';
-
-/** A form field holding one uploaded file (documented as binary). */
-export const UploadField = (description: string) =>
-  z.custom<StoredUpload>(isUpload, { message: 'a file is required here' }).openapi({ type: 'string', format: 'binary', description });
 
 /**
  * Reads a multipart form with up to `maxCount` files in `field` into `req.body` (each file as a

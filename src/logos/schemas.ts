@@ -1,6 +1,6 @@
-import { z } from '../http/zod.ts';
-import { intParam, textParam } from '../http/schemas.ts';
-import { UploadField } from '../http/uploads.ts';
+import { z } from '../schema/zod.ts';
+import { intParam, textParam } from '../schema/params.ts';
+import { UploadField } from '../schema/upload.ts';
 import { SignedLink } from '../trademarks/schemas.ts';
 import { STRATEGIES } from '../search/strategies.ts';
 import { ERROR_CODES } from '../errors.ts';

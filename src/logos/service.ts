@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { AppError, invalidParameter } from '../errors.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { signedLink } from '../storage/links.ts';
-import type { StoredUpload } from '../http/uploads.ts';
+import type { StoredUpload } from '../schema/upload.ts';
 import { claimedFormats, requireLogoFormat, ImageError } from './image.ts';
 import { fetchImage } from './imageFetch.ts';
 import { nearestLogos, type FanOut, type SearchAnswer, type SearchJob, type SearchWorkerDeps } from './fanout.ts';

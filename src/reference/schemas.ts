@@ -1,5 +1,5 @@
-import { z } from '../http/zod.ts';
-import { classNumber, classParam, limitParam, offsetParam, textParam } from '../http/schemas.ts';
+import { z } from '../schema/zod.ts';
+import { classNumber, classParam, limitParam, offsetParam, textParam } from '../schema/params.ts';
 
 // ---- request parts ----
 

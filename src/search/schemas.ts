@@ -1,5 +1,5 @@
-import { z } from '../http/zod.ts';
-import { classNumber, intParam, limitParam, textParam } from '../http/schemas.ts';
+import { z } from '../schema/zod.ts';
+import { classNumber, intParam, limitParam, textParam } from '../schema/params.ts';
 import { TrademarkDetail, TrademarkSummary } from '../trademarks/schemas.ts';
 import { STRATEGIES } from './strategies.ts';
 

@@ -1,5 +1,5 @@
-import { z } from '../http/zod.ts';
-import { limitParam, offsetParam } from '../http/schemas.ts';
+import { z } from '../schema/zod.ts';
+import { limitParam, offsetParam } from '../schema/params.ts';
 import { PARAMS } from './score.ts';
 
 const T = PARAMS.thresholds;

@@ -1,4 +1,4 @@
-import { z } from '../http/zod.ts';
+import { z } from '../schema/zod.ts';
 
 const isoDate = z.string().openapi({ format: 'date', example: '2019-04-12' });
 const isoTime = z.string().openapi({ format: 'date-time', example: '2024-03-01T10:00:00Z' });

@@ -1,10 +1,10 @@
 // The changes feed (GET /v1/changes/): the registry's events for clients that poll instead of
 // receiving webhooks. Its cursor is outbox.seq, drawn by the relay in commit order, so a reader that
 // pages with next_since never skips an event committed late (see migrations/*_webhooks.ts).
-import { z } from '../http/zod.ts';
+import { z } from '../schema/zod.ts';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
-import { limitParam } from '../http/schemas.ts';
+import { limitParam } from '../schema/params.ts';
 import { EVENT_NAMES, isEventName, type EventName } from './events.ts';
 import type { Category } from '../accounts/access.ts';
 import { gateOf } from '../trademarks/gate.ts';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { z } from '../http/zod.ts';
+import type { z } from '../schema/zod.ts';
 import type { Delivery } from './schemas.ts';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';

@@ -1,4 +1,4 @@
-import { z } from '../http/zod.ts';
+import { z } from '../schema/zod.ts';
 import { EVENT_NAMES, isEventName } from './events.ts';
 
 /** Names in a list of events that are neither the contract's events nor `*`. */

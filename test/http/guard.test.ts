@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { z } from '../../src/http/zod.ts';
+import { z } from '../../src/schema/zod.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
 import { requestLog } from '../../src/http/requestLog.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

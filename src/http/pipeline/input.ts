@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { z } from '../zod.ts';
+import type { z } from '../../schema/zod.ts';
 import { parseOrThrow } from './validate.ts';
 
 /** What of an endpoint's declaration reading its input needs. */

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { z } from '../zod.ts';
+import type { z } from '../../schema/zod.ts';
 import type { Guard } from '../guard.ts';
 import type { AnyObject, EndpointDef } from '../endpoint.ts';
 import { identify } from './identify.ts';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { z } from '../zod.ts';
+import type { z } from '../../schema/zod.ts';
 
 /** Outside production every JSON answer is checked against its schema, so the OpenAPI document cannot promise what is not sent. */
 export function checkResponse(schema: z.ZodType, result: unknown, operationId: string): void {

@@ -1,4 +1,4 @@
-import { z } from '../zod.ts';
+import { z } from '../../schema/zod.ts';
 import { invalidParameters, type AppError, type Where } from '../../errors.ts';
 
 /** Turns zod issues into the `details` of a 400: one entry per offending parameter. */

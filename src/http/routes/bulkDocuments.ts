@@ -1,6 +1,6 @@
-import { z } from '../zod.ts';
+import { z } from '../../schema/zod.ts';
 import type { Api } from '../endpoint.ts';
-import { viewerOf } from '../../accounts/access.ts';
+import { viewerOf } from '../viewer.ts';
 import * as S from '../../documents/bulkSchemas.ts';
 import type { Services } from '../../root.ts';
 

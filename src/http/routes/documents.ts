@@ -1,7 +1,7 @@
-import { z } from '../zod.ts';
+import { z } from '../../schema/zod.ts';
 import type { Api } from '../endpoint.ts';
-import { viewerOf } from '../../accounts/access.ts';
-import { appNoParam, idParam, intParam } from '../schemas.ts';
+import { viewerOf } from '../viewer.ts';
+import { appNoParam, idParam, intParam } from '../../schema/params.ts';
 import * as S from '../../documents/documentSchemas.ts';
 import type { Services } from '../../root.ts';
 

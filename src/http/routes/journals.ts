@@ -1,6 +1,6 @@
-import { z } from '../zod.ts';
+import { z } from '../../schema/zod.ts';
 import type { Api } from '../endpoint.ts';
-import { idParam, Page } from '../schemas.ts';
+import { idParam, Page } from '../../schema/params.ts';
 import * as S from '../../documents/journalSchemas.ts';
 import type { Services } from '../../root.ts';
 

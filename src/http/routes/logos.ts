@@ -4,7 +4,7 @@ import * as S from '../../logos/schemas.ts';
 import { distinctFiles, distinctTexts } from '../../logos/service.ts';
 import { MAX_IMAGE_BYTES } from '../../logos/image.ts';
 import { multipartReader } from '../uploads.ts';
-import { viewerOf } from '../../accounts/access.ts';
+import { viewerOf } from '../viewer.ts';
 import type { Services } from '../../root.ts';
 
 const tags = ['Logo search'];

@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import { finished } from 'node:stream/promises';
-import { z } from '../zod.ts';
+import { z } from '../../schema/zod.ts';
 import type { Api } from '../endpoint.ts';
-import { viewerOf } from '../../accounts/access.ts';
-import { appNoParam, intParam } from '../schemas.ts';
+import { viewerOf } from '../viewer.ts';
+import { appNoParam, intParam } from '../../schema/params.ts';
 import { SearchQuery } from '../../search/schemas.ts';
 import { contentDisposition } from '../../storage/objectStore.ts';
 import { EXPORT_MAX_ROWS, type GeneratedFile } from '../../documents/reportService.ts';

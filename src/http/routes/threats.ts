@@ -1,6 +1,6 @@
-import { z } from '../zod.ts';
+import { z } from '../../schema/zod.ts';
 import type { Api } from '../endpoint.ts';
-import { appNoParam } from '../schemas.ts';
+import { appNoParam } from '../../schema/params.ts';
 import * as S from '../../threats/schemas.ts';
 import type { Services } from '../../root.ts';
 

@@ -1,8 +1,8 @@
 import type { Api } from '../endpoint.ts';
-import { z } from '../zod.ts';
+import { z } from '../../schema/zod.ts';
 import { AppError } from '../../errors.ts';
-import { Page } from '../schemas.ts';
-import { viewerOf } from '../../accounts/access.ts';
+import { Page } from '../../schema/params.ts';
+import { viewerOf } from '../viewer.ts';
 import type { Caller } from '../../accounts/callerRepository.ts';
 import { ChangesQuery, ChangesResponse } from '../../webhooks/changes.ts';
 import type { Services } from '../../root.ts';

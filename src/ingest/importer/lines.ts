@@ -119,7 +119,7 @@ const TM_TYPES = new Set(['WORD', 'DEVICE', 'COMPOSITE', '3D', 'SOUND', 'COLOUR'
 const OFFICES = new Set(['MUM', 'DEL', 'KOL', 'CHE', 'AHD']);
 const PROPOSED = 'Proposed to be Used';
 const MAX_INT32 = 2_147_483_647;
-// The API serves a mark at /v1/trademarks/{app_no}/ with app_no at most 12 digits (http/schemas.ts):
+// The API serves a mark at /v1/trademarks/{app_no}/ with app_no at most 12 digits (src/schema/params.ts):
 // a longer number could be stored but never looked up, so it is refused here.
 // An application number is a number: no leading zero, so it has one spelling (the search index keeps it as one).
 const DIGITS = /^[1-9][0-9]{0,11}$/;

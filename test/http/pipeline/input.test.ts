@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Request, Response } from 'express';
-import { z } from '../../../src/http/zod.ts';
+import { z } from '../../../src/schema/zod.ts';
 import { AppError } from '../../../src/errors.ts';
 import { readInput } from '../../../src/http/pipeline/input.ts';
 import { controlCharacters, parseOrThrow } from '../../../src/http/pipeline/validate.ts';

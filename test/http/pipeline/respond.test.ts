@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { z } from '../../../src/http/zod.ts';
+import { z } from '../../../src/schema/zod.ts';
 import { checkResponse, send } from '../../../src/http/pipeline/respond.ts';
 
 describe('request pipeline: the response', () => {
