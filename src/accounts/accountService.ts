@@ -2,6 +2,8 @@ import argon2 from 'argon2';
 import { AppError, invalidParameter } from '../errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys.ts';
 import type { AccountRepository, KeyRow } from './accountRepository.ts';
+import type { Caller } from './callerRepository.ts';
+import { requireActive } from './planRules.ts';
 
 /** A key as the dashboard shows it: never the key itself nor its hash. */
 export interface KeyView extends KeyRow {
@@ -9,9 +11,6 @@ export interface KeyView extends KeyRow {
 }
 
 const keyView = (row: KeyRow): KeyView => ({ ...row, active: row.revoked_at === null });
-
-// Verified against when the email is unknown, so an unknown email takes as long as a wrong password.
-
 
 export interface SignupInput {
   first_name: string;
@@ -23,12 +22,14 @@ export interface SignupInput {
   plan: string;
 }
 
+export const MAX_ACTIVE_KEYS = 20;
+
+const KEYS_NEED_ACTIVE = 'your subscription is not active: new API keys can be created once it is renewed';
+
 /**
  * Signup (the account, a trial of the chosen plan and a first API key, in one transaction), password
  * checks and API key management. Every key operation names the account: keys are tenant-scoped.
  */
-export const MAX_ACTIVE_KEYS = 20;
-
 export class AccountService {
   // Verified when the email is unknown, so both answers take the same work. Made at construction:
   // made lazily, the first unknown-email login would pay for a hash and stand out.
@@ -77,8 +78,10 @@ export class AccountService {
     return (await this.repo.listKeys(accountId)).map(keyView);
   }
 
-  /** A new key for the account; the caller has checked that its subscription is active. */
-  async createKey(accountId: string, name: string): Promise<{ key: KeyView; apiKey: string }> {
+  /** A new key for the caller's account, only while its subscription is active (contract §5.2). */
+  async createKey(caller: Caller, name: string): Promise<{ key: KeyView; apiKey: string }> {
+    requireActive(caller, KEYS_NEED_ACTIVE);
+    const { accountId } = caller;
     // Each key has its own per-second window: unbounded keys would multiply the rate limit.
     const active = (await this.repo.listKeys(accountId)).filter((k) => !k.revoked_at).length;
     if (active >= MAX_ACTIVE_KEYS) {
@@ -96,10 +99,14 @@ export class AccountService {
     return row && keyView(row);
   }
 
-  /** A new key in place of an active one, which is revoked in the same transaction; undefined when there is no such active key. */
-  async rotateKey(accountId: string, keyId: string): Promise<{ key: KeyView; apiKey: string; revoked: KeyView } | undefined> {
+  /**
+   * A new key in place of an active one, which is revoked in the same transaction; undefined when there is no such active key.
+   * Like creating a key, only while the subscription is active.
+   */
+  async rotateKey(caller: Caller, keyId: string): Promise<{ key: KeyView; apiKey: string; revoked: KeyView } | undefined> {
+    requireActive(caller, KEYS_NEED_ACTIVE);
     const apiKey = generateApiKey();
-    const r = await this.repo.rotateKey(accountId, keyId, hashApiKey(apiKey), displayPrefix(apiKey));
+    const r = await this.repo.rotateKey(caller.accountId, keyId, hashApiKey(apiKey), displayPrefix(apiKey));
     return r && { key: keyView(r.created), apiKey, revoked: keyView(r.revoked) };
   }
 }

@@ -1,12 +1,9 @@
 import type { CallerRepository } from './callerRepository.ts';
+import type { Subscription } from './planRules.ts';
 import type { ChangeListener } from '../db/listener.ts';
 import { onAccessChange } from './callerCache.ts';
 
-export interface PlanState {
-  active: boolean;
-  status: string;
-  expiresAt: string | null;
-}
+export type PlanState = Subscription;
 
 // The maximum age is only a safety net, as in CallerCache.
 const MAX_AGE_MS = 60_000;
@@ -41,7 +38,7 @@ export class PlanCache {
     if (hit && Date.now() < hit.staleAt) return hit.plan;
     const generation = this.generation;
     const c = await this.repo.byAccountId(accountId);
-    const plan = c && { active: c.subscriptionActive, status: c.subscriptionStatus, expiresAt: c.expiresAt };
+    const plan = c && { subscriptionActive: c.subscriptionActive, subscriptionStatus: c.subscriptionStatus, expiresAt: c.expiresAt };
     // A read that overlapped an announcement may hold the old state: used once, not kept.
     if (this.listener.connected && generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '../errors.ts';
 import { CATEGORIES } from '../accounts/access.ts';
 import { hashApiKey, KEY_PATTERN } from '../accounts/keys.ts';
+import { requireActive } from '../accounts/planRules.ts';
 import type { Caller, CallerRepository, Resource } from '../accounts/callerRepository.ts';
 import type { CallerCache } from '../accounts/callerCache.ts';
 import type { TokenService } from '../accounts/tokens.ts';
@@ -62,10 +63,7 @@ export class Guard {
     try {
       const caller = await this.callers.byKeyHash(hashApiKey(readKey(req)));
       if (!caller) throw new AppError('unauthorized', 'unknown or revoked API key');
-      if (!caller.subscriptionActive) {
-        throw new AppError('subscription_inactive', 'your subscription is not active: renew it to use the API',
-          { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
-      }
+      requireActive(caller, 'your subscription is not active: renew it to use the API');
       return caller;
     } catch (err) {
       // Refused before admission, which is where keyed requests count against their IP: count it here,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, invalidParameter, notFound } from '../errors.ts';
 import type { Caller } from '../accounts/callerRepository.ts';
+import { requireWebhooks } from '../accounts/planRules.ts';
 import type { OutboundClient } from '../outbound/client.ts';
 import type { WebhookChanges, WebhookRepository, WebhookRow } from './repository.ts';
 import { generateSecret, type SecretBox } from './secrets.ts';
@@ -21,15 +22,6 @@ const bodyError = (parameter: string, message: string) => invalidParameter('body
 
 export class WebhookService {
   constructor(private readonly repo: WebhookRepository, private readonly box: SecretBox, private readonly client: OutboundClient) {}
-
-  /** Webhooks need an active subscription on a plan with webhook_enabled (contract §6, §7). */
-  private requirePlan(caller: Caller): void {
-    if (!caller.subscriptionActive) {
-      throw new AppError('subscription_inactive', 'your subscription is not active: renew it to manage webhooks',
-        { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
-    }
-    if (!caller.webhookEnabled) throw new AppError('webhooks_not_on_plan', 'webhooks are not on your plan', { plan: caller.planCode });
-  }
 
   /** An unknown event is a 400 whose message names it (contract §6). */
   private checkEvents(events: string[] | undefined): void {
@@ -62,8 +54,8 @@ export class WebhookService {
   }
 
   async create(caller: Caller, input: CreateInput): Promise<WebhookRow & { secret: string }> {
+    requireWebhooks(caller);
     this.checkEvents(input.events);
-    this.requirePlan(caller);
     await this.checkUrl(input.url);
     await this.checkMarks(input.monitored_applications);
     const id = randomUUID();
@@ -80,10 +72,11 @@ export class WebhookService {
   }
 
   async update(caller: Caller, id: string, input: UpdateInput): Promise<WebhookRow> {
-    // Turning a webhook off is always allowed; anything else needs webhooks on the plan.
-    this.checkEvents(input.events);
+    // Turning a webhook off is always allowed; anything else needs webhooks on the plan, which only
+    // the body can tell, so this endpoint declares no feature for the pipeline to check first.
     const onlyOff = Object.keys(input).length === 1 && input.active === false;
-    if (!onlyOff) this.requirePlan(caller);
+    if (!onlyOff) requireWebhooks(caller);
+    this.checkEvents(input.events);
     if (input.url !== undefined) await this.checkUrl(input.url);
     if (input.monitored_applications !== undefined) await this.checkMarks(input.monitored_applications);
     return this.repo.transaction(async (trx) => {
@@ -118,7 +111,7 @@ export class WebhookService {
   }
 
   async replay(caller: Caller, id: string, deliveryId: string) {
-    this.requirePlan(caller);
+    requireWebhooks(caller);
     const w = await this.repo.get(caller.accountId, id);
     if (!w) throw notFound(`webhook ${id}`);
     if (!w.active) throw new AppError('webhook_inactive', 'the webhook is not active: turn it on (PUT with {"active": true}) before replaying', { status: w.status });
@@ -129,7 +122,7 @@ export class WebhookService {
 
   /** Sends a signed ping now and reports what the endpoint answered (not recorded, never counted as a failure). */
   async ping(caller: Caller, id: string) {
-    this.requirePlan(caller);
+    requireWebhooks(caller);
     const t = await this.repo.target(caller.accountId, id);
     if (!t) throw notFound(`webhook ${id}`);
     const msgId = `msg_ping_${randomUUID().replace(/-/g, '')}`;

@@ -110,6 +110,18 @@ describe('webhooks: registration and management', () => {
     expect(off.body).to.deep.include({ active: false, status: 'inactive' });
   });
 
+  it('refuses a plan without webhooks with 403 before reading the body: a weak secret is only a 400 on a plan with them', async () => {
+    const basic = await owner(t, { webhook_enabled: false, monitored_marks_limit: 0 });
+    const body = { url: HOOK, monitored_applications: ['4100001'], events: ['nope'], secret: 'short' };
+    const refused = await basic.post('/user/v1/webhooks/').send(body);
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(403);
+    expect(refused.body.code).to.equal('webhooks_not_on_plan');
+    for (const path of ['/user/v1/webhooks/not-a-uuid/test/', '/user/v1/webhooks/not-a-uuid/deliveries/x/replay/']) {
+      expect((await basic.post(path)).body.code, path).to.equal('webhooks_not_on_plan');
+    }
+    expectFields(await pro.post('/user/v1/webhooks/').send(body), 'secret');
+  });
+
   it('updates url, events, monitored applications and active status; a disabled webhook is turned on with a fresh count', async () => {
     const w = (await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001'], events: ['*'] })).body;
     await t.deps.db('webhooks').where({ id: w.id }).update({ active: false, failure_count: 10, disabled_at: t.deps.db.fn.now(), disabled_reason: '10 failed attempts in a row' });

@@ -1,6 +1,6 @@
 import type { Resource } from '../../accounts/callerRepository.ts';
 import type { Admitted, Guard } from '../guard.ts';
-import type { Cost, Security } from '../endpoint.ts';
+import type { Cost, Security } from '../definition.ts';
 import type { Admission } from './admit.ts';
 import type { Bill } from './bill.ts';
 

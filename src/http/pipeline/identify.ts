@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import { viewerFor } from '../../accounts/access.ts';
 import type { Caller } from '../../accounts/callerRepository.ts';
 import type { Guard } from '../guard.ts';
-import type { Security } from '../endpoint.ts';
+import type { Security } from '../definition.ts';
 
 /**
  * Who is calling: the account of an API key or of a bearer token, or nobody on public endpoints.

@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import type { z } from '../../schema/zod.ts';
 import type { Guard } from '../guard.ts';
-import type { AnyObject, EndpointDef } from '../endpoint.ts';
+import type { AnyObject, CallerOf, EndpointDef, Security } from '../definition.ts';
 import { identify } from './identify.ts';
 import { admit } from './admit.ts';
-import { gateCategory } from './gate.ts';
+import { gateCategory, gateFeature } from './gate.ts';
 import { readInput } from './input.ts';
 import { checkBulk } from './bulk.ts';
 import { chargeUpFront, costOf, deferredCharge, isDefaultCost } from './charge.ts';
@@ -16,11 +16,11 @@ import { checkResponse, send } from './respond.ts';
  * early) → category → input → bulk limits → charge → handler → response check → JSON. Whatever
  * refuses or fails a request after admission gives back what is on its bill: errors cost nothing.
  */
-export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(
-  def: EndpointDef<P, Q, B, R>, guard: Guard, checkResponses: boolean,
+export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security>(
+  def: EndpointDef<P, Q, B, R, S>, guard: Guard, checkResponses: boolean,
 ): (req: Request, res: Response) => Promise<void> {
   const status = def.status ?? 200;
-  const security = def.security ?? 'none';
+  const security: Security = def.security ?? 'none';
   const keyed = security === 'apiKey';
   const cost = costOf(def.cost, security);
   const defaultCredit = isDefaultCost(cost);
@@ -35,10 +35,12 @@ export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.Z
     let result: z.infer<R>;
     try {
       gateCategory(req, def.category);
+      gateFeature(caller, def.feature);
       const { params, query, body } = await readInput(def, req, res);
       const charge = deferredCharge(guard, admission, cost, bill, def.operationId);
       const uncharge = (units: number) => (cost ? bill.givePart(cost.resource, units) : Promise.resolve());
-      const ctx = { params, query, body, req, res, caller, charge, uncharge };
+      // identify() has refused a key or bearer request without a caller, so the handler is given one.
+      const ctx = { params, query, body, req, res, caller: caller as CallerOf<S>, charge, uncharge };
       if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
       // An early start's handler runs while its admission is awaited; a refusal (429) wins over whatever it found.
       const run = startHandler(() => def.handler(ctx), admission.early);

@@ -3,7 +3,6 @@ import type { Api } from '../endpoint.ts';
 import { clientIp } from '../guard.ts';
 import { AppError, notFound } from '../../errors.ts';
 import * as S from '../../accounts/schemas.ts';
-import type { Caller } from '../../accounts/callerRepository.ts';
 import type { Services } from '../../root.ts';
 
 const tags = ['Account'];
@@ -12,20 +11,6 @@ const JWT_SHAPE =
   'The token is an HS256 JSON Web Token with the claims `sub` (the account id), `typ: "dashboard"`, `iat` and `exp` ' +
   '(`expires_in` seconds after issue). Send it as `Authorization: Bearer <token>` to the /user/v1/ endpoints. ' +
   'It is not an API key: the data endpoints take `X-API-Key`.';
-
-/** The bearer endpoints always have a caller; this says so to the type checker. */
-const me = (caller: Caller | undefined): Caller => {
-  if (!caller) throw new AppError('unauthorized', 'authentication required');
-  return caller;
-};
-
-/** Keys are handed out only while the subscription is active (contract §5.2). */
-function requireActive(caller: Caller): void {
-  if (!caller.subscriptionActive) {
-    throw new AppError('subscription_inactive', 'your subscription is not active: new API keys can be created once it is renewed',
-      { status: caller.subscriptionStatus, expires_at: caller.expiresAt });
-  }
-}
 
 export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' | 'tokens' | 'limits' | 'announced'>): void {
   api.add({
@@ -70,7 +55,7 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
     summary: 'Your API keys, active and revoked, oldest first (never the keys themselves)',
     response: S.ApiKeyList,
     handler: async ({ caller }) => {
-      const keys = await d.accounts.listKeys(me(caller).accountId);
+      const keys = await d.accounts.listKeys(caller.accountId);
       return { count: keys.length, keys };
     },
   });
@@ -81,9 +66,7 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
     description: 'Only while the subscription is active (trial or paid, not expired); otherwise 403 `subscription_inactive`.',
     body: S.CreateKeyRequest, response: S.CreatedKey, status: 201, errors: [403, 409],
     handler: async ({ caller, body }) => {
-      const c = me(caller);
-      requireActive(c);
-      const { key, apiKey } = await d.accounts.createKey(c.accountId, body.name ?? 'default');
+      const { key, apiKey } = await d.accounts.createKey(caller, body.name ?? 'default');
       return { key, api_key: apiKey };
     },
   });
@@ -95,7 +78,7 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
       'Allowed whatever the subscription\'s state, so a leaked key can always be switched off.',
     params: S.KeyParams, response: S.ApiKey, errors: [404],
     handler: async ({ caller, params }) => {
-      const key = await d.accounts.revokeKey(me(caller).accountId, params.key_id);
+      const key = await d.accounts.revokeKey(caller.accountId, params.key_id);
       if (!key) throw notFound(`API key ${params.key_id}`);
       await d.announced();
       return key;
@@ -109,9 +92,7 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
       'active key with that id to replace. Like creating a key, it needs an active subscription (403 `subscription_inactive`).',
     params: S.KeyParams, response: S.RotatedKey, status: 201, errors: [403, 404],
     handler: async ({ caller, params }) => {
-      const c = me(caller);
-      requireActive(c);
-      const r = await d.accounts.rotateKey(c.accountId, params.key_id);
+      const r = await d.accounts.rotateKey(caller, params.key_id);
       if (!r) throw notFound(`active API key ${params.key_id}`);
       await d.announced();
       return { key: r.key, api_key: r.apiKey, revoked: r.revoked };
@@ -124,6 +105,6 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
     description: 'Months are calendar months in UTC. A keyed 2xx read costs one `api_calls` unless another resource is charged ' +
       'instead (see docs/plans.md); errors cost nothing.',
     response: S.Usage,
-    handler: async ({ caller }) => d.usage.report(me(caller).accountId),
+    handler: async ({ caller }) => d.usage.report(caller.accountId),
   });
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.ts';
 import { contentDisposition, contentTypeOf, FILES_PREFIX, isSafeKey, type ObjectStore } from '../../storage/objectStore.ts';
 import type { UrlSigner } from '../../storage/urlSigner.ts';
 import type { PlanState } from '../../accounts/planCache.ts';
+import { requireActive } from '../../accounts/planRules.ts';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 /** How long the S3 URL a checked request is redirected to stays valid. */
@@ -36,7 +37,7 @@ export function filesRouter(store: ObjectStore, signer: UrlSigner, planOf: PlanC
     // Account ids are UUIDs; anything else names no account (and must not reach PostgreSQL as one).
     const plan = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(verdict.accountId) ? await planOf(verdict.accountId) : undefined;
     if (!plan) throw new AppError('forbidden', 'the account this link was issued to no longer exists');
-    if (!plan.active) throw new AppError('subscription_inactive', LINK_INACTIVE_MESSAGE, { status: plan.status, expires_at: plan.expiresAt });
+    requireActive(plan, LINK_INACTIVE_MESSAGE);
 
     const filename = verdict.filename ?? path.basename(key);
     const type = contentTypeOf(filename.includes('.') ? filename : key);

@@ -1,19 +1,12 @@
 import type { Api } from '../endpoint.ts';
 import { z } from '../../schema/zod.ts';
-import { AppError } from '../../errors.ts';
 import { Page } from '../../schema/params.ts';
 import { viewerOf } from '../viewer.ts';
-import type { Caller } from '../../accounts/callerRepository.ts';
 import { ChangesQuery, ChangesResponse } from '../../webhooks/changes.ts';
 import type { Services } from '../../root.ts';
 import * as S from '../../webhooks/schemas.ts';
 
 const tags = ['Webhooks'];
-
-const me = (caller: Caller | undefined): Caller => {
-  if (!caller) throw new AppError('unauthorized', 'authentication required');
-  return caller;
-};
 
 const PLAN_NOTE = 'Needs an active subscription on a plan with webhooks (403 `webhooks_not_on_plan`, `subscription_inactive`).';
 
@@ -41,26 +34,26 @@ export function webhookRoutes(api: Api, { webhooks: s }: Pick<Services, 'webhook
   });
 
   api.add({
-    ...base, method: 'post', path: '/user/v1/webhooks/', operationId: 'createWebhook',
+    ...base, method: 'post', path: '/user/v1/webhooks/', operationId: 'createWebhook', feature: 'webhooks',
     summary: 'Register a webhook (the signing secret is shown once, in this answer)',
     description: `${PLAN_NOTE} The url must be HTTPS and reach a public address. An unknown event name, an application number ` +
       'not in the register or a weak secret is 400 naming it. The plan\'s monitored-mark limit counts distinct marks across all ' +
       'your webhooks (403 `monitored_limit_exceeded`). Without a secret one is generated (whsec_ and 32 random bytes in base64).',
     body: S.CreateWebhook, response: S.CreatedWebhook, status: 201, errors: [403],
-    handler: ({ caller, body }) => s.create(me(caller), body),
+    handler: ({ caller, body }) => s.create(caller, body),
   });
 
   api.add({
     ...base, method: 'get', path: '/user/v1/webhooks/list/', operationId: 'listWebhooks',
     summary: 'Your webhooks with their status and delivery statistics',
     response: S.WebhookList,
-    handler: ({ caller }) => s.list(me(caller)),
+    handler: ({ caller }) => s.list(caller),
   });
 
   api.add({
     ...base, method: 'get', path: '/user/v1/webhooks/:webhook_id/', operationId: 'getWebhook',
     summary: 'One webhook with its status and delivery statistics', params: S.WebhookParams, response: S.Webhook, errors: [404],
-    handler: ({ caller, params }) => s.get(me(caller), params.webhook_id),
+    handler: ({ caller, params }) => s.get(caller, params.webhook_id),
   });
 
   api.add({
@@ -69,37 +62,37 @@ export function webhookRoutes(api: Api, { webhooks: s }: Pick<Services, 'webhook
     description: `${PLAN_NOTE} Except \`{"active": false}\` alone, which is always allowed. \`{"active": true}\` turns a disabled ` +
       'webhook on again and clears its failure count. Fields left out stay as they are.',
     params: S.WebhookParams, body: S.UpdateWebhook, response: S.Webhook, errors: [403, 404],
-    handler: ({ caller, params, body }) => s.update(me(caller), params.webhook_id, body),
+    handler: ({ caller, params, body }) => s.update(caller, params.webhook_id, body),
   });
 
   api.add({
     ...base, method: 'delete', path: '/user/v1/webhooks/:webhook_id/', operationId: 'deleteWebhook',
     summary: 'Delete a webhook, its monitored marks and its delivery log', params: S.WebhookParams, response: S.Deleted, errors: [404],
-    handler: ({ caller, params }) => s.delete(me(caller), params.webhook_id),
+    handler: ({ caller, params }) => s.delete(caller, params.webhook_id),
   });
 
   api.add({
     ...base, method: 'get', path: '/user/v1/webhooks/:webhook_id/deliveries/', operationId: 'listWebhookDeliveries',
     summary: 'A webhook\'s delivery log, newest first: each delivery with every attempt\'s status code, latency and error',
     params: S.WebhookParams, query: Page.extend(S.DeliveryQuery.shape), response: S.DeliveryList, errors: [404],
-    handler: ({ caller, params, query }) => s.deliveries(me(caller), params.webhook_id, query.status, query.limit, query.offset),
+    handler: ({ caller, params, query }) => s.deliveries(caller, params.webhook_id, query.status, query.limit, query.offset),
   });
 
   api.add({
-    ...base, method: 'post', path: '/user/v1/webhooks/:webhook_id/deliveries/:delivery_id/replay/', operationId: 'replayWebhookDelivery',
+    ...base, method: 'post', path: '/user/v1/webhooks/:webhook_id/deliveries/:delivery_id/replay/', operationId: 'replayWebhookDelivery', feature: 'webhooks',
     summary: 'Send a delivery again: a new round of attempts (with retries) under the same webhook-id',
     description: `${PLAN_NOTE} The webhook must be active (409 \`webhook_inactive\`). A delivery still pending is left as it is.`,
     params: S.DeliveryParams, response: S.Delivery, status: 202, errors: [403, 404, 409],
-    handler: ({ caller, params }) => s.replay(me(caller), params.webhook_id, params.delivery_id),
+    handler: ({ caller, params }) => s.replay(caller, params.webhook_id, params.delivery_id),
   });
 
   api.add({
-    ...base, method: 'post', path: '/user/v1/webhooks/:webhook_id/test/', operationId: 'pingWebhook',
+    ...base, method: 'post', path: '/user/v1/webhooks/:webhook_id/test/', operationId: 'pingWebhook', feature: 'webhooks',
     summary: 'Send a signed webhook.ping to the endpoint now and report its answer',
     description: `${PLAN_NOTE} Works for an inactive webhook too, so an endpoint can be checked before turning it on. ` +
       'The ping is not recorded in the delivery log and never counts as a failure.',
     params: S.WebhookParams, response: S.PingResult, errors: [403, 404],
-    handler: ({ caller, params }) => s.ping(me(caller), params.webhook_id),
+    handler: ({ caller, params }) => s.ping(caller, params.webhook_id),
   });
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Request } from 'express';
-import { gateCategory } from '../../../src/http/pipeline/gate.ts';
+import { gateCategory, gateFeature } from '../../../src/http/pipeline/gate.ts';
 import { checkBulk } from '../../../src/http/pipeline/bulk.ts';
 import type { Caller } from '../../../src/accounts/callerRepository.ts';
 import { refusal } from './support.ts';
@@ -18,6 +18,23 @@ describe('request pipeline: what the plan allows', () => {
       const err = refusal(() => gateCategory(req(['cat_documents']), 'cat_opp_docs'));
       expect(err.code).to.equal('category_not_on_plan');
       expect(err.details).to.deep.equal({ category: 'cat_opp_docs' });
+    });
+  });
+
+  describe('gateFeature', () => {
+    const caller = (c: Partial<Caller>) => ({ subscriptionActive: true, subscriptionStatus: 'active', expiresAt: null, webhookEnabled: true, planCode: 'pro', ...c }) as Caller;
+
+    it('lets a plan with the feature through, and any request where the endpoint needs none', () => {
+      gateFeature(caller({}), 'webhooks');
+      gateFeature(undefined, undefined);
+    });
+
+    it('refuses a plan without the feature, or an inactive subscription, with 403', () => {
+      const off = refusal(() => gateFeature(caller({ webhookEnabled: false, planCode: 'basic' }), 'webhooks'));
+      expect(off.code).to.equal('webhooks_not_on_plan');
+      expect(off.details).to.deep.equal({ plan: 'basic' });
+      const lapsed = refusal(() => gateFeature(caller({ subscriptionActive: false, subscriptionStatus: 'expired' }), 'webhooks'));
+      expect(lapsed.code).to.equal('subscription_inactive');
     });
   });
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { identify } from '../../../src/http/pipeline/identify.ts';
-import type { Security } from '../../../src/http/endpoint.ts';
+import type { Security } from '../../../src/http/definition.ts';
 import { guardFor, stepApp } from './support.ts';
 
 describe('request pipeline: identify', () => {
