@@ -17,6 +17,7 @@ import type { ObjectStore } from './storage/objectStore.ts';
 import { UrlSigner } from './storage/urlSigner.ts';
 import { OutboundClient, outboundClient } from './outbound/client.ts';
 import { MailRelay } from './mail/mailer.ts';
+import { MailRepository } from './mail/mailRepository.ts';
 import { AccountRepository } from './accounts/accountRepository.ts';
 import { AccountService } from './accounts/accountService.ts';
 import { CallerCache } from './accounts/callerCache.ts';
@@ -47,6 +48,8 @@ import { WebhookRepository } from './webhooks/repository.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { SecretBox } from './webhooks/secrets.ts';
 import { ChangesFeed } from './webhooks/changes.ts';
+import { FeedRepository } from './webhooks/feedRepository.ts';
+import { RenewalRepository } from './webhooks/renewalRepository.ts';
 import { DeliveryRepository } from './webhooks/deliveryRepository.ts';
 import { Deliverer } from './webhooks/delivery.ts';
 import { LogoRepository } from './logos/repository.ts';
@@ -80,6 +83,9 @@ export interface Repositories {
   reference: ReferenceRepository;
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
+  feed: FeedRepository;
+  renewals: RenewalRepository;
+  mail: MailRepository;
   logos: LogoRepository;
 }
 
@@ -176,7 +182,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
-  const mail = new MailRelay(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);
+  const mail = new MailRelay(repos.mail, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);
 
   const services: Services = {
     trademarks,
@@ -195,7 +201,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     reports: new ReportService(repos.trademarks, wordSearch, store, () => new Date(clock.now())),
     bulkDocuments: new BulkDocumentService(repos.documents, repos.bulkJobs, bulkQueueOf, store, log, () => baseUrl.value),
     webhooks: new WebhookService(repos.webhooks, secrets, outbound),
-    changes: new ChangesFeed(db),
+    changes: new ChangesFeed(repos.feed),
     logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout),
     announced: () => listener.sync(),
     uploadDir: config.uploadDir,
@@ -236,6 +242,9 @@ function repositories(db: Db): Repositories {
     reference: new ReferenceRepository(db),
     webhooks: new WebhookRepository(db),
     deliveries: new DeliveryRepository(db),
+    feed: new FeedRepository(db),
+    renewals: new RenewalRepository(db),
+    mail: new MailRepository(db),
     logos: new LogoRepository(db),
   };
 }

@@ -4,7 +4,7 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Root } from '../src/root.ts';
 import { DELIVERY_QUEUE, OutboxRelay, type DeliveryJob } from '../src/webhooks/outboxRelay.ts';
-import { RENEWALS_QUEUE, writeRenewalReminders } from '../src/webhooks/renewals.ts';
+import { RENEWALS_QUEUE } from '../src/webhooks/renewals.ts';
 
 const OUTBOX_CHANNEL = 'nishaan_outbox';
 const DELIVERIES_CHANNEL = 'nishaan_deliveries';
@@ -37,10 +37,10 @@ export class WebhookWorkers {
   }
 
   async start(): Promise<void> {
-    const { config, db, log, listener, connections } = this.root;
+    const { config, log, listener, connections } = this.root;
     const { deliverer, mail } = this.root.services;
     const prefix = config.QUEUE_PREFIX;
-    const repo = this.root.repos.deliveries;
+    const { deliveries, renewals } = this.root.repos;
 
     listener.on(OUTBOX_CHANNEL, () => this.relay.kick());
     listener.on(DELIVERIES_CHANNEL, () => this.relay.kick());
@@ -60,8 +60,8 @@ export class WebhookWorkers {
         if ((await deliverer.attempt(job.data)) === 'retry') throw Object.assign(new Error('delivery failed; retried after the backoff'), { name: 'RetryLater' });
       }, { ...workerOpts, connection: connections.blocking(), concurrency: config.WEBHOOK_CONCURRENCY }).on('failed', onFailed('delivery')),
       new Worker(RENEWALS_QUEUE, async (job) => {
-        const n = await writeRenewalReminders(db, (job.data as { date?: string }).date);
-        const purged = await repo.purge(config.WEBHOOK_LOG_DAYS);
+        const n = await renewals.writeDue((job.data as { date?: string }).date);
+        const purged = await deliveries.purge(config.WEBHOOK_LOG_DAYS);
         log.info({ reminders: n, purged }, 'renewal reminders written, old delivery logs purged');
         return n;
       }, { ...workerOpts, connection: connections.blocking(), concurrency: 1 }).on('failed', onFailed('renewal')),

@@ -2,10 +2,9 @@
 // receiving webhooks. Its cursor is outbox.seq, drawn by the relay in commit order, so a reader that
 // pages with next_since never skips an event committed late (see migrations/*_webhooks.ts).
 import { z } from '../schema/zod.ts';
-import type { Db } from '../db/knex.ts';
-import { isoTimestamp } from '../db/sql.ts';
 import { limitParam } from '../schema/params.ts';
-import { EVENT_NAMES, isEventName, type EventName } from './events.ts';
+import { EVENT_NAMES, isEventName } from './events.ts';
+import type { FeedRepository } from './feedRepository.ts';
 import type { Category } from '../accounts/access.ts';
 import { gateOf } from '../trademarks/gate.ts';
 
@@ -49,42 +48,31 @@ export const ChangesResponse = z.object({
 }).openapi('ChangesFeed');
 
 export class ChangesFeed {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repo: FeedRepository) {}
 
   async read(q: z.infer<typeof ChangesQuery>, categories: ReadonlySet<Category>) {
     const gate = gateOf(categories);
-    const wanted: EventName[] = gate.events.filter((e) => !q.events || q.events.includes(e));
     const since = q.since ?? '0';
-    const byCursor = /^\d+$/.test(since);
-    const where = ['o.seq is not null', 'o.event = any(?)', byCursor ? 'o.seq > ?' : 'o.created_at >= ?'];
-    const args: (string | Date | string[])[] = [wanted, byCursor ? since : new Date(since)];
-    if (q.application_numbers?.length) {
-      where.push('o.application_number = any(?)');
-      args.push(q.application_numbers);
-    }
-    const r = await this.db.raw(
-      `select o.seq::text as seq, o.id::text as event_id, o.event, o.application_number, t.word_mark, t.class_number,
-         o.old_value, o.new_value, ${isoTimestamp('o.changed_at')} as changed_at, ${isoTimestamp('o.created_at')} as recorded_at
-       from outbox o left join trademarks t on t.application_number = o.application_number
-       where ${where.join(' and ')} order by o.seq limit ?`, [...args, q.limit + 1]);
-    const rows = r.rows.slice(0, q.limit);
+    const bySeq = /^\d+$/.test(since);
+    const rows = await this.repo.read({
+      events: gate.events.filter((e) => !q.events || q.events.includes(e)),
+      since: bySeq ? { seq: since } : { time: new Date(since) },
+      applicationNumbers: q.application_numbers,
+      limit: q.limit + 1,
+    });
+    const page = rows.slice(0, q.limit);
     return {
-      count: rows.length,
-      next_since: rows.length ? rows[rows.length - 1].seq : byCursor ? since : await this.lastCursor(),
-      has_more: r.rows.length > q.limit,
+      count: page.length,
+      // For a since given as a time after every event, what follows is whatever comes next.
+      next_since: page.length ? page[page.length - 1].seq : bySeq ? since : await this.repo.lastCursor(),
+      has_more: rows.length > q.limit,
       omitted_events: [...gate.omittedEvents],
-      changes: rows.map((x: Record<string, unknown>) => ({
+      changes: page.map((x) => ({
         event_id: x.event_id, event: x.event,
         trademark: { application_number: x.application_number, word_mark: x.word_mark ?? null, class_number: x.class_number ?? null },
         change: { old_value: x.old_value, new_value: x.new_value, changed_at: x.changed_at },
         recorded_at: x.recorded_at,
       })),
     };
-  }
-
-  /** The newest cursor: for a since given as a time after every event, what follows is whatever comes next. */
-  private async lastCursor(): Promise<string> {
-    const r = await this.db.raw(`select coalesce(max(seq), 0)::text as seq from outbox`);
-    return r.rows[0].seq;
   }
 }
