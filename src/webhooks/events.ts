@@ -1,7 +1,12 @@
 // The contract's event names (§6). Which category each event's data belongs to is the gate's
 // (src/trademarks/gate.ts): a delivery or changes-feed entry of an event whose category is not on the
 // owner's plan at that moment is not shown (gating follows the data, DESIGN.md).
+import type { EventName } from '../trademarks/gate.ts';
+
 export { EVENT_NAMES, isEventName, type EventName } from '../trademarks/gate.ts';
+
+/** An event name as an SQL literal: the importer and the reminder job write theirs through it, so a misspelt name fails to compile. */
+export const eventSql = (event: EventName): string => `'${event}'`;
 
 /** The test ping's event name; never sent for a registry change. */
 export const PING_EVENT = 'webhook.ping' as const;

@@ -1,6 +1,7 @@
 // SQL of the renewal_due reminders (src/webhooks/renewals.ts says when each is due).
 import type { Db } from '../db/knex.ts';
 import { RENEWAL_THRESHOLDS } from './renewals.ts';
+import { eventSql } from './events.ts';
 
 export class RenewalRepository {
   constructor(private readonly db: Db) {}
@@ -22,7 +23,7 @@ export class RenewalRepository {
                              and r.threshold_days = th.days and r.expire_at = t.expire_at)),
          ev as (
            insert into outbox (event, application_number, old_value, new_value, changed_at)
-           select 'trademark.renewal_due', application_number, null,
+           select ${eventSql('trademark.renewal_due')}, application_number, null,
              jsonb_build_object('expire_at', to_char(expire_at, 'DD/MM/YYYY'), 'days_before', days, 'days_left', days_left), now()
            from due order by expire_at, application_number
            returning id, application_number, new_value)

@@ -6,6 +6,7 @@
 // already announced with an event of the same name for that mark: one event per change, never two.
 import type { ClientBase } from 'pg';
 import { stageTable } from './stage.ts';
+import { eventSql } from '../../webhooks/events.ts';
 
 const CHANGES = 'import_field_changes';
 
@@ -26,9 +27,9 @@ export async function noteFieldChanges(client: ClientBase): Promise<number> {
      select s.line, v.ord, v.event, s.application_number, v.old_value, v.new_value
      from ${stageTable({ name: 'trademarks' })} s join trademarks t on t.application_number = s.application_number
        cross join lateral (values
-         (1, 'trademark.status_changed', jsonb_build_object('status', t.status), jsonb_build_object('status', s.status)),
-         (2, 'trademark.alert_changed', jsonb_build_object('alert', nullif(t.alert, '')), jsonb_build_object('alert', nullif(s.alert, ''))),
-         (3, 'trademark.proprietor_changed', jsonb_build_object('name', t.proprietor_name), jsonb_build_object('name', s.proprietor_name))
+         (1, ${eventSql('trademark.status_changed')}, jsonb_build_object('status', t.status), jsonb_build_object('status', s.status)),
+         (2, ${eventSql('trademark.alert_changed')}, jsonb_build_object('alert', nullif(t.alert, '')), jsonb_build_object('alert', nullif(s.alert, ''))),
+         (3, ${eventSql('trademark.proprietor_changed')}, jsonb_build_object('name', t.proprietor_name), jsonb_build_object('name', s.proprietor_name))
        ) v(ord, event, old_value, new_value)
      where v.old_value is distinct from v.new_value`);
   // Temp tables have no statistics until analyzed; the outbox check below is planned from these.

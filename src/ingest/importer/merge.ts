@@ -5,6 +5,7 @@
 import type { ClientBase } from 'pg';
 import { stagedColumns, type Entity, type EntityName } from './entities.ts';
 import { stageTable } from './stage.ts';
+import { eventSql, type EventName } from '../../webhooks/events.ts';
 
 const REJECTS = 'import_rejects';
 const NEW_TRADEMARKS = 'import_new_trademarks';
@@ -126,9 +127,9 @@ const obj = (alias: string, cols: string[]) => `jsonb_build_object(${cols.map((c
 
 type EventSpec =
   /** A staged id the table does not have yet, for a trademark that is not new in this set. */
-  | { event: string; when: 'new'; oldValue?: string; newValue: string; filter?: string; changedAt?: string }
+  | { event: EventName; when: 'new'; oldValue?: string; newValue: string; filter?: string; changedAt?: string }
   /** A stored record whose `compare` columns differ; old and new values are `fields` of each side. */
-  | { event: string; when: 'changed'; fields: string[]; compare: string[] };
+  | { event: EventName; when: 'changed'; fields: string[]; compare: string[] };
 
 const OPPOSITION = ['id', 'opposition_number', 'opponent_name', 'opponent_address', 'opposition_date', 'status', 'decision', 'decision_date'];
 const HEARING = ['id', 'hearing_date', 'hearing_type', 'virtual_room_link', 'time_slot', 'status'];
@@ -172,14 +173,14 @@ const EVENTS: Partial<Record<EntityName, EventSpec[]>> = {
 function eventSelect(e: Entity, spec: EventSpec, ord: number): string {
   const s = stageTable(e);
   if (spec.when === 'new') {
-    return `select s.line, ${ord} as ord, '${spec.event}' as event, s.application_number, ${spec.oldValue ?? 'null::jsonb'} as old_value,
+    return `select s.line, ${ord} as ord, ${eventSql(spec.event)} as event, s.application_number, ${spec.oldValue ?? 'null::jsonb'} as old_value,
         ${spec.newValue} as new_value, ${spec.changedAt ?? 'null::timestamptz'} as changed_at
       from ${s} s
       where not exists (select 1 from ${e.table} t where t.id = s.id)
         and not exists (select 1 from ${NEW_TRADEMARKS} n where n.application_number = s.application_number)
         ${spec.filter ? `and ${spec.filter}` : ''}`;
   }
-  return `select s.line, ${ord} as ord, '${spec.event}' as event, s.application_number, ${obj('t', spec.fields)} as old_value,
+  return `select s.line, ${ord} as ord, ${eventSql(spec.event)} as event, s.application_number, ${obj('t', spec.fields)} as old_value,
         ${obj('s', spec.fields)} as new_value, null::timestamptz as changed_at
       from ${s} s join ${e.table} t on t.id = s.id
       where (${list(spec.compare, 't')}) is distinct from (${list(spec.compare, 's')})`;
@@ -191,13 +192,13 @@ function trademarkEventSelects(): string[] {
   const journal = (a: string) => `jsonb_build_object('journal_id', ${a}.id, 'journal_number', ${a}.journal_number, 'publication_date', ${a}.publication_date)`;
   // expire_at is DD/MM/YYYY in events as in every response (the contract's format for it).
   return [
-    `select s.line, 1 as ord, 'trademark.expiry_changed' as event, s.application_number,
+    `select s.line, 1 as ord, ${eventSql('trademark.expiry_changed')} as event, s.application_number,
         jsonb_build_object('expire_at', to_char(t.expire_at, 'DD/MM/YYYY')) as old_value,
         jsonb_build_object('expire_at', to_char(s.expire_at, 'DD/MM/YYYY')) as new_value,
         null::timestamptz as changed_at
       from ${s} s join trademarks t on t.application_number = s.application_number
       where s.expire_at is distinct from t.expire_at`,
-    `select s.line, 2, 'trademark.journal_published', s.application_number,
+    `select s.line, 2, ${eventSql('trademark.journal_published')}, s.application_number,
         case when oj.id is null then null else ${journal('oj')} end, ${journal('nj')}, null::timestamptz
       from ${s} s join trademarks t on t.application_number = s.application_number
         join journals nj on nj.id = s.journal_id
