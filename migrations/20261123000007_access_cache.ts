@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 
 // What lets the API keep callers in memory without ever serving a stale plan:
 // 1. every change to what a key may do (the key, its account, subscription, add-ons or plan) is
-//    announced on the `nishaan_access` channel by a trigger, in the same transaction as the change,
-//    so no write path (API, admin CLI, SQL by hand) can forget it;
+//    announced on the `nishaan_access` channel (ACCESS_CHANNEL, src/db/channels.ts) by a trigger, in
+//    the same transaction as the change, so no write path (API, admin CLI, SQL by hand) can forget it;
 // 2. monthly credits move from PostgreSQL to a shared balance in Redis in blocks (see
 //    src/limits/credits.ts); nishaan_take_credits hands out a block atomically and never past the limit.
 export async function up(knex: Knex): Promise<void> {

@@ -44,6 +44,7 @@ export async function up(knex: Knex): Promise<void> {
     create trigger trademarks_search_deleted after delete on trademarks
       for each row execute function nishaan_search_deleted();
 
+    -- The channel is SEARCH_CHANNEL of src/db/channels.ts.
     create function nishaan_search_changed() returns trigger language plpgsql as $$
     begin
       perform pg_notify('nishaan_search', '');

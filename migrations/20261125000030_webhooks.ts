@@ -19,6 +19,7 @@ export async function up(knex: Knex): Promise<void> {
     create index outbox_created_idx on outbox (created_at);
 
     -- Wakes the relay at the commit of every transaction that wrote outbox rows (imports, reminders).
+    -- The channel is OUTBOX_CHANNEL of src/db/channels.ts.
     create function nishaan_outbox_notify() returns trigger language plpgsql as $$
     begin
       perform pg_notify('nishaan_outbox', '');

@@ -5,7 +5,8 @@
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { createRoot } from '../src/root.ts';
-import { buildIndex, SNAPSHOT_CHANNEL } from '../src/search/manager.ts';
+import { buildIndex } from '../src/search/manager.ts';
+import { SNAPSHOT_CHANNEL } from '../src/db/channels.ts';
 import { loadSnapshot } from '../src/search/snapshot.ts';
 
 export async function searchIndexCommand(argv: string[], out: (line: string) => void): Promise<number> {

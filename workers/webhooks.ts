@@ -5,9 +5,7 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Root } from '../src/root.ts';
 import { DELIVERY_QUEUE, OutboxRelay, type DeliveryJob } from '../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../src/webhooks/renewals.ts';
-
-const OUTBOX_CHANNEL = 'nishaan_outbox';
-const DELIVERIES_CHANNEL = 'nishaan_deliveries';
+import { DELIVERIES_CHANNEL, OUTBOX_CHANNEL } from '../src/db/channels.ts';
 
 export interface WebhookWorkersOptions {
   /** Milliseconds between relay passes when nothing announces work. */

@@ -1,13 +1,12 @@
 import type { Caller, CallerRepository } from './callerRepository.ts';
 import type { ChangeListener } from '../db/listener.ts';
+import { ACCESS_CHANNEL } from '../db/channels.ts';
 
 interface Entry {
   caller: Caller;
   /** After this instant (ms) the entry is read again: its maximum age, or when a subscription or add-on expires. */
   staleAt: number;
 }
-
-export const ACCESS_CHANNEL = 'nishaan_access';
 
 /**
  * Wires a cache of access decisions to PostgreSQL's announcements: `account` when one account's

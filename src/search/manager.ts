@@ -1,15 +1,13 @@
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 import type { ChangeListener } from '../db/listener.ts';
+import { SEARCH_CHANNEL, SNAPSHOT_CHANNEL } from '../db/channels.ts';
 import { IndexBuilder, type Skipped } from './build.ts';
 import { SearchEngine, REBUILD_AT } from './engine.ts';
 import { LiveIndex } from './liveIndex.ts';
 import { loadSnapshot, saveSnapshot, snapshotHeader } from './snapshot.ts';
 import { changesSince, instanceOf, streamMarks, type Change } from './source.ts';
 
-export const SEARCH_CHANNEL = 'nishaan_search';
-/** Announced by `npm run search-index -- rebuild` once a new snapshot is in place. */
-export const SNAPSHOT_CHANNEL = 'nishaan_search_snapshot';
 const POLL_MS = 2000;
 
 export interface IndexStats {

@@ -3,6 +3,7 @@ import type { z } from '../schema/zod.ts';
 import type { Delivery } from './schemas.ts';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
+import { DELIVERIES_CHANNEL } from '../db/channels.ts';
 
 export interface WebhookRow {
   id: string;
@@ -157,7 +158,7 @@ export class WebhookRepository {
            finished_at = null
          from webhooks w where w.id = d.webhook_id and w.account_id = ? and d.webhook_id = ? and d.id = ? and d.status <> 'pending'
          returning d.id`, [accountId, webhookId, deliveryId]);
-      if (r.rows.length) await trx.raw(`select pg_notify('nishaan_deliveries', '')`);
+      if (r.rows.length) await trx.raw('select pg_notify(?, ?)', [DELIVERIES_CHANNEL, '']);
       const row = await trx.raw(
         `${DELIVERY_SELECT} join webhooks w on w.id = d.webhook_id where w.account_id = ? and d.webhook_id = ? and d.id = ?`,
         [accountId, webhookId, deliveryId]);
