@@ -45,7 +45,6 @@ export interface ObjectStore {
   close?(): Promise<void>;
 }
 
-export const SIGNED_URL_TTL_SECONDS = 30 * 60;
 export const FILES_PREFIX = '/files/';
 
 /** The signed /files/ link both drivers hand out: the API checks it before any byte leaves the store. */

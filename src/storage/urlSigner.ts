@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SIGNED_URL_TTL_SECONDS } from './objectStore.ts';
 
 export interface SignedParams {
   acct: string;
@@ -12,6 +11,9 @@ export interface SignedParams {
 export type Verdict =
   | { ok: true; accountId: string; expiresAt: Date; filename: string | null }
   | { ok: false; reason: 'unsigned' | 'expired' | 'signature_invalid' };
+
+/** How long a signed /files/ link works. */
+export const SIGNED_URL_TTL_SECONDS = 30 * 60;
 
 /** HMAC over path, expiry, account and file name: change any of them and the signature fails. */
 export class UrlSigner {

@@ -1,6 +1,7 @@
 import { Rng } from './rng.ts';
 import { AS_OF, addYears, dayOf } from './dates.ts';
-import type { Builder } from './build.ts';
+import type { Marks } from './marks.ts';
+import type { Parties } from './parties.ts';
 import { indianParty } from './people.ts';
 import { S } from './status.ts';
 import { type Doc, type Force, type Hearing, type Mark, DELTA_K, STRIDE } from './types.ts';
@@ -8,6 +9,12 @@ import { docFile } from './files.ts';
 
 // Examination reports, hearings, oppositions, documents and alerts of one mark, each tied to the
 // step of the mark's history it belongs to, so dates and statuses tell one consistent story.
+
+/** What of the builder linking reads: the marks and parties drawn for the whole set. */
+export interface Drawn {
+  readonly marks: Marks;
+  readonly parties: Parties;
+}
 
 const CERTIFICATES_FROM = dayOf('2005-01-01');
 const TIME_SLOTS = ['10:30-11:00', '11:00-11:30', '11:30-12:00', '12:00-12:30', '12:30-13:00', '14:30-15:00', '15:00-15:30', '15:30-16:00', '16:00-16:30', '16:30-17:00'];
@@ -38,7 +45,7 @@ export function examReasons(rng: Rng): string[] {
 }
 
 /** Whoever opposes a copy is, most often, the owner of the mark it copies. */
-export function opponentOf(b: Builder, m: Mark, rng: Rng): { name: string; address: string } {
+export function opponentOf(b: Drawn, m: Mark, rng: Rng): { name: string; address: string } {
   if (m.parent >= 0) {
     const pc = b.marks.core(m.parent);
     const owner = b.parties.applicants(m.parent, pc.word, pc.cls, b.marks.day(m.parent)).owners[0];
@@ -69,7 +76,7 @@ class Links {
   }
 }
 
-export function linkRecords(b: Builder, m: Mark, exam: boolean, opposed: boolean, force: Force | undefined, rng: Rng): void {
+export function linkRecords(b: Drawn, m: Mark, exam: boolean, opposed: boolean, force: Force | undefined, rng: Rng): void {
   const l = new Links(m, rng);
   if (m.filingMode === 'E-FILING' && rng.chance(0.35)) l.doc('TM-A', m.filed);
 
@@ -107,7 +114,7 @@ export function linkRecords(b: Builder, m: Mark, exam: boolean, opposed: boolean
   alerts(m, m.i * STRIDE, rng);
 }
 
-function opposition(b: Builder, l: Links, force: Force | undefined): void {
+function opposition(b: Drawn, l: Links, force: Force | undefined): void {
   const { m, rng } = l;
   const k = m.path.indexOf(S.OPP);
   const day = m.pathDays[k];
