@@ -1,15 +1,19 @@
 // GET /v1/trademarks/{app_no}/ throughput and latency: the API (one process) beside a bare
 // node:http + pg handler running the same query, same sample of marks, same load, one run.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/detail.ts [--duration 30] [--connections 16]
-import { args, DEFAULT_URL, measure, detailPaths, sampleMarks, startProcess, table } from './lib.ts';
+
 import { createBenchAccounts } from './account.ts';
+import { args, DEFAULT_URL, detailPaths, measure, sampleMarks, startProcess, table } from './lib.ts';
 
 const a = args();
 const o = { duration: Number(a.get('duration') ?? 30), connections: Number(a.get('connections') ?? 16) };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 // Limits high enough never to refuse (the checks still run in the guarded row).
 const env = {
-  DATABASE_URL: url, DB_POOL_MAX: String(o.connections), RATE_KEY_PER_SECOND: '1000000', RATE_IP_PER_MINUTE: '100000000',
+  DATABASE_URL: url,
+  DB_POOL_MAX: String(o.connections),
+  RATE_KEY_PER_SECOND: '1000000',
+  RATE_IP_PER_MINUTE: '100000000',
   RATE_LIMIT_PREFIX: `bench:${process.pid}`,
 };
 

@@ -1,5 +1,5 @@
 // Shared by the benchmarks: argument parsing, sampling marks, starting server processes, load.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -47,17 +47,28 @@ export interface Row {
  * own): a plan allows at most 10 requests in flight, so 16 connections on one key would measure
  * concurrency refusals instead of the endpoint.
  */
-export async function measure(name: string, port: number, paths: string[], o: { duration: number; connections: number; keys: string[]; rate?: number }): Promise<Row> {
+export async function measure(
+  name: string,
+  port: number,
+  paths: string[],
+  o: { duration: number; connections: number; keys: string[]; rate?: number },
+): Promise<Row> {
   let i = 0;
-  const run = (limit: { duration: number } | { amount: number }) => autocannon({
-    url: `http://127.0.0.1:${port}`, connections: o.connections, ...limit, overallRate: o.rate,
-    requests: [{
-      setupRequest: (req) => {
-        const n = i++;
-        return { ...req, path: paths[n % paths.length], headers: { ...req.headers, 'x-api-key': o.keys[n % o.keys.length] } };
-      },
-    }],
-  });
+  const run = (limit: { duration: number } | { amount: number }) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections: o.connections,
+      ...limit,
+      overallRate: o.rate,
+      requests: [
+        {
+          setupRequest: (req) => {
+            const n = i++;
+            return { ...req, path: paths[n % paths.length], headers: { ...req.headers, 'x-api-key': o.keys[n % o.keys.length] } };
+          },
+        },
+      ],
+    });
   // Warm-up: every path once (at least 5 s), as the in-process latency runs each query once before
   // timing it. What a search makes on first use (ready answers for common words and short prefixes,
   // kept bitmaps) and the JIT are then warm; the timed run starts again at the first path.

@@ -12,32 +12,48 @@
 // models/manifest.json. Run it with nothing else busy: it is timed.
 import fs from 'node:fs';
 import os from 'node:os';
-import { args } from './lib.ts';
-import { evaluateQuality } from './logos/quality.ts';
-import { evaluateOcr } from './logos/ocr.ts';
-import { evaluateScale } from './logos/scale.ts';
 import { MODELS_DIR, readManifest } from '../src/logos/models.ts';
+import { args } from './lib.ts';
+import { evaluateOcr } from './logos/ocr.ts';
+import { evaluateQuality } from './logos/quality.ts';
+import { evaluateScale } from './logos/scale.ts';
 
 const a = args();
 const parts = new Set((a.get('part') ?? 'quality,ocr,scale').split(','));
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
-const out: Record<string, unknown> = { machine: `${os.cpus().length} × ${os.cpus()[0]?.model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`, date: new Date().toISOString() };
+const out: Record<string, unknown> = {
+  machine: `${os.cpus().length} × ${os.cpus()[0]?.model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  date: new Date().toISOString(),
+};
 const f = (x: number) => (x * 100).toFixed(1);
 
 if (parts.has('quality')) {
   const q = await evaluateQuality(log, { limit: a.has('limit') ? Number(a.get('limit')) : undefined });
   out.quality = q;
-  console.log(`\nRetrieval on test icons (gallery ${q.gallery} icons; ${q.queries.test} test queries, ${q.queries.val} validation): recall@1 / recall@10 / mAP, %`);
+  console.log(
+    `\nRetrieval on test icons (gallery ${q.gallery} icons; ${q.queries.test} test queries, ${q.queries.val} validation): recall@1 / recall@10 / mAP, %`,
+  );
   const kinds = Object.keys(q.test[q.models[0]]).filter((k) => k !== 'all');
   console.log(`| model | all | ${kinds.join(' | ')} |`);
   console.log(`|---|---|${kinds.map(() => '---').join('|')}|`);
   for (const [m, by] of Object.entries(q.test)) {
     console.log(`| ${m} | ${[by.all, ...kinds.map((k) => by[k])].map((x) => `${f(x.r1)} / ${f(x.r10)} / ${f(x.map)}`).join(' | ')} |`);
   }
-  console.log(`\nre-ranking with HOG, weight chosen on validation: ${q.rerank.weight} (${Object.entries(q.rerank.val).map(([w, m]) => `${w}: r@1 ${f(m.r1)}`).join(', ')})`);
+  console.log(
+    `\nre-ranking with HOG, weight chosen on validation: ${q.rerank.weight} (${Object.entries(q.rerank.val)
+      .map(([w, m]) => `${w}: r@1 ${f(m.r1)}`)
+      .join(', ')})`,
+  );
   console.log('thresholds from validation (similarity reached by 1 in 10,000 / 1,000 / 100 unrelated pairs; share of true matches above):');
-  for (const [m, t] of Object.entries(q.thresholds)) console.log(`  ${m}: high ${t.high} (${f(t.positivesAbove.high)} %), medium ${t.medium} (${f(t.positivesAbove.medium)} %), low ${t.low} (${f(t.positivesAbove.low)} %)`);
-  console.log(`embedding, one image at a time on one core, decode and normalise included: ${Object.entries(q.embedMs).map(([m, ms]) => `${m} ${ms} ms`).join(', ')} (decode + normalise alone ${q.decodeMs} ms)`);
+  for (const [m, t] of Object.entries(q.thresholds))
+    console.log(
+      `  ${m}: high ${t.high} (${f(t.positivesAbove.high)} %), medium ${t.medium} (${f(t.positivesAbove.medium)} %), low ${t.low} (${f(t.positivesAbove.low)} %)`,
+    );
+  console.log(
+    `embedding, one image at a time on one core, decode and normalise included: ${Object.entries(q.embedMs)
+      .map(([m, ms]) => `${m} ${ms} ms`)
+      .join(', ')} (decode + normalise alone ${q.decodeMs} ms)`,
+  );
   if (a.get('write-manifest') === 'yes') {
     const manifest = readManifest();
     for (const m of manifest.models) {
@@ -55,11 +71,19 @@ if (parts.has('quality')) {
       m.evaluation = {
         served: blend ? `re-ranked with ${manifest.fallback}, weight ${q.rerank.weight} (chosen on validation)` : 'alone',
         ...(blend ? { alone: { recall_at_1: Number(f(alone.r1)), recall_at_10: Number(f(alone.r10)), map: Number(f(alone.map)) } } : {}),
-        benchmark: 'npx tsx bench/logos.ts --part quality --write-manifest', date: out.date, gallery: q.gallery, test_queries: q.queries.test,
-        recall_at_1: Number(f(by.all.r1)), recall_at_10: Number(f(by.all.r10)), map: Number(f(by.all.map)),
-        per_perturbation: Object.fromEntries(kinds.map((k) => [k, { recall_at_1: Number(f(by[k].r1)), recall_at_10: Number(f(by[k].r10)), map: Number(f(by[k].map)) }])),
+        benchmark: 'npx tsx bench/logos.ts --part quality --write-manifest',
+        date: out.date,
+        gallery: q.gallery,
+        test_queries: q.queries.test,
+        recall_at_1: Number(f(by.all.r1)),
+        recall_at_10: Number(f(by.all.r10)),
+        map: Number(f(by.all.map)),
+        per_perturbation: Object.fromEntries(
+          kinds.map((k) => [k, { recall_at_1: Number(f(by[k].r1)), recall_at_10: Number(f(by[k].r10)), map: Number(f(by[k].map)) }]),
+        ),
         thresholds_from: 'validation icons: similarity reached by 1 in 10,000 (high), 1,000 (medium), 100 (low) unrelated pairs',
-        true_matches_above: t.positivesAbove, embed_ms: q.embedMs[m.name],
+        true_matches_above: t.positivesAbove,
+        embed_ms: q.embedMs[m.name],
       };
     }
     fs.writeFileSync(`${MODELS_DIR}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -70,20 +94,36 @@ if (parts.has('quality')) {
 if (parts.has('ocr')) {
   const o = await evaluateOcr(Number(a.get('ocr') ?? 200), log);
   out.ocr = o;
-  console.log(`\nOCR: ${o.logos} logos with known words; read exactly ${f(o.exactRead)} %; text logo search recall@1 ${f(o.recallAt1)} %, recall@10 ${f(o.recallAt10)} % (target 90); ${o.msPerLogo.toFixed(0)} ms per logo`);
+  console.log(
+    `\nOCR: ${o.logos} logos with known words; read exactly ${f(o.exactRead)} %; text logo search recall@1 ${f(o.recallAt1)} %, recall@10 ${f(o.recallAt10)} % (target 90); ${o.msPerLogo.toFixed(0)} ms per logo`,
+  );
 }
 
 if (parts.has('scale')) {
-  const s = await evaluateScale({
-    url: a.get('db') ?? 'postgres://postgres@127.0.0.1:5432/nishaan_logo_bench', vectors: Number(a.get('vectors') ?? 1_000_000),
-    queries: Number(a.get('queries') ?? 300), indexLogos: Number(a.get('index-logos') ?? 200), reuse: a.get('reuse') === 'yes',
-  }, log);
+  const s = await evaluateScale(
+    {
+      url: a.get('db') ?? 'postgres://postgres@127.0.0.1:5432/nishaan_logo_bench',
+      vectors: Number(a.get('vectors') ?? 1_000_000),
+      queries: Number(a.get('queries') ?? 300),
+      indexLogos: Number(a.get('index-logos') ?? 200),
+      reuse: a.get('reuse') === 'yes',
+    },
+    log,
+  );
   out.scale = s;
   console.log(`\nAt ${s.vectors.toLocaleString('en')} logos (loaded in ${s.loadS} s, HNSW built in ${s.hnswBuildS} s):`);
-  console.log(`  image search end to end (upload -> results, HTTP): p50 ${s.image.p50} ms, p95 ${s.image.p95} ms, p99 ${s.image.p99} ms over ${s.image.n} (target p95 <= 50)`);
-  console.log(`  nearest 10 in PostgreSQL: HNSW p95 ${s.imageDb.hnswP95} ms vs exact scan ${s.imageDb.exactP95} ms (${s.imageDb.ratio}x); HNSW recall@10 vs exact ${f(s.imageDb.recallAt10VsExact)} %`);
-  console.log(`  text logo search (HTTP): p50 ${s.text.p50} ms, p95 ${s.text.p95} ms over ${s.text.n} (target p95 <= 30); index built in ${s.text.buildS} s; trigram LIKE p95 ${s.text.baselineP95} ms (${s.text.ratio}x)`);
-  console.log(`  indexing: ${s.indexing.logos} logos (OCR + embedding + HNSW insert) in ${s.indexing.seconds} s: ${s.indexing.perSecond} logos/s on ${os.cpus().length} cores`);
+  console.log(
+    `  image search end to end (upload -> results, HTTP): p50 ${s.image.p50} ms, p95 ${s.image.p95} ms, p99 ${s.image.p99} ms over ${s.image.n} (target p95 <= 50)`,
+  );
+  console.log(
+    `  nearest 10 in PostgreSQL: HNSW p95 ${s.imageDb.hnswP95} ms vs exact scan ${s.imageDb.exactP95} ms (${s.imageDb.ratio}x); HNSW recall@10 vs exact ${f(s.imageDb.recallAt10VsExact)} %`,
+  );
+  console.log(
+    `  text logo search (HTTP): p50 ${s.text.p50} ms, p95 ${s.text.p95} ms over ${s.text.n} (target p95 <= 30); index built in ${s.text.buildS} s; trigram LIKE p95 ${s.text.baselineP95} ms (${s.text.ratio}x)`,
+  );
+  console.log(
+    `  indexing: ${s.indexing.logos} logos (OCR + embedding + HNSW insert) in ${s.indexing.seconds} s: ${s.indexing.perSecond} logos/s on ${os.cpus().length} cores`,
+  );
 }
 
 fs.mkdirSync('bench/out', { recursive: true });

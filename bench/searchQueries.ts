@@ -31,19 +31,39 @@ class Rng {
 const VOWELS = 'AEIOU';
 // Respellings people use for the same sound (the engine folds these; the query does not).
 const RESPELL: [string, string][] = [
-  ['EE', 'I'], ['I', 'EE'], ['OO', 'U'], ['U', 'OO'], ['PH', 'F'], ['F', 'PH'], ['SH', 'S'], ['W', 'V'], ['V', 'W'],
-  ['KH', 'K'], ['CK', 'K'], ['Q', 'K'], ['AA', 'A'], ['TH', 'T'], ['BH', 'B'], ['X', 'KS'], ['Z', 'J'],
+  ['EE', 'I'],
+  ['I', 'EE'],
+  ['OO', 'U'],
+  ['U', 'OO'],
+  ['PH', 'F'],
+  ['F', 'PH'],
+  ['SH', 'S'],
+  ['W', 'V'],
+  ['V', 'W'],
+  ['KH', 'K'],
+  ['CK', 'K'],
+  ['Q', 'K'],
+  ['AA', 'A'],
+  ['TH', 'T'],
+  ['BH', 'B'],
+  ['X', 'KS'],
+  ['Z', 'J'],
 ];
 
 function misspell(w: string, rng: Rng): string {
   const at = 1 + rng.int(w.length - 2);
   switch (rng.int(4)) {
-    case 0: return w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2); // swapped neighbours
-    case 1: return w.slice(0, at) + w.slice(at + 1); // dropped letter
-    case 2: return w.slice(0, at) + w[at] + w.slice(at); // doubled letter
+    case 0:
+      return w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2); // swapped neighbours
+    case 1:
+      return w.slice(0, at) + w.slice(at + 1); // dropped letter
+    case 2:
+      return w.slice(0, at) + w[at] + w.slice(at); // doubled letter
     default: {
       const v = [...w].findIndex((c, i) => i > 0 && VOWELS.includes(c));
-      return v < 0 ? w.slice(0, at) + w.slice(at + 1) : w.slice(0, v) + VOWELS[(VOWELS.indexOf(w[v]) + 1 + rng.int(4)) % 5] + w.slice(v + 1);
+      return v < 0
+        ? w.slice(0, at) + w.slice(at + 1)
+        : w.slice(0, v) + VOWELS[(VOWELS.indexOf(w[v]) + 1 + rng.int(4)) % 5] + w.slice(v + 1);
     }
   }
 }
@@ -57,7 +77,10 @@ export async function queryClasses(url: string, n: number): Promise<Record<strin
   const marks = rows.map((r) => ({ raw: r.word_mark as string, n: normaliseMark(r.word_mark as string) })).filter((m) => m.n);
   const freq = new Map<string, number>();
   for (const m of marks) for (const w of new Set(m.n.split(' '))) freq.set(w, (freq.get(w) ?? 0) + 1);
-  const byFreq = [...freq].filter(([w]) => /^[A-Z]{3,}$/.test(w)).sort((x, y) => y[1] - x[1]).map(([w]) => w);
+  const byFreq = [...freq]
+    .filter(([w]) => /^[A-Z]{3,}$/.test(w))
+    .sort((x, y) => y[1] - x[1])
+    .map(([w]) => w);
   const common = byFreq.slice(0, 20);
   const medium = byFreq.slice(200, 3000);
   const rare = byFreq.filter((w) => freq.get(w) === 1 && w.length >= 7);
@@ -79,7 +102,8 @@ export async function queryClasses(url: string, n: number): Promise<Record<strin
   };
   const split = () => {
     const w = rng.pick(uncommon);
-    for (let i = 3; i <= w.length - 3; i++) if ((freq.get(w.slice(0, i)) ?? 0) >= 3 && (freq.get(w.slice(i)) ?? 0) >= 3) return `${w.slice(0, i)} ${w.slice(i)}`;
+    for (let i = 3; i <= w.length - 3; i++)
+      if ((freq.get(w.slice(0, i)) ?? 0) >= 3 && (freq.get(w.slice(i)) ?? 0) >= 3) return `${w.slice(0, i)} ${w.slice(i)}`;
     return null;
   };
   const respell = () => {

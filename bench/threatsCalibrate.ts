@@ -6,24 +6,29 @@
 // which play no part in choosing anything, scored with the chosen setting.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_t8 npx tsx bench/threatsCalibrate.ts [--pairs 3000] [--snapshot FILE] [--seeds 8,9]
 import pg from 'pg';
-import { args, DEFAULT_URL } from './lib.ts';
 import { loadConfig } from '../src/config.ts';
-import { createRoot } from '../src/root.ts';
-import { compareMarks, markForm, type Comparison, type WeightOf } from '../src/threats/compare.ts';
-import { classRelation, relatedClasses, type ClassRelation } from '../src/threats/classes.ts';
-import { PARAMS, scorePair, type ScoreParams } from '../src/threats/score.ts';
-import { engineWeights } from '../src/threats/service.ts';
-import { LABELLED_PAIRS } from './threats/labelledPairs.ts';
 import { normaliseTokens, similarTokens } from '../src/ingest/generator/variants.ts';
-import { PREFIXES, genericWords } from '../src/ingest/generator/words.ts';
+import { genericWords, PREFIXES } from '../src/ingest/generator/words.ts';
+import { createRoot } from '../src/root.ts';
+import { type ClassRelation, classRelation, relatedClasses } from '../src/threats/classes.ts';
+import { type Comparison, compareMarks, markForm, type WeightOf } from '../src/threats/compare.ts';
+import { PARAMS, type ScoreParams, scorePair } from '../src/threats/score.ts';
+import { engineWeights } from '../src/threats/service.ts';
+import { args, DEFAULT_URL } from './lib.ts';
+import { LABELLED_PAIRS } from './threats/labelledPairs.ts';
 
 // The generator's rule for what an examiner cites (src/ingest/generator/marks.ts citable): a shared
 // token that is not a generic word or prefix, or the whole marks within two edits, once folded.
 const WEAK = new Set([...genericWords(), ...PREFIXES].flatMap((w) => normaliseTokens(w)));
+
 import type { SearchEngine } from '../src/search/engine.ts';
 
 const a = args();
-const o = { pairs: Number(a.get('pairs') ?? 3000), seeds: (a.get('seeds') ?? '8,9').split(',').map(Number), snapshot: a.get('snapshot') ?? '' };
+const o = {
+  pairs: Number(a.get('pairs') ?? 3000),
+  seeds: (a.get('seeds') ?? '8,9').split(',').map(Number),
+  snapshot: a.get('snapshot') ?? '',
+};
 // Ten random same-class marks per positive: a real candidate list holds far more non-threats than
 // threats, and a precision target at 1:10 needs enough negatives to be stable (with one negative per
 // positive, weighting each ten times, a single look-alike among the random marks moved the High
@@ -62,7 +67,10 @@ function thresholdFor(scores: { s: number; positive: boolean }[], target: number
 
 function auc(scores: { s: number; positive: boolean }[]): number {
   const pos = scores.filter((x) => x.positive).map((x) => x.s);
-  const neg = scores.filter((x) => !x.positive).map((x) => x.s).sort((x, y) => x - y);
+  const neg = scores
+    .filter((x) => !x.positive)
+    .map((x) => x.s)
+    .sort((x, y) => x - y);
   let sum = 0;
   for (const p of pos) {
     let lo = 0;
@@ -92,21 +100,26 @@ function scoreAll(engine: SearchEngine, pairs: Pair[], p: ScoreParams): { s: num
   });
 }
 
-
 async function samplePairs(c: pg.Client, engine: SearchEngine, dead: Set<string>, seed: number): Promise<Pair[]> {
   const total = Number((await c.query('select count(*) from cited_marks')).rows[0].count);
   const share = Math.min(100, (o.pairs * 3 * 100) / Math.max(1, total));
-  const positives = (await c.query(
-    `select m.word_mark as a, m.class_number as ca, x.word_mark as b, x.class_number as cb, x.status
+  const positives = (
+    await c.query(
+      `select m.word_mark as a, m.class_number as ca, x.word_mark as b, x.class_number as cb, x.status
      from (select * from cited_marks tablesample bernoulli (${share}) repeatable (${seed})) k
      join trademarks m on m.application_number = k.application_number
      join trademarks x on x.application_number = k.cited_application_number
      where m.word_mark <> '' and x.word_mark <> '' and upper(m.proprietor_name) <> upper(x.proprietor_name)
-     order by k.id limit ${o.pairs}`)).rows;
+     order by k.id limit ${o.pairs}`,
+    )
+  ).rows;
   // One random mark of the same class for each positive's mark.
-  const pool = (await c.query(
-    `select word_mark, class_number, status from trademarks tablesample bernoulli (${Math.min(100, (o.pairs * 40 * 100) / engine.indexes[0].n)}) repeatable (${seed + 1})
-     where word_mark <> '' order by application_number`)).rows;
+  const pool = (
+    await c.query(
+      `select word_mark, class_number, status from trademarks tablesample bernoulli (${Math.min(100, (o.pairs * 40 * 100) / engine.indexes[0].n)}) repeatable (${seed + 1})
+     where word_mark <> '' order by application_number`,
+    )
+  ).rows;
   const byClass = new Map<number, typeof pool>();
   for (const r of pool) byClass.set(r.class_number, [...(byClass.get(r.class_number) ?? []), r]);
   let k = 0;
@@ -127,9 +140,11 @@ async function samplePairs(c: pg.Client, engine: SearchEngine, dead: Set<string>
       pairs.push({ a: r.a, cls: r.ca, b: n.word_mark, relation: 'same', live: !dead.has(n.status), positive: false });
     }
   }
-  console.log(`seed ${seed}: register: ${engine.indexes[0].n.toLocaleString('en')} marks; ${positives.length} cited pairs (positives), ` +
-    `${pairs.length - positives.length} random same-class pairs (negatives, ${NEGATIVES_PER_POSITIVE} per positive); precision at 1:${NEGATIVES_PER_POSITIVE} as sampled and at 1:1 (negatives weighted 1/${NEGATIVES_PER_POSITIVE}); ` +
-    `${dropped} random pairs left out as look-alikes by the registry's own rule`);
+  console.log(
+    `seed ${seed}: register: ${engine.indexes[0].n.toLocaleString('en')} marks; ${positives.length} cited pairs (positives), ` +
+      `${pairs.length - positives.length} random same-class pairs (negatives, ${NEGATIVES_PER_POSITIVE} per positive); precision at 1:${NEGATIVES_PER_POSITIVE} as sampled and at 1:1 (negatives weighted 1/${NEGATIVES_PER_POSITIVE}); ` +
+      `${dropped} random pairs left out as look-alikes by the registry's own rule`,
+  );
 
   return pairs;
 }
@@ -150,7 +165,10 @@ async function main(): Promise<void> {
   for (const seed of o.seeds) samples.push(await samplePairs(c, engine, dead, seed));
 
   // 1. The free weights: how sound and spelling combine, and how steeply rare words outweigh common ones.
-  console.log('\nmean over the samples; thresholds the stricter of the samples' + '\n| sound | weight exponent | AUC | High ≥ | Medium ≥ | Low ≥ | High P (1:1) | High P (1:10) | High R | High+Medium P (1:1) | High+Medium P (1:10) | High+Medium R |');
+  console.log(
+    '\nmean over the samples; thresholds the stricter of the samples' +
+      '\n| sound | weight exponent | AUC | High ≥ | Medium ≥ | Low ≥ | High P (1:1) | High P (1:10) | High R | High+Medium P (1:1) | High+Medium P (1:10) | High+Medium R |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   let best: { p: ScoreParams; recall: number; auc: number } | null = null;
   for (const weightExponent of [1, 2, 3]) {
@@ -167,8 +185,10 @@ async function main(): Promise<void> {
       const m10 = mean((x) => precisionRecall(x, thresholds.medium).precision);
       const mr = mean((x) => precisionRecall(x, thresholds.medium).recall);
       const area = mean(auc);
-      console.log(`| ${sound} | ${weightExponent} | ${pct(area)} | ${thresholds.high} | ${thresholds.medium} | ${thresholds.low} | ${pct(h)} | ${pct(h10)} | ${pct(hr)} | ` +
-        `${pct(m)} | ${pct(m10)} | ${pct(mr)} |`);
+      console.log(
+        `| ${sound} | ${weightExponent} | ${pct(area)} | ${thresholds.high} | ${thresholds.medium} | ${thresholds.low} | ${pct(h)} | ${pct(h10)} | ${pct(hr)} | ` +
+          `${pct(m)} | ${pct(m10)} | ${pct(mr)} |`,
+      );
       // Chosen: the most cited pairs at High+Medium (mean over the samples); AUC breaks ties.
       if (!best || mr > best.recall + 1e-9 || (Math.abs(mr - best.recall) < 1e-9 && area > best.auc)) {
         best = { p: { ...p, thresholds }, recall: mr, auc: area };
@@ -176,18 +196,24 @@ async function main(): Promise<void> {
     }
   }
   const chosen = best!.p;
-  console.log(`\nchosen: sound ${chosen.sound}, weight exponent ${chosen.weightExponent}, thresholds High ${chosen.thresholds.high}, ` +
-    `Medium ${chosen.thresholds.medium}, Low ${chosen.thresholds.low}`);
-  console.log(`in src/threats/score.ts: sound ${PARAMS.sound}, weight exponent ${PARAMS.weightExponent}, thresholds High ${PARAMS.thresholds.high}, ` +
-    `Medium ${PARAMS.thresholds.medium}, Low ${PARAMS.thresholds.low}`);
+  console.log(
+    `\nchosen: sound ${chosen.sound}, weight exponent ${chosen.weightExponent}, thresholds High ${chosen.thresholds.high}, ` +
+      `Medium ${chosen.thresholds.medium}, Low ${chosen.thresholds.low}`,
+  );
+  console.log(
+    `in src/threats/score.ts: sound ${PARAMS.sound}, weight exponent ${PARAMS.weightExponent}, thresholds High ${PARAMS.thresholds.high}, ` +
+      `Medium ${PARAMS.thresholds.medium}, Low ${PARAMS.thresholds.low}`,
+  );
 
   // 2. With the committed parameters: the generated pairs, and the hand-labelled real brand pairs.
   const report = (name: string, scores: { s: number; positive: boolean }[], weight = 1) => {
     const h = precisionRecall(scores, PARAMS.thresholds.high, weight);
     const m = precisionRecall(scores, PARAMS.thresholds.medium, weight);
     const l = precisionRecall(scores, PARAMS.thresholds.low, weight);
-    console.log(`| ${name} | ${scores.filter((x) => x.positive).length} / ${scores.filter((x) => !x.positive).length} | ${pct(h.precision)} | ${pct(h.recall)} | ` +
-      `${pct(m.precision)} | ${pct(m.recall)} | ${pct(l.precision)} | ${pct(l.recall)} | ${pct(auc(scores))} |`);
+    console.log(
+      `| ${name} | ${scores.filter((x) => x.positive).length} / ${scores.filter((x) => !x.positive).length} | ${pct(h.precision)} | ${pct(h.recall)} | ` +
+        `${pct(m.precision)} | ${pct(m.recall)} | ${pct(l.precision)} | ${pct(l.recall)} | ${pct(auc(scores))} |`,
+    );
   };
   console.log('\nwith the committed parameters');
   console.log('| set | confusing / not | High P | High R | High+Medium P | High+Medium R | listed (≥ Low) P | listed R | AUC |');
@@ -205,9 +231,12 @@ async function main(): Promise<void> {
   for (const kind of kinds) {
     const idx = LABELLED_PAIRS.map((x, i) => (x.kind === kind ? i : -1)).filter((i) => i >= 0);
     const at = idx.filter((i) => handScores[i].s >= PARAMS.thresholds.medium).length;
-    const wrong = idx.filter((i) => (handScores[i].s >= PARAMS.thresholds.medium) !== LABELLED_PAIRS[i].confusing)
+    const wrong = idx
+      .filter((i) => handScores[i].s >= PARAMS.thresholds.medium !== LABELLED_PAIRS[i].confusing)
       .map((i) => `${LABELLED_PAIRS[i].a}/${LABELLED_PAIRS[i].b} ${handScores[i].s}`);
-    console.log(`  ${kind} (${LABELLED_PAIRS[idx[0]].confusing ? 'confusing' : 'not confusing'}): ${at}/${idx.length}${wrong.length ? `; wrong: ${wrong.join(', ')}` : ''}`);
+    console.log(
+      `  ${kind} (${LABELLED_PAIRS[idx[0]].confusing ? 'confusing' : 'not confusing'}): ${at}/${idx.length}${wrong.length ? `; wrong: ${wrong.join(', ')}` : ''}`,
+    );
   }
   await c.end();
   await deps.close();

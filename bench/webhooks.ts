@@ -4,7 +4,7 @@
 // allows on this machine). Everything runs on a database and queue prefix of its own, dropped after.
 //
 //   nice -n 10 npx tsx bench/webhooks.ts [--marks 2000] [--webhooks 5] [--events 1000] [--rounds 20] [--per-round 10]
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
@@ -12,19 +12,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { args } from './lib.ts';
 import { prepareDatabase } from '../scripts/migrate.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb, splitDbUrl } from '../src/db/knex.ts';
 import { importSet } from '../src/ingest/importer/index.ts';
 import { LocalObjectStore } from '../src/storage/localStore.ts';
 import { UrlSigner } from '../src/storage/urlSigner.ts';
-import { signatureHeaders } from '../src/webhooks/signing.ts';
 import { DELIVERY_QUEUE } from '../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../src/webhooks/renewals.ts';
-import { createAccount } from '../test/helpers/accounts.ts';
-import { loadConfig } from '../src/config.ts';
 import { WebhookRepository } from '../src/webhooks/repository.ts';
 import { generateSecret, SecretBox } from '../src/webhooks/secrets.ts';
+import { signatureHeaders } from '../src/webhooks/signing.ts';
+import { createAccount } from '../test/helpers/accounts.ts';
+import { args } from './lib.ts';
 
 const a = args();
 const MARKS = Number(a.get('marks') ?? 2000);
@@ -41,7 +41,10 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-bench-wh-'));
 const children: ChildProcess[] = [];
 
 function child(script: string, env: Record<string, string>, extra: string[] = []): Promise<{ p: ChildProcess; msg: any }> {
-  const p = fork(new URL(script, import.meta.url).pathname, [], { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx', ...extra] });
+  const p = fork(new URL(script, import.meta.url).pathname, [], {
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx', ...extra],
+  });
   children.push(p);
   return new Promise((resolve, reject) => {
     p.once('message', (msg) => resolve({ p, msg }));
@@ -64,25 +67,61 @@ function statusDelta(n: number, from: number): string {
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {
     const app = String(7_000_000 + ((from + i) % MARKS));
-    lines.push(JSON.stringify({ id: nextEntry++, application_number: app, old_status: 'Objected', new_status: `Registered ${nextEntry}`, changed_at: new Date().toISOString() }));
+    lines.push(
+      JSON.stringify({
+        id: nextEntry++,
+        application_number: app,
+        old_status: 'Objected',
+        new_status: `Registered ${nextEntry}`,
+        changed_at: new Date().toISOString(),
+      }),
+    );
   }
   fs.writeFileSync(path.join(dir, 'status_history.jsonl'), `${lines.join('\n')}\n`);
   return dir;
 }
 
 async function main(): Promise<void> {
-  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0].model}, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const key = path.join(tmp, 'key.pem');
   const cert = path.join(tmp, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
-    '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
 
   await prepareDatabase(url, () => undefined);
   const db = createDb(url, 4);
   await db.raw(
     `insert into trademarks (application_number, word_mark, class_number, status, application_date, tm_type, slug, proprietor_name, state)
      select (7000000 + g)::text, 'MARK ' || g, 1 + g % 45, 'Objected', date '2020-01-01', 'WORD', 'mark-' || g, 'OWNER ' || g, 'DELHI'
-     from generate_series(0, ? - 1) g`, [MARKS]);
+     from generate_series(0, ? - 1) g`,
+    [MARKS],
+  );
   const apps = Array.from({ length: MARKS }, (_, i) => String(7_000_000 + i));
   const { msg } = await child('./servers/receiver.ts', { TLS_KEY: key, TLS_CERT: cert });
   const receiver = children[0];
@@ -93,43 +132,74 @@ async function main(): Promise<void> {
     const acct = await createAccount(db, { monitored_marks_limit: null });
     // Stored as the API stores them (a sealed secret), through the repository.
     const id = randomUUID();
-    await repo.transaction((trx) => repo.insert(trx, { id, accountId: acct.accountId, url: hookUrl, events: ['*'], secret: box.seal(generateSecret(), id), apps }));
+    await repo.transaction((trx) =>
+      repo.insert(trx, { id, accountId: acct.accountId, url: hookUrl, events: ['*'], secret: box.seal(generateSecret(), id), apps }),
+    );
   }
-  const store = new LocalObjectStore(path.join(tmp, 'objects'), new UrlSigner('bench-signing-secret-0123456789'), () => 'http://127.0.0.1:1');
+  const store = new LocalObjectStore(
+    path.join(tmp, 'objects'),
+    new UrlSigner('bench-signing-secret-0123456789'),
+    () => 'http://127.0.0.1:1',
+  );
   console.log(`registry: ${MARKS} marks; ${WEBHOOKS} webhooks, each monitoring all of them; concurrency ${CONCURRENCY}`);
 
   // Baseline: signed POSTs of a comparable body straight to the receiver, CONCURRENCY at a time.
   const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, ca: fs.readFileSync(cert) });
-  const body = JSON.stringify({ event: 'trademark.status_changed', trademark: { application_number: '7000001', word_mark: 'MARK 1', class_number: 2 }, change: { old_value: { status: 'Objected' }, new_value: { status: 'Registered' }, changed_at: new Date().toISOString() }, full_record: { filler: 'x'.repeat(1200) } });
-  const post = () => new Promise<void>((resolve, reject) => {
-    const req = https.request(`${hookUrl}`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', ...signatureHeaders('whsec_abc', `msg_${Math.random()}`, body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
-    });
-    req.on('error', reject);
-    req.end(body);
+  const body = JSON.stringify({
+    event: 'trademark.status_changed',
+    trademark: { application_number: '7000001', word_mark: 'MARK 1', class_number: 2 },
+    change: { old_value: { status: 'Objected' }, new_value: { status: 'Registered' }, changed_at: new Date().toISOString() },
+    full_record: { filler: 'x'.repeat(1200) },
   });
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = https.request(
+        `${hookUrl}`,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'Content-Type': 'application/json', ...signatureHeaders('whsec_abc', `msg_${Math.random()}`, body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
   const total = EVENTS * WEBHOOKS;
   // Run before and after the pipeline: on a shared machine the load moves, and the ratio is to their mean.
   const bareLoop = async () => {
     let sent = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (sent < total) {
-        sent++;
-        await post();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (sent < total) {
+          sent++;
+          await post();
+        }
+      }),
+    );
     await ask(receiver);
     return total / ((performance.now() - t0) / 1000);
   };
   const baseBefore = await bareLoop();
   console.log(`baseline before: ${total} signed HTTPS POSTs in a bare loop: ${baseBefore.toFixed(0)}/s`);
 
-  const workers = await child('../workers/main.ts', {
-    DATABASE_URL: url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'error', WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1', WEBHOOK_CA_FILE: cert,
-    WEBHOOK_CONCURRENCY: String(CONCURRENCY), OBJECT_STORE_DIR: path.join(tmp, 'objects'),
-  }, a.has('profile') ? ['--cpu-prof', `--cpu-prof-dir=${a.get('profile')}`] : []);
+  const workers = await child(
+    '../workers/main.ts',
+    {
+      DATABASE_URL: url,
+      QUEUE_PREFIX: prefix,
+      LOG_LEVEL: 'error',
+      WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1',
+      WEBHOOK_CA_FILE: cert,
+      WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+      OBJECT_STORE_DIR: path.join(tmp, 'objects'),
+    },
+    a.has('profile') ? ['--cpu-prof', `--cpu-prof-dir=${a.get('profile')}`] : [],
+  );
   void workers;
 
   // Throughput: one import of EVENTS changes to monitored marks, delivered to every webhook.
@@ -145,7 +215,9 @@ async function main(): Promise<void> {
     if (s.arrivals.length) last = Math.max(...s.arrivals.map((x) => x[1]));
   }
   const rate = total / ((last - committed) / 1000);
-  console.log(`throughput: import of ${imported.events} events (${committed - c0} ms), ${total} deliveries, last ${last - committed} ms after commit: ${rate.toFixed(0)} deliveries/s`);
+  console.log(
+    `throughput: import of ${imported.events} events (${committed - c0} ms), ${total} deliveries, last ${last - committed} ms after commit: ${rate.toFixed(0)} deliveries/s`,
+  );
   const baseAfter = await bareLoop();
   agent.destroy();
   const baseRate = (baseBefore + baseAfter) / 2;
@@ -165,9 +237,16 @@ async function main(): Promise<void> {
     }
     await new Promise((res) => setTimeout(res, Math.max(0, 1000 - (Date.now() - at))));
   }
-  console.log(`latency, commit to arrival, ${lat.length} deliveries in ${ROUNDS} imports of ${PER_ROUND} events: p50 ${pct(lat, 0.5)} ms, p95 ${pct(lat, 0.95)} ms, max ${Math.max(...lat)} ms`);
+  console.log(
+    `latency, commit to arrival, ${lat.length} deliveries in ${ROUNDS} imports of ${PER_ROUND} events: p50 ${pct(lat, 0.5)} ms, p95 ${pct(lat, 0.95)} ms, max ${Math.max(...lat)} ms`,
+  );
   const failed = await db('webhook_deliveries').whereNot({ status: 'delivered' }).count('* as n').first();
-  console.log(`deliveries not delivered: ${failed!.n}; load average now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `deliveries not delivered: ${failed!.n}; load average now ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   await db.destroy();
 }
 

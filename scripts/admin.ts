@@ -1,13 +1,14 @@
 // Admin CLI: plans, subscriptions and add-ons (`npm run admin -- <command>`; docs/plans.md).
 // Exit status: 0 done, 2 refused (unknown plan, email, category or a bad argument; nothing changed),
 // 1 an unexpected failure.
-import { parseArgs } from 'node:util';
+
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CATEGORIES, type Category } from '../src/accounts/access.ts';
+import { AdminRepository, type PlanRow } from '../src/accounts/adminRepository.ts';
+import { RESOURCES, type Resource } from '../src/accounts/callerRepository.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/knex.ts';
-import { AdminRepository, type PlanRow } from '../src/accounts/adminRepository.ts';
-import { CATEGORIES, type Category } from '../src/accounts/access.ts';
-import { RESOURCES, type Resource } from '../src/accounts/callerRepository.ts';
 import { createRoot } from '../src/root.ts';
 
 export const USAGE = `usage: npm run admin -- <command>
@@ -46,7 +47,9 @@ const FLAG_NAMES = ['name', 'categories', 'quota', 'concurrency', 'bulk-search',
 function parse(argv: string[]): { positionals: string[]; flags: Flags } {
   try {
     const { positionals, values } = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
+      args: argv,
+      allowPositionals: true,
+      strict: true,
       options: Object.fromEntries(FLAG_NAMES.map((n) => [n, { type: 'string' as const }])),
     });
     return { positionals, flags: values as Flags };
@@ -70,7 +73,8 @@ function onlyFlags(flags: Flags, allowed: readonly (keyof Flags)[], command: str
 }
 
 function arity(positionals: string[], n: number, command: string): void {
-  if (positionals.length !== n) throw new AdminError(`${command}: expected ${n - 1} argument(s), got ${positionals.length - 1}\n\n${USAGE}`);
+  if (positionals.length !== n)
+    throw new AdminError(`${command}: expected ${n - 1} argument(s), got ${positionals.length - 1}\n\n${USAGE}`);
 }
 
 function category(value: string): Category {
@@ -83,10 +87,14 @@ function category(value: string): Category {
 function quotas(value: string | undefined): Record<Resource, number> {
   if (value === undefined) throw new AdminError('plans create needs --quota api_calls=N[,doc_views=N,...]');
   const out = Object.fromEntries(RESOURCES.map((r) => [r, 0])) as Record<Resource, number>;
-  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [k, v, ...rest] = part.split('=');
     if (rest.length || v === undefined) throw new AdminError(`--quota: "${part}" is not resource=N`);
-    if (!(RESOURCES as readonly string[]).includes(k)) throw new AdminError(`--quota: unknown resource "${k}"; known: ${RESOURCES.join(', ')}`);
+    if (!(RESOURCES as readonly string[]).includes(k))
+      throw new AdminError(`--quota: unknown resource "${k}"; known: ${RESOURCES.join(', ')}`);
     out[k as Resource] = integer(`quota ${k}`, v, 0, 1_000_000_000);
   }
   return out;
@@ -139,12 +147,23 @@ export async function runAdmin(argv: string[], db: Db, out: Out, usage: UsageRea
       if (!/^[a-z0-9_-]{2,40}$/.test(code)) throw new AdminError(`plan code "${code}" must be 2-40 of a-z, 0-9, _ and -`);
       const name = flags.name?.trim();
       if (!name) throw new AdminError('plans create needs --name');
-      const categories = [...new Set((flags.categories ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(category))];
+      const categories = [
+        ...new Set(
+          (flags.categories ?? '')
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+            .map(category),
+        ),
+      ];
       const webhooks = flags.webhooks ?? 'no';
       if (webhooks !== 'yes' && webhooks !== 'no') throw new AdminError(`--webhooks must be yes or no, got "${webhooks}"`);
       const monitored = flags.monitored ?? '0';
       const id = await repo.createPlan({
-        code, name, categories, quotas: quotas(flags.quota),
+        code,
+        name,
+        categories,
+        quotas: quotas(flags.quota),
         concurrency: integer('concurrency', flags.concurrency ?? '1', 1, 10),
         bulkSearchLimit: integer('bulk-search', flags['bulk-search'] ?? '0', 0, 100),
         bulkLogoLimit: integer('bulk-logo', flags['bulk-logo'] ?? '0', 0, 100),
@@ -203,9 +222,15 @@ export async function runAdmin(argv: string[], db: Db, out: Out, usage: UsageRea
       const a = await repo.overview(await accountOf(repo, p[1]));
       const { used } = await usage(a.id);
       out(`${a.email} (${a.name}${a.organisation ? `, ${a.organisation}` : ''}) id ${a.id}, since ${a.created_at}`);
-      out(`  plan ${a.plan_code ?? '(none)'}, status ${a.status ?? '(none)'}, expires ${a.expires_at ?? 'never'}, ${a.active ? 'ACTIVE' : 'NOT ACTIVE'}`);
-      out(`  add-ons: ${a.addons.length ? a.addons.map((x) => `${x.category}${x.active ? '' : ' (expired)'}${x.expires_at ? ` until ${x.expires_at}` : ''}`).join(', ') : '(none)'}`);
-      out(`  keys: ${a.keys.length ? a.keys.map((k) => `${k.display_prefix}… "${k.name}"${k.active ? '' : ' (revoked)'}`).join(', ') : '(none)'}`);
+      out(
+        `  plan ${a.plan_code ?? '(none)'}, status ${a.status ?? '(none)'}, expires ${a.expires_at ?? 'never'}, ${a.active ? 'ACTIVE' : 'NOT ACTIVE'}`,
+      );
+      out(
+        `  add-ons: ${a.addons.length ? a.addons.map((x) => `${x.category}${x.active ? '' : ' (expired)'}${x.expires_at ? ` until ${x.expires_at}` : ''}`).join(', ') : '(none)'}`,
+      );
+      out(
+        `  keys: ${a.keys.length ? a.keys.map((k) => `${k.display_prefix}… "${k.name}"${k.active ? '' : ' (revoked)'}`).join(', ') : '(none)'}`,
+      );
       out(`  usage this month: ${RESOURCES.map((r) => `${r}=${used[r] ?? 0}`).join(' ')}`);
       return;
     }
@@ -223,7 +248,12 @@ async function main(argv: string[]): Promise<number> {
   const root = createRoot({ ...loadConfig(), LOG_LEVEL: 'silent' }, { dbPoolMax: 2 });
   const { ledger } = root.services;
   try {
-    await runAdmin(argv, root.db, (line) => process.stdout.write(`${line}\n`), (id) => ledger.usage(id));
+    await runAdmin(
+      argv,
+      root.db,
+      (line) => process.stdout.write(`${line}\n`),
+      (id) => ledger.usage(id),
+    );
     return 0;
   } catch (err) {
     if (err instanceof AdminError) {
@@ -238,8 +268,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then((code) => process.exit(code), (err) => {
-    process.stderr.write(`admin failed: ${String(err)}\n`);
-    process.exit(1);
-  });
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`admin failed: ${String(err)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -1,9 +1,9 @@
 // First start: an empty registry gets a generated demo registry, so the API answers with data at once.
 import path from 'node:path';
 import type { Config } from '../src/config.ts';
-import { createRoot } from '../src/root.ts';
 import { generate } from '../src/ingest/generator/index.ts';
 import { importSet } from '../src/ingest/importer/index.ts';
+import { createRoot } from '../src/root.ts';
 
 export async function seedDemoRegistry(config: Config): Promise<void> {
   const root = createRoot(config);

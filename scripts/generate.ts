@@ -1,7 +1,7 @@
 // Synthetic registry generator CLI: writes a baseline and a delta file set (docs/ingest.md).
 //   tsx scripts/generate.ts --records N --seed S --out DIR [--logos K] [--delta-size D] [--threads T] [--data DIR]
 import { parseArgs } from 'node:util';
-import { DEFAULT_LOGOS, MAX_RECORDS, generate } from '../src/ingest/generator/index.ts';
+import { DEFAULT_LOGOS, generate, MAX_RECORDS } from '../src/ingest/generator/index.ts';
 import { defaultDeltaSize } from '../src/ingest/generator/plan.ts';
 
 const USAGE = `usage: tsx scripts/generate.ts --records N --seed S --out DIR [--logos K] [--delta-size D] [--threads T] [--data DIR]
@@ -32,8 +32,14 @@ async function main(): Promise<void> {
   try {
     ({ values } = parseArgs({
       options: {
-        records: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, logos: { type: 'string' },
-        'delta-size': { type: 'string' }, threads: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        records: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string' },
+        logos: { type: 'string' },
+        'delta-size': { type: 'string' },
+        threads: { type: 'string' },
+        data: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -54,7 +60,9 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   const summary = await generate({
-    records, seed, out,
+    records,
+    seed,
+    out,
     logos: int('logos', values.logos as string | undefined, 0, MAX_RECORDS),
     deltaSize: int('delta-size', values['delta-size'] as string | undefined, 1, MAX_RECORDS) ?? defaultDeltaSize(records),
     threads: int('threads', values.threads as string | undefined, 0, 64),
@@ -62,7 +70,10 @@ async function main(): Promise<void> {
     progress: (m) => console.error(`[${elapsed()}] ${m}`),
   });
   for (const set of [summary.baseline, summary.delta]) {
-    const counts = Object.entries(set.counts).filter(([, c]) => c > 0).map(([e, c]) => `${e}=${c}`).join(' ');
+    const counts = Object.entries(set.counts)
+      .filter(([, c]) => c > 0)
+      .map(([e, c]) => `${e}=${c}`)
+      .join(' ');
     console.error(`[${elapsed()}] ${set.dir}: ${(set.bytes / 1e6).toFixed(1)} MB JSONL; ${counts}`);
   }
 }

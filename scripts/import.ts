@@ -2,8 +2,8 @@
 // go to stderr, a JSON summary to stdout. Exit status: 0 all lines imported, 1 some lines refused
 // (the rest imported), 2 fatal error (nothing applied).
 import { loadConfig } from '../src/config.ts';
-import { createRoot } from '../src/root.ts';
 import { importSet } from '../src/ingest/importer/index.ts';
+import { createRoot } from '../src/root.ts';
 
 async function main(argv: string[]): Promise<number> {
   const dir = argv[0];

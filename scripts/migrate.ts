@@ -19,7 +19,11 @@ export async function prepareDatabase(databaseUrl: string, log: (msg: string) =>
     const applied = await migrateLatest(db);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
     const counts = await loadReferenceData(db);
-    log(`reference data: ${Object.entries(counts).map(([t, n]) => `${t}=${n}`).join(' ')}`);
+    log(
+      `reference data: ${Object.entries(counts)
+        .map(([t, n]) => `${t}=${n}`)
+        .join(' ')}`,
+    );
   } finally {
     await db.destroy();
   }

@@ -6,10 +6,10 @@
 // ML_URL, it starts one in this process.
 import { Queue } from 'bullmq';
 import { loadConfig } from '../src/config.ts';
-import { createRoot, WORKERS } from '../src/root.ts';
 import { LOGO_INDEX_QUEUE } from '../src/logos/indexer.ts';
-import { startSidecar, type Sidecar } from '../workers/sidecar/server.ts';
+import { createRoot, WORKERS } from '../src/root.ts';
 import { startLogoWorkers } from '../workers/logos.ts';
+import { type Sidecar, startSidecar } from '../workers/sidecar/server.ts';
 
 const args = new Set(process.argv.slice(2));
 for (const a of args) {
@@ -37,10 +37,20 @@ async function main(): Promise<number> {
   if (!health) {
     const url = new URL(config.ML_URL);
     console.error(`no ML sidecar at ${config.ML_URL}: starting one here`);
-    sidecar = await startSidecar({ host: url.hostname, port: Number(url.port || 80), workers: config.ML_WORKERS, ocrWorkers: config.OCR_WORKERS, model: config.LOGO_MODEL });
+    sidecar = await startSidecar({
+      host: url.hostname,
+      port: Number(url.port || 80),
+      workers: config.ML_WORKERS,
+      ocrWorkers: config.OCR_WORKERS,
+      model: config.LOGO_MODEL,
+    });
   }
   const model = (await ml.models()).model;
-  const queued = args.has('--all') ? await repo.requeue('all') : args.has('--failed') ? await repo.requeue('failed') : await repo.requeue('missing', model.model);
+  const queued = args.has('--all')
+    ? await repo.requeue('all')
+    : args.has('--failed')
+      ? await repo.requeue('failed')
+      : await repo.requeue('missing', model.model);
   console.error(`model ${model.model} (${model.dimensions} dimensions): ${queued.toLocaleString('en')} logos queued`);
   if (args.has('--no-wait')) return 0;
 
@@ -64,13 +74,16 @@ async function main(): Promise<number> {
   return last.failed ? 1 : 0;
 }
 
-main().then(async (code) => {
-  await sidecar?.close();
-  await root.close();
-  process.exit(code);
-}, async (err) => {
-  console.error(err);
-  await sidecar?.close();
-  await root.close();
-  process.exit(2);
-});
+main().then(
+  async (code) => {
+    await sidecar?.close();
+    await root.close();
+    process.exit(code);
+  },
+  async (err) => {
+    console.error(err);
+    await sidecar?.close();
+    await root.close();
+    process.exit(2);
+  },
+);

@@ -4,9 +4,9 @@
 //   info     says what the saved snapshot holds
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
+import { SNAPSHOT_CHANNEL } from '../src/db/channels.ts';
 import { createRoot } from '../src/root.ts';
 import { buildIndex } from '../src/search/manager.ts';
-import { SNAPSHOT_CHANNEL } from '../src/db/channels.ts';
 import { loadSnapshot } from '../src/search/snapshot.ts';
 
 export async function searchIndexCommand(argv: string[], out: (line: string) => void): Promise<number> {
@@ -19,8 +19,10 @@ export async function searchIndexCommand(argv: string[], out: (line: string) => 
   switch (argv[0]) {
     case 'rebuild': {
       const { engine, ms } = await buildIndex(config.DATABASE_URL, file, out);
-      out(`search index: ${engine.indexes[0].n.toLocaleString('en')} marks, ${engine.indexes[0].vocab.size.toLocaleString('en')} words, ` +
-        `built in ${(ms / 1000).toFixed(1)} s, saved to ${file} (feed position ${engine.seq})`);
+      out(
+        `search index: ${engine.indexes[0].n.toLocaleString('en')} marks, ${engine.indexes[0].vocab.size.toLocaleString('en')} words, ` +
+          `built in ${(ms / 1000).toFixed(1)} s, saved to ${file} (feed position ${engine.seq})`,
+      );
       const root = createRoot(config, { dbPoolMax: 1 });
       try {
         await root.db.raw('select pg_notify(?, ?)', [SNAPSHOT_CHANNEL, '']);
@@ -36,8 +38,10 @@ export async function searchIndexCommand(argv: string[], out: (line: string) => 
         out(`no snapshot at ${file}`);
         return 1;
       }
-      out(`${file}: ${snap.index.n.toLocaleString('en')} marks, ${snap.index.vocab.size.toLocaleString('en')} words, feed position ` +
-        `${snap.seq}, built ${snap.builtAt}, database ${snap.instance}; loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+      out(
+        `${file}: ${snap.index.n.toLocaleString('en')} marks, ${snap.index.vocab.size.toLocaleString('en')} words, feed position ` +
+          `${snap.seq}, built ${snap.builtAt}, database ${snap.instance}; loaded in ${(performance.now() - t0).toFixed(0)} ms`,
+      );
       return 0;
     }
     default:
@@ -47,8 +51,11 @@ export async function searchIndexCommand(argv: string[], out: (line: string) => 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  searchIndexCommand(process.argv.slice(2), (l) => console.log(l)).then((code) => process.exit(code), (err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  searchIndexCommand(process.argv.slice(2), (l) => console.log(l)).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -1,17 +1,18 @@
 // `npm start`: prepares the database (pgvector, migrations, reference data, a demo registry on first
 // start), then runs one API process per core, the workers process and the ML sidecar, and keeps them
 // running: a process that exits is started again, sooner or later, but always (see Restarts).
+
+import { type ChildProcess, fork } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { loadConfig } from '../src/config.ts';
+import { removeUploadsOf } from '../src/http/uploads.ts';
+import { releaseInstance } from '../src/limits/admission.ts';
 import { createRoot } from '../src/root.ts';
 import { startServer } from '../src/server.ts';
-import { releaseInstance } from '../src/limits/admission.ts';
-import { removeUploadsOf } from '../src/http/uploads.ts';
-import { prepareDatabase } from './migrate.ts';
 import { seedDemoRegistry } from './demo.ts';
+import { prepareDatabase } from './migrate.ts';
 
 const config = loadConfig();
 
@@ -47,8 +48,10 @@ class Restarts {
   /** What the log says besides the exit itself once exits keep coming. */
   note(others: string): string {
     if (this.quick < 3) return '';
-    return `; ${this.quick} exits in a row, each within ${Restarts.STABLE_MS / 1000} s of starting: backing off (at most ` +
-      `${Restarts.MAX_MS / 1000} s between tries) while ${others} keep serving; the errors above say why (a port already in use, for one)`;
+    return (
+      `; ${this.quick} exits in a row, each within ${Restarts.STABLE_MS / 1000} s of starting: backing off (at most ` +
+      `${Restarts.MAX_MS / 1000} s between tries) while ${others} keep serving; the errors above say why (a port already in use, for one)`
+    );
   }
 }
 
@@ -93,8 +96,10 @@ async function primary(): Promise<void> {
         if (stopping) return;
         const ran = Date.now() - started;
         const delay = restarts.next(ran);
-        console.error(`${what} exited (${how(code, signal)}) after ${seconds(ran)}; starting another in ${delay} ms` +
-          restarts.note('the API processes'));
+        console.error(
+          `${what} exited (${how(code, signal)}) after ${seconds(ran)}; starting another in ${delay} ms` +
+            restarts.note('the API processes'),
+        );
         setTimeout(() => stopping || run(), delay);
       });
     };
@@ -158,14 +163,22 @@ async function primary(): Promise<void> {
     const ran = Date.now() - instance.started;
     const delay = restarts.next(ran);
     setTimeout(() => stopping || forkApi(), delay);
-    void freed.then(([slots, files]) => console.error(
-      `api process ${worker.process.pid} exited (${how(code, signal)}) after ${seconds(ran)}; ` +
-      (slots || files ? `freed its ${slots} concurrency slot${slots === 1 ? '' : 's'} and ${files} upload file${files === 1 ? '' : 's'}; ` : '') +
-      `starting another in ${delay} ms${restarts.note('the other API processes, the workers and the ML sidecar')}`));
+    void freed.then(([slots, files]) =>
+      console.error(
+        `api process ${worker.process.pid} exited (${how(code, signal)}) after ${seconds(ran)}; ` +
+          (slots || files
+            ? `freed its ${slots} concurrency slot${slots === 1 ? '' : 's'} and ${files} upload file${files === 1 ? '' : 's'}; `
+            : '') +
+          `starting another in ${delay} ms${restarts.note('the other API processes, the workers and the ML sidecar')}`,
+      ),
+    );
   });
   let ready = 0;
   cluster.on('listening', (worker) => {
-    if (++ready === n) console.error(`Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    if (++ready === n)
+      console.error(
+        `Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      );
     else if (ready > n) console.error(`api process ${worker.process.pid} listening, in place of one that exited`);
   });
 }
@@ -177,8 +190,9 @@ function searchSnapshot(): Promise<{ ms: number; marks: number } | null> {
     let built: { ms: number; marks: number } | null = null;
     child.once('message', (m) => (built = (m as { built: typeof built }).built));
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve(built)
-      : reject(new Error(`building the search index failed (${how(code, signal)}); the error above says why`))));
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve(built) : reject(new Error(`building the search index failed (${how(code, signal)}); the error above says why`)),
+    );
   });
 }
 
@@ -190,9 +204,14 @@ async function apiProcess(): Promise<void> {
   const drainAndExit = (code: number) => {
     if (ending) return;
     ending = true;
-    console.error(`api process ${process.pid} stopping: no new requests; finishing those in flight (cut after ${config.SHUTDOWN_GRACE_MS / 1000} s)`);
+    console.error(
+      `api process ${process.pid} stopping: no new requests; finishing those in flight (cut after ${config.SHUTDOWN_GRACE_MS / 1000} s)`,
+    );
     setTimeout(() => process.exit(code), KILL_AFTER_MS).unref();
-    void server.close().then(() => process.exit(code), () => process.exit(code || 1));
+    void server.close().then(
+      () => process.exit(code),
+      () => process.exit(code || 1),
+    );
   };
   process.on('SIGINT', () => drainAndExit(0));
   process.on('SIGTERM', () => drainAndExit(0));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import path from 'node:path';
+import { z } from 'zod';
 import { parseAllowList } from './outbound/addresses.ts';
 
 // Every setting the process reads from its environment, validated once at start.
@@ -13,7 +13,10 @@ const Env = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(16),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),
   // Key prefix of every BullMQ queue, so several deployments (or test runs) can share one Redis.
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('nishaan'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('nishaan'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Base address that signed file URLs point at; defaults to the listening address.
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -26,13 +29,21 @@ const Env = z.object({
   DEMO_DIR: z.string().default('var/demo'),
   // Signs dashboard (bearer) tokens.
   JWT_SECRET: z.string().min(32).default('dev-only-jwt-secret-change-me-0123456789'),
-  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(12 * 3600),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86400)
+    .default(12 * 3600),
   // Contract §8 defaults; tests of other features raise them, the limits' own tests lower them.
   RATE_IP_PER_MINUTE: z.coerce.number().int().min(1).default(200),
   RATE_KEY_PER_SECOND: z.coerce.number().int().min(1).default(10),
   PUBLIC_SEARCH_PER_HOUR: z.coerce.number().int().min(1).default(60),
   // Redis key prefix of the rate-limit counters (one per deployment or test run).
-  RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/).default('nishaan:rl'),
+  RATE_LIMIT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_:-]+$/)
+    .default('nishaan:rl'),
   // Login throttling (failed attempts per 15 minutes): slowed down past *_SLOW_AFTER, refused past *_MAX.
   LOGIN_EMAIL_SLOW_AFTER: z.coerce.number().int().min(0).default(5),
   LOGIN_EMAIL_MAX: z.coerce.number().int().min(1).default(10),
@@ -45,25 +56,42 @@ const Env = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   // Names this API process's concurrency slots (in Redis) and upload files, so that `npm start` can free
   // them when the process dies; npm start gives each API process its own, anything else gets a random one.
-  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).default(() => `${process.pid}-${randomBytes(4).toString('hex')}`),
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/)
+    .default(() => `${process.pid}-${randomBytes(4).toString('hex')}`),
   // Where the word-mark search index is saved for fast starts; empty: never saved (built from PostgreSQL).
   SEARCH_SNAPSHOT: z.string().default('var/search/index.snapshot'),
   // How long repeated searches are answered from Redis; 0 turns the cache off.
   SEARCH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   // Object store driver: a local folder (OBJECT_STORE_DIR) or an S3-compatible bucket (S3_*).
   OBJECT_STORE_DRIVER: z.enum(['local', 's3']).default('local'),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')
+    .optional(),
   S3_REGION: z.string().default('us-east-1'),
   // An S3-compatible service (MinIO, R2…); AWS when empty.
   S3_ENDPOINT: z.string().url().optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   // Static credentials; the AWS SDK's default chain (environment, profile, instance role) when unset.
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or folder names each ending in /').default(''),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or folder names each ending in /')
+    .default(''),
   // Bulk document zips: how many the workers build at once, and how long a finished zip is kept.
   BULK_DOCUMENTS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
-  BULK_ZIP_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+  BULK_ZIP_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
   // Webhooks (docs/webhooks.md). The key that encrypts webhook secrets at rest (AES-256-GCM, derived with HKDF).
   WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-only-webhook-secret-key-change-me-0123456789'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -76,14 +104,17 @@ const Env = z.object({
   WEBHOOK_REQUEUE_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).default(30),
   // Test-only: comma-separated addresses or CIDR ranges webhooks may reach although private (refused in production).
-  WEBHOOK_ALLOW_ADDRESSES: z.string().default('').refine((v) => {
-    try {
-      parseAllowList(v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be comma-separated IP addresses or CIDR ranges'),
+  WEBHOOK_ALLOW_ADDRESSES: z
+    .string()
+    .default('')
+    .refine((v) => {
+      try {
+        parseAllowList(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be comma-separated IP addresses or CIDR ranges'),
   // A PEM file of extra certificate authorities webhook endpoints may be signed by (besides the usual roots).
   WEBHOOK_CA_FILE: z.string().optional(),
   // The daily renewal_due job (cron, UTC).
@@ -96,7 +127,10 @@ const Env = z.object({
   ML_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   OCR_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
   // "auto": a CLIP model placed in models/clip/ if there is one, else models/manifest.json's default.
-  LOGO_MODEL: z.string().regex(/^[A-Za-z0-9._-]+$/).default('auto'),
+  LOGO_MODEL: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .default('auto'),
   LOGO_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   // Where uploaded images are streamed to while their search runs (bulk jobs read them from here).
   UPLOAD_DIR: z.string().default('var/uploads'),
@@ -121,7 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new Error(`invalid configuration:\n  ${key}: must be set in production`);
     }
   }
-  if (cfg.OBJECT_STORE_DRIVER === 's3' && !cfg.S3_BUCKET) throw new Error('invalid configuration:\n  S3_BUCKET: required when OBJECT_STORE_DRIVER=s3');
+  if (cfg.OBJECT_STORE_DRIVER === 's3' && !cfg.S3_BUCKET)
+    throw new Error('invalid configuration:\n  S3_BUCKET: required when OBJECT_STORE_DRIVER=s3');
   if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_ALLOW_ADDRESSES.trim()) {
     throw new Error('invalid configuration:\n  WEBHOOK_ALLOW_ADDRESSES: test-only, refused in production');
   }
@@ -129,7 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (cfg[key] && cfg.NODE_ENV !== 'test') throw new Error(`invalid configuration:\n  ${key}: only honoured when NODE_ENV=test`);
   }
   return {
-    ...cfg, objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR), searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null,
+    ...cfg,
+    objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR),
+    searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null,
     uploadDir: path.resolve(cfg.UPLOAD_DIR),
   };
 }

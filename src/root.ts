@@ -6,58 +6,58 @@
 import fs from 'node:fs';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Config } from './config.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { createDb, type Db } from './db/knex.ts';
-import { ChangeListener } from './db/listener.ts';
-import { RedisConnections } from './redis.ts';
-import { createObjectStore } from './storage/factory.ts';
-import type { ObjectStore } from './storage/objectStore.ts';
-import { UrlSigner } from './storage/urlSigner.ts';
-import { OutboundClient, outboundClient } from './outbound/client.ts';
-import { MailRelay } from './mail/mailer.ts';
-import { MailRepository } from './mail/mailRepository.ts';
 import { AccountRepository } from './accounts/accountRepository.ts';
 import { AccountService } from './accounts/accountService.ts';
 import { CallerCache } from './accounts/callerCache.ts';
 import { CallerRepository } from './accounts/callerRepository.ts';
 import { PlanCache } from './accounts/planCache.ts';
 import { TokenService } from './accounts/tokens.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { createDb, type Db } from './db/knex.ts';
+import { ChangeListener } from './db/listener.ts';
+import { BulkJobRepository } from './documents/bulkRepository.ts';
+import { BULK_QUEUE, BulkDocumentService } from './documents/bulkService.ts';
+import { DocumentRepository } from './documents/documentRepository.ts';
+import { DocumentService } from './documents/documentService.ts';
+import { JournalRepository } from './documents/journalRepository.ts';
+import { JournalService } from './documents/journalService.ts';
+import { ReportService } from './documents/reportService.ts';
 import { CreditLedger } from './limits/credits.ts';
 import { QuotaRepository } from './limits/quotaRepository.ts';
 import { RateLimits } from './limits/rateLimits.ts';
 import { UsageService } from './limits/usageService.ts';
-import { TrademarkRepository } from './trademarks/repository.ts';
-import { TrademarkService } from './trademarks/service.ts';
-import { SearchIndex } from './search/manager.ts';
-import { SearchCache } from './search/cache.ts';
-import { SearchService } from './search/service.ts';
-import { ThreatRepository } from './threats/repository.ts';
-import { ThreatService } from './threats/service.ts';
-import { JournalRepository } from './documents/journalRepository.ts';
-import { JournalService } from './documents/journalService.ts';
-import { DocumentRepository } from './documents/documentRepository.ts';
-import { DocumentService } from './documents/documentService.ts';
-import { ReportService } from './documents/reportService.ts';
-import { BulkJobRepository } from './documents/bulkRepository.ts';
-import { BULK_QUEUE, BulkDocumentService } from './documents/bulkService.ts';
-import { ReferenceRepository } from './reference/repository.ts';
-import { ReferenceService } from './reference/service.ts';
-import { WebhookRepository } from './webhooks/repository.ts';
-import { WebhookService } from './webhooks/service.ts';
-import { SecretBox } from './webhooks/secrets.ts';
-import { ChangesFeed } from './webhooks/changes.ts';
-import { FeedRepository } from './webhooks/feedRepository.ts';
-import { RenewalRepository } from './webhooks/renewalRepository.ts';
-import { DeliveryRepository } from './webhooks/deliveryRepository.ts';
-import { Deliverer } from './webhooks/delivery.ts';
-import { LogoRepository } from './logos/repository.ts';
-import { SidecarClient } from './logos/sidecarClient.ts';
-import { LogoTextIndex } from './logos/textIndex.ts';
-import { LogoService } from './logos/service.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { FanOut, type SearchWorkerDeps } from './logos/fanout.ts';
 import type { FetchOptions } from './logos/imageFetch.ts';
+import { LogoRepository } from './logos/repository.ts';
+import { LogoService } from './logos/service.ts';
+import { SidecarClient } from './logos/sidecarClient.ts';
+import { LogoTextIndex } from './logos/textIndex.ts';
+import { MailRelay } from './mail/mailer.ts';
+import { MailRepository } from './mail/mailRepository.ts';
+import { type OutboundClient, outboundClient } from './outbound/client.ts';
+import { RedisConnections } from './redis.ts';
+import { ReferenceRepository } from './reference/repository.ts';
+import { ReferenceService } from './reference/service.ts';
+import { SearchCache } from './search/cache.ts';
+import { SearchIndex } from './search/manager.ts';
+import { SearchService } from './search/service.ts';
+import { createObjectStore } from './storage/factory.ts';
+import type { ObjectStore } from './storage/objectStore.ts';
+import { UrlSigner } from './storage/urlSigner.ts';
+import { ThreatRepository } from './threats/repository.ts';
+import { ThreatService } from './threats/service.ts';
+import { TrademarkRepository } from './trademarks/repository.ts';
+import { TrademarkService } from './trademarks/service.ts';
+import { ChangesFeed } from './webhooks/changes.ts';
+import { Deliverer } from './webhooks/delivery.ts';
+import { DeliveryRepository } from './webhooks/deliveryRepository.ts';
+import { FeedRepository } from './webhooks/feedRepository.ts';
+import { RenewalRepository } from './webhooks/renewalRepository.ts';
+import { WebhookRepository } from './webhooks/repository.ts';
+import { SecretBox } from './webhooks/secrets.ts';
+import { WebhookService } from './webhooks/service.ts';
 
 export interface RootOptions {
   /** What signed links and reports read the time from (tests pass a clock they move). */
@@ -205,15 +205,40 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout),
     announced: () => listener.sync(),
     uploadDir: config.uploadDir,
-    deliverer: new Deliverer(repos.deliveries, callers, trademarks, secrets, outbound, {
-      maxAttempts: config.WEBHOOK_MAX_RETRIES + 1, retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS, disableAfter: config.WEBHOOK_DISABLE_AFTER,
-    }, log, () => void mail.sendPending().catch((err) => log.error({ err }, 'mail relay failed'))),
+    deliverer: new Deliverer(
+      repos.deliveries,
+      callers,
+      trademarks,
+      secrets,
+      outbound,
+      {
+        maxAttempts: config.WEBHOOK_MAX_RETRIES + 1,
+        retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
+        disableAfter: config.WEBHOOK_DISABLE_AFTER,
+      },
+      log,
+      () => void mail.sendPending().catch((err) => log.error({ err }, 'mail relay failed')),
+    ),
     mail,
   };
 
   let closing: Promise<void> | undefined;
   return {
-    config, log, clock, db, redis, connections, store, signer, baseUrl, listener, search, logos, outbound, repos, services,
+    config,
+    log,
+    clock,
+    db,
+    redis,
+    connections,
+    store,
+    signer,
+    baseUrl,
+    listener,
+    search,
+    logos,
+    outbound,
+    repos,
+    services,
     close() {
       closing ??= (async () => {
         await search.close();
@@ -250,19 +275,36 @@ function repositories(db: Db): Repositories {
 }
 
 function rateLimits(config: Config, redis: Redis, log: Logger): RateLimits {
-  return new RateLimits(redis, {
-    ipPerMinute: config.RATE_IP_PER_MINUTE, keyPerSecond: config.RATE_KEY_PER_SECOND,
-    publicSearchPerHour: config.PUBLIC_SEARCH_PER_HOUR, prefix: config.RATE_LIMIT_PREFIX, instance: config.INSTANCE_ID,
-    login: {
-      emailSlowAfter: config.LOGIN_EMAIL_SLOW_AFTER, emailMax: config.LOGIN_EMAIL_MAX,
-      ipSlowAfter: config.LOGIN_IP_SLOW_AFTER, ipMax: config.LOGIN_IP_MAX, maxDelayMs: config.LOGIN_MAX_DELAY_MS,
+  return new RateLimits(
+    redis,
+    {
+      ipPerMinute: config.RATE_IP_PER_MINUTE,
+      keyPerSecond: config.RATE_KEY_PER_SECOND,
+      publicSearchPerHour: config.PUBLIC_SEARCH_PER_HOUR,
+      prefix: config.RATE_LIMIT_PREFIX,
+      instance: config.INSTANCE_ID,
+      login: {
+        emailSlowAfter: config.LOGIN_EMAIL_SLOW_AFTER,
+        emailMax: config.LOGIN_EMAIL_MAX,
+        ipSlowAfter: config.LOGIN_IP_SLOW_AFTER,
+        ipMax: config.LOGIN_IP_MAX,
+        maxDelayMs: config.LOGIN_MAX_DELAY_MS,
+      },
     },
-  }, log);
+    log,
+  );
 }
 
-function logoParts(config: Config, repo: LogoRepository, connections: RedisConnections, sidecarTimeoutMs?: number): LogoParts & { close(): Promise<void> } {
+function logoParts(
+  config: Config,
+  repo: LogoRepository,
+  connections: RedisConnections,
+  sidecarTimeoutMs?: number,
+): LogoParts & { close(): Promise<void> } {
   const sidecar = new SidecarClient(config.ML_URL, sidecarTimeoutMs);
-  const allow = config.IMAGE_FETCH_TEST_ALLOW.split(',').map((s) => s.trim()).filter(Boolean);
+  const allow = config.IMAGE_FETCH_TEST_ALLOW.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const fetch: FetchOptions = {
     timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
     ...(allow.length ? { allow: new Set(allow) } : {}),
@@ -270,7 +312,9 @@ function logoParts(config: Config, repo: LogoRepository, connections: RedisConne
   };
   let fan: FanOut | undefined;
   return {
-    repo, sidecar, texts: new LogoTextIndex(repo),
+    repo,
+    sidecar,
+    texts: new LogoTextIndex(repo),
     images: { sidecar, repo, fetch, uploadDir: config.uploadDir },
     fanout: () => (fan ??= new FanOut(connections, config.QUEUE_PREFIX)),
     close: async () => fan?.close(),

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
+import { type AppOptions, buildApp } from './http/app.ts';
 import { createRoot } from './root.ts';
-import { buildApp, type AppOptions } from './http/app.ts';
 
 export interface RunningServer {
   url: string;

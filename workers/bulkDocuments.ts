@@ -1,11 +1,11 @@
 // The workers process's bulk document consumer (POST /v3/documents/bulk/), over what the root built:
 // the BullMQ worker that builds each zip (src/documents/bulkWorker.ts), a relay of jobs whose enqueue
 // was lost, and the sweep of zips past their retention.
-import { Queue, Worker, type Job } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
+import { BULK_QUEUE, type BulkJobOptions, DEFAULT_BULK_JOB, enqueueBulkJobs } from '../src/documents/bulkService.ts';
+import { BulkZipBuilder } from '../src/documents/bulkWorker.ts';
 import type { Root } from '../src/root.ts';
 import type { ObjectStore } from '../src/storage/objectStore.ts';
-import { BULK_QUEUE, DEFAULT_BULK_JOB, enqueueBulkJobs, type BulkJobOptions } from '../src/documents/bulkService.ts';
-import { BulkZipBuilder } from '../src/documents/bulkWorker.ts';
 
 /** Tests' settings; each left out is the configuration's (or the root's). */
 export interface BulkWorkerOptions {
@@ -21,7 +21,10 @@ export interface BulkWorkerOptions {
  * The workers' side of bulk documents: the BullMQ consumer, a relay that enqueues jobs whose
  * request committed but whose enqueue was lost, and a sweep that deletes zips past their retention.
  */
-export function startBulkDocumentWorker(root: Root, o: BulkWorkerOptions = {}): { relayOnce(): Promise<number>; sweepOnce(): Promise<number>; close(): Promise<void> } {
+export function startBulkDocumentWorker(
+  root: Root,
+  o: BulkWorkerOptions = {},
+): { relayOnce(): Promise<number>; sweepOnce(): Promise<number>; close(): Promise<void> } {
   const { config, log } = root;
   const store = o.store ?? root.store;
   const jobs = root.repos.bulkJobs;
@@ -30,11 +33,14 @@ export function startBulkDocumentWorker(root: Root, o: BulkWorkerOptions = {}): 
   const builder = new BulkZipBuilder(jobs, root.repos.documents, store, log);
   const jobOpts = o.job ?? DEFAULT_BULK_JOB;
   const worker = new Worker<{ id: string }>(BULK_QUEUE, async (job: Job<{ id: string }>) => builder.build(job.data.id), {
-    connection, prefix, concurrency: o.concurrency ?? config.BULK_DOCUMENTS_CONCURRENCY,
+    connection,
+    prefix,
+    concurrency: o.concurrency ?? config.BULK_DOCUMENTS_CONCURRENCY,
   });
   worker.on('failed', (job, err) => {
     if (!job) return;
-    if (job.attemptsMade >= (job.opts.attempts ?? 1)) void builder.giveUp(job.data.id, err).catch((e) => log.error({ err: e }, 'bulk job give-up failed'));
+    if (job.attemptsMade >= (job.opts.attempts ?? 1))
+      void builder.giveUp(job.data.id, err).catch((e) => log.error({ err: e }, 'bulk job give-up failed'));
     else log.warn({ err, job: job.data.id, attempt: job.attemptsMade }, 'bulk document job attempt failed; retrying');
   });
   worker.on('error', (err) => log.error({ err }, 'bulk document worker error'));
@@ -57,10 +63,11 @@ export function startBulkDocumentWorker(root: Root, o: BulkWorkerOptions = {}): 
     }
     return n;
   };
-  const tick = () => Promise.all([
-    relayOnce().catch((err) => log.error({ err }, 'bulk document relay failed')),
-    sweepOnce().catch((err) => log.error({ err }, 'bulk document sweep failed')),
-  ]);
+  const tick = () =>
+    Promise.all([
+      relayOnce().catch((err) => log.error({ err }, 'bulk document relay failed')),
+      sweepOnce().catch((err) => log.error({ err }, 'bulk document sweep failed')),
+    ]);
   const timer = setInterval(() => void tick(), o.intervalMs ?? 10_000);
   return {
     relayOnce,

@@ -1,9 +1,9 @@
 import type { EventEmitter } from 'node:events';
-import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Root } from '../src/root.ts';
-import { IndexPlanner, indexLogos, LOGO_INDEX_QUEUE, type IndexJob } from '../src/logos/indexer.ts';
-import { CANCEL_EVENT, LOGO_SEARCH_QUEUE, processSearchJob, type QueuedSearch } from '../src/logos/fanout.ts';
+import { DelayedError, type Job, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { FairGate } from '../src/logos/fairGate.ts';
+import { CANCEL_EVENT, LOGO_SEARCH_QUEUE, processSearchJob, type QueuedSearch } from '../src/logos/fanout.ts';
+import { type IndexJob, IndexPlanner, indexLogos, LOGO_INDEX_QUEUE } from '../src/logos/indexer.ts';
+import type { Root } from '../src/root.ts';
 
 // The logo consumers of the workers process, over what the root built: indexing (planner + workers)
 // and bulk search fan-out.
@@ -33,20 +33,24 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
   const withdrawn = new Map<string, number>();
   // Closing: jobs still waiting for their turn go back to the queue, for the next workers process.
   const PUT_BACK = new Error('the workers process is closing');
-  const search = new Worker<QueuedSearch>(LOGO_SEARCH_QUEUE, async (job: Job<QueuedSearch>, token?: string, signal?: AbortSignal) => {
-    // Nobody waits for the answer: failed, not retried.
-    const cancelled = new UnrecoverableError('cancelled: the request that asked for it ended');
-    if (withdrawn.has(job.id!)) throw cancelled;
-    try {
-      return await gate.run(job.data.account, signal, () => processSearchJob(images, job.data, signal));
-    } catch (err) {
-      if (err === PUT_BACK) {
-        await job.moveToDelayed(Date.now(), token);
-        throw new DelayedError();
+  const search = new Worker<QueuedSearch>(
+    LOGO_SEARCH_QUEUE,
+    async (job: Job<QueuedSearch>, token?: string, signal?: AbortSignal) => {
+      // Nobody waits for the answer: failed, not retried.
+      const cancelled = new UnrecoverableError('cancelled: the request that asked for it ended');
+      if (withdrawn.has(job.id!)) throw cancelled;
+      try {
+        return await gate.run(job.data.account, signal, () => processSearchJob(images, job.data, signal));
+      } catch (err) {
+        if (err === PUT_BACK) {
+          await job.moveToDelayed(Date.now(), token);
+          throw new DelayedError();
+        }
+        throw signal?.aborted ? cancelled : err;
       }
-      throw signal?.aborted ? cancelled : err;
-    }
-  }, { connection: connections.blocking(), prefix, concurrency: SEARCH_INTAKE });
+    },
+    { connection: connections.blocking(), prefix, concurrency: SEARCH_INTAKE },
+  );
   search.on('failed', (job, err) => {
     if (err instanceof UnrecoverableError) log.debug({ job: job?.id }, err.message);
     else log.warn({ err, job: job?.id }, 'logo search job failed');
@@ -70,7 +74,8 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
         const h = await sidecar.models();
         await repo.ensureModelIndex(h.model.model, h.model.dimensions);
         const requeued = await repo.requeue('missing', h.model.model);
-        if (requeued) log.info({ model: h.model.model, logos: requeued }, 'logos without a vector of the current model queued for indexing');
+        if (requeued)
+          log.info({ model: h.model.model, logos: requeued }, 'logos without a vector of the current model queued for indexing');
         break;
       } catch (err) {
         if (attempt % 10 === 0) log.warn({ err }, 'logo indexing waits for the ML sidecar');
@@ -78,11 +83,16 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
       }
     }
     if (stop.signal.aborted) return;
-    indexer = new Worker<IndexJob>(LOGO_INDEX_QUEUE, (job) => indexLogos({ repo, sidecar, store }, job.data),
-      { connection: connections.blocking(), prefix, concurrency: config.LOGO_INDEX_CONCURRENCY });
+    indexer = new Worker<IndexJob>(LOGO_INDEX_QUEUE, (job) => indexLogos({ repo, sidecar, store }, job.data), {
+      connection: connections.blocking(),
+      prefix,
+      concurrency: config.LOGO_INDEX_CONCURRENCY,
+    });
     indexer.on('failed', (job, err) => log.warn({ err, job: job?.id }, 'logo index job failed; retried with backoff'));
     if (opts.plan !== false) {
-      planning = new IndexPlanner(repo, indexQueue).run(stop.signal, 2000, (err) => log.error({ err }, 'logo index planner failed; retrying'));
+      planning = new IndexPlanner(repo, indexQueue).run(stop.signal, 2000, (err) =>
+        log.error({ err }, 'logo index planner failed; retrying'),
+      );
     }
   })();
 

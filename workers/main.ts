@@ -6,9 +6,9 @@
 // PostgreSQL (src/limits/credits.ts).
 import { loadConfig } from '../src/config.ts';
 import { createRoot, WORKERS } from '../src/root.ts';
-import { WebhookWorkers } from './webhooks.ts';
 import { startBulkDocumentWorker } from './bulkDocuments.ts';
 import { startLogoWorkers } from './logos.ts';
+import { WebhookWorkers } from './webhooks.ts';
 
 const config = loadConfig();
 const root = createRoot(config, WORKERS);
@@ -19,7 +19,11 @@ await webhooks.start();
 // Idempotent and cheap (one SCAN of the credit keys): every process may run it; an hour is soon enough
 // for a past month's figures.
 const { ledger } = root.services;
-const sweep = () => ledger.sweep().then((n) => n && log.info({ credits: n }, 'past months\' balances returned'), (err) => log.error({ err }, 'credit sweep failed'));
+const sweep = () =>
+  ledger.sweep().then(
+    (n) => n && log.info({ credits: n }, "past months' balances returned"),
+    (err) => log.error({ err }, 'credit sweep failed'),
+  );
 const sweeper = setInterval(sweep, 3600_000);
 void sweep();
 // Bulk document zips (POST /v3/documents/bulk/): the consumer, the relay of jobs whose enqueue was lost, the expiry sweep.
@@ -27,7 +31,9 @@ const bulkDocuments = startBulkDocumentWorker(root);
 // Logo indexing (OCR + embeddings through the ML sidecar) and bulk logo search fan-out.
 const logos = startLogoWorkers(root);
 process.send?.('ready');
-log.info('workers started: outbox relay, webhook fan-out and delivery, renewal reminders, mail, credit sweep, bulk document zips, logo indexing and bulk logo search');
+log.info(
+  'workers started: outbox relay, webhook fan-out and delivery, renewal reminders, mail, credit sweep, bulk document zips, logo indexing and bulk logo search',
+);
 
 let stopping: Promise<void> | undefined;
 // Once, whichever of a signal and the supervisor's going comes first (both come on a normal stop).

@@ -2,10 +2,10 @@
 // into deliveries and hands PostgreSQL's pending deliveries to BullMQ, the delivery worker, the daily
 // renewal_due job and the mail relay. workers/main.ts starts it; tests start the same thing in-process.
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import type { Root } from '../src/root.ts';
-import { DELIVERY_QUEUE, OutboxRelay, type DeliveryJob } from '../src/webhooks/outboxRelay.ts';
-import { RENEWALS_QUEUE } from '../src/webhooks/renewals.ts';
 import { DELIVERIES_CHANNEL, OUTBOX_CHANNEL } from '../src/db/channels.ts';
+import type { Root } from '../src/root.ts';
+import { DELIVERY_QUEUE, type DeliveryJob, OutboxRelay } from '../src/webhooks/outboxRelay.ts';
+import { RENEWALS_QUEUE } from '../src/webhooks/renewals.ts';
 
 export interface WebhookWorkersOptions {
   /** Milliseconds between relay passes when nothing announces work. */
@@ -22,7 +22,10 @@ export class WebhookWorkers {
   readonly relay: OutboxRelay;
   private relayRun: Promise<void> | undefined;
 
-  constructor(private readonly root: Root, private readonly opts: WebhookWorkersOptions = {}) {
+  constructor(
+    private readonly root: Root,
+    private readonly opts: WebhookWorkersOptions = {},
+  ) {
     const { config } = root;
     const connection = root.connections.queues;
     const prefix = config.QUEUE_PREFIX;
@@ -31,7 +34,11 @@ export class WebhookWorkers {
       renewals: new Queue(RENEWALS_QUEUE, { connection, prefix }),
     };
     const maxAttempts = config.WEBHOOK_MAX_RETRIES + 1;
-    this.relay = new OutboxRelay(root.repos.deliveries, this.queues.deliveries, { maxAttempts, retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS, requeueAfterMs: config.WEBHOOK_REQUEUE_AFTER_MS });
+    this.relay = new OutboxRelay(root.repos.deliveries, this.queues.deliveries, {
+      maxAttempts,
+      retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
+      requeueAfterMs: config.WEBHOOK_REQUEUE_AFTER_MS,
+    });
   }
 
   async start(): Promise<void> {
@@ -53,20 +60,31 @@ export class WebhookWorkers {
       if (err.name !== 'RetryLater') log.error({ err, job: job?.id }, `${what} job failed`);
     };
     this.workers.push(
-      new Worker<DeliveryJob>(DELIVERY_QUEUE, async (job) => {
-        // A failure that has attempts left is recorded and thrown, so BullMQ retries it after the backoff.
-        if ((await deliverer.attempt(job.data)) === 'retry') throw Object.assign(new Error('delivery failed; retried after the backoff'), { name: 'RetryLater' });
-      }, { ...workerOpts, connection: connections.blocking(), concurrency: config.WEBHOOK_CONCURRENCY }).on('failed', onFailed('delivery')),
-      new Worker(RENEWALS_QUEUE, async (job) => {
-        const n = await renewals.writeDue((job.data as { date?: string }).date);
-        const purged = await deliveries.purge(config.WEBHOOK_LOG_DAYS);
-        log.info({ reminders: n, purged }, 'renewal reminders written, old delivery logs purged');
-        return n;
-      }, { ...workerOpts, connection: connections.blocking(), concurrency: 1 }).on('failed', onFailed('renewal')),
+      new Worker<DeliveryJob>(
+        DELIVERY_QUEUE,
+        async (job) => {
+          // A failure that has attempts left is recorded and thrown, so BullMQ retries it after the backoff.
+          if ((await deliverer.attempt(job.data)) === 'retry')
+            throw Object.assign(new Error('delivery failed; retried after the backoff'), { name: 'RetryLater' });
+        },
+        { ...workerOpts, connection: connections.blocking(), concurrency: config.WEBHOOK_CONCURRENCY },
+      ).on('failed', onFailed('delivery')),
+      new Worker(
+        RENEWALS_QUEUE,
+        async (job) => {
+          const n = await renewals.writeDue((job.data as { date?: string }).date);
+          const purged = await deliveries.purge(config.WEBHOOK_LOG_DAYS);
+          log.info({ reminders: n, purged }, 'renewal reminders written, old delivery logs purged');
+          return n;
+        },
+        { ...workerOpts, connection: connections.blocking(), concurrency: 1 },
+      ).on('failed', onFailed('renewal')),
     );
     for (const w of this.workers) w.on('error', (err) => log.error({ err }, 'queue worker error'));
 
-    this.relayRun = this.relay.run(this.stop.signal, this.opts.idleMs ?? 1000, (err) => log.error({ err }, 'outbox relay failed; retrying'));
+    this.relayRun = this.relay.run(this.stop.signal, this.opts.idleMs ?? 1000, (err) =>
+      log.error({ err }, 'outbox relay failed; retrying'),
+    );
     // The schedule lives in Redis, which keeps nothing across a restart: set it again every hour.
     const schedule = () => this.scheduleRenewals().catch((err) => log.error({ err }, 'scheduling renewal reminders failed'));
     await schedule();
@@ -78,7 +96,11 @@ export class WebhookWorkers {
 
   /** The daily repeatable job, plus one run today (idempotent: reminders already written are not written again). */
   async scheduleRenewals(): Promise<void> {
-    await this.queues.renewals.upsertJobScheduler('renewal-due-daily', { pattern: this.root.config.RENEWAL_CRON, tz: 'UTC' }, { name: 'renewal_due' });
+    await this.queues.renewals.upsertJobScheduler(
+      'renewal-due-daily',
+      { pattern: this.root.config.RENEWAL_CRON, tz: 'UTC' },
+      { name: 'renewal_due' },
+    );
     const today = new Date().toISOString().slice(0, 10);
     await this.queues.renewals.add('renewal_due', {}, { jobId: `renewal-due-${today}`, removeOnComplete: 50, removeOnFail: 50 });
   }

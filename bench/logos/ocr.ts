@@ -1,12 +1,12 @@
 import sharp from 'sharp';
-import { Ocr } from '../../workers/sidecar/ocr.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
-import { LogoTextIndex } from '../../src/logos/textIndex.ts';
-import type { LogoRepository } from '../../src/logos/repository.ts';
+import { loadIcons } from '../../models/train/iconSet.ts';
 import { iconMask } from '../../src/ingest/generator/raster.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
 import { genericWords } from '../../src/ingest/generator/words.ts';
-import { loadIcons } from '../../models/train/iconSet.ts';
+import { decodeLogo } from '../../src/logos/image.ts';
+import type { LogoRepository } from '../../src/logos/repository.ts';
+import { LogoTextIndex } from '../../src/logos/textIndex.ts';
+import { Ocr } from '../../workers/sidecar/ocr.ts';
 
 // OCR recall: logos drawn with known words (an icon and a brand name under or beside it, in fonts
 // and colours of several kinds), read by the sidecar's OCR exactly as indexing reads them, then
@@ -33,20 +33,36 @@ async function drawWords(slug: string, words: string, r: Rng): Promise<Buffer> {
   const font = r.pick(FONTS);
   const inline = r.chance(0.4);
   const size = 18 + r.int(10);
-  const ink = r.pick([[20, 20, 20], [180, 20, 40], [0, 70, 140], [0, 110, 60]]);
+  const ink = r.pick([
+    [20, 20, 20],
+    [180, 20, 40],
+    [0, 70, 140],
+    [0, 110, 60],
+  ]);
   const icon = await iconMask(slug, 64);
   const textW = Math.ceil(words.length * size * 0.72) + 16;
   const w = inline ? 64 + textW + 24 : Math.max(120, textW + 16);
   const h = inline ? 96 : 64 + size + 40;
-  const glyph = await sharp(Buffer.from(icon.a), { raw: { width: icon.w, height: icon.h, channels: 1 } }).toColourspace('b-w').png().toBuffer();
-  const tint = await sharp({ create: { width: icon.w, height: icon.h, channels: 3, background: { r: ink[0], g: ink[1], b: ink[2] } } }).joinChannel(glyph).png().toBuffer();
+  const glyph = await sharp(Buffer.from(icon.a), { raw: { width: icon.w, height: icon.h, channels: 1 } })
+    .toColourspace('b-w')
+    .png()
+    .toBuffer();
+  const tint = await sharp({ create: { width: icon.w, height: icon.h, channels: 3, background: { r: ink[0], g: ink[1], b: ink[2] } } })
+    .joinChannel(glyph)
+    .png()
+    .toBuffer();
   const tx = inline ? 64 + 20 : w / 2;
   const ty = inline ? h / 2 + size / 3 : 64 + 16 + size;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><text x="${tx}" y="${ty}" ${inline ? '' : 'text-anchor="middle"'} ` +
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><text x="${tx}" y="${ty}" ${inline ? '' : 'text-anchor="middle"'} ` +
     `font-family="${font.family}" font-weight="${font.weight}" font-style="${font.style}" font-size="${size}" fill="rgb(${ink.join(',')})">${words}</text></svg>`;
   return sharp({ create: { width: w, height: h, channels: 3, background: '#ffffff' } })
-    .composite([{ input: tint, left: inline ? 12 : Math.round((w - 64) / 2), top: inline ? 16 : 8 }, { input: Buffer.from(svg), left: 0, top: 0 }])
-    .png().toBuffer();
+    .composite([
+      { input: tint, left: inline ? 12 : Math.round((w - 64) / 2), top: inline ? 16 : 8 },
+      { input: Buffer.from(svg), left: 0, top: 0 },
+    ])
+    .png()
+    .toBuffer();
 }
 
 /** The OCR's input, as the sidecar's embedding thread prepares it (upscaled grey with a margin). */
@@ -56,7 +72,8 @@ async function ocrInput(png: Buffer): Promise<Buffer> {
   return sharp(d.grey, { raw: { width: d.width, height: d.height, channels: 1 } })
     .resize(d.width * scale, d.height * scale, { kernel: 'cubic' })
     .extend({ top: 16, bottom: 16, left: 16, right: 16, background: { r: d.grey[0], g: d.grey[0], b: d.grey[0] } })
-    .png({ compressionLevel: 1 }).toBuffer();
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 export async function evaluateOcr(n: number, log: (s: string) => void): Promise<OcrReport> {
@@ -80,7 +97,13 @@ export async function evaluateOcr(n: number, log: (s: string) => void): Promise<
   }
   log(`ocr: ${n} logos read, ${(ms / n).toFixed(0)} ms each`);
   // The real text index over what OCR read, fed from a stand-in of the repository.
-  const rows = items.map((it, k) => ({ application_number: it.app, text: it.text, class_number: 1 + (k % 45), status: 'Registered', seq: k + 1 }));
+  const rows = items.map((it, k) => ({
+    application_number: it.app,
+    text: it.text,
+    class_number: 1 + (k % 45),
+    status: 'Registered',
+    seq: k + 1,
+  }));
   const repo = { textsSince: async (since: number) => rows.filter((x) => x.seq > since) } as unknown as LogoRepository;
   const index = new LogoTextIndex(repo);
   let at1 = 0;

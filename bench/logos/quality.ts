@@ -1,8 +1,8 @@
+import { type Icon, loadIcons, renderIcon, type Split } from '../../models/train/iconSet.ts';
+import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
-import { LogoImage, loadEmbedder, type Embedder } from '../../src/logos/embedders.ts';
-import { findClip, readManifest, MODELS_DIR, type Thresholds } from '../../src/logos/models.ts';
-import { loadIcons, renderIcon, type Icon, type Split } from '../../models/train/iconSet.ts';
-import { PERTURBATIONS, perturb, type Perturbation } from './perturb.ts';
+import { findClip, MODELS_DIR, readManifest, type Thresholds } from '../../src/logos/models.ts';
+import { PERTURBATIONS, type Perturbation, perturb } from './perturb.ts';
 
 // Retrieval quality of every image model on the simple-icons logos: the whole set (~3,470 icons) is
 // the gallery, each held-out icon is asked for with every perturbation, and a query is answered
@@ -174,19 +174,33 @@ export async function evaluateQuality(log: (s: string) => void, opts: { limit?: 
   if (names.includes(primary) && names.includes(fallback)) {
     let best = { w: 0, r1: -1, r10: -1 };
     for (const w of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
-      const m = evalSplit('val', [[primary, 1 - w], [fallback, w]]).all;
+      const m = evalSplit('val', [
+        [primary, 1 - w],
+        [fallback, w],
+      ]).all;
       val[`w=${w}`] = m;
       if (m.r1 > best.r1 || (m.r1 === best.r1 && m.r10 > best.r10)) best = { w, r1: m.r1, r10: m.r10 };
     }
     weight = best.w;
-    if (weight > 0) test[`${primary}+${fallback}@${weight}`] = evalSplit('test', [[primary, 1 - weight], [fallback, weight]]);
+    if (weight > 0)
+      test[`${primary}+${fallback}@${weight}`] = evalSplit('test', [
+        [primary, 1 - weight],
+        [fallback, weight],
+      ]);
   }
 
   // Thresholds per model from validation: the similarity that only 1 in 100 (low), 1 in 1,000 (medium) and 1 in
   // 10,000 (high) unrelated pairs reach; with the share of true matches (the icon's own identity) above each.
   const thresholds: QualityReport['thresholds'] = {};
   const scored: [string, [string, number][]][] = names.map((n) => [n, [[n, 1]]]);
-  if (weight > 0) scored.push([`${primary}+${fallback}@${weight}`, [[primary, 1 - weight], [fallback, weight]]]);
+  if (weight > 0)
+    scored.push([
+      `${primary}+${fallback}@${weight}`,
+      [
+        [primary, 1 - weight],
+        [fallback, weight],
+      ],
+    ]);
   for (const [n, blend] of scored) {
     const pos: number[] = [];
     const neg: number[] = [];
@@ -200,14 +214,22 @@ export async function evaluateQuality(log: (s: string) => void, opts: { limit?: 
     const t = { low: quantile(negs, 0.99), medium: quantile(negs, 0.999), high: quantile(negs, 0.9999) };
     const round = (x: number) => Math.round(x * 1000) / 1000;
     const above = (x: number) => round(pos.filter((p) => p >= x).length / Math.max(1, pos.length));
-    thresholds[n] = { high: round(t.high), medium: round(t.medium), low: round(t.low), positivesAbove: { high: above(t.high), medium: above(t.medium), low: above(t.low) } };
+    thresholds[n] = {
+      high: round(t.high),
+      medium: round(t.medium),
+      low: round(t.low),
+      positivesAbove: { high: above(t.high), medium: above(t.medium), low: above(t.low) },
+    };
   }
 
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / Math.max(1, a.length);
   return {
     gallery: icons.length,
     queries: { train: 0, val: queries.filter((q) => q.split === 'val').length, test: queries.filter((q) => q.split === 'test').length },
-    models: names, test, rerank: { weight, chosenOn: 'val', val }, thresholds,
+    models: names,
+    test,
+    rerank: { weight, chosenOn: 'val', val },
+    thresholds,
     embedMs: Object.fromEntries(names.map((n) => [n, Math.round(mean(timing[n]) * 100) / 100])),
     decodeMs: Math.round(mean(decodeTimes) * 100) / 100,
   };

@@ -1,28 +1,28 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pipeline } from 'node:stream/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
+import { loadIcons, renderIcon } from '../../models/train/iconSet.ts';
+import { loadConfig } from '../../src/config.ts';
 import { createDb } from '../../src/db/knex.ts';
 import { ensureDatabase, migrateLatest, quoteIdent } from '../../src/db/migrate.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createRoot } from '../../src/root.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { LogoRepository } from '../../src/logos/repository.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
-import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { readManifest } from '../../src/logos/models.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
 import { genericWords } from '../../src/ingest/generator/words.ts';
-import { startSidecar } from '../../workers/sidecar/server.ts';
-import { startLogoWorkers } from '../../workers/logos.ts';
-import { loadIcons, renderIcon } from '../../models/train/iconSet.ts';
-import { perturb } from './perturb.ts';
+import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
+import { decodeLogo } from '../../src/logos/image.ts';
+import { readManifest } from '../../src/logos/models.ts';
+import { LogoRepository } from '../../src/logos/repository.ts';
+import { createRoot } from '../../src/root.ts';
 import { createAccount } from '../../test/helpers/accounts.ts';
+import { startLogoWorkers } from '../../workers/logos.ts';
+import { startSidecar } from '../../workers/sidecar/server.ts';
+import { perturb } from './perturb.ts';
 
 // Logo search at scale, in a database of its own (nishaan_logo_bench by default, made and filled
 // here): N logos with vectors (the ~3,470 simple-icons under the trained model, the rest synthetic
@@ -63,7 +63,10 @@ function* chunks(n: number, line: (i: number) => string): Generator<string> {
   if (buf) yield buf;
 }
 
-export async function evaluateScale(opts: { url: string; vectors: number; queries: number; indexLogos: number; reuse?: boolean }, log: (s: string) => void): Promise<ScaleReport> {
+export async function evaluateScale(
+  opts: { url: string; vectors: number; queries: number; indexLogos: number; reuse?: boolean },
+  log: (s: string) => void,
+): Promise<ScaleReport> {
   const { name, adminUrl } = { name: new URL(opts.url).pathname.slice(1), adminUrl: opts.url.replace(/\/[^/]+$/, '/postgres') };
   if (name === 'nishaan_bench' || name === 'nishaan') throw new Error(`refusing to fill ${name}: use a database of your own`);
   const admin = createDb(adminUrl, 1);
@@ -123,24 +126,33 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
     await client.query(`delete from trademarks where application_number like '3%'`);
     log(`scale: reusing ${name} (${n.toLocaleString('en')} vectors)`);
   } else {
-  await copyIn(client, 'copy trademarks (application_number, word_mark, class_number, status, application_date, proprietor_name, tm_type, slug) from stdin',
-    () => chunks(opts.vectors, (i) => `${app(i)}\t${ocrTextOf(i)}\t${1 + (i % 45)}\tRegistered\t2020-01-01\tOWNER ${i}\tDEVICE\tbench-${i}\n`));
-  await copyIn(client, 'copy logos (application_number, object_key, ocr_text, index_state, indexed_at) from stdin',
-    () => chunks(opts.vectors, (i) => `${app(i)}\tbench/${app(i)}.png\t${ocrTextOf(i)}\tdone\t2026-11-25\n`));
-  await copyIn(client, 'copy logo_vectors (application_number, model, embedding) from stdin',
-    () => chunks(opts.vectors, (i) => `${app(i)}\t${spec.name}\t[${Array.from(vec(i), (x) => x.toFixed(5)).join(',')}]\n`));
-  await client.query('analyze');
-  loadS = (performance.now() - t0) / 1000;
-  log(`scale: ${opts.vectors.toLocaleString('en')} logos loaded in ${loadS.toFixed(0)} s`);
+    await copyIn(
+      client,
+      'copy trademarks (application_number, word_mark, class_number, status, application_date, proprietor_name, tm_type, slug) from stdin',
+      () =>
+        chunks(
+          opts.vectors,
+          (i) => `${app(i)}\t${ocrTextOf(i)}\t${1 + (i % 45)}\tRegistered\t2020-01-01\tOWNER ${i}\tDEVICE\tbench-${i}\n`,
+        ),
+    );
+    await copyIn(client, 'copy logos (application_number, object_key, ocr_text, index_state, indexed_at) from stdin', () =>
+      chunks(opts.vectors, (i) => `${app(i)}\tbench/${app(i)}.png\t${ocrTextOf(i)}\tdone\t2026-11-25\n`),
+    );
+    await copyIn(client, 'copy logo_vectors (application_number, model, embedding) from stdin', () =>
+      chunks(opts.vectors, (i) => `${app(i)}\t${spec.name}\t[${Array.from(vec(i), (x) => x.toFixed(5)).join(',')}]\n`),
+    );
+    await client.query('analyze');
+    loadS = (performance.now() - t0) / 1000;
+    log(`scale: ${opts.vectors.toLocaleString('en')} logos loaded in ${loadS.toFixed(0)} s`);
 
-  const t1 = performance.now();
-  await client.query(`set maintenance_work_mem = '2GB'`);
-  await client.query('set max_parallel_maintenance_workers = 1');
-  await client.query(`create index logo_vectors_hnsw_${spec.name.replace(/[^a-z0-9]+/g, '_')} on logo_vectors
+    const t1 = performance.now();
+    await client.query(`set maintenance_work_mem = '2GB'`);
+    await client.query('set max_parallel_maintenance_workers = 1');
+    await client.query(`create index logo_vectors_hnsw_${spec.name.replace(/[^a-z0-9]+/g, '_')} on logo_vectors
     using hnsw ((embedding::halfvec(${model.dimensions})) halfvec_cosine_ops) with (m = 16, ef_construction = 64) where model = '${spec.name}'`);
-  hnswBuildS = (performance.now() - t1) / 1000;
-  log(`scale: HNSW index built in ${hnswBuildS.toFixed(0)} s`);
-  await client.query(`create index logos_ocr_trgm_idx on logos using gin (nishaan_norm(ocr_text) gin_trgm_ops)`);
+    hnswBuildS = (performance.now() - t1) / 1000;
+    log(`scale: HNSW index built in ${hnswBuildS.toFixed(0)} s`);
+    await client.query(`create index logos_ocr_trgm_idx on logos using gin (nishaan_norm(ocr_text) gin_trgm_ops)`);
   }
   const repo = new LogoRepository(db);
   await repo.ensureModelIndex(spec.name, model.dimensions);
@@ -150,13 +162,17 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
     const th = performance.now();
     await copyIn(client, 'copy logo_vectors (application_number, model, embedding) from stdin', function* () {
       let buf = '';
-      for (let i = 0; i < icons.length; i++) buf += `${app(i)}\t${hogSpec.name}\t[${Array.from(hogReal[i], (x) => x.toFixed(4)).join(',')}]\n`;
+      for (let i = 0; i < icons.length; i++)
+        buf += `${app(i)}\t${hogSpec.name}\t[${Array.from(hogReal[i], (x) => x.toFixed(4)).join(',')}]\n`;
       yield buf;
     });
-    await client.query(`insert into logo_vectors (application_number, model, embedding)
+    await client.query(
+      `insert into logo_vectors (application_number, model, embedding)
       select l.application_number, $1, h.embedding from logos l
       join logo_vectors h on h.model = $1 and h.application_number = (20000000 + abs(hashtext(l.application_number)) % ${icons.length})::text
-      where l.application_number like '2%' and l.application_number::bigint >= ${20_000_000 + icons.length}`, [hogSpec.name]);
+      where l.application_number like '2%' and l.application_number::bigint >= ${20_000_000 + icons.length}`,
+      [hogSpec.name],
+    );
     log(`scale: HOG vectors for re-ranking added in ${((performance.now() - th) / 1000).toFixed(0)} s`);
   }
 
@@ -164,9 +180,23 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   const sidecar = await startSidecar({ workers: 2, ocrWorkers: 1 });
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-logo-bench-'));
   const prefix = `bench-logos-${process.pid}`;
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', URL_SIGNING_SECRET: 'bench-signing-secret-0123456789', JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789-abc',
-    DATABASE_URL: opts.url, ML_URL: sidecar.url, OBJECT_STORE_DIR: storeDir, QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: prefix, LOG_LEVEL: 'silent',
-    RATE_KEY_PER_SECOND: '100000', RATE_IP_PER_MINUTE: '10000000', SEARCH_SNAPSHOT: '', UPLOAD_DIR: path.join(storeDir, 'uploads'), LOGO_INDEX_CONCURRENCY: '2' });
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    URL_SIGNING_SECRET: 'bench-signing-secret-0123456789',
+    JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789-abc',
+    DATABASE_URL: opts.url,
+    ML_URL: sidecar.url,
+    OBJECT_STORE_DIR: storeDir,
+    QUEUE_PREFIX: prefix,
+    RATE_LIMIT_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    RATE_KEY_PER_SECOND: '100000',
+    RATE_IP_PER_MINUTE: '10000000',
+    SEARCH_SNAPSHOT: '',
+    UPLOAD_DIR: path.join(storeDir, 'uploads'),
+    LOGO_INDEX_CONCURRENCY: '2',
+  });
   const deps = createRoot(config);
   const { app: api } = buildApp(deps);
   const server = http.createServer(api);
@@ -181,7 +211,11 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   for (let i = 0; i < Math.min(opts.queries, 200); i++) uploads.push(await perturb(test[i % test.length], kinds[i % kinds.length]));
   const imageSearch = async (bytes: Buffer) => {
     const form = new FormData();
-    form.append('uploaded_file', new Blob([new Uint8Array(bytes)], { type: bytes[0] === 0xff ? 'image/jpeg' : 'image/png' }), bytes[0] === 0xff ? 'q.jpg' : 'q.png');
+    form.append(
+      'uploaded_file',
+      new Blob([new Uint8Array(bytes)], { type: bytes[0] === 0xff ? 'image/jpeg' : 'image/png' }),
+      bytes[0] === 0xff ? 'q.jpg' : 'q.png',
+    );
     form.append('similarity_level', 'low');
     const s = performance.now();
     const res = await fetch(`${base}/v1/logo-search/image/`, { method: 'POST', body: form, headers: { 'X-API-Key': account.key } });
@@ -196,14 +230,20 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   log(`scale: image search end to end p50 ${image.p50} ms, p95 ${image.p95} ms`);
 
   // The database part alone: HNSW beside exact nearest neighbours (sequential scan), and HNSW's recall against exact.
-  const probes = real.slice(0, 3470).filter((_, i) => i % 70 === 0).slice(0, 40);
+  const probes = real
+    .slice(0, 3470)
+    .filter((_, i) => i % 70 === 0)
+    .slice(0, 40);
   const lit = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
   const knn = async (v: Float32Array, exact: boolean) => {
     await client.query('begin');
     await client.query(exact ? 'set local enable_indexscan = off' : 'set local hnsw.ef_search = 100');
     const s = performance.now();
-    const res = await client.query(`select application_number from logo_vectors where model = $2
-      order by embedding::halfvec(${model.dimensions}) <=> $1::halfvec(${model.dimensions}) limit 10`, [lit(v), spec.name]);
+    const res = await client.query(
+      `select application_number from logo_vectors where model = $2
+      order by embedding::halfvec(${model.dimensions}) <=> $1::halfvec(${model.dimensions}) limit 10`,
+      [lit(v), spec.name],
+    );
     const ms = performance.now() - s;
     await client.query('commit');
     return { ms, ids: res.rows.map((x) => x.application_number as string) };
@@ -218,13 +258,22 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
     exactT.push(b.ms);
     agree += a.ids.filter((id) => b.ids.includes(id)).length / 10;
   }
-  const imageDb = { hnswP95: pct(hnswT, 0.95), exactP95: pct(exactT, 0.95), ratio: Math.round((pct(exactT, 0.95) / pct(hnswT, 0.95)) * 10) / 10, recallAt10VsExact: Math.round((agree / probes.length) * 1000) / 1000 };
+  const imageDb = {
+    hnswP95: pct(hnswT, 0.95),
+    exactP95: pct(exactT, 0.95),
+    ratio: Math.round((pct(exactT, 0.95) / pct(hnswT, 0.95)) * 10) / 10,
+    recallAt10VsExact: Math.round((agree / probes.length) * 1000) / 1000,
+  };
   log(`scale: kNN in the database p95 HNSW ${imageDb.hnswP95} ms vs exact ${imageDb.exactP95} ms`);
 
   // Text logo search: the in-process index over 1M logos' OCR text (built on the first search), beside a trigram LIKE.
   const textSearch = async (q: string) => {
     const s = performance.now();
-    const res = await fetch(`${base}/v1/logo-search/text/`, { method: 'POST', body: JSON.stringify({ query_text: q }), headers: { 'X-API-Key': account.key, 'Content-Type': 'application/json' } });
+    const res = await fetch(`${base}/v1/logo-search/text/`, {
+      method: 'POST',
+      body: JSON.stringify({ query_text: q }),
+      headers: { 'X-API-Key': account.key, 'Content-Type': 'application/json' },
+    });
     if (res.status !== 200) throw new Error(`text search answered ${res.status}`);
     await res.json();
     return performance.now() - s;
@@ -242,11 +291,21 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   const bt: number[] = [];
   for (const q of textQueries.slice(0, 60)) {
     const s = performance.now();
-    await client.query(`select l.application_number from logos l join trademarks t using (application_number)
-      where nishaan_norm(l.ocr_text) like '%' || $1 || '%' limit 50`, [q]);
+    await client.query(
+      `select l.application_number from logos l join trademarks t using (application_number)
+      where nishaan_norm(l.ocr_text) like '%' || $1 || '%' limit 50`,
+      [q],
+    );
     bt.push(performance.now() - s);
   }
-  const text = { buildS: Math.round(buildS * 10) / 10, p50: pct(tt, 0.5), p95: pct(tt, 0.95), n: tt.length, baselineP95: pct(bt, 0.95), ratio: Math.round((pct(bt, 0.95) / pct(tt, 0.95)) * 10) / 10 };
+  const text = {
+    buildS: Math.round(buildS * 10) / 10,
+    p50: pct(tt, 0.5),
+    p95: pct(tt, 0.95),
+    n: tt.length,
+    baselineP95: pct(bt, 0.95),
+    ratio: Math.round((pct(bt, 0.95) / pct(tt, 0.95)) * 10) / 10,
+  };
   log(`scale: text logo search p95 ${text.p95} ms (index built in ${text.buildS} s); trigram LIKE p95 ${text.baselineP95} ms`);
 
   // Indexing throughput: real rendered logos, pending, indexed by the workers and the sidecar on this machine.
@@ -254,8 +313,11 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   for (let i = 0; i < renders.length; i++) {
     const a = String(30_000_000 + i);
     await deps.store.put(`bench/${a}.png`, await perturb(renders[i], 'text'));
-    await client.query(`insert into trademarks (application_number, word_mark, class_number, status, application_date, proprietor_name, tm_type, slug)
-      values ($1, 'BENCH', 1, 'Registered', '2020-01-01', 'OWNER', 'DEVICE', $2)`, [a, `bench-i-${i}`]);
+    await client.query(
+      `insert into trademarks (application_number, word_mark, class_number, status, application_date, proprietor_name, tm_type, slug)
+      values ($1, 'BENCH', 1, 'Registered', '2020-01-01', 'OWNER', 'DEVICE', $2)`,
+      [a, `bench-i-${i}`],
+    );
     await client.query(`insert into logos (application_number, object_key) values ($1, $2)`, [a, `bench/${a}.png`]);
   }
   const ti = performance.now();
@@ -267,7 +329,11 @@ export async function evaluateScale(opts: { url: string; vectors: number; querie
   }
   const seconds = (performance.now() - ti) / 1000;
   await workers.close();
-  const indexing = { logos: renders.length, seconds: Math.round(seconds * 10) / 10, perSecond: Math.round((renders.length / seconds) * 10) / 10 };
+  const indexing = {
+    logos: renders.length,
+    seconds: Math.round(seconds * 10) / 10,
+    perSecond: Math.round((renders.length / seconds) * 10) / 10,
+  };
   log(`scale: indexed ${renders.length} logos in ${indexing.seconds} s (${indexing.perSecond}/s)`);
 
   server.closeAllConnections();

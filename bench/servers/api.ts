@@ -5,8 +5,11 @@ import { startServer } from '../../src/server.ts';
 
 const server = await startServer(
   loadConfig({
-    ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'production',
-    URL_SIGNING_SECRET: 'bench-signing-secret-0123456789', JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789',
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+    URL_SIGNING_SECRET: 'bench-signing-secret-0123456789',
+    JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789',
     WEBHOOK_SECRET_KEY: 'bench-webhook-secret-key-0123456789-0123456789',
   }),
   { unguarded: process.env.BENCH_UNGUARDED === '1' },

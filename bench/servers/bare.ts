@@ -3,8 +3,8 @@
 import http from 'node:http';
 import pg from 'pg';
 import { createDb } from '../../src/db/knex.ts';
-import { TrademarkRepository } from '../../src/trademarks/repository.ts';
 import { toPositional } from '../../src/db/prepared.ts';
+import { TrademarkRepository } from '../../src/trademarks/repository.ts';
 import type { LinkedTable } from '../../src/trademarks/sql.ts';
 
 const url = process.env.DATABASE_URL!;

@@ -14,10 +14,11 @@ if (cluster.isPrimary) {
     // A process that dies before it serves fails the benchmark at once instead of leaving it waiting.
     w.on('exit', (code) => ready < n && process.exit(code || 1));
   }
-  const rss = () => Object.values(cluster.workers ?? {}).map((w) => {
-    const status = fs.readFileSync(`/proc/${w!.process.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
-  });
+  const rss = () =>
+    Object.values(cluster.workers ?? {}).map((w) => {
+      const status = fs.readFileSync(`/proc/${w!.process.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+    });
   process.on('message', (m) => m === 'rss' && process.send?.({ rss: rss() }));
   process.on('SIGTERM', () => {
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');

@@ -6,15 +6,18 @@ import type { AddressInfo } from 'node:net';
 
 const arrivals: [string, number][] = [];
 let count = 0;
-const server = https.createServer({ key: fs.readFileSync(process.env.TLS_KEY!), cert: fs.readFileSync(process.env.TLS_CERT!) }, (req, res) => {
-  req.resume();
-  req.on('end', () => {
-    count++;
-    arrivals.push([String(req.headers['webhook-id'] ?? ''), Date.now()]);
-    res.writeHead(200, { 'Content-Type': 'text/plain' });
-    res.end('ok');
-  });
-});
+const server = https.createServer(
+  { key: fs.readFileSync(process.env.TLS_KEY!), cert: fs.readFileSync(process.env.TLS_CERT!) },
+  (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count++;
+      arrivals.push([String(req.headers['webhook-id'] ?? ''), Date.now()]);
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('ok');
+    });
+  },
+);
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
 // The driver asks for what arrived since it last asked.

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { hash3 } from '../../src/ingest/generator/rng.ts';
 import { ICON_DIR, iconMask, iconSlugs } from '../../src/ingest/generator/raster.ts';
+import { hash3 } from '../../src/ingest/generator/rng.ts';
 
 // The simple-icons logos as a data set: every icon, its brand colour, and a deterministic split by
 // identity into train / validation / test. Training (models/train/) and the evaluation
@@ -65,5 +65,7 @@ export async function renderIcon(icon: Icon, size: number): Promise<Buffer> {
       px[p + 2] = (255 * (255 - a) + b * a) / 255;
     }
   }
-  return sharp(px, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
+  return sharp(px, { raw: { width: size, height: size, channels: 3 } })
+    .png()
+    .toBuffer();
 }

@@ -25,10 +25,15 @@ export const TRAINING_FONTS = [
 
 async function textMask(text: string, font: (typeof TRAINING_FONTS)[number], size: number): Promise<Uint8Array> {
   const esc = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${TEXT_W * 2}" height="${TEXT_H * 2}">` +
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${TEXT_W * 2}" height="${TEXT_H * 2}">` +
     `<text x="2" y="${Math.round(TEXT_H * 1.4)}" font-family="${font.family}" font-weight="${font.weight}" font-style="${font.style}" font-size="${size * 2}">${esc}</text></svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3)
-    .resize(TEXT_W, TEXT_H, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .ensureAlpha()
+    .extractChannel(3)
+    .resize(TEXT_W, TEXT_H, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   if (info.width !== TEXT_W || info.height !== TEXT_H) throw new Error('unexpected text mask size');
   return new Uint8Array(data);
 }
@@ -63,9 +68,16 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(out, 'texts.u8'), texts);
   const counts = { train: 0, val: 0, test: 0 };
   for (const i of icons) counts[i.split]++;
-  fs.writeFileSync(path.join(out, 'meta.json'), JSON.stringify({
-    icon: ICON, text: [TEXT_H, TEXT_W], texts: TEXTS, counts, icons: icons.map(({ slug, group, split }) => ({ slug, group, split })),
-  }));
+  fs.writeFileSync(
+    path.join(out, 'meta.json'),
+    JSON.stringify({
+      icon: ICON,
+      text: [TEXT_H, TEXT_W],
+      texts: TEXTS,
+      counts,
+      icons: icons.map(({ slug, group, split }) => ({ slug, group, split })),
+    }),
+  );
   console.log(`${icons.length} icons (${JSON.stringify(counts)}), ${TEXTS} text lines -> ${out}`);
 }
 

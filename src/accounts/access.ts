@@ -4,9 +4,22 @@ import { AppError } from '../errors.ts';
 // add-ons (the request pipeline gives each keyed request its Viewer). An endpoint declares the
 // category it needs; what a category opens of a mark's data is decided in one place, src/trademarks/gate.ts.
 export const CATEGORIES = [
-  'cat_status_history', 'cat_alert_changes', 'cat_proprietor', 'cat_attorney', 'cat_oppositions', 'cat_opp_docs',
-  'cat_hearings', 'cat_documents', 'cat_exam_reports', 'cat_journal', 'cat_threats', 'cat_well_known',
-  'cat_prohibited', 'cat_inn_names', 'cat_stamp_duty', 'cat_tm_class',
+  'cat_status_history',
+  'cat_alert_changes',
+  'cat_proprietor',
+  'cat_attorney',
+  'cat_oppositions',
+  'cat_opp_docs',
+  'cat_hearings',
+  'cat_documents',
+  'cat_exam_reports',
+  'cat_journal',
+  'cat_threats',
+  'cat_well_known',
+  'cat_prohibited',
+  'cat_inn_names',
+  'cat_stamp_duty',
+  'cat_tm_class',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 

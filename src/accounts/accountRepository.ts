@@ -46,7 +46,8 @@ export class AccountRepository {
     const r = await trx.raw(
       `insert into accounts (email, password_hash, first_name, last_name, organisation, phone)
        values (?, ?, ?, ?, ?, ?) on conflict (email) do nothing returning id`,
-      [a.email, a.passwordHash, a.firstName, a.lastName, a.organisation ?? null, a.phone ?? null]);
+      [a.email, a.passwordHash, a.firstName, a.lastName, a.organisation ?? null, a.phone ?? null],
+    );
     return r.rows[0]?.id ?? null;
   }
 
@@ -56,25 +57,35 @@ export class AccountRepository {
   }
 
   /** Starts (or replaces) the account's subscription; returns when it ends (null: open-ended). */
-  async startSubscription(trx: Knex.Transaction, accountId: string, planId: number, status: 'trial' | 'active', days: number | null): Promise<Date | null> {
+  async startSubscription(
+    trx: Knex.Transaction,
+    accountId: string,
+    planId: number,
+    status: 'trial' | 'active',
+    days: number | null,
+  ): Promise<Date | null> {
     const r = await trx.raw(
       `insert into subscriptions (account_id, plan_id, status, expires_at)
        values (?, ?, ?, case when ?::int is null then null else now() + make_interval(days => ?::int) end)
        on conflict (account_id) do update set plan_id = excluded.plan_id, status = excluded.status,
          expires_at = excluded.expires_at, updated_at = now()
        returning expires_at`,
-      [accountId, planId, status, days, days]);
+      [accountId, planId, status, days, days],
+    );
     return r.rows[0].expires_at;
   }
 
   async insertKey(db: Knex, accountId: string, name: string, hash: Buffer, prefix: string): Promise<KeyRow> {
     const r = await db.raw(
       `insert into api_keys (account_id, name, key_hash, display_prefix) values (?, ?, ?, ?) returning ${KEY_COLUMNS}`,
-      [accountId, name, hash, prefix]);
+      [accountId, name, hash, prefix],
+    );
     return r.rows[0];
   }
 
-  async byEmail(email: string): Promise<{ id: string; password_hash: string; first_name: string; last_name: string; email: string } | undefined> {
+  async byEmail(
+    email: string,
+  ): Promise<{ id: string; password_hash: string; first_name: string; last_name: string; email: string } | undefined> {
     const r = await this.db.raw('select id, email, password_hash, first_name, last_name from accounts where email = ?', [email]);
     return r.rows[0];
   }
@@ -88,7 +99,8 @@ export class AccountRepository {
   async revokeKey(db: Knex, accountId: string, keyId: string): Promise<KeyRow | undefined> {
     const r = await db.raw(
       `update api_keys set revoked_at = coalesce(revoked_at, now()) where account_id = ? and id = ? returning ${KEY_COLUMNS}`,
-      [accountId, keyId]);
+      [accountId, keyId],
+    );
     return r.rows[0];
   }
 
@@ -102,11 +114,17 @@ export class AccountRepository {
    * one with the same name is stored. Undefined (nothing changed) when the account has no such
    * active key. The row lock of the update makes two parallel rotations of one key give one new key.
    */
-  async rotateKey(accountId: string, keyId: string, hash: Buffer, prefix: string): Promise<{ revoked: KeyRow; created: KeyRow } | undefined> {
+  async rotateKey(
+    accountId: string,
+    keyId: string,
+    hash: Buffer,
+    prefix: string,
+  ): Promise<{ revoked: KeyRow; created: KeyRow } | undefined> {
     return this.db.transaction(async (trx) => {
       const r = await trx.raw(
         `update api_keys set revoked_at = now() where account_id = ? and id = ? and revoked_at is null returning ${KEY_COLUMNS}`,
-        [accountId, keyId]);
+        [accountId, keyId],
+      );
       const revoked: KeyRow | undefined = r.rows[0];
       if (!revoked) return undefined;
       const created = await this.insertKey(trx, accountId, revoked.name, hash, prefix);
@@ -120,7 +138,9 @@ export class AccountRepository {
       `select p.code as plan_code, p.name as plan_name, p.quotas, s.status,
          ${isoTimestamp('s.expires_at')} as expires_at,
          (s.status in ('trial', 'active') and (s.expires_at is null or s.expires_at > now())) as active
-       from subscriptions s join plans p on p.id = s.plan_id where s.account_id = ?`, [accountId]);
+       from subscriptions s join plans p on p.id = s.plan_id where s.account_id = ?`,
+      [accountId],
+    );
     return r.rows[0];
   }
 }

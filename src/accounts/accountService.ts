@@ -1,8 +1,8 @@
 import argon2 from 'argon2';
 import { AppError, invalidParameter } from '../errors.ts';
-import { displayPrefix, generateApiKey, hashApiKey } from './keys.ts';
 import type { AccountRepository, KeyRow } from './accountRepository.ts';
 import type { Caller } from './callerRepository.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from './keys.ts';
 import { requireActive } from './planRules.ts';
 
 /** A key as the dashboard shows it: never the key itself nor its hash. */
@@ -35,7 +35,10 @@ export class AccountService {
   // made lazily, the first unknown-email login would pay for a hash and stand out.
   private readonly dummyHash: Promise<string>;
 
-  constructor(private readonly repo: AccountRepository, private readonly trialDays: number) {
+  constructor(
+    private readonly repo: AccountRepository,
+    private readonly trialDays: number,
+  ) {
     this.dummyHash = AccountService.hashPassword(`no-such-account-${Math.random()}`);
   }
 
@@ -51,8 +54,12 @@ export class AccountService {
       const planId = await this.repo.planId(input.plan, trx);
       if (planId === undefined) throw invalidParameter('body', 'plan', `unknown plan: ${input.plan}`, true);
       const id = await this.repo.insertAccount(trx, {
-        email, passwordHash, firstName: input.first_name.trim(), lastName: input.last_name.trim(),
-        organisation: input.organisation ?? null, phone: input.phone ?? null,
+        email,
+        passwordHash,
+        firstName: input.first_name.trim(),
+        lastName: input.last_name.trim(),
+        organisation: input.organisation ?? null,
+        phone: input.phone ?? null,
       });
       // Says only that this email cannot sign up again: nothing about the existing account.
       if (!id) throw new AppError('email_taken', 'an account with this email already exists; log in instead');
@@ -85,8 +92,10 @@ export class AccountService {
     // Each key has its own per-second window: unbounded keys would multiply the rate limit.
     const active = (await this.repo.listKeys(accountId)).filter((k) => !k.revoked_at).length;
     if (active >= MAX_ACTIVE_KEYS) {
-      throw new AppError('key_limit_reached', `an account can hold at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`,
-        { limit: MAX_ACTIVE_KEYS, active });
+      throw new AppError('key_limit_reached', `an account can hold at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`, {
+        limit: MAX_ACTIVE_KEYS,
+        active,
+      });
     }
     const apiKey = generateApiKey();
     const row = await this.repo.insertKey(this.repo.db, accountId, name, hashApiKey(apiKey), displayPrefix(apiKey));

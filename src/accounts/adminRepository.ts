@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.ts';
+import { isoTimestamp } from '../db/sql.ts';
 import type { Category } from './access.ts';
 import type { PlanGrants, Resource } from './callerRepository.ts';
-import { isoTimestamp } from '../db/sql.ts';
 
 export interface PlanRow {
   id: number;
@@ -48,7 +48,8 @@ export class AdminRepository {
     const r = await this.db.raw(
       `select p.id, p.code, p.name, p.custom, p.categories, p.quotas, p.concurrency, p.bulk_search_limit, p.bulk_logo_limit,
          p.webhook_enabled, p.monitored_marks_limit, (select count(*) from subscriptions s where s.plan_id = p.id)::int as accounts
-       from plans p order by p.custom, p.id`);
+       from plans p order by p.custom, p.id`,
+    );
     return r.rows;
   }
 
@@ -58,11 +59,22 @@ export class AdminRepository {
 
   /** The new plan's id, or null when the code is taken. */
   async createPlan(p: NewPlan): Promise<number | null> {
-    const rows = await this.db('plans').insert({
-      code: p.code, name: p.name, custom: true, categories: p.categories, quotas: JSON.stringify(p.quotas),
-      concurrency: p.concurrency, bulk_search_limit: p.bulkSearchLimit, bulk_logo_limit: p.bulkLogoLimit,
-      webhook_enabled: p.webhookEnabled, monitored_marks_limit: p.monitoredMarksLimit,
-    }).onConflict('code').ignore().returning('id');
+    const rows = await this.db('plans')
+      .insert({
+        code: p.code,
+        name: p.name,
+        custom: true,
+        categories: p.categories,
+        quotas: JSON.stringify(p.quotas),
+        concurrency: p.concurrency,
+        bulk_search_limit: p.bulkSearchLimit,
+        bulk_logo_limit: p.bulkLogoLimit,
+        webhook_enabled: p.webhookEnabled,
+        monitored_marks_limit: p.monitoredMarksLimit,
+      })
+      .onConflict('code')
+      .ignore()
+      .returning('id');
     return rows[0]?.id ?? null;
   }
 
@@ -77,14 +89,16 @@ export class AdminRepository {
       `insert into subscriptions (account_id, plan_id, status, expires_at) values (?, ?, 'active', ${EXPIRY})
        on conflict (account_id) do update set plan_id = excluded.plan_id, status = 'active', started_at = now(),
          expires_at = excluded.expires_at, updated_at = now()`,
-      [accountId, planId, days, days]);
+      [accountId, planId, days, days],
+    );
   }
 
   /** Activates the current plan until `days` from now (null: no expiry); false when there is no subscription. */
   async activate(accountId: string, days: number | null): Promise<boolean> {
     const r = await this.db.raw(
       `update subscriptions set status = 'active', expires_at = ${EXPIRY}, updated_at = now() where account_id = ?`,
-      [days, days, accountId]);
+      [days, days, accountId],
+    );
     return r.rowCount > 0;
   }
 
@@ -92,7 +106,9 @@ export class AdminRepository {
   async expire(accountId: string): Promise<boolean> {
     const r = await this.db.raw(
       `update subscriptions set status = 'inactive', expires_at = least(coalesce(expires_at, now()), now()), updated_at = now()
-       where account_id = ?`, [accountId]);
+       where account_id = ?`,
+      [accountId],
+    );
     return r.rowCount > 0;
   }
 
@@ -100,7 +116,8 @@ export class AdminRepository {
     await this.db.raw(
       `insert into account_addons (account_id, category, expires_at) values (?, ?, ${EXPIRY})
        on conflict (account_id, category) do update set granted_at = now(), expires_at = excluded.expires_at`,
-      [accountId, category, days, days]);
+      [accountId, category, days, days],
+    );
   }
 
   /** False when the account did not have the add-on. */
@@ -121,7 +138,9 @@ export class AdminRepository {
              'active', k.revoked_at is null, 'last_used_at', ${isoTimestamp('k.last_used_at')}) order by k.seq)
            from api_keys k where k.account_id = a.id), '[]') as keys
        from accounts a left join subscriptions s on s.account_id = a.id left join plans p on p.id = s.plan_id
-       where a.id = ?`, [accountId]);
+       where a.id = ?`,
+      [accountId],
+    );
     return r.rows[0];
   }
 }

@@ -1,6 +1,6 @@
-import type { Caller, CallerRepository } from './callerRepository.ts';
-import type { ChangeListener } from '../db/listener.ts';
 import { ACCESS_CHANNEL } from '../db/channels.ts';
+import type { ChangeListener } from '../db/listener.ts';
+import type { Caller, CallerRepository } from './callerRepository.ts';
 
 interface Entry {
   caller: Caller;

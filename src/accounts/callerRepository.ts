@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.ts';
-import type { Category } from './access.ts';
 import { Prepared } from '../db/prepared.ts';
 import { isoTimestamp } from '../db/sql.ts';
+import type { Category } from './access.ts';
 
 export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
 export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'];
@@ -49,7 +49,10 @@ const CALLER_SQL = (where: string) => `
   join plans p on p.id = s.plan_id
   ${where}`;
 
-const BY_KEY = new Prepared('caller_by_key', CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null'));
+const BY_KEY = new Prepared(
+  'caller_by_key',
+  CALLER_SQL('join api_keys k on k.account_id = a.id where k.key_hash = ? and k.revoked_at is null'),
+);
 
 export class CallerRepository {
   constructor(private readonly db: Db) {}
@@ -75,7 +78,11 @@ export class CallerRepository {
     if ((this.touched.get(keyId) ?? 0) > now - 60_000) return;
     if (this.touched.size > 100_000) this.touched.clear();
     this.touched.set(keyId, now);
-    void this.db.raw(`update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [keyId])
+    void this.db
+      .raw(
+        `update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+        [keyId],
+      )
       .catch(() => undefined);
   }
 }

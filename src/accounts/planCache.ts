@@ -1,7 +1,7 @@
-import type { CallerRepository } from './callerRepository.ts';
-import type { Subscription } from './planRules.ts';
 import type { ChangeListener } from '../db/listener.ts';
 import { onAccessChange } from './callerCache.ts';
+import type { CallerRepository } from './callerRepository.ts';
+import type { Subscription } from './planRules.ts';
 
 export type PlanState = Subscription;
 
@@ -20,7 +20,10 @@ export class PlanCache {
   private readonly entries = new Map<string, { plan: PlanState | undefined; staleAt: number }>();
   private generation = 0;
 
-  constructor(private readonly repo: CallerRepository, private readonly listener: ChangeListener) {
+  constructor(
+    private readonly repo: CallerRepository,
+    private readonly listener: ChangeListener,
+  ) {
     onAccessChange(listener, {
       account: (id) => {
         this.generation++;

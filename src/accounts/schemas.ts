@@ -10,13 +10,15 @@ const typeError = (name: string, what: string) => (iss: { input?: unknown }) =>
 
 /** Trimmed text stored in PostgreSQL, which cannot hold NUL. */
 const text = (name: string, max: number, min = 1) =>
-  z.string({ error: typeError(name, 'a string') })
+  z
+    .string({ error: typeError(name, 'a string') })
     .trim()
     .min(min, `${name} must not be empty`)
     .max(max, `${name} must be at most ${max} characters`)
     .refine((s) => !s.includes('\0'), { error: `${name} must not contain NUL characters` });
 
-const email = z.string({ error: typeError('email', 'a string') })
+const email = z
+  .string({ error: typeError('email', 'a string') })
   .trim()
   .toLowerCase()
   .max(254, 'email must be at most 254 characters')
@@ -24,7 +26,8 @@ const email = z.string({ error: typeError('email', 'a string') })
   .openapi({ description: 'Compared and stored in lower case', example: 'asha@example.in' });
 
 const password = (min: number) =>
-  z.string({ error: typeError('password', 'a string') })
+  z
+    .string({ error: typeError('password', 'a string') })
     .min(min, min > 1 ? `password must be at least ${min} characters` : 'password must not be empty')
     .max(200, 'password must be at most 200 characters');
 
@@ -35,12 +38,16 @@ export const SignupRequest = z
     email,
     password: password(8).openapi({ description: 'At least 8 characters (at most 200); stored as an argon2id hash' }),
     organisation: text('organisation', 200).optional().openapi({ example: 'Rao & Associates' }),
-    phone: z.string({ error: typeError('phone', 'a string') })
+    phone: z
+      .string({ error: typeError('phone', 'a string') })
       .trim()
       .regex(/^\+?[0-9][0-9 ()-]{4,30}$/, 'phone must be a phone number: digits, spaces, ( ) - and an optional leading +')
       .optional()
       .openapi({ example: '+91 98765 43210' }),
-    plan: z.enum(SIGNUP_PLANS, { error: (iss) => (iss.input === undefined ? 'plan is required' : `plan must be one of ${SIGNUP_PLANS.join(', ')}`) })
+    plan: z
+      .enum(SIGNUP_PLANS, {
+        error: (iss) => (iss.input === undefined ? 'plan is required' : `plan must be one of ${SIGNUP_PLANS.join(', ')}`),
+      })
       .default('basic')
       .openapi({ description: 'The plan the 14-day trial is of (default basic)' }),
   })
@@ -49,18 +56,22 @@ export const SignupRequest = z
 export const SignupResponse = z
   .object({
     token: z.string().openapi({ description: 'Dashboard bearer token (JWT), as POST /user/v1/login/ gives' }),
-    api_key: z.string().openapi({ description: 'The first API key, `nsh_` + 32 letters and digits. Shown only this once.', example: 'nsh_AbCdEfGhIjKlMnOpQrStUvWxYz012345' }),
+    api_key: z.string().openapi({
+      description: 'The first API key, `nsh_` + 32 letters and digits. Shown only this once.',
+      example: 'nsh_AbCdEfGhIjKlMnOpQrStUvWxYz012345',
+    }),
     email: z.string(),
     name: z.string().openapi({ description: 'first_name and last_name', example: 'Asha Rao' }),
     plan: z.enum(SIGNUP_PLANS).openapi({ description: 'The plan the trial is of' }),
     subscription_status: z.literal('trial'),
-    trial_ends_at: z.string().nullable().openapi({ format: 'date-time', description: 'When the trial ends (ISO 8601 UTC); the plan\'s paid use starts there' }),
+    trial_ends_at: z
+      .string()
+      .nullable()
+      .openapi({ format: 'date-time', description: "When the trial ends (ISO 8601 UTC); the plan's paid use starts there" }),
   })
   .openapi('SignupResponse');
 
-export const LoginRequest = z
-  .object({ email: text('email', 254).toLowerCase(), password: password(1) })
-  .openapi('LoginRequest');
+export const LoginRequest = z.object({ email: text('email', 254).toLowerCase(), password: password(1) }).openapi('LoginRequest');
 
 export const AccountSummary = z
   .object({ id: z.string().openapi({ format: 'uuid' }), email: z.string(), name: z.string() })
@@ -87,9 +98,7 @@ export const ApiKey = z
   })
   .openapi('ApiKey');
 
-export const ApiKeyList = z
-  .object({ count: z.number().int(), keys: z.array(ApiKey) })
-  .openapi('ApiKeyList');
+export const ApiKeyList = z.object({ count: z.number().int(), keys: z.array(ApiKey) }).openapi('ApiKeyList');
 
 export const CreateKeyRequest = z
   .object({ name: text('name', 100).optional().openapi({ description: 'A label for the key (default "default")', example: 'ci-server' }) })
@@ -98,20 +107,24 @@ export const CreateKeyRequest = z
 export const CreatedKey = z
   .object({
     key: ApiKey,
-    api_key: z.string().openapi({ description: 'The new key. Shown only this once: only its hash is kept.', example: 'nsh_AbCdEfGhIjKlMnOpQrStUvWxYz012345' }),
+    api_key: z.string().openapi({
+      description: 'The new key. Shown only this once: only its hash is kept.',
+      example: 'nsh_AbCdEfGhIjKlMnOpQrStUvWxYz012345',
+    }),
   })
   .openapi('CreatedKey');
 
-export const RotatedKey = CreatedKey.extend({ revoked: ApiKey.openapi({ description: 'The key this one replaces, now revoked' }) })
-  .openapi('RotatedKey');
+export const RotatedKey = CreatedKey.extend({ revoked: ApiKey.openapi({ description: 'The key this one replaces, now revoked' }) }).openapi(
+  'RotatedKey',
+);
 
 export const KeyParams = z.object({
-  key_id: z.guid({ error: 'key_id must be a UUID' }).openapi({ description: 'The key\'s `id`', example: '5b0f8d30-4b6c-4f6e-9b6c-2b2f0f0e0f0e' }),
+  key_id: z
+    .guid({ error: 'key_id must be a UUID' })
+    .openapi({ description: "The key's `id`", example: '5b0f8d30-4b6c-4f6e-9b6c-2b2f0f0e0f0e' }),
 });
 
-const Meter = z
-  .object({ used: z.number().int(), limit: z.number().int(), remaining: z.number().int() })
-  .openapi('UsageMeter');
+const Meter = z.object({ used: z.number().int(), limit: z.number().int(), remaining: z.number().int() }).openapi('UsageMeter');
 
 export const Usage = z
   .object({
@@ -124,7 +137,11 @@ export const Usage = z
     }),
     resets_at: z.string().openapi({ format: 'date-time', description: 'Start of next month (UTC), when the counters reset' }),
     usage: z.object({
-      api_calls: Meter, doc_views: Meter, logo_searches: Meter, pdf_reports: Meter, excel_reports: Meter,
+      api_calls: Meter,
+      doc_views: Meter,
+      logo_searches: Meter,
+      pdf_reports: Meter,
+      excel_reports: Meter,
     }),
   })
   .openapi('Usage');

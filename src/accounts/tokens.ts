@@ -5,7 +5,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Dashboard bearer tokens: HS256 JWTs `{sub: account id, typ: "dashboard", iat, exp}`. */
 export class TokenService {
-  constructor(private readonly secret: string, private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly secret: string,
+    private readonly ttlSeconds: number,
+  ) {}
 
   issue(accountId: string): { token: string; expiresIn: number } {
     const token = jwt.sign({ typ: 'dashboard' }, this.secret, { algorithm: 'HS256', subject: accountId, expiresIn: this.ttlSeconds });

@@ -20,7 +20,10 @@ export class ChangeListener {
   private retryMs = 100;
   connected = false;
 
-  constructor(private readonly url: string, private readonly log: Logger) {}
+  constructor(
+    private readonly url: string,
+    private readonly log: Logger,
+  ) {}
 
   on(channel: string, handler: NotifyHandler): void {
     if (!/^[a-z_]+$/.test(channel)) throw new Error(`bad channel name ${channel}`);

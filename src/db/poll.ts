@@ -3,7 +3,12 @@
  * `idleMs` when it does not (or failed, which `onError` hears). Outbox relays and planners poll
  * PostgreSQL this way.
  */
-export function pollUntilAborted(signal: AbortSignal, once: () => Promise<boolean>, idleMs: number, onError: (err: unknown) => void): Promise<void> {
+export function pollUntilAborted(
+  signal: AbortSignal,
+  once: () => Promise<boolean>,
+  idleMs: number,
+  onError: (err: unknown) => void,
+): Promise<void> {
   return (async () => {
     while (!signal.aborted) {
       let more = false;

@@ -16,7 +16,10 @@ export function toPositional(sql: string): string {
 export class Prepared {
   private readonly text: string;
 
-  constructor(private readonly name: string, sql: string) {
+  constructor(
+    private readonly name: string,
+    sql: string,
+  ) {
     if (Buffer.byteLength(name) > 63) throw new Error(`prepared statement name too long: ${name}`);
     this.text = toPositional(sql);
   }

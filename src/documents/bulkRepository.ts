@@ -46,11 +46,19 @@ const COLUMNS = `id, account_id, status, application_numbers, document_types, do
 export class BulkJobRepository {
   constructor(private readonly db: Db) {}
 
-  async create(j: { accountId: string; appNos: string[]; types: string[] | null; documentIds: number[]; notFound: string[]; charge: BulkCharge }): Promise<BulkJobRow> {
+  async create(j: {
+    accountId: string;
+    appNos: string[];
+    types: string[] | null;
+    documentIds: number[];
+    notFound: string[];
+    charge: BulkCharge;
+  }): Promise<BulkJobRow> {
     const r = await this.db.raw(
       `insert into bulk_document_jobs (account_id, application_numbers, document_types, document_ids, not_found, charge)
        values (?, ?::text[], ?::text[], ?::bigint[], ?::text[], ?::jsonb) returning ${COLUMNS}`,
-      [j.accountId, j.appNos, j.types, j.documentIds, j.notFound, JSON.stringify(j.charge)]);
+      [j.accountId, j.appNos, j.types, j.documentIds, j.notFound, JSON.stringify(j.charge)],
+    );
     return r.rows[0];
   }
 
@@ -71,7 +79,9 @@ export class BulkJobRepository {
   async start(id: string): Promise<BulkJobRow | null> {
     const r = await this.db.raw(
       `update bulk_document_jobs set status = 'running', attempts = attempts + 1, started_at = now()
-       where id = ? and status in ('queued', 'running') returning ${COLUMNS}`, [id]);
+       where id = ? and status in ('queued', 'running') returning ${COLUMNS}`,
+      [id],
+    );
     return r.rows[0] ?? null;
   }
 
@@ -84,7 +94,8 @@ export class BulkJobRepository {
       const r = await trx.raw(
         `update bulk_document_jobs set status = 'done', object_key = ?, size_bytes = ?, result = ?::jsonb, refunded = ?, finished_at = now(), error = null
          where id = ? and status = 'running' returning id`,
-        [done.objectKey, done.size, JSON.stringify(done.result), done.result.failures.length, job.id]);
+        [done.objectKey, done.size, JSON.stringify(done.result), done.result.failures.length, job.id],
+      );
       if (!r.rows.length) return false;
       await refund(trx, job, done.result.failures.length);
       return true;
@@ -96,7 +107,9 @@ export class BulkJobRepository {
     return this.db.transaction(async (trx) => {
       const r = await trx.raw(
         `update bulk_document_jobs set status = 'failed', error = ?, refunded = (charge->>'units')::int, finished_at = now()
-         where id = ? and status in ('queued', 'running') returning ${COLUMNS}`, [error.slice(0, 500), id]);
+         where id = ? and status in ('queued', 'running') returning ${COLUMNS}`,
+        [error.slice(0, 500), id],
+      );
       const job = r.rows[0] as BulkJobRow | undefined;
       if (!job) return false;
       await refund(trx, job, job.charge.units);
@@ -113,7 +126,9 @@ export class BulkJobRepository {
       `select id from bulk_document_jobs where status in ('queued', 'running')
          and ((enqueued_at is null and created_at < now() - make_interval(secs => ?))
            or enqueued_at < now() - make_interval(secs => ?))
-       order by created_at limit 100`, [graceSeconds, lostAfterSeconds]);
+       order by created_at limit 100`,
+      [graceSeconds, lostAfterSeconds],
+    );
     return r.rows.map((x: { id: string }) => x.id);
   }
 
@@ -121,7 +136,8 @@ export class BulkJobRepository {
   async expiring(retentionHours: number): Promise<{ id: string; object_key: string | null }[]> {
     const r = await this.db.raw(
       `select id, object_key from bulk_document_jobs where status = 'done' and finished_at < now() - make_interval(hours => ?) limit 100`,
-      [retentionHours]);
+      [retentionHours],
+    );
     return r.rows;
   }
 
@@ -136,5 +152,6 @@ async function refund(trx: Db, job: BulkJobRow, units: number): Promise<void> {
   if (units <= 0) return;
   await trx.raw(
     `update usage_counters set used = greatest(used - ?, 0) where account_id = ? and month = ?::date and resource = 'doc_views'`,
-    [units, job.account_id, job.charge.month]);
+    [units, job.account_id, job.charge.month],
+  );
 }

@@ -1,13 +1,13 @@
 import type { Queue } from 'bullmq';
-import { AppError, notFound } from '../errors.ts';
 import type { Viewer } from '../accounts/access.ts';
+import { AppError, notFound } from '../errors.ts';
+import { monthOf } from '../limits/quotaRepository.ts';
 import type { Logger } from '../logger.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { monthOf } from '../limits/quotaRepository.ts';
-import type { DocumentRepository } from './documentRepository.ts';
-import type { BulkJobRepository, BulkJobRow } from './bulkRepository.ts';
-import type { Charge } from './documentService.ts';
 import { gateOf } from '../trademarks/gate.ts';
+import type { BulkJobRepository, BulkJobRow } from './bulkRepository.ts';
+import type { DocumentRepository } from './documentRepository.ts';
+import type { Charge } from './documentService.ts';
 
 export const BULK_QUEUE = 'documents-bulk';
 
@@ -19,10 +19,19 @@ export const DEFAULT_BULK_JOB: BulkJobOptions = { attempts: 3, backoffMs: 5000 }
 
 /** The queue's job for a row: its id is the row's, so adding it again (a relay, a retry) is a no-op. */
 export async function enqueueBulkJobs(queue: Queue, ids: string[], o: BulkJobOptions = DEFAULT_BULK_JOB): Promise<void> {
-  await queue.addBulk(ids.map((id) => ({
-    name: 'zip', data: { id },
-    opts: { jobId: id, attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoffMs }, removeOnComplete: 1000, removeOnFail: 1000 },
-  })));
+  await queue.addBulk(
+    ids.map((id) => ({
+      name: 'zip',
+      data: { id },
+      opts: {
+        jobId: id,
+        attempts: o.attempts,
+        backoff: { type: 'exponential', delay: o.backoffMs },
+        removeOnComplete: 1000,
+        removeOnFail: 1000,
+      },
+    })),
+  );
 }
 
 /**
@@ -49,15 +58,22 @@ export class BulkDocumentService {
     const rows = gateOf(viewer.categories).rows('documents', all);
     const notFoundApps = wanted.filter((a) => !known.includes(a));
     if (!rows.length) {
-      throw new AppError('not_found', types ? 'the marks asked for have no documents of those types' : 'the marks asked for have no documents',
-        { not_found: notFoundApps });
+      throw new AppError(
+        'not_found',
+        types ? 'the marks asked for have no documents of those types' : 'the marks asked for have no documents',
+        { not_found: notFoundApps },
+      );
     }
     const month = monthOf(new Date());
     await charge(rows.length, 'doc_views');
     // Committed before it is enqueued: a worker never looks for a row that is not there yet. If the
     // enqueue fails, the workers' relay enqueues the row (workers/bulkDocuments.ts).
     const job = await this.jobs.create({
-      accountId: viewer.accountId, appNos: wanted, types, documentIds: rows.map((d) => d.id), notFound: notFoundApps,
+      accountId: viewer.accountId,
+      appNos: wanted,
+      types,
+      documentIds: rows.map((d) => d.id),
+      notFound: notFoundApps,
       charge: { units: rows.length, month },
     });
     try {
@@ -70,15 +86,18 @@ export class BulkDocumentService {
   }
 
   async get(id: string, viewer: Viewer) {
-    const job = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? await this.jobs.get(id, viewer.accountId) : undefined;
+    const job = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+      ? await this.jobs.get(id, viewer.accountId)
+      : undefined;
     if (!job) throw notFound(`bulk document job ${id}`);
     return this.view(job);
   }
 
   private view(job: BulkJobRow) {
-    const link = job.status === 'done' && job.object_key
-      ? this.store.signedUrl(job.object_key, { accountId: job.account_id, filename: `documents-${job.id.slice(0, 8)}.zip` })
-      : null;
+    const link =
+      job.status === 'done' && job.object_key
+        ? this.store.signedUrl(job.object_key, { accountId: job.account_id, filename: `documents-${job.id.slice(0, 8)}.zip` })
+        : null;
     return {
       job_id: job.id,
       status: job.status,

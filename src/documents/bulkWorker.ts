@@ -1,10 +1,10 @@
-import { ZipArchive } from 'archiver';
 import type { Readable } from 'node:stream';
-import type { Logger } from '../logger.ts';
+import { ZipArchive } from 'archiver';
 import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
+import type { BulkFailure, BulkJobRepository, BulkJobRow } from './bulkRepository.ts';
 import type { DocumentRepository } from './documentRepository.ts';
-import type { BulkJobRepository, BulkFailure, BulkJobRow } from './bulkRepository.ts';
 import { documentFilename } from './filenames.ts';
 
 /**
@@ -33,7 +33,8 @@ export class BulkZipBuilder {
 
   /** The last attempt failed: the job is failed and every credit given back. */
   async giveUp(id: string, err: unknown): Promise<void> {
-    if (await this.jobs.fail(id, err instanceof Error ? err.message : String(err))) this.log.error({ err, job: id }, 'bulk document job failed');
+    if (await this.jobs.fail(id, err instanceof Error ? err.message : String(err)))
+      this.log.error({ err, job: id }, 'bulk document job failed');
   }
 
   private async zip(job: BulkJobRow, key: string): Promise<{ size: number; included: number; failures: BulkFailure[] }> {
@@ -63,9 +64,16 @@ export class BulkZipBuilder {
           source = await step(opening);
         } catch (err) {
           // The attempt broke while the file was opening: close it once it is open.
-          opening.then((s) => s.destroy(), () => undefined);
+          opening.then(
+            (s) => s.destroy(),
+            () => undefined,
+          );
           if (!(err instanceof AppError && err.code === 'not_found')) throw err;
-          failures.push({ document_id: d.id, application_number: d.application_number, reason: 'the document\'s file is missing from the store' });
+          failures.push({
+            document_id: d.id,
+            application_number: d.application_number,
+            reason: "the document's file is missing from the store",
+          });
           continue;
         }
         const file = `${d.application_number}/${documentFilename(d)}`;

@@ -31,7 +31,8 @@ export class DocumentRepository {
       `select exists(select 1 from trademarks where application_number = ?) as found,
          coalesce((select json_agg(x) from (select ${COLUMNS} from ${FROM}
            where d.application_number = ? and (d.opposition_id is not null) = ? ${ORDER}) x), '[]'::json) as rows`,
-      [appNo, appNo, opposition]);
+      [appNo, appNo, opposition],
+    );
     const row = r.rows[0] as { found: boolean; rows: DocumentRow[] };
     return row.found ? row.rows : undefined;
   }
@@ -43,7 +44,10 @@ export class DocumentRepository {
 
   async byIds(ids: number[]): Promise<DocumentRow[]> {
     if (!ids.length) return [];
-    const r = await this.db.raw(`select ${COLUMNS} from ${FROM} where d.id = any(?::bigint[]) order by d.application_number, d.upload_date, d.id`, [ids]);
+    const r = await this.db.raw(
+      `select ${COLUMNS} from ${FROM} where d.id = any(?::bigint[]) order by d.application_number, d.upload_date, d.id`,
+      [ids],
+    );
     return r.rows;
   }
 
@@ -54,7 +58,8 @@ export class DocumentRepository {
         `select ${COLUMNS} from ${FROM} where d.application_number = any(?::text[])
            and (?::text[] is null or d.document_type = any(?::text[]))
          order by d.application_number, d.upload_date, d.id`,
-        [appNos, types, types]),
+        [appNos, types, types],
+      ),
       this.db.raw('select application_number from trademarks where application_number = any(?::text[])', [appNos]),
     ]);
     return { rows: docs.rows, known: known.rows.map((r: { application_number: string }) => r.application_number) };

@@ -2,7 +2,8 @@ import { z } from '../schema/zod.ts';
 
 const EXPIRES_IN = z.string().openapi({ example: '30 minutes', description: 'How long the link stays valid, as text' });
 const presignedUrl = z.string().openapi({
-  description: 'A link valid 30 minutes, for the account it was issued to while its plan is active. Each one handed out costs one doc_views credit',
+  description:
+    'A link valid 30 minutes, for the account it was issued to while its plan is active. Each one handed out costs one doc_views credit',
 });
 
 export const DocumentEntry = z

@@ -1,11 +1,11 @@
-import { AppError, notFound } from '../errors.ts';
 import type { Viewer } from '../accounts/access.ts';
 import type { Resource } from '../accounts/callerRepository.ts';
+import { AppError, notFound } from '../errors.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import type { JournalRepository } from './journalRepository.ts';
+import { gateOf } from '../trademarks/gate.ts';
 import type { DocumentRepository, DocumentRow } from './documentRepository.ts';
 import { documentFilename, safeName } from './filenames.ts';
-import { gateOf } from '../trademarks/gate.ts';
+import type { JournalRepository } from './journalRepository.ts';
 
 export type Charge = (units: number, resource?: Resource) => Promise<void>;
 
@@ -29,8 +29,15 @@ export class DocumentService {
   private entry(d: DocumentRow, accountId: string) {
     const { url, expiresAt } = this.link(d, accountId);
     return {
-      id: d.id, name: d.name, document_type: d.document_type, upload_date: d.upload_date, content_type: d.content_type,
-      size_bytes: d.size_bytes, presigned_url: url, url_expires_in: EXPIRES_IN, url_expires_at: expiresAt.toISOString(),
+      id: d.id,
+      name: d.name,
+      document_type: d.document_type,
+      upload_date: d.upload_date,
+      content_type: d.content_type,
+      size_bytes: d.size_bytes,
+      presigned_url: url,
+      url_expires_in: EXPIRES_IN,
+      url_expires_at: expiresAt.toISOString(),
     };
   }
 
@@ -43,8 +50,13 @@ export class DocumentService {
   async oppositionDocuments(appNo: string, viewer: Viewer, charge: Charge) {
     const rows = await this.charged(appNo, true, viewer, charge);
     return {
-      application_number: appNo, count: rows.length,
-      documents: rows.map((d) => ({ ...this.entry(d, viewer.accountId), opposition_id: d.opposition_id!, opposition_number: d.opposition_number })),
+      application_number: appNo,
+      count: rows.length,
+      documents: rows.map((d) => ({
+        ...this.entry(d, viewer.accountId),
+        opposition_id: d.opposition_id!,
+        opposition_number: d.opposition_number,
+      })),
     };
   }
 
@@ -75,8 +87,15 @@ export class DocumentService {
     if (!key) throw new AppError('not_found', `journal ${j.journal_number} has no PDF in the register`);
     await charge(1, 'doc_views');
     const { url, expiresAt } = this.store.signedUrl(key, {
-      accountId: viewer.accountId, filename: `Trade Marks Journal ${safeName(j.journal_number)}.pdf`,
+      accountId: viewer.accountId,
+      filename: `Trade Marks Journal ${safeName(j.journal_number)}.pdf`,
     });
-    return { journal_id: j.id, journal_number: j.journal_number, presigned_url: url, expires_in: EXPIRES_IN, expires_at: expiresAt.toISOString() };
+    return {
+      journal_id: j.id,
+      journal_number: j.journal_number,
+      presigned_url: url,
+      expires_in: EXPIRES_IN,
+      expires_at: expiresAt.toISOString(),
+    };
   }
 }

@@ -1,5 +1,5 @@
-import ExcelJS from 'exceljs';
 import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
 import type { SearchBody } from '../search/service.ts';
 
 export interface SearchExport {
@@ -52,7 +52,11 @@ export async function writeSearchWorkbook(x: SearchExport, out: Writable): Promi
   results.commit();
 
   const groups = wb.addWorksheet('Groups');
-  groups.columns = [{ header: 'group', width: 14 }, { header: 'value', width: 30 }, { header: 'count', width: 10 }];
+  groups.columns = [
+    { header: 'group', width: 14 },
+    { header: 'value', width: 30 },
+    { header: 'count', width: 10 },
+  ];
   groups.getRow(1).font = { bold: true };
   for (const [facet, buckets] of Object.entries(first?.groups ?? {})) {
     for (const b of buckets) for (const [value, n] of Object.entries(b)) groups.addRow([facet, value, n]).commit();
@@ -60,9 +64,17 @@ export async function writeSearchWorkbook(x: SearchExport, out: Writable): Promi
   groups.commit();
 
   const meta = wb.addWorksheet('Search');
-  meta.columns = [{ header: 'parameter', width: 20 }, { header: 'value', width: 40 }];
+  meta.columns = [
+    { header: 'parameter', width: 20 },
+    { header: 'value', width: 40 },
+  ];
   meta.getRow(1).font = { bold: true };
-  for (const [k, v] of [...x.parameters, ['count', first?.count ?? 0], ['rows', rows], ['generated_at', x.generatedAt.toISOString()]] as const) {
+  for (const [k, v] of [
+    ...x.parameters,
+    ['count', first?.count ?? 0],
+    ['rows', rows],
+    ['generated_at', x.generatedAt.toISOString()],
+  ] as const) {
     meta.addRow([k, v]).commit();
   }
   meta.commit();

@@ -2,7 +2,15 @@ import path from 'node:path';
 
 /** A file name a desktop accepts: no separators or control characters, and not too long. */
 export function safeName(s: string, max = 80): string {
-  return s.replace(/[\x00-\x1f\x7f/\\:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim() || 'document';
+  return (
+    s
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from a file name
+      .replace(/[\x00-\x1f\x7f/\\:*?"<>|]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, max)
+      .trim() || 'document'
+  );
 }
 
 /** What a document is offered as: its application number, name and id, with the stored file's extension. */

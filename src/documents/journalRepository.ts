@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.ts';
-import { SUMMARY_COLUMNS } from '../trademarks/sql.ts';
-import type { SummaryRow } from '../trademarks/repository.ts';
 import { isoDate } from '../db/sql.ts';
+import type { SummaryRow } from '../trademarks/repository.ts';
+import { SUMMARY_COLUMNS } from '../trademarks/sql.ts';
 
 const JOURNAL_COLUMNS = `j.id, j.journal_number, ${isoDate('j.publication_date')} as publication_date,
   j.page_count, j.object_key is not null as has_pdf`;
@@ -19,7 +19,10 @@ export class JournalRepository {
 
   async list(limit: number, offset: number): Promise<{ count: number; rows: JournalRow[] }> {
     const [rows, total] = await Promise.all([
-      this.db.raw(`select ${JOURNAL_COLUMNS} from journals j order by j.publication_date desc, j.id desc limit ? offset ?`, [limit, offset]),
+      this.db.raw(`select ${JOURNAL_COLUMNS} from journals j order by j.publication_date desc, j.id desc limit ? offset ?`, [
+        limit,
+        offset,
+      ]),
       this.db.raw('select count(*)::int as n from journals'),
     ]);
     return { count: total.rows[0].n, rows: rows.rows };
@@ -28,7 +31,9 @@ export class JournalRepository {
   async get(id: number): Promise<(JournalRow & { trademark_count: number }) | undefined> {
     const r = await this.db.raw(
       `select ${JOURNAL_COLUMNS}, (select count(*)::int from trademarks t where t.journal_id = j.id) as trademark_count
-       from journals j where j.id = ?`, [id]);
+       from journals j where j.id = ?`,
+      [id],
+    );
     return r.rows[0];
   }
 
@@ -41,7 +46,8 @@ export class JournalRepository {
     const r = await this.db.raw(
       `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ?
        order by length(t.application_number), t.application_number limit ? offset ?`,
-      [id, limit, offset]);
+      [id, limit, offset],
+    );
     return r.rows;
   }
 

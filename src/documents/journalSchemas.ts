@@ -23,7 +23,11 @@ export const JournalDetail = Journal.extend({
 
 export const JournalTrademarks = z
   .object({
-    journal_id: z.number().int(), journal_number: z.string(), count: z.number().int(), limit: z.number().int(),
-    offset: z.number().int(), results: z.array(TrademarkSummary),
+    journal_id: z.number().int(),
+    journal_number: z.string(),
+    count: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    results: z.array(TrademarkSummary),
   })
   .openapi('JournalTrademarks');

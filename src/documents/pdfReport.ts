@@ -1,9 +1,9 @@
-import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
+import PDFDocument from 'pdfkit';
 import type { Category } from '../accounts/access.ts';
+import { tableCategories } from '../trademarks/gate.ts';
 import type { DetailRow } from '../trademarks/repository.ts';
 import type { LinkedTable } from '../trademarks/sql.ts';
-import { tableCategories } from '../trademarks/gate.ts';
 
 type Row = Record<string, unknown>;
 
@@ -56,8 +56,14 @@ export async function writeTrademarkPdf(r: TrademarkReport, out: Writable, opts:
   const m = r.mark;
   const w = new Bounded(out, opts.limits ?? REPORT_LIMITS, opts.clock ?? (() => performance.now()));
   const doc = new PDFDocument({
-    size: 'A4', margin: MARGIN, bufferPages: false,
-    info: { Title: `Trade mark ${m.application_number}: ${w.cut(m.word_mark || '(device mark)', 200)}`, Author: 'Nishaan', Producer: 'Nishaan' },
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: false,
+    info: {
+      Title: `Trade mark ${m.application_number}: ${w.cut(m.word_mark || '(device mark)', 200)}`,
+      Author: 'Nishaan',
+      Producer: 'Nishaan',
+    },
   });
   doc.pipe(out);
   try {
@@ -67,8 +73,13 @@ export async function writeTrademarkPdf(r: TrademarkReport, out: Writable, opts:
       doc.unpipe(out);
       throw err;
     }
-    doc.moveDown().fillColor('#555').fontSize(9)
-      .text(`Report cut short: making it took longer than ${count(w.limits.ms / 1000)} s. The API's trademark detail has the whole record.`);
+    doc
+      .moveDown()
+      .fillColor('#555')
+      .fontSize(9)
+      .text(
+        `Report cut short: making it took longer than ${count(w.limits.ms / 1000)} s. The API's trademark detail has the whole record.`,
+      );
   }
   doc.end();
 }
@@ -78,8 +89,14 @@ async function writeSections(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkRe
   const m = r.mark;
   const width = doc.page.width - 2 * MARGIN;
   doc.font('Helvetica-Bold').fontSize(18).text(`Trade mark ${m.application_number}`);
-  doc.font('Helvetica').fontSize(14).text(w.fit(m.word_mark || '(device mark without words)', 500));
-  doc.fontSize(8).fillColor('#555').text(`Report generated ${r.generatedAt.toISOString()} by Nishaan from the Trade Marks Registry records.`);
+  doc
+    .font('Helvetica')
+    .fontSize(14)
+    .text(w.fit(m.word_mark || '(device mark without words)', 500));
+  doc
+    .fontSize(8)
+    .fillColor('#555')
+    .text(`Report generated ${r.generatedAt.toISOString()} by Nishaan from the Trade Marks Registry records.`);
   doc.fillColor('black').moveDown();
   if (r.logo) {
     try {
@@ -92,10 +109,20 @@ async function writeSections(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkRe
 
   heading(doc, 'Core data');
   const core: [string, unknown][] = [
-    ['Application number', m.application_number], ['Word mark', m.word_mark], ['Class', m.class_number], ['Status', m.status],
-    ['Application date', m.application_date], ['Valid until', m.expire_at], ['Proprietor', m.proprietor_name], ['State', m.state],
-    ['Mark type', m.tm_type], ['Filing mode', m.filing_mode], ['Alert', m.alert], ['Registry office', m.registry_office],
-    ['Used since', m.used_since], ['Vienna codes', (m.vienna_codes ?? []).join(', ')],
+    ['Application number', m.application_number],
+    ['Word mark', m.word_mark],
+    ['Class', m.class_number],
+    ['Status', m.status],
+    ['Application date', m.application_date],
+    ['Valid until', m.expire_at],
+    ['Proprietor', m.proprietor_name],
+    ['State', m.state],
+    ['Mark type', m.tm_type],
+    ['Filing mode', m.filing_mode],
+    ['Alert', m.alert],
+    ['Registry office', m.registry_office],
+    ['Used since', m.used_since],
+    ['Vienna codes', (m.vienna_codes ?? []).join(', ')],
     ['Journal', m.journal ? `No. ${m.journal.journal_number} of ${m.journal.publication_date}` : null],
     ['Goods and services', m.goods_services],
   ];
@@ -105,26 +132,57 @@ async function writeSections(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkRe
   }
 
   // The first entry has no status before it: it reads as the status the mark was filed with.
-  await section(doc, w, r, 'Status history', 'status_history', (h) =>
-    `${text(h.changed_at).slice(0, 10)} ${h.old_status ? `${text(h.old_status)} -> ` : ''}${text(h.new_status)}`);
+  await section(
+    doc,
+    w,
+    r,
+    'Status history',
+    'status_history',
+    (h) => `${text(h.changed_at).slice(0, 10)} ${h.old_status ? `${text(h.old_status)} -> ` : ''}${text(h.new_status)}`,
+  );
   await section(doc, w, r, 'Proprietors', 'proprietors', (p) =>
-    [p.name, p.entity_type, p.trading_as && `trading as ${p.trading_as}`, p.address, p.state, p.country].filter(Boolean).join(', '));
+    [p.name, p.entity_type, p.trading_as && `trading as ${p.trading_as}`, p.address, p.state, p.country].filter(Boolean).join(', '),
+  );
   await section(doc, w, r, 'Attorneys and agents', 'attorneys', (a) =>
-    [a.name, a.agent_code, a.address, a.email, a.phone].filter(Boolean).join(', '));
+    [a.name, a.agent_code, a.address, a.email, a.phone].filter(Boolean).join(', '),
+  );
   await section(doc, w, r, 'Oppositions', 'oppositions', (o) => {
     const opp = o.opponent as { name?: string } | null;
-    return `${text(o.opposition_number)} filed ${text(o.opposition_date)} by ${text(opp?.name)}: ${text(o.status)}`
-      + (o.decision ? `, decided ${text(o.decision_date)}: ${text(o.decision)}` : '');
+    return (
+      `${text(o.opposition_number)} filed ${text(o.opposition_date)} by ${text(opp?.name)}: ${text(o.status)}` +
+      (o.decision ? `, decided ${text(o.decision_date)}: ${text(o.decision)}` : '')
+    );
   });
-  await section(doc, w, r, 'Hearings', 'hearings', (h) =>
-    `${text(h.hearing_date)} ${h.time_slot ? `(${text(h.time_slot)}) ` : ''}${text(h.hearing_type)}: ${text(h.status)}`
-    + (h.virtual_room_link ? `, ${text(h.virtual_room_link)}` : ''));
-  await section(doc, w, r, 'Examination reports', 'exam_reports', (e) =>
-    `${text(e.report_date)}: ${((e.objection_reasons as string[]) ?? []).join('; ') || 'no objections'}`
-    + (e.reply_due_date ? `; reply due ${text(e.reply_due_date)}` : '')
-    + (((e.cited_application_numbers as string[]) ?? []).length ? `; cited ${(e.cited_application_numbers as string[]).join(', ')}` : ''));
-  await section(doc, w, r, 'Documents', 'documents', (d) =>
-    `${text(d.upload_date)} ${text(d.document_type)}: ${text(d.name)} (document ${text(d.id)}${d.opposition_id ? `, opposition ${text(d.opposition_id)}` : ''})`);
+  await section(
+    doc,
+    w,
+    r,
+    'Hearings',
+    'hearings',
+    (h) =>
+      `${text(h.hearing_date)} ${h.time_slot ? `(${text(h.time_slot)}) ` : ''}${text(h.hearing_type)}: ${text(h.status)}` +
+      (h.virtual_room_link ? `, ${text(h.virtual_room_link)}` : ''),
+  );
+  await section(
+    doc,
+    w,
+    r,
+    'Examination reports',
+    'exam_reports',
+    (e) =>
+      `${text(e.report_date)}: ${((e.objection_reasons as string[]) ?? []).join('; ') || 'no objections'}` +
+      (e.reply_due_date ? `; reply due ${text(e.reply_due_date)}` : '') +
+      (((e.cited_application_numbers as string[]) ?? []).length ? `; cited ${(e.cited_application_numbers as string[]).join(', ')}` : ''),
+  );
+  await section(
+    doc,
+    w,
+    r,
+    'Documents',
+    'documents',
+    (d) =>
+      `${text(d.upload_date)} ${text(d.document_type)}: ${text(d.name)} (document ${text(d.id)}${d.opposition_id ? `, opposition ${text(d.opposition_id)}` : ''})`,
+  );
 }
 
 /** The report's budgets: characters left, time left, and whether anyone is still reading. */
@@ -133,7 +191,11 @@ class Bounded {
   private readonly started: number;
   private gone = false;
 
-  constructor(private readonly out: Writable, readonly limits: ReportLimits, private readonly clock: () => number) {
+  constructor(
+    private readonly out: Writable,
+    readonly limits: ReportLimits,
+    private readonly clock: () => number,
+  ) {
     this.left = limits.total;
     this.started = clock();
     out.once('close', () => (this.gone = true));
@@ -177,8 +239,14 @@ function pair(doc: PDFKit.PDFDocument, label: string, value: string, width: numb
   doc.x = MARGIN;
 }
 
-async function section(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkReport, title: string, table: LinkedTable,
-  line: (row: Row) => string): Promise<void> {
+async function section(
+  doc: PDFKit.PDFDocument,
+  w: Bounded,
+  r: TrademarkReport,
+  title: string,
+  table: LinkedTable,
+  line: (row: Row) => string,
+): Promise<void> {
   await w.step();
   heading(doc, title);
   const rows = r.mark[table] as Row[] | undefined;
@@ -186,7 +254,10 @@ async function section(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkReport, 
     if (!rows.length) doc.text('None recorded.');
     for (let i = 0; i < rows.length; i++) {
       if (!w.room) {
-        doc.fillColor('#555').text(`… ${count(rows.length - i)} more not printed: the report's size limit was reached.`).fillColor('black');
+        doc
+          .fillColor('#555')
+          .text(`… ${count(rows.length - i)} more not printed: the report's size limit was reached.`)
+          .fillColor('black');
         break;
       }
       await w.step();
@@ -195,5 +266,9 @@ async function section(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkReport, 
   }
   // Named whether the gate left out the whole table or some of its rows (opposition filings).
   const withheld = tableCategories(table).filter((c) => r.omitted.includes(c));
-  if (withheld.length) doc.fillColor('#555').text(`Not on your plan (${withheld.join(', ')}).`).fillColor('black');
+  if (withheld.length)
+    doc
+      .fillColor('#555')
+      .text(`Not on your plan (${withheld.join(', ')}).`)
+      .fillColor('black');
 }

@@ -1,21 +1,21 @@
 import type { Writable } from 'node:stream';
-import { notFound } from '../errors.ts';
 import type { Viewer } from '../accounts/access.ts';
-import type { ObjectStore } from '../storage/objectStore.ts';
-import type { TrademarkRepository } from '../trademarks/repository.ts';
-import { gateOf } from '../trademarks/gate.ts';
-import type { SearchBody, SearchService } from '../search/service.ts';
+import { notFound } from '../errors.ts';
 import type { SearchParams } from '../search/schemas.ts';
+import type { SearchBody, SearchService } from '../search/service.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { gateOf } from '../trademarks/gate.ts';
+import type { TrademarkRepository } from '../trademarks/repository.ts';
 import type { Charge } from './documentService.ts';
+import { writeSearchWorkbook } from './excelExport.ts';
 import { safeName } from './filenames.ts';
 import { writeTrademarkPdf } from './pdfReport.ts';
-import { writeSearchWorkbook } from './excelExport.ts';
 
 /** A generated file, written into the response as it is made. */
 export interface GeneratedFile {
   filename: string;
   contentType: string;
-  write(out: Writable): Promise<unknown> | void;
+  write(out: Writable): Promise<unknown> | undefined;
 }
 
 export const EXPORT_MAX_ROWS = 10_000;
@@ -67,8 +67,12 @@ export class ReportService {
       }
     }
     const parameters: [string, string | number | null][] = [
-      ['word_mark', query.word_mark], ['match_type', query.match_type], ['class_number', query.class_number ?? null],
-      ['classes', query.classes?.join(',') ?? null], ['status', query.status ?? null], ['max_rows', max],
+      ['word_mark', query.word_mark],
+      ['match_type', query.match_type],
+      ['class_number', query.class_number ?? null],
+      ['classes', query.classes?.join(',') ?? null],
+      ['status', query.status ?? null],
+      ['max_rows', max],
     ];
     return {
       filename: `search ${safeName(query.word_mark, 60)}.xlsx`,

@@ -1,14 +1,14 @@
 import express, { type Express } from 'express';
 import type { Root } from '../root.ts';
+import { docsRouter } from './docsPage.ts';
 import { Api } from './endpoint.ts';
 import { errorHandler, notFoundHandler, requireJsonBody } from './errorHandler.ts';
-import { generateOpenApi } from './openapi.ts';
-import { docsRouter } from './docsPage.ts';
-import { requestLog } from './requestLog.ts';
+import { Guard } from './guard.ts';
 import { methodNotAllowed } from './methods.ts';
+import { generateOpenApi } from './openapi.ts';
+import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
-import { Guard } from './guard.ts';
 
 export interface BuiltApp {
   app: Express;
@@ -31,7 +31,9 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   app.set('etag', false);
   app.set('query parser', 'simple');
   // The client address is the socket's, unless the request came through a configured proxy.
-  const proxies = config.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
+  const proxies = config.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   app.set('trust proxy', proxies.length ? proxies : false);
   // Names what this process leaves behind if it dies (upload files, concurrency slots): see src/http/uploads.ts.
   app.locals.instance = config.INSTANCE_ID;

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { z } from '../schema/zod.ts';
 import type { Category } from '../accounts/access.ts';
-import type { Feature } from '../accounts/planRules.ts';
 import type { Caller, Resource } from '../accounts/callerRepository.ts';
+import type { Feature } from '../accounts/planRules.ts';
+import type { z } from '../schema/zod.ts';
 
 // What a route declares of an endpoint (src/http/endpoint.ts documents and mounts it; src/http/pipeline/
 // runs each request through it).
@@ -47,7 +47,13 @@ export interface Bulk<P, Q, B> {
   items: (ctx: Ctx<P, Q, B>) => number;
 }
 
-export interface EndpointDef<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security = 'none'> {
+export interface EndpointDef<
+  P extends AnyObject,
+  Q extends AnyObject,
+  B extends z.ZodType,
+  R extends z.ZodType,
+  S extends Security = 'none',
+> {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Express-style path, e.g. `/v1/trademarks/:app_no/`. */
   path: string;

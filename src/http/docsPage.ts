@@ -1,6 +1,6 @@
-import express, { type Router } from 'express';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import express, { type Router } from 'express';
 
 const require = createRequire(import.meta.url);
 

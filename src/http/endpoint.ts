@@ -1,13 +1,16 @@
-import type { Router } from 'express';
 import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import type { Router } from 'express';
 import type { z } from '../schema/zod.ts';
-import { ErrorBody } from './schemas.ts';
-import type { Guard } from './guard.ts';
 import type { AnyObject, EndpointDef, Security } from './definition.ts';
+import type { Guard } from './guard.ts';
 import { pipeline } from './pipeline/pipeline.ts';
+import { ErrorBody } from './schemas.ts';
 
 const intHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
-const REQUEST_ID_HEADER = { description: 'Id of this request (a caller-supplied X-Request-Id is kept when sane)', schema: { type: 'string' as const } };
+const REQUEST_ID_HEADER = {
+  description: 'Id of this request (a caller-supplied X-Request-Id is kept when sane)',
+  schema: { type: 'string' as const },
+};
 const RETRY_AFTER_HEADER = intHeader('Seconds until the limit that refused the request allows it again');
 // Sent on every response to an API-key request: the per-key window (contract §8: 10 per second).
 const RATE_LIMIT_HEADERS = {
@@ -33,14 +36,22 @@ const ERROR_TEXT: Record<number, string> = {
 export class Api {
   readonly registry = new OpenAPIRegistry();
 
-  constructor(private readonly router: Router, private readonly guard: Guard, private readonly checkResponses: boolean) {}
+  constructor(
+    private readonly router: Router,
+    private readonly guard: Guard,
+    private readonly checkResponses: boolean,
+  ) {}
 
-  add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security = 'none'>(def: EndpointDef<P, Q, B, R, S>): void {
+  add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security = 'none'>(
+    def: EndpointDef<P, Q, B, R, S>,
+  ): void {
     this.document(def);
     this.router[def.method](def.path, pipeline(def, this.guard, this.checkResponses));
   }
 
-  private document<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security>(def: EndpointDef<P, Q, B, R, S>): void {
+  private document<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security>(
+    def: EndpointDef<P, Q, B, R, S>,
+  ): void {
     const errorStatuses = [400, ...(def.errors ?? [])];
     if (def.category || def.feature || def.bulk) errorStatuses.push(403);
     if (def.security && def.security !== 'none') errorStatuses.push(401, 429);
@@ -58,8 +69,13 @@ export class Api {
     };
     for (const s of [...new Set(errorStatuses)].sort()) {
       responses[String(s)] = {
-        description: ERROR_TEXT[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } },
-        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(s === 429 ? { 'Retry-After': RETRY_AFTER_HEADER } : {}), ...(keyed && s === 429 ? RATE_LIMIT_HEADERS : {}) },
+        description: ERROR_TEXT[s] ?? 'Error',
+        content: { 'application/json': { schema: ErrorBody } },
+        headers: {
+          'X-Request-Id': REQUEST_ID_HEADER,
+          ...(s === 429 ? { 'Retry-After': RETRY_AFTER_HEADER } : {}),
+          ...(keyed && s === 429 ? RATE_LIMIT_HEADERS : {}),
+        },
       };
     }
     this.registry.registerPath({
@@ -67,7 +83,8 @@ export class Api {
       path: def.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
       operationId: def.operationId,
       summary: def.summary,
-      description: [def.description, def.category && `Requires the plan category \`${def.category}\`.`].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [def.description, def.category && `Requires the plan category \`${def.category}\`.`].filter(Boolean).join('\n\n') || undefined,
       tags: def.tags,
       security: def.security === 'apiKey' ? [{ ApiKey: [] }, { LegacyApiKey: [] }] : def.security === 'bearer' ? [{ Bearer: [] }] : [],
       request: {

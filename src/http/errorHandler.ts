@@ -32,7 +32,8 @@ export function toAppError(err: unknown): AppError {
     if (status === 412) return new AppError('precondition_failed', 'a precondition in the request headers failed');
     if (status === 413) return new AppError('payload_too_large', 'request is too large');
     if (status === 415) return new AppError('unsupported_media_type', 'unsupported media type');
-    if (status === 416) return new AppError('range_not_satisfiable', 'the requested range is outside the file', undefined, contentRangeOf(err));
+    if (status === 416)
+      return new AppError('range_not_satisfiable', 'the requested range is outside the file', undefined, contentRangeOf(err));
     return new AppError('bad_request', 'bad request');
   }
   return new AppError('internal_error', 'internal server error');

@@ -1,15 +1,15 @@
 import type { Request, Response } from 'express';
-import { AppError } from '../errors.ts';
 import { CATEGORIES } from '../accounts/access.ts';
+import type { CallerCache } from '../accounts/callerCache.ts';
+import type { Caller, CallerRepository, Resource } from '../accounts/callerRepository.ts';
 import { hashApiKey, KEY_PATTERN } from '../accounts/keys.ts';
 import { requireActive } from '../accounts/planRules.ts';
-import type { Caller, CallerRepository, Resource } from '../accounts/callerRepository.ts';
-import type { CallerCache } from '../accounts/callerCache.ts';
 import type { TokenService } from '../accounts/tokens.ts';
-import { monthOf, nextMonthStart } from '../limits/quotaRepository.ts';
+import { AppError } from '../errors.ts';
 import type { Charge, CreditLedger } from '../limits/credits.ts';
-import type { RateLimits } from '../limits/rateLimits.ts';
 import { EarlyStart } from '../limits/earlyStart.ts';
+import { monthOf, nextMonthStart } from '../limits/quotaRepository.ts';
+import type { RateLimits } from '../limits/rateLimits.ts';
 import { Bill } from './pipeline/bill.ts';
 
 /** The socket's address, or X-Forwarded-For's when the request came through a trusted proxy. */
@@ -29,9 +29,18 @@ function readKey(req: Request): string {
 }
 
 const UNGUARDED_CALLER: Caller = {
-  accountId: 'unguarded', keyId: null, planCode: 'unguarded', subscriptionActive: true, subscriptionStatus: 'active',
-  expiresAt: null, categories: [...CATEGORIES], concurrency: 10, bulkSearchLimit: 100, bulkLogoLimit: 100,
-  webhookEnabled: true, monitoredMarksLimit: null,
+  accountId: 'unguarded',
+  keyId: null,
+  planCode: 'unguarded',
+  subscriptionActive: true,
+  subscriptionStatus: 'active',
+  expiresAt: null,
+  categories: [...CATEGORIES],
+  concurrency: 10,
+  bulkSearchLimit: 100,
+  bulkLogoLimit: 100,
+  webhookEnabled: true,
+  monitoredMarksLimit: null,
   quotas: { api_calls: Infinity, doc_views: Infinity, logo_searches: Infinity, pdf_reports: Infinity, excel_reports: Infinity },
 };
 
@@ -82,10 +91,16 @@ export class Guard {
     if (this.unguarded) return { caller };
     const month = monthOf(new Date());
     const limit = caller.quotas.api_calls ?? 0;
-    let admission;
+    let admission: Awaited<ReturnType<RateLimits['admit']>>;
     try {
-      admission = await this.limits.admit(clientIp(req), caller.keyId!, caller.accountId, caller.concurrency, req.id,
-        defaultCredit ? { key: this.ledger.key(caller.accountId, month, 'api_calls'), units: 1, limit } : undefined);
+      admission = await this.limits.admit(
+        clientIp(req),
+        caller.keyId!,
+        caller.accountId,
+        caller.concurrency,
+        req.id,
+        defaultCredit ? { key: this.ledger.key(caller.accountId, month, 'api_calls'), units: 1, limit } : undefined,
+      );
     } catch (err) {
       this.early.refused(caller.keyId!);
       throw err;
@@ -155,14 +170,20 @@ export class Guard {
     if (this.unguarded) return null;
     const { caller } = a;
     const limit = caller.quotas[resource] ?? 0;
-    const taken = a.credit !== undefined && resource === 'api_calls' && units === 1 ? a.credit : await this.ledger.take(caller.accountId, resource, units, limit);
+    const taken =
+      a.credit !== undefined && resource === 'api_calls' && units === 1
+        ? a.credit
+        : await this.ledger.take(caller.accountId, resource, units, limit);
     if (taken === null) {
       const reset = nextMonthStart();
       // Whatever is left past a refusal is being spent by requests in flight: fewer than this one needs.
       const remaining = Math.min(units - 1, Math.max(0, limit - (await this.ledger.used(caller.accountId, resource))));
-      throw new AppError('quota_exceeded', `monthly ${resource} quota exceeded: this request needs ${units}, ${remaining} left`,
+      throw new AppError(
+        'quota_exceeded',
+        `monthly ${resource} quota exceeded: this request needs ${units}, ${remaining} left`,
         { limit, remaining, needed: units, reset: reset.toISOString(), resource },
-        { 'Retry-After': String(Math.ceil((reset.getTime() - Date.now()) / 1000)) });
+        { 'Retry-After': String(Math.ceil((reset.getTime() - Date.now()) / 1000)) },
+      );
     }
     return taken;
   }

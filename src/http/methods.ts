@@ -44,7 +44,9 @@ export function methodNotAllowed(app: { router: Router }): Router {
     const seen = allowed.get(res);
     if (!seen || seen.has(req.method) || req.method === 'OPTIONS') return next();
     const allow = [...seen].sort().join(', ');
-    next(new AppError('method_not_allowed', `${req.method} is not allowed on ${req.path}: it answers ${allow}`, undefined, { Allow: allow }));
+    next(
+      new AppError('method_not_allowed', `${req.method} is not allowed on ${req.path}: it answers ${allow}`, undefined, { Allow: allow }),
+    );
   });
   return probe;
 }

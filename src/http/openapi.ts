@@ -1,17 +1,24 @@
-import { OpenApiGeneratorV31, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { type OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 
 export const API_VERSION = '1.1.0';
 
 export function generateOpenApi(registry: OpenAPIRegistry): object {
   registry.registerComponent('securitySchemes', 'ApiKey', {
-    type: 'apiKey', in: 'header', name: 'X-API-Key',
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
     description: 'An API key: `nsh_` followed by 32 letters and digits. Missing, malformed, revoked or unknown → 401.',
   });
   registry.registerComponent('securitySchemes', 'LegacyApiKey', {
-    type: 'apiKey', in: 'header', name: 'Authorization', description: 'Legacy form: `Authorization: Api-Key <key>`',
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'Legacy form: `Authorization: Api-Key <key>`',
   });
   registry.registerComponent('securitySchemes', 'Bearer', {
-    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
     description: 'Dashboard token from POST /user/v1/login/ or signup: HS256 JWT with `sub` = account id, `typ` = "dashboard", `exp`.',
   });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

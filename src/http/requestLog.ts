@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
 
 declare module 'express-serve-static-core' {
@@ -30,7 +30,13 @@ export function requestLog(log: Logger): RequestHandler {
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
         // The path and the names of query parameters, never their values: a signed file URL carries its
         // signature there, and search text can be a client's confidential candidate mark.
-        const line: Record<string, unknown> = { request_id: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+        const line: Record<string, unknown> = {
+          request_id: id,
+          method: req.method,
+          path,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        };
         if (req.originalUrl.includes('?')) line.query = Object.keys(req.query ?? {});
         log.info(line, 'request');
       });

@@ -1,5 +1,5 @@
-import { z } from '../schema/zod.ts';
 import { ERROR_CODES } from '../errors.ts';
+import { z } from '../schema/zod.ts';
 
 export const ErrorBody = z
   .object({

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { isUpload, type StoredUpload } from '../schema/upload.ts';
 import { AppError, invalidParameter } from '../errors.ts';
+import { isUpload, type StoredUpload } from '../schema/upload.ts';
 
 // Multipart uploads, streamed to disk as they arrive (never held in memory), hashed and measured on
 // the way; the first bytes are kept so the file can be judged by content, not by its name. Files are
@@ -48,11 +48,16 @@ const ownedBy = (instance: string) => `${instance}_`;
 class HashingDiskStorage implements multer.StorageEngine {
   constructor(private readonly dir: string) {}
 
-  _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File & StoredUpload>) => void): void {
+  _handleFile(
+    req: Request,
+    file: Express.Multer.File,
+    cb: (error?: unknown, info?: Partial<Express.Multer.File & StoredUpload>) => void,
+  ): void {
     const files = filesOf(req);
     if (files.ended) {
       file.stream.resume();
-      return cb(new Error('the request has ended'));
+      cb(new Error('the request has ended'));
+      return;
     }
     const instance = (req.app.locals as { instance?: string }).instance ?? 'unnamed';
     const target = path.join(this.dir, `${ownedBy(instance)}${randomUUID()}${SUFFIX}`);
@@ -87,7 +92,10 @@ class HashingDiskStorage implements multer.StorageEngine {
   }
 
   _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
-    if (typeof file.path !== 'string') return cb(null);
+    if (typeof file.path !== 'string') {
+      cb(null);
+      return;
+    }
     fs.rm(file.path, { force: true }, () => cb(null));
   }
 }
@@ -111,7 +119,12 @@ export function multipartReader(dir: string, field: string, maxCount: number, ma
       parse(req, res, (err?: unknown) => {
         // Only stored files: multer may leave a placeholder (no path) for a file that failed.
         const files = ((req.files ?? []) as unknown[]).filter(isUpload).map((f) => ({
-          path: f.path, size: f.size, sha256: f.sha256, head: f.head, originalname: f.originalname, mimetype: f.mimetype,
+          path: f.path,
+          size: f.size,
+          sha256: f.sha256,
+          head: f.head,
+          originalname: f.originalname,
+          mimetype: f.mimetype,
         }));
         if (err) return reject(multipartError(err, field, maxCount, maxBytes));
         const body: Record<string, unknown> = { ...(req.body ?? {}) };
@@ -159,7 +172,10 @@ function multipartError(err: unknown, field: string, maxCount: number, maxBytes:
   if (err instanceof multer.MulterError) {
     switch (err.code) {
       case 'LIMIT_FILE_SIZE':
-        return new AppError('payload_too_large', `${field}: a file is larger than ${maxBytes} bytes (5 MB)`, { parameter: field, max_bytes: maxBytes });
+        return new AppError('payload_too_large', `${field}: a file is larger than ${maxBytes} bytes (5 MB)`, {
+          parameter: field,
+          max_bytes: maxBytes,
+        });
       case 'LIMIT_FILE_COUNT':
       case 'LIMIT_UNEXPECTED_FILE':
         return err.field && err.field !== field

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { AppError } from '../errors.ts';
 import type { Viewer } from '../accounts/access.ts';
+import { AppError } from '../errors.ts';
 
 // A keyed request's viewer (who signed URLs go to, which categories it sees), set by the pipeline's
 // identify step and read by handlers that pass it on to a service.

@@ -136,7 +136,12 @@ export class AdmissionBatcher {
   private scheduled = false;
 
   /** `owner`: this process's instance key (instanceKey()), where the slots it holds are listed. */
-  constructor(private readonly redis: Redis, private readonly w: WindowSettings, private readonly log: Logger, private readonly owner: string) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly w: WindowSettings,
+    private readonly log: Logger,
+    private readonly owner: string,
+  ) {
     redis.defineCommand('nishaanAdmitMany', { lua: ADMIT_MANY });
   }
 
@@ -168,8 +173,16 @@ export class AdmissionBatcher {
     this.queue = [];
     this.releases = [];
     const keys: string[] = [];
-    const args: (string | number)[] = [batch.length, releases.length, this.w.ipLimit, this.w.ipWindowMs, this.w.keyLimit,
-      this.w.keyWindowMs, Date.now(), this.w.slotTtlMs];
+    const args: (string | number)[] = [
+      batch.length,
+      releases.length,
+      this.w.ipLimit,
+      this.w.ipWindowMs,
+      this.w.keyLimit,
+      this.w.keyWindowMs,
+      Date.now(),
+      this.w.slotTtlMs,
+    ];
     for (const { req } of batch) {
       keys.push(req.ipKey, req.keyKey, req.slotsKey, req.creditsKey);
       args.push(req.slots, req.member, req.units, req.creditLimit);

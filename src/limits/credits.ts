@@ -164,7 +164,9 @@ export class CreditLedger {
 
   /** Empties a balance (one taken under a limit other than `unlessLimit`) back into PostgreSQL. */
   private async reclaim(key: string, accountId: string, resource: Resource, month: string, unlessLimit?: string): Promise<number> {
-    const back = await viaRedis(unlessLimit === undefined ? this.scripts.nishaanReclaim(key) : this.scripts.nishaanReclaim(key, unlessLimit));
+    const back = await viaRedis(
+      unlessLimit === undefined ? this.scripts.nishaanReclaim(key) : this.scripts.nishaanReclaim(key, unlessLimit),
+    );
     if (back > 0) await this.quotas.refund(accountId, resource, back, month);
     return back;
   }
@@ -173,7 +175,8 @@ export class CreditLedger {
   async refund(c: Charge): Promise<void> {
     if (c.via === 'redis') {
       try {
-        if ((await viaRedis(this.scripts.nishaanRefund(this.key(c.accountId, c.month, c.resource), c.units, String(c.limit)))) === 1) return;
+        if ((await viaRedis(this.scripts.nishaanRefund(this.key(c.accountId, c.month, c.resource), c.units, String(c.limit)))) === 1)
+          return;
       } catch (err) {
         if (!(err instanceof RedisDown)) throw err;
         this.log.error({ err: err.cause }, 'credit balances unavailable; refunding in PostgreSQL');

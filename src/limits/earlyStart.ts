@@ -15,7 +15,10 @@ export class EarlyStart {
   private readonly lastSeen = new Map<string, { at: number; room: number }>();
   private readonly running = new Map<string, number>();
 
-  constructor(private readonly windowMs = 1000, private readonly maxKeys = 100_000) {}
+  constructor(
+    private readonly windowMs = 1000,
+    private readonly maxKeys = 100_000,
+  ) {}
 
   /** Records what an admission of this key left: the room for the next requests. */
   admitted(keyId: string, h: Headroom | null): void {

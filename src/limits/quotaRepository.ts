@@ -1,15 +1,18 @@
-import type { Db } from '../db/knex.ts';
 import type { Resource } from '../accounts/callerRepository.ts';
+import type { Db } from '../db/knex.ts';
 import { Prepared } from '../db/prepared.ts';
 
 // Months are calendar months in UTC.
 export const MONTH = `(date_trunc('month', now() at time zone 'UTC'))::date`;
 
-const RESERVE = new Prepared('quota_reserve', `insert into usage_counters as u (account_id, month, resource, used)
+const RESERVE = new Prepared(
+  'quota_reserve',
+  `insert into usage_counters as u (account_id, month, resource, used)
    select ?, ?::date, ?, ? where ?::bigint <= ?::bigint
    on conflict (account_id, month, resource) do update set used = u.used + excluded.used
      where u.used + excluded.used <= ?
-   returning used`);
+   returning used`,
+);
 
 const TAKE = new Prepared('quota_take', 'select nishaan_take_credits(?::uuid, ?::date, ?, ?, ?, ?) as n');
 
@@ -38,9 +41,12 @@ export class QuotaRepository {
 
   /** Gives credits back to `month` (YYYY-MM-01), the month they were taken in. */
   async refund(accountId: string, resource: Resource, units: number, month: string): Promise<void> {
-    await this.db.raw(
-      `update usage_counters set used = greatest(used - ?, 0) where account_id = ? and month = ?::date and resource = ?`,
-      [units, accountId, month, resource]);
+    await this.db.raw(`update usage_counters set used = greatest(used - ?, 0) where account_id = ? and month = ?::date and resource = ?`, [
+      units,
+      accountId,
+      month,
+      resource,
+    ]);
   }
 
   /** Credits counted in `month` (YYYY-MM-01) per resource: spent, or in circulation (see CreditLedger). */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { AdmissionBatcher, instanceKey } from './admission.ts';
@@ -31,7 +31,13 @@ export interface LoginThrottleSettings {
 }
 
 export const LOGIN_THROTTLE_DEFAULTS: LoginThrottleSettings = {
-  windowSeconds: 15 * 60, emailSlowAfter: 5, emailMax: 10, ipSlowAfter: 20, ipMax: 50, delayStepMs: 250, maxDelayMs: 2000,
+  windowSeconds: 15 * 60,
+  emailSlowAfter: 5,
+  emailMax: 10,
+  ipSlowAfter: 20,
+  ipMax: 50,
+  delayStepMs: 250,
+  maxDelayMs: 2000,
 };
 
 export interface WindowState {
@@ -91,7 +97,11 @@ export class RateLimits {
   private readonly loginIp: RateLimiterRedis;
   readonly login: LoginThrottleSettings;
 
-  constructor(private readonly redis: Redis, private readonly s: LimitSettings, private readonly log: Logger) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly s: LimitSettings,
+    private readonly log: Logger,
+  ) {
     const make = (name: string, points: number, duration: number) =>
       new RateLimiterRedis({ storeClient: redis, keyPrefix: `${s.prefix}:${name}`, points, duration });
     this.publicSearch = make('public', s.publicSearchPerHour, 3600);
@@ -99,9 +109,18 @@ export class RateLimits {
     this.loginEmail = make('login:email', this.login.emailMax, this.login.windowSeconds);
     this.loginIp = make('login:ip', this.login.ipMax, this.login.windowSeconds);
     redis.defineCommand('nishaanIp', { numberOfKeys: 1, lua: IP_ONLY });
-    this.admissions = new AdmissionBatcher(redis, {
-      ipLimit: s.ipPerMinute, ipWindowMs: IP_WINDOW_MS, keyLimit: s.keyPerSecond, keyWindowMs: KEY_WINDOW_MS, slotTtlMs: INFLIGHT_TTL_MS,
-    }, log, instanceKey(s.prefix, s.instance ?? randomBytes(6).toString('hex')));
+    this.admissions = new AdmissionBatcher(
+      redis,
+      {
+        ipLimit: s.ipPerMinute,
+        ipWindowMs: IP_WINDOW_MS,
+        keyLimit: s.keyPerSecond,
+        keyWindowMs: KEY_WINDOW_MS,
+        slotTtlMs: INFLIGHT_TTL_MS,
+      },
+      log,
+      instanceKey(s.prefix, s.instance ?? randomBytes(6).toString('hex')),
+    );
   }
 
   private readonly admissions: AdmissionBatcher;
@@ -127,20 +146,37 @@ export class RateLimits {
    * concurrent slots and, when asked, its default credit, in one round trip. Resolves to the key
    * window (for RateLimit-* headers), the slot's release function and whether the credit was spent.
    */
-  async admit(ip: string, keyId: string, accountId: string, slots: number, requestId: string, credit?: AdmissionCredit): Promise<Admission> {
+  async admit(
+    ip: string,
+    keyId: string,
+    accountId: string,
+    slots: number,
+    requestId: string,
+    credit?: AdmissionCredit,
+  ): Promise<Admission> {
     const slotsKey = `${this.s.prefix}:inflight:${accountId}`;
     const member = `${requestId}:${Math.random().toString(36).slice(2)}`;
     const v = await this.admissions.admit({
-      ipKey: `${this.s.prefix}:ip:${ip}`, keyKey: `${this.s.prefix}:key:${keyId}`, slotsKey,
-      creditsKey: credit?.key ?? `${this.s.prefix}:credits:none`, slots, member, units: credit?.units ?? 0, creditLimit: String(credit?.limit ?? 0),
+      ipKey: `${this.s.prefix}:ip:${ip}`,
+      keyKey: `${this.s.prefix}:key:${keyId}`,
+      slotsKey,
+      creditsKey: credit?.key ?? `${this.s.prefix}:credits:none`,
+      slots,
+      member,
+      units: credit?.units ?? 0,
+      creditLimit: String(credit?.limit ?? 0),
     });
     if (!v) return { window: null, release: () => {}, charged: false, balance: 0, headroom: null };
     const [verdict, count, ttl, balance, slotsUsed, ipCount] = v;
     if (verdict === 1) throw this.windowError('ip_rate_limited', this.s.ipPerMinute, ttl, 'requests per minute from one IP address', 'ip');
     if (verdict === 2) throw this.windowError('key_rate_limited', this.s.keyPerSecond, ttl, 'requests per second for one API key', 'key');
     if (verdict === 3) {
-      throw new AppError('concurrency_limited', `too many requests in flight: your plan allows ${slots} at a time`,
-        { limit: slots, remaining: 0, resource: 'concurrent_requests', reset: null }, { 'Retry-After': '1' });
+      throw new AppError(
+        'concurrency_limited',
+        `too many requests in flight: your plan allows ${slots} at a time`,
+        { limit: slots, remaining: 0, resource: 'concurrent_requests', reset: null },
+        { 'Retry-After': '1' },
+      );
     }
     let released = false;
     const release = () => {
@@ -150,16 +186,26 @@ export class RateLimits {
     };
     return {
       window: { limit: this.s.keyPerSecond, remaining: Math.max(0, this.s.keyPerSecond - count), resetSeconds: Math.ceil(ttl / 1000) },
-      release, charged: balance >= 0, balance,
+      release,
+      charged: balance >= 0,
+      balance,
       headroom: { key: this.s.keyPerSecond - count, ip: this.s.ipPerMinute - ipCount, slots: slots - slotsUsed },
     };
   }
 
   private windowError(code: ErrorCode, limit: number, ttlMs: number, what: string, scope: string): AppError {
     const retry = Math.max(1, Math.ceil(ttlMs / 1000));
-    return new AppError(code, `rate limit exceeded: at most ${limit} ${what}`, {
-      limit, remaining: 0, reset: new Date(Date.now() + ttlMs).toISOString(), resource: scope,
-    }, { 'Retry-After': String(retry), 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(retry) });
+    return new AppError(
+      code,
+      `rate limit exceeded: at most ${limit} ${what}`,
+      {
+        limit,
+        remaining: 0,
+        reset: new Date(Date.now() + ttlMs).toISOString(),
+        resource: scope,
+      },
+      { 'Retry-After': String(retry), 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(retry) },
+    );
   }
 
   /** 60 free searches per hour per client address. */
@@ -204,9 +250,18 @@ export class RateLimits {
       if (!(err instanceof RateLimiterRes)) throw err;
       const retry = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
       const what = per === 'email' ? 'for this account' : 'from your address';
-      throw new AppError('login_throttled', `too many failed login attempts ${what}: try again in ${retry} s`, {
-        limit: limiter.points, remaining: 0, reset: new Date(Date.now() + err.msBeforeNext).toISOString(), resource: 'login', per,
-      }, { 'Retry-After': String(retry) });
+      throw new AppError(
+        'login_throttled',
+        `too many failed login attempts ${what}: try again in ${retry} s`,
+        {
+          limit: limiter.points,
+          remaining: 0,
+          reset: new Date(Date.now() + err.msBeforeNext).toISOString(),
+          resource: 'login',
+          per,
+        },
+        { 'Retry-After': String(retry) },
+      );
     }
   }
 
@@ -220,9 +275,22 @@ export class RateLimits {
         return null;
       }
       const retry = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new AppError(code, `rate limit exceeded: at most ${limiter.points} ${what}`, {
-        limit: limiter.points, remaining: 0, reset: new Date(Date.now() + err.msBeforeNext).toISOString(), resource: scope,
-      }, { 'Retry-After': String(retry), 'RateLimit-Limit': String(limiter.points), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(retry) });
+      throw new AppError(
+        code,
+        `rate limit exceeded: at most ${limiter.points} ${what}`,
+        {
+          limit: limiter.points,
+          remaining: 0,
+          reset: new Date(Date.now() + err.msBeforeNext).toISOString(),
+          resource: scope,
+        },
+        {
+          'Retry-After': String(retry),
+          'RateLimit-Limit': String(limiter.points),
+          'RateLimit-Remaining': '0',
+          'RateLimit-Reset': String(retry),
+        },
+      );
     }
   }
 }

@@ -1,8 +1,8 @@
-import { AppError } from '../errors.ts';
-import { RESOURCES, type Resource } from '../accounts/callerRepository.ts';
 import type { AccountRepository } from '../accounts/accountRepository.ts';
-import { nextMonthStart } from './quotaRepository.ts';
+import { RESOURCES, type Resource } from '../accounts/callerRepository.ts';
+import { AppError } from '../errors.ts';
 import type { CreditLedger } from './credits.ts';
+import { nextMonthStart } from './quotaRepository.ts';
 
 export interface Meter {
   used: number;
@@ -20,7 +20,10 @@ export interface UsageReport {
 
 /** This calendar month's (UTC) use per resource type against the plan's monthly limits. */
 export class UsageService {
-  constructor(private readonly accounts: AccountRepository, private readonly credits: CreditLedger) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly credits: CreditLedger,
+  ) {}
 
   async report(accountId: string): Promise<UsageReport> {
     const [sub, { month, used }] = await Promise.all([this.accounts.subscription(accountId), this.credits.usage(accountId)]);

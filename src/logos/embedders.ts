@@ -2,8 +2,8 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { hog, hogDimensions, unit } from './hog.ts';
-import { LOGO_SIZE, normaliseLogo, type Decoded } from './image.ts';
-import { MODELS_DIR, verifyFiles, type ModelSpec, type Thresholds } from './models.ts';
+import { type Decoded, LOGO_SIZE, normaliseLogo } from './image.ts';
+import { MODELS_DIR, type ModelSpec, type Thresholds, verifyFiles } from './models.ts';
 
 // Image embedders: an image in, a unit vector out, cosine similarity between vectors. Our trained
 // CNN and a placed CLIP model run through onnxruntime-node; HOG is computed here.
@@ -12,7 +12,10 @@ import { MODELS_DIR, verifyFiles, type ModelSpec, type Thresholds } from './mode
 export class LogoImage {
   private readonly grey = new Map<number, Promise<Float32Array>>();
 
-  constructor(readonly bytes: Buffer, readonly decoded: Decoded) {}
+  constructor(
+    readonly bytes: Buffer,
+    readonly decoded: Decoded,
+  ) {}
 
   /** Trimmed, squared, grey, `size` px a side (image.ts normaliseLogo). */
   logoGrey(size = LOGO_SIZE): Promise<Float32Array> {
@@ -35,7 +38,10 @@ export interface Embedder {
 export class HogEmbedder implements Embedder {
   readonly dimensions = hogDimensions(LOGO_SIZE);
 
-  constructor(readonly name: string, readonly thresholds: Thresholds) {}
+  constructor(
+    readonly name: string,
+    readonly thresholds: Thresholds,
+  ) {}
 
   async embed(img: LogoImage): Promise<Float32Array> {
     return hog(await img.logoGrey(), LOGO_SIZE);
@@ -59,11 +65,15 @@ export class OnnxEmbedder implements Embedder {
     if (problem) throw new Error(`model ${spec.name}: ${problem}`);
     // One thread per session: the sidecar's parallelism is its pool of workers, each with a session.
     const session = await ort.InferenceSession.create(path.join(dir, spec.files[0].path), {
-      intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
     });
     const inputName = session.inputNames.includes(spec.input!.name) ? spec.input!.name : session.inputNames[0];
     // CLIP exports name their projected output image_embeds; a plain vision model's pooled output stands in.
-    const outputName = [spec.output!, 'image_embeds', 'pooler_output'].find((n) => session.outputNames.includes(n)) ?? session.outputNames[0];
+    const outputName =
+      [spec.output!, 'image_embeds', 'pooler_output'].find((n) => session.outputNames.includes(n)) ?? session.outputNames[0];
     const e = new OnnxEmbedder(spec.name, 0, spec.thresholds, session, spec, inputName, outputName);
     const probe = await e.run(new Float32Array(e.inputLength()));
     return new OnnxEmbedder(spec.name, probe.length, spec.thresholds, session, spec, inputName, outputName);
@@ -95,8 +105,13 @@ async function clipPixels(img: LogoImage, spec: ModelSpec): Promise<Float32Array
   const s = spec.input!.size;
   const mean = spec.input!.mean!;
   const std = spec.input!.std!;
-  const { data } = await sharp(img.bytes).rotate().flatten({ background: '#ffffff' })
-    .resize(s, s, { fit: 'cover', position: 'centre' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data } = await sharp(img.bytes)
+    .rotate()
+    .flatten({ background: '#ffffff' })
+    .resize(s, s, { fit: 'cover', position: 'centre' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const out = new Float32Array(3 * s * s);
   for (let i = 0; i < s * s; i++) {
     for (let c = 0; c < 3; c++) out[c * s * s + i] = (data[i * 3 + c] / 255 - mean[c]) / std[c];

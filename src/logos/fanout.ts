@@ -3,9 +3,9 @@ import type { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
-import type { RedisConnections } from '../redis.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
-import { fetchImage, FetchDeadlineError, type FetchOptions } from './imageFetch.ts';
+import type { RedisConnections } from '../redis.ts';
+import { FetchDeadlineError, type FetchOptions, fetchImage } from './imageFetch.ts';
 import type { LogoRepository, Nearest } from './repository.ts';
 import type { SidecarClient } from './sidecarClient.ts';
 
@@ -52,7 +52,10 @@ export async function nearestLogos(deps: SearchWorkerDeps, bytes: Buffer, k: num
   const { model } = await deps.sidecar.models();
   const rr = model.rerank;
   const e = await deps.sidecar.embed(bytes, Boolean(rr));
-  const rerank = rr && e.model === model.model && e.fallback_vector ? { model: rr.model, vector: e.fallback_vector, weight: rr.weight, candidates: rr.candidates } : undefined;
+  const rerank =
+    rr && e.model === model.model && e.fallback_vector
+      ? { model: rr.model, vector: e.fallback_vector, weight: rr.weight, candidates: rr.candidates }
+      : undefined;
   const [thresholds, hits] = await Promise.all([deps.sidecar.thresholds(e.model), deps.repo.nearest(e.model, e.vector, k, rerank)]);
   // A re-ranked score is the blend's: the response names both models.
   return { ok: true, model: rerank ? `${e.model}+${rerank.model}` : e.model, thresholds, hits };
@@ -80,7 +83,11 @@ export class FanOut {
   private readonly producer: QueueEventsProducer;
   private events: QueueEvents | null = null;
 
-  constructor(private readonly redis: Pick<RedisConnections, 'queues' | 'blocking'>, private readonly prefix: string, private readonly timeoutMs = 120_000) {
+  constructor(
+    private readonly redis: Pick<RedisConnections, 'queues' | 'blocking'>,
+    private readonly prefix: string,
+    private readonly timeoutMs = 120_000,
+  ) {
     this.queue = new Queue(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix });
     this.producer = new QueueEventsProducer(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix });
   }
@@ -97,12 +104,19 @@ export class FanOut {
     const ids = jobs.map(() => randomUUID());
     const unfinished = new Set(ids);
     const waits = ids.map((id) => finished(this.events as unknown as EventEmitter, id));
-    const answers = Promise.all(waits.map((w, i) => w.answer.then((a) => {
-      unfinished.delete(ids[i]);
-      return a;
-    }, (err: Error): SearchAnswer => (
-      // Retries spent (the sidecar stayed away), or the request ended first: this item failed, not the request.
-      { ok: false, code: 'service_unavailable', error: `the image could not be searched: ${err.message}` }))));
+    const answers = Promise.all(
+      waits.map((w, i) =>
+        w.answer.then(
+          (a) => {
+            unfinished.delete(ids[i]);
+            return a;
+          },
+          (err: Error): SearchAnswer =>
+            // Retries spent (the sidecar stayed away), or the request ended first: this item failed, not the request.
+            ({ ok: false, code: 'service_unavailable', error: `the image could not be searched: ${err.message}` }),
+        ),
+      ),
+    );
     const end = (why: string) => {
       for (const w of waits) w.drop(new Error(why));
     };
@@ -110,11 +124,21 @@ export class FanOut {
     if (ended.aborted) onEnded();
     else ended.addEventListener('abort', onEnded, { once: true });
     try {
-      await this.queue.addBulk(jobs.map((data, i) => ({
-        name: data.kind, data: { ...data, account: opts.account } satisfies QueuedSearch,
-        // Every request's first image before any request's second, should more wait than the workers take in.
-        opts: { jobId: ids[i], priority: i + 1, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { age: 600 }, removeOnFail: { age: 3600 } },
-      })));
+      await this.queue.addBulk(
+        jobs.map((data, i) => ({
+          name: data.kind,
+          data: { ...data, account: opts.account } satisfies QueuedSearch,
+          // Every request's first image before any request's second, should more wait than the workers take in.
+          opts: {
+            jobId: ids[i],
+            priority: i + 1,
+            attempts: 3,
+            backoff: { type: 'exponential', delay: 500 },
+            removeOnComplete: { age: 600 },
+            removeOnFail: { age: 3600 },
+          },
+        })),
+      );
       return await answers;
     } catch (err) {
       end('the jobs could not be queued');

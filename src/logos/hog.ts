@@ -41,7 +41,12 @@ export function hog(px: Float32Array, size: number): Float32Array {
   for (let by = 0; by < cells - 1; by++) {
     for (let bx = 0; bx < cells - 1; bx++) {
       let k = 0;
-      for (const [dy, dx] of [[0, 0], [0, 1], [1, 0], [1, 1]]) {
+      for (const [dy, dx] of [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ]) {
         const base = ((by + dy) * cells + bx + dx) * BINS;
         for (let b = 0; b < BINS; b++) block[k++] = hist[base + b];
       }

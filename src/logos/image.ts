@@ -19,7 +19,10 @@ export type ImageErrorCode = 'not_an_image' | 'unsupported_image_type' | 'image_
 
 /** An image that cannot be searched with; the code says why (the API answers 400 with it). */
 export class ImageError extends Error {
-  constructor(readonly code: ImageErrorCode, message: string) {
+  constructor(
+    readonly code: ImageErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'ImageError';
   }
@@ -101,7 +104,13 @@ export async function decodeLogo(buf: Buffer): Promise<Decoded> {
 }
 
 /** The box of pixels that differ from the top-left one (the border colour), or the whole image. */
-export function trimBox(d: { grey: Uint8Array | Buffer; width: number; height: number }): { left: number; top: number; width: number; height: number; bg: number } {
+export function trimBox(d: { grey: Uint8Array | Buffer; width: number; height: number }): {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  bg: number;
+} {
   const { grey, width: w, height: h } = d;
   const bg = grey[0];
   let top = h;
@@ -147,7 +156,7 @@ export function mainBand(d: { grey: Uint8Array | Buffer; width: number }, box: B
     if (on) {
       if (start < 0) start = y;
       blank = 0;
-    } else if (start >= 0 && ++blank >= minGap || (start >= 0 && y === box.top + box.height)) {
+    } else if ((start >= 0 && ++blank >= minGap) || (start >= 0 && y === box.top + box.height)) {
       bands.push({ top: start, height: y - blank + 1 - start });
       start = -1;
       blank = 0;

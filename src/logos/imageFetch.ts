@@ -1,11 +1,11 @@
 import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import net from 'node:net';
 import { AppError } from '../errors.ts';
 import { refusalReason } from '../outbound/addresses.ts';
-import { MAX_IMAGE_BYTES, requireLogoFormat, ImageError } from './image.ts';
+import { ImageError, MAX_IMAGE_BYTES, requireLogoFormat } from './image.ts';
 
 // Fetching an image a client names by URL, without letting the client reach what only this server
 // can reach. The host is resolved here and every address checked; the connection is made to the
@@ -49,7 +49,8 @@ async function resolveAll(host: string): Promise<string[]> {
 
 /** The addresses the URL's host may be reached at; refuses the URL when any of them is forbidden. */
 export async function vetUrl(url: URL, opts: FetchOptions): Promise<{ addresses: string[]; admitted: boolean }> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`only http and https URLs are fetched, not ${url.protocol.replace(':', '')}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refused(`only http and https URLs are fetched, not ${url.protocol.replace(':', '')}`);
   if (url.username || url.password) throw refused('URLs with credentials are not fetched');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -95,7 +96,8 @@ export async function fetchImage(raw: string, opts: FetchOptions, signal?: Abort
     try {
       requireLogoFormat(r.body.subarray(0, 64));
     } catch (err) {
-      if (err instanceof ImageError) throw new AppError(err.code, `${err.message} (the URL answered ${r.contentType ?? 'no Content-Type'})`);
+      if (err instanceof ImageError)
+        throw new AppError(err.code, `${err.message} (the URL answered ${r.contentType ?? 'no Content-Type'})`);
       throw err;
     }
     return r.body;
@@ -104,13 +106,20 @@ export async function fetchImage(raw: string, opts: FetchOptions, signal?: Abort
 
 type Got = { location: string } | { body: Buffer; contentType?: string };
 
-function get(url: URL, vetted: { addresses: string[]; admitted: boolean }, opts: FetchOptions, deadline: number, signal?: AbortSignal): Promise<Got> {
+function get(
+  url: URL,
+  vetted: { addresses: string[]; admitted: boolean },
+  opts: FetchOptions,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<Got> {
   const max = opts.maxBytes ?? MAX_IMAGE_BYTES;
   const address = vetted.addresses[0];
   // The connection goes to the address checked above, whatever a second lookup would say.
   const lookup: LookupFunction = (_host, o, cb) => {
     const family = net.isIP(address);
-    if ((o as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if ((o as { all?: boolean }).all)
+      (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else cb(null, address, family);
   };
   const mod = url.protocol === 'https:' ? https : http;
@@ -133,34 +142,46 @@ function get(url: URL, vetted: { addresses: string[]; admitted: boolean }, opts:
       req.destroy();
       reject(err);
     };
-    timer = setTimeout(() => fail(new FetchDeadlineError(`the image URL did not answer within ${Math.round(opts.timeoutMs / 1000)} s`)), left);
+    timer = setTimeout(
+      () => fail(new FetchDeadlineError(`the image URL did not answer within ${Math.round(opts.timeoutMs / 1000)} s`)),
+      left,
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
-    const req = mod.request(url, {
-      method: 'GET', lookup, agent: false, ca: opts.ca, headers: { 'User-Agent': 'Nishaan-logo-search/1', Accept: 'image/png, image/jpeg' },
-    }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        settle();
-        resolve({ location: res.headers.location });
-        return;
-      }
-      if (status !== 200) return fail(unreachable(`the image URL answered HTTP ${status}`));
-      const declared = Number(res.headers['content-length'] ?? 0);
-      if (declared > max) return fail(new AppError('image_url_too_large', `the image at the URL is ${declared} bytes; at most ${max} are accepted`));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > max) return fail(new AppError('image_url_too_large', `the image at the URL is larger than ${max} bytes`));
-        chunks.push(c);
-      });
-      res.on('end', () => {
-        if (!settle()) return;
-        resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] });
-      });
-      res.on('error', () => fail(unreachable('the connection to the image URL broke')));
-    });
+    const req = mod.request(
+      url,
+      {
+        method: 'GET',
+        lookup,
+        agent: false,
+        ca: opts.ca,
+        headers: { 'User-Agent': 'Nishaan-logo-search/1', Accept: 'image/png, image/jpeg' },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          settle();
+          resolve({ location: res.headers.location });
+          return;
+        }
+        if (status !== 200) return fail(unreachable(`the image URL answered HTTP ${status}`));
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > max)
+          return fail(new AppError('image_url_too_large', `the image at the URL is ${declared} bytes; at most ${max} are accepted`));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > max) return fail(new AppError('image_url_too_large', `the image at the URL is larger than ${max} bytes`));
+          chunks.push(c);
+        });
+        res.on('end', () => {
+          if (!settle()) return;
+          resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] });
+        });
+        res.on('error', () => fail(unreachable('the connection to the image URL broke')));
+      },
+    );
     req.on('socket', (socket) => {
       socket.once('connect', () => {
         const actual = socket.remoteAddress ?? '';

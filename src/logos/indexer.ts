@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
-import { AppError } from '../errors.ts';
 import { pollUntilAborted } from '../db/poll.ts';
+import { AppError } from '../errors.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import type { LogoRepository, LogoToIndex } from './repository.ts';
 import type { SidecarClient } from './sidecarClient.ts';
@@ -36,14 +36,19 @@ export async function indexLogos(deps: IndexDeps, job: IndexJob): Promise<{ done
     try {
       bytes = await deps.store.read(logo.object_key);
     } catch (err) {
-      await deps.repo.saveFailure(logo.application_number, logo.object_key, `the logo file cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      await deps.repo.saveFailure(
+        logo.application_number,
+        logo.object_key,
+        `the logo file cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
       failed++;
       continue;
     }
     try {
       const r = await deps.sidecar.analyse(bytes);
       const vectors = [{ model: r.model, vector: r.vector }];
-      if (r.fallback_model && r.fallback_vector && r.fallback_model !== r.model) vectors.push({ model: r.fallback_model, vector: r.fallback_vector });
+      if (r.fallback_model && r.fallback_vector && r.fallback_model !== r.model)
+        vectors.push({ model: r.fallback_model, vector: r.fallback_vector });
       await deps.repo.saveIndexed(logo.application_number, logo.object_key, vectors, r.ocr);
       done++;
     } catch (err) {
@@ -62,7 +67,11 @@ export async function indexLogos(deps: IndexDeps, job: IndexJob): Promise<{ done
 
 /** Moves due logos into jobs while the queue is short, so the lease of a queued logo rarely runs out. */
 export class IndexPlanner {
-  constructor(private readonly repo: LogoRepository, private readonly queue: Queue, private readonly backlog = 64) {}
+  constructor(
+    private readonly repo: LogoRepository,
+    private readonly queue: Queue,
+    private readonly backlog = 64,
+  ) {}
 
   /** One round: returns how many logos were queued. */
   async planOnce(): Promise<number> {
@@ -74,8 +83,15 @@ export class IndexPlanner {
     for (let i = 0; i < due.length; i += PER_JOB) {
       jobs.push({
         name: 'index',
-        data: { logos: due.slice(i, i + PER_JOB).map(({ application_number, object_key }) => ({ application_number, object_key })) } satisfies IndexJob,
-        opts: { attempts: 5, backoff: { type: 'exponential', delay: 5000 }, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 86_400 } },
+        data: {
+          logos: due.slice(i, i + PER_JOB).map(({ application_number, object_key }) => ({ application_number, object_key })),
+        } satisfies IndexJob,
+        opts: {
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 5000 },
+          removeOnComplete: { age: 3600, count: 1000 },
+          removeOnFail: { age: 86_400 },
+        },
       });
     }
     if (jobs.length) await this.queue.addBulk(jobs);

@@ -90,11 +90,14 @@ export function findClip(dir = MODELS_DIR): ModelSpec | null {
   const file = CLIP_FILES.find((f) => fs.existsSync(path.join(root, f)));
   if (!file) return null;
   const pre = readJson(path.join(root, 'preprocessor_config.json')) as {
-    image_mean?: number[]; image_std?: number[]; crop_size?: number | { height: number }; size?: number | { shortest_edge?: number };
+    image_mean?: number[];
+    image_std?: number[];
+    crop_size?: number | { height: number };
+    size?: number | { shortest_edge?: number };
   } | null;
   const own = readJson(path.join(root, 'nishaan.json')) as { name?: string; thresholds?: Thresholds } | null;
   const crop = pre?.crop_size;
-  const size = typeof crop === 'number' ? crop : crop?.height ?? 224;
+  const size = typeof crop === 'number' ? crop : (crop?.height ?? 224);
   const sha = sha256File(path.join(root, file));
   return {
     name: own?.name ?? `clip-vision-${sha.slice(0, 8)}`,
@@ -123,7 +126,7 @@ export function planModels(choice: string, dir = MODELS_DIR): { primary: ModelSp
   const all = [...(clip ? [clip] : []), ...manifest.models];
   const fallback = manifest.models.find((m) => m.name === manifest.fallback);
   if (!fallback) throw new Error(`models/manifest.json: fallback model ${manifest.fallback} is not listed`);
-  const primary = choice === 'auto' ? clip ?? all.find((m) => m.name === manifest.default) : all.find((m) => m.name === choice);
+  const primary = choice === 'auto' ? (clip ?? all.find((m) => m.name === manifest.default)) : all.find((m) => m.name === choice);
   if (!primary) throw new Error(`LOGO_MODEL=${choice}: no such model (known: ${all.map((m) => m.name).join(', ')})`);
   return { primary, fallback };
 }

@@ -63,7 +63,12 @@ export class LogoRepository {
    * ef_search (the index returns at most that many rows) and the query go as one multi-statement
    * text, the vectors spelled out as numbers.
    */
-  async nearest(model: string, vector: ArrayLike<number>, k: number, rerank?: { model: string; vector: ArrayLike<number>; weight: number; candidates: number }): Promise<Nearest[]> {
+  async nearest(
+    model: string,
+    vector: ArrayLike<number>,
+    k: number,
+    rerank?: { model: string; vector: ArrayLike<number>; weight: number; candidates: number },
+  ): Promise<Nearest[]> {
     const dims = vector.length;
     checkModel(model, dims);
     const n = Math.max(1, Math.min(1000, Math.floor(k)));
@@ -89,7 +94,8 @@ export class LogoRepository {
     const rows = (r as { command: string; rows: (Nearest & { second: number | null })[] }[]).find((x) => x.command === 'SELECT')!.rows;
     const w = rerank?.weight ?? 0;
     const scored = rows.map(({ second: s2, ...x }) => ({
-      ...x, similarity: s2 === null ? Number(x.similarity) : (1 - w) * Number(x.similarity) + w * Number(s2),
+      ...x,
+      similarity: s2 === null ? Number(x.similarity) : (1 - w) * Number(x.similarity) + w * Number(s2),
     }));
     if (rerank) scored.sort((a, b) => b.similarity - a.similarity || (a.application_number < b.application_number ? -1 : 1));
     return scored.slice(0, n);
@@ -100,15 +106,22 @@ export class LogoRepository {
     if (!appNos.length) return [];
     const r = await this.db.raw(
       `select l.application_number, t.word_mark, t.class_number, t.status, l.object_key, concat_ws(' ', l.ocr_text, l.ocr_detected) as text
-       from logos l join trademarks t using (application_number) where l.application_number = any(?::text[])`, [appNos]);
+       from logos l join trademarks t using (application_number) where l.application_number = any(?::text[])`,
+      [appNos],
+    );
     return r.rows;
   }
 
   /** Logos with OCR text changed after `since` (text_seq), oldest change first. */
-  async textsSince(since: number, limit: number): Promise<{ application_number: string; text: string; class_number: number; status: string; seq: number }[]> {
+  async textsSince(
+    since: number,
+    limit: number,
+  ): Promise<{ application_number: string; text: string; class_number: number; status: string; seq: number }[]> {
     const r = await this.db.raw(
       `select l.application_number, concat_ws(' ', l.ocr_text, l.ocr_detected) as text, t.class_number, t.status, l.text_seq as seq
-       from logos l join trademarks t using (application_number) where l.text_seq > ? order by l.text_seq limit ?`, [since, limit]);
+       from logos l join trademarks t using (application_number) where l.text_seq > ? order by l.text_seq limit ?`,
+      [since, limit],
+    );
     return r.rows.map((x: { seq: string | number }) => ({ ...x, seq: Number(x.seq) }));
   }
 
@@ -126,24 +139,34 @@ export class LogoRepository {
                and (index_state = 'pending' or index_attempts < ?)
              order by index_after nulls first, application_number limit ? for update skip locked) due
        where l.application_number = due.application_number
-       returning l.application_number, l.object_key, l.index_attempts`, [MAX_INDEX_ATTEMPTS, limit]);
+       returning l.application_number, l.object_key, l.index_attempts`,
+      [MAX_INDEX_ATTEMPTS, limit],
+    );
     return r.rows;
   }
 
   /** Stores a logo's vector(s) and OCR text, unless its image changed since it was read. */
-  async saveIndexed(appNo: string, objectKey: string, vectors: { model: string; vector: ArrayLike<number> }[], ocr: { text: string; confidence: number }): Promise<boolean> {
+  async saveIndexed(
+    appNo: string,
+    objectKey: string,
+    vectors: { model: string; vector: ArrayLike<number> }[],
+    ocr: { text: string; confidence: number },
+  ): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       const r = await trx.raw(
         `update logos set index_state = 'done', index_error = null, index_after = null, indexed_at = now(),
            ocr_detected = nullif(?, ''), ocr_confidence = ?
-         where application_number = ? and object_key = ? returning 1`, [ocr.text, ocr.confidence, appNo, objectKey]);
+         where application_number = ? and object_key = ? returning 1`,
+        [ocr.text, ocr.confidence, appNo, objectKey],
+      );
       if (!r.rows.length) return false;
       for (const v of vectors) {
         checkModel(v.model, v.vector.length);
         await trx.raw(
           `insert into logo_vectors (application_number, model, embedding) values (?, ?, ?::halfvec)
            on conflict (application_number, model) do update set embedding = excluded.embedding, created_at = now()`,
-          [appNo, v.model, halfvec(v.vector)]);
+          [appNo, v.model, halfvec(v.vector)],
+        );
       }
       return true;
     });
@@ -154,25 +177,34 @@ export class LogoRepository {
     await this.db.raw(
       `update logos set index_state = 'failed', index_error = ?, index_attempts = index_attempts + 1,
          index_after = now() + make_interval(mins => power(5, least(index_attempts, 6))::int)
-       where application_number = ? and object_key = ?`, [reason.slice(0, 500), appNo, objectKey]);
+       where application_number = ? and object_key = ?`,
+      [reason.slice(0, 500), appNo, objectKey],
+    );
   }
 
   /** Gives a claimed logo back at once (its job could not run: the sidecar was away). */
   async release(appNos: string[]): Promise<void> {
-    if (appNos.length) await this.db.raw(`update logos set index_after = null where application_number = any(?::text[]) and index_state <> 'done'`, [appNos]);
+    if (appNos.length)
+      await this.db.raw(`update logos set index_after = null where application_number = any(?::text[]) and index_state <> 'done'`, [
+        appNos,
+      ]);
   }
 
   async counts(): Promise<IndexCounts> {
     const r = await this.db.raw(
       `select count(*)::int as total, count(*) filter (where index_state = 'pending')::int as pending,
          count(*) filter (where index_state = 'done')::int as done, count(*) filter (where index_state = 'failed')::int as failed,
-         count(*) filter (where index_state = 'failed' and index_attempts >= ?)::int as given_up from logos`, [MAX_INDEX_ATTEMPTS]);
+         count(*) filter (where index_state = 'failed' and index_attempts >= ?)::int as given_up from logos`,
+      [MAX_INDEX_ATTEMPTS],
+    );
     return r.rows[0];
   }
 
   async failures(limit: number): Promise<{ application_number: string; index_error: string; index_attempts: number }[]> {
     const r = await this.db.raw(
-      `select application_number, index_error, index_attempts from logos where index_state = 'failed' order by application_number limit ?`, [limit]);
+      `select application_number, index_error, index_attempts from logos where index_state = 'failed' order by application_number limit ?`,
+      [limit],
+    );
     return r.rows;
   }
 
@@ -181,11 +213,16 @@ export class LogoRepository {
    * (a model placed since they were indexed). Returns how many.
    */
   async requeue(which: 'all' | 'failed' | 'missing', model?: string): Promise<number> {
-    const where = which === 'all' ? 'true' : which === 'failed' ? `index_state = 'failed'`
-      : `index_state = 'done' and not exists (select 1 from logo_vectors v where v.application_number = logos.application_number and v.model = ?)`;
+    const where =
+      which === 'all'
+        ? 'true'
+        : which === 'failed'
+          ? `index_state = 'failed'`
+          : `index_state = 'done' and not exists (select 1 from logo_vectors v where v.application_number = logos.application_number and v.model = ?)`;
     const r = await this.db.raw(
       `update logos set index_state = 'pending', index_attempts = 0, index_error = null, index_after = null where ${where}`,
-      which === 'missing' ? [model!] : []);
+      which === 'missing' ? [model!] : [],
+    );
     return r.rowCount ?? 0;
   }
 }

@@ -1,9 +1,9 @@
-import { z } from '../schema/zod.ts';
+import { ERROR_CODES } from '../errors.ts';
 import { intParam, textParam } from '../schema/params.ts';
 import { UploadField } from '../schema/upload.ts';
-import { SignedLink } from '../trademarks/schemas.ts';
+import { z } from '../schema/zod.ts';
 import { STRATEGIES } from '../search/strategies.ts';
-import { ERROR_CODES } from '../errors.ts';
+import { SignedLink } from '../trademarks/schemas.ts';
 
 export const LEVELS = ['high', 'medium', 'low'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -14,57 +14,87 @@ const Level = z.enum(LEVELS, { error: levelMessage });
 
 /** One level or several; the loosest given applies (DESIGN.md). */
 const levels = (def: Level) =>
-  z.union([Level.transform((l) => [l]), z.array(Level).min(1, levelMessage)], { error: levelMessage })
+  z
+    .union([Level.transform((l) => [l]), z.array(Level).min(1, levelMessage)], { error: levelMessage })
     .default([def])
-    .openapi({ description: `high, medium or low, or an array of them (the loosest applies); default ${def}. Minimum similarities: docs/logos.md` });
+    .openapi({
+      description: `high, medium or low, or an array of them (the loosest applies); default ${def}. Minimum similarities: docs/logos.md`,
+    });
 
-const queryText = textParam('query_text', 200).pipe(z.string().min(1, 'query_text must not be empty'))
+const queryText = textParam('query_text', 200)
+  .pipe(z.string().min(1, 'query_text must not be empty'))
   .openapi({ description: 'Words to find in logos (searched like word marks: spelling variants and sound-alikes match)' });
-const imgCnt = intParam('img_cnt', 1, 100, { type: 'img_cnt must be an integer from 1 to 100' }).default(50)
+const imgCnt = intParam('img_cnt', 1, 100, { type: 'img_cnt must be an integer from 1 to 100' })
+  .default(50)
   .openapi({ description: 'Most results (default 50, maximum 100)' });
-const imageUrl = z.string({ error: 'image_url is required: an http or https URL' }).trim()
+const imageUrl = z
+  .string({ error: 'image_url is required: an http or https URL' })
+  .trim()
   .max(2048, 'image_url must be at most 2048 characters')
   .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { error: 'image_url must be an http or https URL' })
   .openapi({ format: 'uri', description: 'An http or https URL of a JPEG or PNG on a public host' });
 
-export const TextSearchBody = z.object({
-  query_text: queryText,
-  similarity_level: levels('low'),
-  max_results: intParam('max_results', 1, 500, { type: 'max_results must be an integer from 1 to 500' }).default(50)
-    .openapi({ description: 'Most results (default 50, maximum 500)' }),
-}).openapi('LogoTextSearchRequest');
+export const TextSearchBody = z
+  .object({
+    query_text: queryText,
+    similarity_level: levels('low'),
+    max_results: intParam('max_results', 1, 500, { type: 'max_results must be an integer from 1 to 500' })
+      .default(50)
+      .openapi({ description: 'Most results (default 50, maximum 500)' }),
+  })
+  .openapi('LogoTextSearchRequest');
 
-export const ImageSearchForm = z.object({
-  uploaded_file: UploadField('The logo: a JPEG or PNG of at most 5 MB'),
-  similarity_level: levels('high'),
-  img_cnt: imgCnt,
-}).openapi('LogoImageSearchForm');
+export const ImageSearchForm = z
+  .object({
+    uploaded_file: UploadField('The logo: a JPEG or PNG of at most 5 MB'),
+    similarity_level: levels('high'),
+    img_cnt: imgCnt,
+  })
+  .openapi('LogoImageSearchForm');
 
-export const ImageUrlBody = z.object({
-  image_url: imageUrl,
-  similarity_level: levels('high'),
-  img_cnt: imgCnt,
-}).openapi('LogoImageUrlSearchRequest');
+export const ImageUrlBody = z
+  .object({
+    image_url: imageUrl,
+    similarity_level: levels('high'),
+    img_cnt: imgCnt,
+  })
+  .openapi('LogoImageUrlSearchRequest');
 
-export const BulkTextBody = z.object({
-  queries: z.array(z.object({ query_text: queryText, similarity_level: levels('low') }), { error: 'queries must be an array of {query_text, similarity_level}' })
-    .min(1, 'queries must hold at least one query').max(MAX_BULK, `queries may hold at most ${MAX_BULK} items`),
-  max_results_per_query: intParam('max_results_per_query', 1, 500, { type: 'max_results_per_query must be an integer from 1 to 500' }).default(50),
-}).openapi('LogoBulkTextRequest');
+export const BulkTextBody = z
+  .object({
+    queries: z
+      .array(z.object({ query_text: queryText, similarity_level: levels('low') }), {
+        error: 'queries must be an array of {query_text, similarity_level}',
+      })
+      .min(1, 'queries must hold at least one query')
+      .max(MAX_BULK, `queries may hold at most ${MAX_BULK} items`),
+    max_results_per_query: intParam('max_results_per_query', 1, 500, {
+      type: 'max_results_per_query must be an integer from 1 to 500',
+    }).default(50),
+  })
+  .openapi('LogoBulkTextRequest');
 
-export const BulkImageForm = z.object({
-  uploaded_files: z.array(UploadField('A JPEG or PNG of at most 5 MB'), { error: 'uploaded_files is required: one to 100 images' })
-    .min(1, 'uploaded_files must hold at least one image').max(MAX_BULK, `uploaded_files may hold at most ${MAX_BULK} images`),
-  similarity_level: levels('high'),
-  img_cnt: imgCnt,
-}).openapi('LogoBulkImageForm');
+export const BulkImageForm = z
+  .object({
+    uploaded_files: z
+      .array(UploadField('A JPEG or PNG of at most 5 MB'), { error: 'uploaded_files is required: one to 100 images' })
+      .min(1, 'uploaded_files must hold at least one image')
+      .max(MAX_BULK, `uploaded_files may hold at most ${MAX_BULK} images`),
+    similarity_level: levels('high'),
+    img_cnt: imgCnt,
+  })
+  .openapi('LogoBulkImageForm');
 
-export const BulkUrlBody = z.object({
-  image_urls: z.array(imageUrl, { error: 'image_urls must be an array of URLs' })
-    .min(1, 'image_urls must hold at least one URL').max(MAX_BULK, `image_urls may hold at most ${MAX_BULK} URLs`),
-  similarity_level: levels('high'),
-  img_cnt: imgCnt,
-}).openapi('LogoBulkImageUrlRequest');
+export const BulkUrlBody = z
+  .object({
+    image_urls: z
+      .array(imageUrl, { error: 'image_urls must be an array of URLs' })
+      .min(1, 'image_urls must hold at least one URL')
+      .max(MAX_BULK, `image_urls may hold at most ${MAX_BULK} URLs`),
+    similarity_level: levels('high'),
+    img_cnt: imgCnt,
+  })
+  .openapi('LogoBulkImageUrlRequest');
 
 const common = {
   application_number: z.string(),
@@ -74,82 +104,107 @@ const common = {
   logo: SignedLink.openapi({ description: 'The logo image, a 30-minute signed URL' }),
 };
 
-export const ImageResult = z.object({
-  ...common,
-  clip_similarity: z.number().openapi({ description: 'Cosine similarity of the two images under `model` (1 is identical); results are ordered by it' }),
-  model: z.string().openapi({ description: 'The image model that scored clip_similarity' }),
-}).openapi('LogoImageResult');
+export const ImageResult = z
+  .object({
+    ...common,
+    clip_similarity: z
+      .number()
+      .openapi({ description: 'Cosine similarity of the two images under `model` (1 is identical); results are ordered by it' }),
+    model: z.string().openapi({ description: 'The image model that scored clip_similarity' }),
+  })
+  .openapi('LogoImageResult');
 
-export const TextResult = z.object({
-  ...common,
-  text_score: z.number().int().min(0).max(100).openapi({ description: 'How well the logo\'s words match the query, 0-100, as word-mark search scores; results are ordered by it' }),
-  match: z.enum(STRATEGIES).openapi({ description: 'How the words matched (the word-mark search strategy)' }),
-  logo_text: z.string().openapi({ description: 'The words read from the logo (OCR) or supplied with it' }),
-  clip_similarity: z.null().openapi({ description: 'Always null here: no image was given to compare with (image search fills it)' }),
-  model: z.string().openapi({ description: 'The OCR that read the logo\'s words' }),
-}).openapi('LogoTextResult');
+export const TextResult = z
+  .object({
+    ...common,
+    text_score: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .openapi({ description: "How well the logo's words match the query, 0-100, as word-mark search scores; results are ordered by it" }),
+    match: z.enum(STRATEGIES).openapi({ description: 'How the words matched (the word-mark search strategy)' }),
+    logo_text: z.string().openapi({ description: 'The words read from the logo (OCR) or supplied with it' }),
+    clip_similarity: z.null().openapi({ description: 'Always null here: no image was given to compare with (image search fills it)' }),
+    model: z.string().openapi({ description: "The OCR that read the logo's words" }),
+  })
+  .openapi('LogoTextResult');
 
 const levelOut = z.enum(LEVELS).openapi({ description: 'The level applied (the loosest asked for)' });
 
-export const ImageSearchResponse = z.object({
-  model: z.string().openapi({ description: 'The image model that produced clip_similarity' }),
-  similarity_level: levelOut,
-  min_similarity: z.number().openapi({ description: 'The level\'s minimum clip_similarity for this model' }),
-  img_cnt: z.number().int(),
-  count: z.number().int(),
-  response_ms: z.number().int(),
-  results: z.array(ImageResult),
-}).openapi('LogoImageSearchResponse');
+export const ImageSearchResponse = z
+  .object({
+    model: z.string().openapi({ description: 'The image model that produced clip_similarity' }),
+    similarity_level: levelOut,
+    min_similarity: z.number().openapi({ description: "The level's minimum clip_similarity for this model" }),
+    img_cnt: z.number().int(),
+    count: z.number().int(),
+    response_ms: z.number().int(),
+    results: z.array(ImageResult),
+  })
+  .openapi('LogoImageSearchResponse');
 
-export const TextSearchResponse = z.object({
-  query_text: z.string(),
-  similarity_level: levelOut,
-  min_score: z.number().int().openapi({ description: 'The level\'s minimum text_score' }),
-  max_results: z.number().int(),
-  count: z.number().int().openapi({ description: 'Logos matching at the level (results holds the first max_results)' }),
-  response_ms: z.number().int(),
-  results: z.array(TextResult),
-}).openapi('LogoTextSearchResponse');
+export const TextSearchResponse = z
+  .object({
+    query_text: z.string(),
+    similarity_level: levelOut,
+    min_score: z.number().int().openapi({ description: "The level's minimum text_score" }),
+    max_results: z.number().int(),
+    count: z.number().int().openapi({ description: 'Logos matching at the level (results holds the first max_results)' }),
+    response_ms: z.number().int(),
+    results: z.array(TextResult),
+  })
+  .openapi('LogoTextSearchResponse');
 
-const ItemError = z.object({
-  code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]]),
-  error: z.string(),
-}).openapi('LogoBulkItemError', {
-  description: 'Why this item has no results, as the error body words it; a failed item costs no credit, except an image URL that ran to its deadline',
-});
+const ItemError = z
+  .object({
+    code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]]),
+    error: z.string(),
+  })
+  .openapi('LogoBulkItemError', {
+    description:
+      'Why this item has no results, as the error body words it; a failed item costs no credit, except an image URL that ran to its deadline',
+  });
 
-const imageItem = (key: 'file' | 'image_url') => z.object({
-  index: z.number().int().openapi({ description: 'Position of the item in the request, from 0' }),
-  ...(key === 'file' ? { file: z.string().openapi({ description: 'The uploaded file\'s name' }) } : { image_url: z.string() }),
-  model: z.string().nullable(),
-  min_similarity: z.number().nullable(),
-  count: z.number().int(),
-  results: z.array(ImageResult),
-  error: ItemError.nullable(),
-});
+const imageItem = (key: 'file' | 'image_url') =>
+  z.object({
+    index: z.number().int().openapi({ description: 'Position of the item in the request, from 0' }),
+    ...(key === 'file' ? { file: z.string().openapi({ description: "The uploaded file's name" }) } : { image_url: z.string() }),
+    model: z.string().nullable(),
+    min_similarity: z.number().nullable(),
+    count: z.number().int(),
+    results: z.array(ImageResult),
+    error: ItemError.nullable(),
+  });
 
-export const BulkImageResponse = z.object({
-  requested: z.number().int(),
-  charged: z.number().int().openapi({ description: 'logo_searches credits this request cost: one per distinct item that was searched' }),
-  similarity_level: levelOut,
-  img_cnt: z.number().int(),
-  response_ms: z.number().int(),
-  results: z.array(imageItem('file')),
-}).openapi('LogoBulkImageResponse');
+export const BulkImageResponse = z
+  .object({
+    requested: z.number().int(),
+    charged: z.number().int().openapi({ description: 'logo_searches credits this request cost: one per distinct item that was searched' }),
+    similarity_level: levelOut,
+    img_cnt: z.number().int(),
+    response_ms: z.number().int(),
+    results: z.array(imageItem('file')),
+  })
+  .openapi('LogoBulkImageResponse');
 
 export const BulkUrlResponse = BulkImageResponse.extend({ results: z.array(imageItem('image_url')) }).openapi('LogoBulkImageUrlResponse');
 
-export const BulkTextResponse = z.object({
-  requested: z.number().int(),
-  charged: z.number().int(),
-  max_results_per_query: z.number().int(),
-  response_ms: z.number().int(),
-  results: z.array(z.object({
-    index: z.number().int(),
-    query_text: z.string(),
-    similarity_level: levelOut,
-    min_score: z.number().int(),
-    count: z.number().int(),
-    results: z.array(TextResult),
-  })),
-}).openapi('LogoBulkTextResponse');
+export const BulkTextResponse = z
+  .object({
+    requested: z.number().int(),
+    charged: z.number().int(),
+    max_results_per_query: z.number().int(),
+    response_ms: z.number().int(),
+    results: z.array(
+      z.object({
+        index: z.number().int(),
+        query_text: z.string(),
+        similarity_level: levelOut,
+        min_score: z.number().int(),
+        count: z.number().int(),
+        results: z.array(TextResult),
+      }),
+    ),
+  })
+  .openapi('LogoBulkTextResponse');

@@ -1,16 +1,16 @@
 import fs from 'node:fs/promises';
 import { AppError, invalidParameter } from '../errors.ts';
-import type { ObjectStore } from '../storage/objectStore.ts';
-import { signedLink } from '../storage/links.ts';
 import type { StoredUpload } from '../schema/upload.ts';
-import { claimedFormats, requireLogoFormat, ImageError } from './image.ts';
-import { fetchImage } from './imageFetch.ts';
-import { nearestLogos, type FanOut, type SearchAnswer, type SearchJob, type SearchWorkerDeps } from './fanout.ts';
-import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
-import { logoText, type LogoTextIndex } from './textIndex.ts';
 import { normaliseMark } from '../search/normalise.ts';
-import type { Level } from './schemas.ts';
+import { signedLink } from '../storage/links.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { type FanOut, nearestLogos, type SearchAnswer, type SearchJob, type SearchWorkerDeps } from './fanout.ts';
+import { claimedFormats, ImageError, requireLogoFormat } from './image.ts';
+import { fetchImage } from './imageFetch.ts';
 import type { Thresholds } from './models.ts';
+import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
+import type { Level } from './schemas.ts';
+import { type LogoTextIndex, logoText } from './textIndex.ts';
 
 // Logo search: by the words in logos (the word-mark engine over OCR text) and by image (nearest
 // vectors in pgvector). Thresholds of the similarity levels: text scores here, image similarities
@@ -50,8 +50,15 @@ export class LogoService {
   async bulkText(queries: TextQuery[], max: number, accountId: string) {
     const t0 = performance.now();
     const results = [];
-    for (const [index, q] of queries.entries()) results.push({ index, query_text: q.query_text, ...(await this.textItem(q, max, accountId)) });
-    return { requested: queries.length, charged: distinctTexts(queries), max_results_per_query: max, response_ms: Math.round(performance.now() - t0), results };
+    for (const [index, q] of queries.entries())
+      results.push({ index, query_text: q.query_text, ...(await this.textItem(q, max, accountId)) });
+    return {
+      requested: queries.length,
+      charged: distinctTexts(queries),
+      max_results_per_query: max,
+      response_ms: Math.round(performance.now() - t0),
+      results,
+    };
   }
 
   private async textItem(q: TextQuery, max: number, accountId: string) {
@@ -70,8 +77,12 @@ export class LogoService {
       const row = rows.get(h.application_number);
       if (!row) continue;
       results.push({
-        ...this.shown(row, accountId), text_score: h.score, match: h.strategy, logo_text: logoText(row.text),
-        clip_similarity: null, model: OCR_MODEL,
+        ...this.shown(row, accountId),
+        text_score: h.score,
+        match: h.strategy,
+        logo_text: logoText(row.text),
+        clip_similarity: null,
+        model: OCR_MODEL,
       });
     }
     const count = kept.length < found.hits.length ? kept.length : Math.max(kept.length, found.count);
@@ -84,7 +95,15 @@ export class LogoService {
     const answer = await nearestLogos(this.images, bytes, k);
     const min = answer.thresholds[level];
     const results = this.imageResults(answer.hits, min, answer.model, accountId);
-    return { model: answer.model, similarity_level: level, min_similarity: min, img_cnt: k, count: results.length, response_ms: Math.round(performance.now() - t0), results };
+    return {
+      model: answer.model,
+      similarity_level: level,
+      min_similarity: min,
+      img_cnt: k,
+      count: results.length,
+      response_ms: Math.round(performance.now() - t0),
+      results,
+    };
   }
 
   /** An uploaded file: judged by its bytes (a PNG named .jpg is refused: the caller should know which it sent). */
@@ -101,7 +120,14 @@ export class LogoService {
    * Bulk uploads: each distinct file searched once, over the fan-out; failed items are given back their
    * credit. `signal`: the client went away; images not yet searched are then withdrawn.
    */
-  async bulkUploads(files: StoredUpload[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>, signal?: AbortSignal) {
+  async bulkUploads(
+    files: StoredUpload[],
+    levels: Level[],
+    k: number,
+    accountId: string,
+    uncharge: (n: number) => Promise<void>,
+    signal?: AbortSignal,
+  ) {
     const t0 = performance.now();
     const level = loosest(levels);
     const checked = files.map((f) => {
@@ -112,20 +138,58 @@ export class LogoService {
         return err as AppError;
       }
     });
-    const answers = await this.gather(files.map((f, i) => (checked[i] ? null : { key: f.sha256, job: { kind: 'file', ref: f.path, k } })), uncharge,
-      files.map((f) => f.sha256), accountId, signal);
+    const answers = await this.gather(
+      files.map((f, i) => (checked[i] ? null : { key: f.sha256, job: { kind: 'file', ref: f.path, k } })),
+      uncharge,
+      files.map((f) => f.sha256),
+      accountId,
+      signal,
+    );
     const results = files.map((f, index) => ({
-      index, file: f.originalname, ...this.item(checked[index] ? { ok: false, code: checked[index]!.code, error: checked[index]!.message } : answers[index]!, level, accountId),
+      index,
+      file: f.originalname,
+      ...this.item(
+        checked[index] ? { ok: false, code: checked[index]!.code, error: checked[index]!.message } : answers[index]!,
+        level,
+        accountId,
+      ),
     }));
-    return { requested: files.length, charged: answers.charged, similarity_level: level, img_cnt: k, response_ms: Math.round(performance.now() - t0), results };
+    return {
+      requested: files.length,
+      charged: answers.charged,
+      similarity_level: level,
+      img_cnt: k,
+      response_ms: Math.round(performance.now() - t0),
+      results,
+    };
   }
 
-  async bulkUrls(urls: string[], levels: Level[], k: number, accountId: string, uncharge: (n: number) => Promise<void>, signal?: AbortSignal) {
+  async bulkUrls(
+    urls: string[],
+    levels: Level[],
+    k: number,
+    accountId: string,
+    uncharge: (n: number) => Promise<void>,
+    signal?: AbortSignal,
+  ) {
     const t0 = performance.now();
     const level = loosest(levels);
-    const answers = await this.gather(urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k } })), uncharge, urls, accountId, signal);
+    const answers = await this.gather(
+      urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k } })),
+      uncharge,
+      urls,
+      accountId,
+      signal,
+    );
     const results = urls.map((image_url, index) => ({ index, image_url, ...this.item(answers[index]!, level, accountId) }));
-    return { requested: urls.length, charged: answers.charged, similarity_level: level, img_cnt: k, response_ms: Math.round(performance.now() - t0), results };
+    return {
+      requested: urls.length,
+      charged: answers.charged,
+      similarity_level: level,
+      img_cnt: k,
+      response_ms: Math.round(performance.now() - t0),
+      results,
+    };
   }
 
   /**
@@ -133,7 +197,13 @@ export class LogoService {
    * included, which were never charged). Credits of distinct items whose search failed are given back,
    * unless the failure used what the search costs (an image URL that ran to its deadline).
    */
-  private async gather(items: ({ key: string; job: SearchJob } | null)[], uncharge: (n: number) => Promise<void>, keys: string[], account: string, signal?: AbortSignal) {
+  private async gather(
+    items: ({ key: string; job: SearchJob } | null)[],
+    uncharge: (n: number) => Promise<void>,
+    keys: string[],
+    account: string,
+    signal?: AbortSignal,
+  ) {
     const distinct = new Map<string, SearchJob>();
     for (const it of items) if (it && !distinct.has(it.key)) distinct.set(it.key, it.job);
     const order = [...distinct.keys()];
@@ -161,14 +231,21 @@ export class LogoService {
   }
 
   private imageResults(hits: Nearest[], min: number, model: string, accountId: string) {
-    return hits.filter((h) => h.similarity >= min).map((h) => ({
-      ...this.shown(h, accountId), clip_similarity: Math.round(h.similarity * 10_000) / 10_000, model,
-    }));
+    return hits
+      .filter((h) => h.similarity >= min)
+      .map((h) => ({
+        ...this.shown(h, accountId),
+        clip_similarity: Math.round(h.similarity * 10_000) / 10_000,
+        model,
+      }));
   }
 
   private shown(row: LogoHit, accountId: string) {
     return {
-      application_number: row.application_number, word_mark: row.word_mark, class_number: row.class_number, status: row.status,
+      application_number: row.application_number,
+      word_mark: row.word_mark,
+      class_number: row.class_number,
+      status: row.status,
       logo: signedLink(this.store, row.object_key, accountId),
     };
   }
@@ -186,7 +263,7 @@ export function distinctFiles(files: StoredUpload[]): number {
 
 /** A file that is not a PNG or JPEG by its bytes, or whose name or declared type says another format, is refused. */
 export function checkUpload(u: StoredUpload): void {
-  let actual;
+  let actual: ReturnType<typeof requireLogoFormat>;
   try {
     actual = requireLogoFormat(u.head);
   } catch (err) {
@@ -195,8 +272,10 @@ export function checkUpload(u: StoredUpload): void {
   }
   const claimed = claimedFormats(u.originalname, u.mimetype).find((f) => f !== actual);
   if (claimed) {
-    throw new AppError('image_type_mismatch',
-      `${u.originalname} is a ${actual.toUpperCase()} file but its name or Content-Type (${u.mimetype}) says ${claimed.toUpperCase()}: send it under its own type`);
+    throw new AppError(
+      'image_type_mismatch',
+      `${u.originalname} is a ${actual.toUpperCase()} file but its name or Content-Type (${u.mimetype}) says ${claimed.toUpperCase()}: send it under its own type`,
+    );
   }
 }
 

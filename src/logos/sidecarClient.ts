@@ -28,7 +28,10 @@ const IMAGE_CODES = new Set<ErrorCode>(['not_an_image', 'unsupported_image_type'
 export class SidecarClient {
   private health: Promise<SidecarHealth> | null = null;
 
-  constructor(private readonly url: string, private readonly timeoutMs = 30_000) {}
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs = 30_000,
+  ) {}
 
   embed(bytes: Buffer, withFallback = false): Promise<Embedding> {
     return this.post(`/embed${withFallback ? '?hog=1' : ''}`, bytes);
@@ -61,7 +64,11 @@ export class SidecarClient {
   }
 
   private async post<T>(path: string, bytes: Buffer): Promise<T> {
-    return this.call<T>(path, { method: 'POST', body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) as unknown as BodyInit, headers: { 'Content-Type': 'application/octet-stream' } });
+    return this.call<T>(path, {
+      method: 'POST',
+      body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) as unknown as BodyInit,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
   }
 
   private async call<T>(path: string, init: RequestInit): Promise<T> {
@@ -69,12 +76,18 @@ export class SidecarClient {
     try {
       res = await fetch(`${this.url}${path}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (err) {
-      throw new AppError('service_unavailable', 'the image service is not available; try again shortly', { reason: (err as Error).message });
+      throw new AppError('service_unavailable', 'the image service is not available; try again shortly', {
+        reason: (err as Error).message,
+      });
     }
     const body = (await res.json().catch(() => ({}))) as { code?: string; error?: string };
     if (res.ok) return body as T;
-    if (res.status === 400 && body.code && IMAGE_CODES.has(body.code as ErrorCode)) throw new AppError(body.code as ErrorCode, body.error ?? 'unusable image');
+    if (res.status === 400 && body.code && IMAGE_CODES.has(body.code as ErrorCode))
+      throw new AppError(body.code as ErrorCode, body.error ?? 'unusable image');
     if (res.status === 413) throw new AppError('payload_too_large', body.error ?? 'the image is too large');
-    throw new AppError('service_unavailable', 'the image service could not process the image; try again shortly', { status: res.status, code: body.code });
+    throw new AppError('service_unavailable', 'the image service could not process the image; try again shortly', {
+      status: res.status,
+      code: body.code,
+    });
   }
 }

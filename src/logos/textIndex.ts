@@ -1,8 +1,8 @@
 import { IndexBuilder, type MarkRow } from '../search/build.ts';
 import { SearchEngine } from '../search/engine.ts';
 import { prepareQuery } from '../search/query.ts';
-import { score, STRATEGIES, type Strategy } from '../search/strategies.ts';
 import type { Change } from '../search/source.ts';
+import { STRATEGIES, type Strategy, score } from '../search/strategies.ts';
 import type { LogoRepository } from './repository.ts';
 
 // Text logo search: the words read from each logo (our OCR, plus any text the registry supplied)
@@ -37,7 +37,15 @@ export function logoText(text: string | null): string {
 function rowOf(r: { application_number: string; text: string; class_number: number; status: string }): MarkRow | null {
   const text = logoText(r.text);
   if (!text) return null;
-  return { appNo: Number(r.application_number), wordMark: text, cls: r.class_number, status: r.status, tmType: '', filingMode: null, state: null };
+  return {
+    appNo: Number(r.application_number),
+    wordMark: text,
+    cls: r.class_number,
+    status: r.status,
+    tmType: '',
+    filingMode: null,
+    state: null,
+  };
 }
 
 export class LogoTextIndex {
@@ -56,7 +64,9 @@ export class LogoTextIndex {
     return {
       count: r.count,
       hits: r.hits.map((h) => ({
-        application_number: String(h.appNo), score: score(h.strategy, h.dist, h.len, q.normalised.length), strategy: STRATEGIES[h.strategy],
+        application_number: String(h.appNo),
+        score: score(h.strategy, h.dist, h.len, q.normalised.length),
+        strategy: STRATEGIES[h.strategy],
       })),
     };
   }

@@ -29,7 +29,9 @@ export class MailRepository {
       const rows = await trx.raw(
         `select id, to_address, subject, body from mail_outbox
          where sent_at is null and attempts < ? and (? or attempts = 0)
-         order by id limit ? for update skip locked`, [maxAttempts, !untriedOnly, size]);
+         order by id limit ? for update skip locked`,
+        [maxAttempts, !untriedOnly, size],
+      );
       return work({
         mails: rows.rows,
         sent: async (id) => {

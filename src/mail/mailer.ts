@@ -3,8 +3,8 @@
 // set. Without SMTP the rows stay in the table and each is logged once. A failed send is retried on
 // the next pass, up to MAX_ATTEMPTS.
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { MailRepository } from './mailRepository.ts';
 import type { Logger } from '../logger.ts';
+import type { MailRepository } from './mailRepository.ts';
 
 const MAX_ATTEMPTS = 10;
 const BATCH = 20;
@@ -14,7 +14,11 @@ export class MailRelay {
   private running: Promise<number> | undefined;
   private again = false;
 
-  constructor(private readonly repo: MailRepository, settings: { smtpUrl?: string; from: string }, private readonly log: Logger) {
+  constructor(
+    private readonly repo: MailRepository,
+    settings: { smtpUrl?: string; from: string },
+    private readonly log: Logger,
+  ) {
     this.transport = settings.smtpUrl ? nodemailer.createTransport(settings.smtpUrl, { from: settings.from }) : null;
   }
 

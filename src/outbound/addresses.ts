@@ -10,11 +10,27 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 // ipaddr.js's range names, as a client reads them in an error.
 const RANGE_WORDS: Record<string, string> = {
-  unspecified: 'unspecified (this network)', broadcast: 'broadcast', multicast: 'multicast', linkLocal: 'link-local',
-  loopback: 'loopback', carrierGradeNat: 'shared address space (CGNAT)', private: 'private', uniqueLocal: 'unique local (private)',
-  reserved: 'reserved (documentation, protocol assignments or future use)', benchmarking: 'benchmarking', discard: 'discard',
-  deprecatedSiteLocal: 'site-local', ipv4Mapped: 'IPv4-mapped', rfc6145: 'IPv4-translated', rfc6052: 'NAT64', '6to4': '6to4',
-  teredo: 'Teredo', as112: 'AS112', as112v6: 'AS112', amt: 'AMT', orchid2: 'ORCHIDv2',
+  unspecified: 'unspecified (this network)',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'shared address space (CGNAT)',
+  private: 'private',
+  uniqueLocal: 'unique local (private)',
+  reserved: 'reserved (documentation, protocol assignments or future use)',
+  benchmarking: 'benchmarking',
+  discard: 'discard',
+  deprecatedSiteLocal: 'site-local',
+  ipv4Mapped: 'IPv4-mapped',
+  rfc6145: 'IPv4-translated',
+  rfc6052: 'NAT64',
+  '6to4': '6to4',
+  teredo: 'Teredo',
+  as112: 'AS112',
+  as112v6: 'AS112',
+  amt: 'AMT',
+  orchid2: 'ORCHIDv2',
 };
 
 /**
@@ -24,8 +40,12 @@ const RANGE_WORDS: Record<string, string> = {
  */
 function parse(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
   if (net.isIPv4(ip)) return ipaddr.IPv4.parse(ip);
-  const text = ip.split('%')[0].replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, a, b, c, d) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+  const text = ip
+    .split('%')[0]
+    .replace(
+      /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+      (_m, a, b, c, d) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+    );
   const v6 = ipaddr.IPv6.parse(text);
   return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
 }
@@ -44,7 +64,10 @@ export function refusalReason(ip: string): string | null {
 /** Parses `a.b.c.d`, `a.b.c.d/n`, `::1`, `fd00::/8`… into a block list; throws naming a bad entry. */
 export function parseAllowList(spec: string): net.BlockList {
   const list = new net.BlockList();
-  for (const raw of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [addr, prefix] = raw.split('/');
     const family = net.isIP(addr);
     const max = family === 4 ? 32 : 128;

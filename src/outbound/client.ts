@@ -3,11 +3,11 @@
 // rebinding nor an IP literal can reach a private network), no redirects followed, a deadline for the
 // whole exchange, and at most `maxResponseBytes` of the answer read.
 import dns from 'node:dns';
+import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
-import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import fs from 'node:fs';
+import tls from 'node:tls';
 import type { Config } from '../config.ts';
 import { AddressPolicy } from './addresses.ts';
 
@@ -108,26 +108,34 @@ export class OutboundClient {
         clearTimeout(timer);
         resolve(done(r));
       };
-      const req = https.request({
-        protocol: 'https:', hostname: hostOf(u), port: u.port || 443, path: `${u.pathname}${u.search}`, method: 'POST',
-        agent: this.agent, servername: net.isIP(hostOf(u)) ? undefined : hostOf(u),
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      }, (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let read = 0;
-        res.on('data', (c: Buffer) => {
-          read += c.length;
-          if (chunks.reduce((n, b) => n + b.length, 0) < this.excerptBytes) chunks.push(c);
-          // Reading stops at the cap: the status is all that decides, and the socket is not reused.
-          if (read > this.maxResponseBytes) {
-            res.destroy();
-            finish(result(status, chunks, this.excerptBytes));
-          }
-        });
-        res.on('end', () => finish(result(status, chunks, this.excerptBytes)));
-        res.on('error', (err) => finish({ status, error: `answer cut short: ${err.message}`, excerpt: null }));
-      });
+      const req = https.request(
+        {
+          protocol: 'https:',
+          hostname: hostOf(u),
+          port: u.port || 443,
+          path: `${u.pathname}${u.search}`,
+          method: 'POST',
+          agent: this.agent,
+          servername: net.isIP(hostOf(u)) ? undefined : hostOf(u),
+          headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let read = 0;
+          res.on('data', (c: Buffer) => {
+            read += c.length;
+            if (chunks.reduce((n, b) => n + b.length, 0) < this.excerptBytes) chunks.push(c);
+            // Reading stops at the cap: the status is all that decides, and the socket is not reused.
+            if (read > this.maxResponseBytes) {
+              res.destroy();
+              finish(result(status, chunks, this.excerptBytes));
+            }
+          });
+          res.on('end', () => finish(result(status, chunks, this.excerptBytes)));
+          res.on('error', (err) => finish({ status, error: `answer cut short: ${err.message}`, excerpt: null }));
+        },
+      );
       const timer = setTimeout(() => {
         req.destroy();
         finish({ status: null, error: `no answer within ${this.opts.timeoutMs} ms`, excerpt: null });
@@ -164,18 +172,23 @@ function describe(err: Error & { code?: string }): string {
 function vettedLookup(policy: AddressPolicy, resolve: Resolver): net.LookupFunction {
   return (hostname, options, callback) => {
     const cb = callback as (err: Error | null, address?: string | dns.LookupAddress[], family?: number) => void;
-    resolve(hostname).then((all) => {
-      const ok = all.filter((a) => policy.check(a.address) === null);
-      if (!ok.length) {
-        const first = all[0];
-        const err = first ? new AddressRefused(hostname, first.address, policy.check(first.address)!) : new Error(`${hostname} did not resolve`);
-        return cb(Object.assign(err, { code: 'EADDRREFUSED' }));
-      }
-      const wanted = options.family ? ok.filter((a) => a.family === options.family) : ok;
-      const list = wanted.length ? wanted : ok;
-      if (options.all) cb(null, list);
-      else cb(null, list[0].address, list[0].family);
-    }, (err: Error) => cb(err));
+    resolve(hostname).then(
+      (all) => {
+        const ok = all.filter((a) => policy.check(a.address) === null);
+        if (!ok.length) {
+          const first = all[0];
+          const err = first
+            ? new AddressRefused(hostname, first.address, policy.check(first.address)!)
+            : new Error(`${hostname} did not resolve`);
+          return cb(Object.assign(err, { code: 'EADDRREFUSED' }));
+        }
+        const wanted = options.family ? ok.filter((a) => a.family === options.family) : ok;
+        const list = wanted.length ? wanted : ok;
+        if (options.all) cb(null, list);
+        else cb(null, list[0].address, list[0].family);
+      },
+      (err: Error) => cb(err),
+    );
   };
 }
 

@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Db } from '../db/knex.ts';
 
@@ -11,8 +11,16 @@ import type { Db } from '../db/knex.ts';
 export const REFERENCE_DIR = new URL('../../data/reference', import.meta.url).pathname;
 
 const FILES = [
-  'nice_classes.json', 'tmr_offices.json', 'nice_items.csv', 'well_known_marks.csv', 'prohibited_marks.csv',
-  'inn_names.csv', 'inn_stems.csv', 'stamp_duty.csv', 'india_states.csv', 'tm_status_values.csv',
+  'nice_classes.json',
+  'tmr_offices.json',
+  'nice_items.csv',
+  'well_known_marks.csv',
+  'prohibited_marks.csv',
+  'inn_names.csv',
+  'inn_stems.csv',
+  'stamp_duty.csv',
+  'india_states.csv',
+  'tm_status_values.csv',
 ] as const;
 
 // Part of the hash: bump it when the rows built from the same files change, so they are loaded again.
@@ -63,16 +71,19 @@ export async function loadReferenceData(db: Db, dir = REFERENCE_DIR): Promise<Re
     await trx.raw(
       `insert into reference_version (content_hash, counts) values (?, ?)
        on conflict (singleton) do update set content_hash = excluded.content_hash, counts = excluded.counts, loaded_at = now()`,
-      [hash, JSON.stringify(counts)]);
+      [hash, JSON.stringify(counts)],
+    );
     return counts;
   });
 }
 
 function readTables(dir: string): Record<string, Record<string, unknown>[]> {
   const classes = (JSON.parse(fs.readFileSync(path.join(dir, 'nice_classes.json'), 'utf8')) as { classes: NiceClass[] }).classes;
-  const offices = (JSON.parse(fs.readFileSync(path.join(dir, 'tmr_offices.json'), 'utf8')) as {
-    offices: { code: string; name: string; city: string; head_office: boolean; address: string | null; jurisdiction: string[] }[];
-  }).offices;
+  const offices = (
+    JSON.parse(fs.readFileSync(path.join(dir, 'tmr_offices.json'), 'utf8')) as {
+      offices: { code: string; name: string; city: string; head_office: boolean; address: string | null; jurisdiction: string[] }[];
+    }
+  ).offices;
 
   return {
     nice_classes: classes.map((c) => ({
@@ -90,34 +101,69 @@ function readTables(dir: string): Record<string, Record<string, unknown>[]> {
       item_b: null,
     })),
     well_known_marks: csv(dir, 'well_known_marks.csv').map((r) => ({
-      mark: r.mark, proprietor: orNull(r.proprietor), source_kind: r.source_kind,
-      date_or_journal: orNull(r.date_or_journal), source_url: orNull(r.source_url), confidence: r.confidence,
+      mark: r.mark,
+      proprietor: orNull(r.proprietor),
+      source_kind: r.source_kind,
+      date_or_journal: orNull(r.date_or_journal),
+      source_url: orNull(r.source_url),
+      confidence: r.confidence,
     })),
     prohibited_marks: csv(dir, 'prohibited_marks.csv').map((r) => ({
-      id: r.id, legal_basis: r.legal_basis, kind: r.kind, subject: r.subject, description: orNull(r.description),
-      match_terms: (r.match_terms ?? '').split(';').map((s) => s.trim()).filter(Boolean),
-      sources: orNull(r.sources), confidence: r.confidence,
+      id: r.id,
+      legal_basis: r.legal_basis,
+      kind: r.kind,
+      subject: r.subject,
+      description: orNull(r.description),
+      match_terms: (r.match_terms ?? '')
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      sources: orNull(r.sources),
+      confidence: r.confidence,
     })),
     inn_names: csv(dir, 'inn_names.csv').map((r) => ({
-      eaeu_code: r.eaeu_code, inn_en: r.inn_en, inn_la: orNull(r.inn_la), inn_ru: orNull(r.inn_ru),
+      eaeu_code: r.eaeu_code,
+      inn_en: r.inn_en,
+      inn_la: orNull(r.inn_la),
+      inn_ru: orNull(r.inn_ru),
     })),
     inn_stems: csv(dir, 'inn_stems.csv').map((r) => ({ stem: r.stem, kind: r.kind, meaning: r.meaning })),
     stamp_duty: csv(dir, 'stamp_duty.csv').map((r) => ({
-      instrument: r.instrument, state: r.state, iso_3166_2: orNull(r.iso_3166_2),
+      instrument: r.instrument,
+      state: r.state,
+      iso_3166_2: orNull(r.iso_3166_2),
       amount_inr: r.amount_inr && /^\d+(\.\d+)?$/.test(r.amount_inr) ? r.amount_inr : null,
-      basis: orNull(r.basis), detail: orNull(r.detail), source: orNull(r.source), source_type: orNull(r.source_type),
+      basis: orNull(r.basis),
+      detail: orNull(r.detail),
+      source: orNull(r.source),
+      source_type: orNull(r.source_type),
       confidence: orNull(r.confidence),
     })),
     states: csv(dir, 'india_states.csv').map((r) => ({
-      iso_3166_2: r.iso_3166_2, code: r.code, name: r.name, name_iso: r.name_iso, type: r.type,
-      gst_state_code: orNull(r.gst_state_code), tmr_office: orNull(r.tmr_office), tmr_note: orNull(r.tmr_note),
+      iso_3166_2: r.iso_3166_2,
+      code: r.code,
+      name: r.name,
+      name_iso: r.name_iso,
+      type: r.type,
+      gst_state_code: orNull(r.gst_state_code),
+      tmr_office: orNull(r.tmr_office),
+      tmr_note: orNull(r.tmr_note),
     })),
     registry_offices: offices.map((o) => ({
-      code: o.code, name: o.name, city: o.city, head_office: o.head_office, address: o.address, jurisdiction: o.jurisdiction,
+      code: o.code,
+      name: o.name,
+      city: o.city,
+      head_office: o.head_office,
+      address: o.address,
+      jurisdiction: o.jurisdiction,
     })),
     status_values: csv(dir, 'tm_status_values.csv').map((r) => ({
-      status: r.status, aliases: orNull(r.aliases), stage: orNull(r.stage),
-      is_live: r.is_live === '1', is_final: r.is_final === '1', meaning: orNull(r.meaning),
+      status: r.status,
+      aliases: orNull(r.aliases),
+      stage: orNull(r.stage),
+      is_live: r.is_live === '1',
+      is_final: r.is_final === '1',
+      meaning: orNull(r.meaning),
     })),
   };
 }

@@ -29,17 +29,31 @@ export interface Page<T> {
 }
 
 export interface WellKnownRow {
-  id: number; mark: string; proprietor: string | null; source_kind: string;
-  date_or_journal: string | null; source_url: string | null; confidence: string;
+  id: number;
+  mark: string;
+  proprietor: string | null;
+  source_kind: string;
+  date_or_journal: string | null;
+  source_url: string | null;
+  confidence: string;
 }
 
 export interface ProhibitedRow {
-  id: string; legal_basis: string; kind: string; subject: string; description: string | null;
-  match_terms: string[]; sources: string[]; confidence: string;
+  id: string;
+  legal_basis: string;
+  kind: string;
+  subject: string;
+  description: string | null;
+  match_terms: string[];
+  sources: string[];
+  confidence: string;
 }
 
 export interface InnRow {
-  eaeu_code: string; inn_en: string; inn_la: string | null; inn_ru: string | null;
+  eaeu_code: string;
+  inn_en: string;
+  inn_la: string | null;
+  inn_ru: string | null;
   match: 'exact' | 'prefix' | 'substring' | 'similar' | null;
 }
 
@@ -49,26 +63,53 @@ export interface StemMatch {
   meanings: string[];
 }
 
-export interface StateRow { iso_3166_2: string; code: string; name: string }
+export interface StateRow {
+  iso_3166_2: string;
+  code: string;
+  name: string;
+}
 
 export interface StampDutyRow {
-  id: number; instrument: 'affidavit' | 'power_of_attorney'; state: string; iso_3166_2: string | null;
-  amount_inr: number | null; basis: string | null; detail: string | null; source: string | null;
-  source_type: string | null; confidence: string | null;
+  id: number;
+  instrument: 'affidavit' | 'power_of_attorney';
+  state: string;
+  iso_3166_2: string | null;
+  amount_inr: number | null;
+  basis: string | null;
+  detail: string | null;
+  source: string | null;
+  source_type: string | null;
+  confidence: string | null;
 }
 
 export interface ClassSummaryRow {
-  class: number; kind: 'goods' | 'services'; heading: string;
-  item_count: number; nice_item_count: number; tm_item_count: number;
+  class: number;
+  kind: 'goods' | 'services';
+  heading: string;
+  item_count: number;
+  nice_item_count: number;
+  tm_item_count: number;
 }
 
 export interface ClassRow {
-  class: number; kind: 'goods' | 'services'; heading: string; explanatory_note: string | null;
-  includes: string[]; excludes: string[];
+  class: number;
+  kind: 'goods' | 'services';
+  heading: string;
+  explanatory_note: string | null;
+  includes: string[];
+  excludes: string[];
 }
 
-export interface ClassItemRow { id: number; item_a: string | null; item_b: string | null; basic_number: string | null }
-export interface ClassSearchRow extends ClassItemRow { class: number; rank: number }
+export interface ClassItemRow {
+  id: number;
+  item_a: string | null;
+  item_b: string | null;
+  basic_number: string | null;
+}
+export interface ClassSearchRow extends ClassItemRow {
+  class: number;
+  rank: number;
+}
 
 export class ReferenceRepository {
   constructor(private readonly db: Db) {}
@@ -78,9 +119,22 @@ export class ReferenceRepository {
    * whose single connection must not be sent a second query while the first runs (pg 9 refuses it).
    * Not `count(*) over ()`: a page past the end has no row to carry the total.
    */
-  private async page<T>(select: Sql, from: string, where: Sql, order: Sql, limit: number, offset: number, db: Knex = this.db): Promise<Page<T>> {
-    const rows = await db.raw(`select ${select.sql} from ${from} where ${where.sql} order by ${order.sql} limit ? offset ?`,
-      [...select.binds, ...where.binds, ...order.binds, limit, offset]);
+  private async page<T>(
+    select: Sql,
+    from: string,
+    where: Sql,
+    order: Sql,
+    limit: number,
+    offset: number,
+    db: Knex = this.db,
+  ): Promise<Page<T>> {
+    const rows = await db.raw(`select ${select.sql} from ${from} where ${where.sql} order by ${order.sql} limit ? offset ?`, [
+      ...select.binds,
+      ...where.binds,
+      ...order.binds,
+      limit,
+      offset,
+    ]);
     const total = await db.raw(`select count(*)::int as n from ${from} where ${where.sql}`, where.binds);
     return { count: total.rows[0].n, rows: rows.rows };
   }
@@ -91,14 +145,24 @@ export class ReferenceRepository {
     if (!q) return this.page(select, from, ALL, sql('lower(w.mark), w.id'), limit, offset);
     const sub = `%${escapeLike(q)}%`;
     return this.page(
-      select, from,
+      select,
+      from,
       sql('(w.mark ilike ? or w.proprietor ilike ? or w.mark % ? or w.proprietor % ?)', sub, sub, q, q),
       // A hit on the mark outranks one on the proprietor: clients check a candidate mark against marks.
-      sql(`case when lower(w.mark) = lower(?) then 0 when w.mark ilike ? then 1 when w.mark ilike ? then 2
+      sql(
+        `case when lower(w.mark) = lower(?) then 0 when w.mark ilike ? then 1 when w.mark ilike ? then 2
              when w.proprietor ilike ? then 3 else 4 end,
            greatest(similarity(w.mark, ?), similarity(coalesce(w.proprietor, ''), ?)) desc, lower(w.mark), w.id`,
-      q, `${escapeLike(q)}%`, sub, sub, q, q),
-      limit, offset);
+        q,
+        `${escapeLike(q)}%`,
+        sub,
+        sub,
+        q,
+        q,
+      ),
+      limit,
+      offset,
+    );
   }
 
   prohibitedMarks(q: string, limit: number, offset: number): Promise<Page<ProhibitedRow>> {
@@ -115,7 +179,11 @@ export class ReferenceRepository {
          where t ilike ?
             or (' ' || regexp_replace(lower(?), '[^a-z0-9]+', ' ', 'g') || ' ')
                like ('% ' || btrim(regexp_replace(lower(t), '[^a-z0-9]+', ' ', 'g')) || ' %')))`,
-      sub, sub, sub, q);
+      sub,
+      sub,
+      sub,
+      q,
+    );
     return this.page(select, from, where, sql('p.id'), limit, offset);
   }
 
@@ -125,17 +193,25 @@ export class ReferenceRepository {
     const prefix = `${escapeLike(q)}%`;
     const sub = `%${escapeLike(q)}%`;
     // The match kind, as a label for the client and as the first sort key.
-    const tier = (exact: string, pre: string, substring: string, similar: string) => sql(
-      `case when lower(n.inn_en) = lower(?) then ${exact} when n.inn_en ilike ? then ${pre}
-         when n.inn_en ilike ? then ${substring} else ${similar} end`, q, prefix, sub);
+    const tier = (exact: string, pre: string, substring: string, similar: string) =>
+      sql(
+        `case when lower(n.inn_en) = lower(?) then ${exact} when n.inn_en ilike ? then ${pre}
+         when n.inn_en ilike ? then ${substring} else ${similar} end`,
+        q,
+        prefix,
+        sub,
+      );
     const label = tier(`'exact'`, `'prefix'`, `'substring'`, `'similar'`);
     const rank = tier('0', '1', '2', '3');
     return this.page(
-      sql(`n.eaeu_code, n.inn_en, n.inn_la, n.inn_ru, ${label.sql} as match`, ...label.binds), from,
+      sql(`n.eaeu_code, n.inn_en, n.inn_la, n.inn_ru, ${label.sql} as match`, ...label.binds),
+      from,
       // Both arms can use inn_names_en_trgm_idx.
       sql('(n.inn_en ilike ? or n.inn_en % ?)', sub, q),
       sql(`${rank.sql}, similarity(n.inn_en, ?) desc, n.inn_en`, ...rank.binds, q),
-      limit, offset);
+      limit,
+      offset,
+    );
   }
 
   /**
@@ -160,7 +236,8 @@ export class ReferenceRepository {
            where w.word <> '' and w.word like s.pattern)
        group by s.stem, s.position
        order by max(s.letters) desc, s.stem`,
-      [q, q]);
+      [q, q],
+    );
     return r.rows;
   }
 
@@ -170,7 +247,8 @@ export class ReferenceRepository {
       `select iso_3166_2, code, name from states
        where lower(name) = lower(?) or lower(name_iso) = lower(?) or upper(iso_3166_2) = upper(?) or upper(code) = upper(?)
        limit 1`,
-      [text, text, text, text]);
+      [text, text, text, text],
+    );
     return r.rows[0];
   }
 
@@ -180,7 +258,8 @@ export class ReferenceRepository {
        from stamp_duty
        where (?::text is null or iso_3166_2 = ?) and (?::text is null or instrument = ?)
        order by instrument, state, id`,
-      [iso, iso, instrument, instrument]);
+      [iso, iso, instrument, instrument],
+    );
     return r.rows;
   }
 
@@ -189,21 +268,30 @@ export class ReferenceRepository {
       `select c.class_number::int as class, c.kind, c.heading,
          count(i.id)::int as item_count, count(i.item_a)::int as nice_item_count, count(i.item_b)::int as tm_item_count
        from nice_classes c left join class_items i on i.class_number = c.class_number
-       group by c.class_number order by c.class_number`);
+       group by c.class_number order by c.class_number`,
+    );
     return r.rows;
   }
 
   async classDetail(classNumber: number): Promise<ClassRow | undefined> {
     const r = await this.db.raw(
       `select class_number::int as class, kind, heading, explanatory_note, includes, excludes
-       from nice_classes where class_number = ?`, [classNumber]);
+       from nice_classes where class_number = ?`,
+      [classNumber],
+    );
     return r.rows[0];
   }
 
   /** Items in id order: the loader inserts them sorted by item, and (class_number, id) is indexed. */
   classItems(classNumber: number, type: ItemType, limit: number, offset: number): Promise<Page<ClassItemRow>> {
-    return this.page(sql('i.id, i.item_a, i.item_b, i.basic_number'), 'class_items i',
-      sql(`i.class_number = ?${ITEM_TYPE_FILTER[type]}`, classNumber), sql('i.id'), limit, offset);
+    return this.page(
+      sql('i.id, i.item_a, i.item_b, i.basic_number'),
+      'class_items i',
+      sql(`i.class_number = ?${ITEM_TYPE_FILTER[type]}`, classNumber),
+      sql('i.id'),
+      limit,
+      offset,
+    );
   }
 
   /**
@@ -221,18 +309,30 @@ export class ReferenceRepository {
     const classFilter = classNumber === undefined ? sql('') : sql(' and i.class_number = ?', classNumber);
     const where = sql(
       `(i.search @@ ${tsq}${partialMatch.sql})${ITEM_TYPE_FILTER[type]}${classFilter.sql}`,
-      q, ...partialMatch.binds, ...classFilter.binds);
+      q,
+      ...partialMatch.binds,
+      ...classFilter.binds,
+    );
     const rank = sql(
       `round((case when i.search @@ ${tsq} then 1 + ts_rank_cd(i.search, ${tsq}, 1 | 32)
                    else word_similarity(?, ${ITEM_TEXT}) end)::numeric, 4)::float8`,
-      q, q, q);
+      q,
+      q,
+      q,
+    );
     return this.db.transaction(async (trx) => {
       // The planner prices word_similarity like a cheap operator and scans every item computing it (30-45 ms);
       // the full-text and trigram indexes answer the same query in 2-6 ms.
       await trx.raw('set local enable_seqscan = off');
       return this.page<ClassSearchRow>(
         sql(`i.class_number::int as class, i.id, i.item_a, i.item_b, i.basic_number, ${rank.sql} as rank`, ...rank.binds),
-        'class_items i', where, sql(`rank desc, length(${ITEM_TEXT}), i.class_number, i.id`), limit, offset, trx);
+        'class_items i',
+        where,
+        sql(`rank desc, length(${ITEM_TEXT}), i.class_number, i.id`),
+        limit,
+        offset,
+        trx,
+      );
     });
   }
 }

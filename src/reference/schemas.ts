@@ -1,5 +1,5 @@
-import { z } from '../schema/zod.ts';
 import { classNumber, classParam, limitParam, offsetParam, textParam } from '../schema/params.ts';
+import { z } from '../schema/zod.ts';
 
 // ---- request parts ----
 
@@ -11,10 +11,14 @@ const optionalQ = (description: string) => textParam('q', Q_MAX).optional().open
 export const ITEM_TYPES = ['nice', 'tm', 'both'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
-const itemType = z.enum(ITEM_TYPES, { error: 'type must be one of nice, tm, both' }).default('both').openapi({
-  description: '`nice`: WIPO Nice items (`item_a`); `tm`: Indian classification items (`item_b`; none are available yet, ' +
-    'so this returns no items); `both` (default): every item',
-});
+const itemType = z
+  .enum(ITEM_TYPES, { error: 'type must be one of nice, tm, both' })
+  .default('both')
+  .openapi({
+    description:
+      '`nice`: WIPO Nice items (`item_a`); `tm`: Indian classification items (`item_b`; none are available yet, ' +
+      'so this returns no items); `both` (default): every item',
+  });
 
 export const INSTRUMENTS = ['affidavit', 'power_of_attorney'] as const;
 
@@ -25,8 +29,10 @@ export const WellKnownQuery = z.object({
 });
 
 export const ProhibitedQuery = z.object({
-  q: optionalQ('Case-insensitive substring of subject, description or a match term; also matches when a match term ' +
-    'appears as whole words inside q, so a candidate mark such as "UNO FOODS" finds the United Nations entry'),
+  q: optionalQ(
+    'Case-insensitive substring of subject, description or a match term; also matches when a match term ' +
+      'appears as whole words inside q, so a candidate mark such as "UNO FOODS" finds the United Nations entry',
+  ),
   limit: limitParam(50, 100),
   offset: offsetParam,
 });
@@ -38,8 +44,10 @@ export const InnQuery = z.object({
 });
 
 export const StampDutyQuery = z.object({
-  state: textParam('state', 100).optional()
-    .openapi({ description: 'State or union territory: name (any case), ISO 3166-2 code (IN-MH) or short code (MH)', example: 'Maharashtra' }),
+  state: textParam('state', 100).optional().openapi({
+    description: 'State or union territory: name (any case), ISO 3166-2 code (IN-MH) or short code (MH)',
+    example: 'Maharashtra',
+  }),
   instrument: z.enum(INSTRUMENTS, { error: 'instrument must be one of affidavit, power_of_attorney' }).optional(),
 });
 
@@ -48,8 +56,10 @@ export const ClassParams = z.object({ class_number: classNumber.openapi({ descri
 export const ClassItemsQuery = z.object({ type: itemType, limit: limitParam(50, 200), offset: offsetParam });
 
 export const ClassSearchQuery = z.object({
-  q: textParam('q', Q_MAX).min(1, 'q must not be empty')
-    .openapi({ description: 'Keywords; whole words are matched by English full-text search, partial words by trigram similarity', example: 'shirts' }),
+  q: textParam('q', Q_MAX).min(1, 'q must not be empty').openapi({
+    description: 'Keywords; whole words are matched by English full-text search, partial words by trigram similarity',
+    example: 'shirts',
+  }),
   type: itemType,
   class: classParam('class').optional().openapi({ description: 'Restrict to one Nice class (1-45)' }),
   limit: limitParam(20, 100),
@@ -69,13 +79,13 @@ export const WellKnownMark = z
     source_kind: z.string().openapi({ description: 'registry_list, journal_notice, court_decision or article' }),
     date_or_journal: z.string().nullable().openapi({ description: 'Determining authority, journal or case, and date' }),
     source_url: z.string().nullable(),
-    confidence: z.string().openapi({ description: 'high (official list row), medium (independent reports agree) or low (one secondary source)' }),
+    confidence: z
+      .string()
+      .openapi({ description: 'high (official list row), medium (independent reports agree) or low (one secondary source)' }),
   })
   .openapi('WellKnownMark');
 
-export const WellKnownMarkList = z
-  .object({ ...pageFields, results: z.array(WellKnownMark), coverage })
-  .openapi('WellKnownMarkList');
+export const WellKnownMarkList = z.object({ ...pageFields, results: z.array(WellKnownMark), coverage }).openapi('WellKnownMarkList');
 
 export const ProhibitedMark = z
   .object({
@@ -90,9 +100,7 @@ export const ProhibitedMark = z
   })
   .openapi('ProhibitedMark');
 
-export const ProhibitedMarkList = z
-  .object({ ...pageFields, results: z.array(ProhibitedMark), coverage })
-  .openapi('ProhibitedMarkList');
+export const ProhibitedMarkList = z.object({ ...pageFields, results: z.array(ProhibitedMark), coverage }).openapi('ProhibitedMarkList');
 
 export const NonProprietaryName = z
   .object({
@@ -100,7 +108,10 @@ export const NonProprietaryName = z
     inn_en: z.string().openapi({ example: 'paracetamol' }),
     inn_la: z.string().nullable().openapi({ example: 'paracetamolum' }),
     inn_ru: z.string().nullable(),
-    match: z.enum(['exact', 'prefix', 'substring', 'similar']).nullable().openapi({ description: 'How the name matched q; null without q' }),
+    match: z
+      .enum(['exact', 'prefix', 'substring', 'similar'])
+      .nullable()
+      .openapi({ description: 'How the name matched q; null without q' }),
   })
   .openapi('NonProprietaryName');
 
@@ -117,7 +128,8 @@ export const NonProprietaryNameList = z
     ...pageFields,
     results: z.array(NonProprietaryName),
     matching_stems: z.array(InnStemMatch).openapi({
-      description: 'WHO INN stems that q contains in their position (e.g. ends with -mab); relevant to Trade Marks Act s.13(b). ' +
+      description:
+        'WHO INN stems that q contains in their position (e.g. ends with -mab); relevant to Trade Marks Act s.13(b). ' +
         'Stems that may sit mid-word are reported only when at least 3 letters long',
     }),
     coverage,
@@ -157,7 +169,10 @@ export const ClassSummary = z
     class: z.number().int().min(1).max(45),
     item_count: z.number().int().openapi({ description: 'All items of the class' }),
     nice_item_count: z.number().int().openapi({ description: 'Items with a Nice item (`item_a`)' }),
-    tm_item_count: z.number().int().openapi({ description: 'Items with an Indian classification item (`item_b`); 0 until a source exists' }),
+    tm_item_count: z
+      .number()
+      .int()
+      .openapi({ description: 'Items with an Indian classification item (`item_b`); 0 until a source exists' }),
     kind: z.enum(['goods', 'services']),
     heading: z.string(),
   })
@@ -198,7 +213,9 @@ export const ClassSearchResult = z
     item_a: z.string().nullable(),
     item_b: z.string().nullable(),
     basic_number: z.string().nullable(),
-    rank: z.number().openapi({ description: 'Higher is better: above 1 for full-text (whole word) matches, at most 1 for partial-word matches' }),
+    rank: z
+      .number()
+      .openapi({ description: 'Higher is better: above 1 for full-text (whole word) matches, at most 1 for partial-word matches' }),
   })
   .openapi('ClassSearchResult');
 

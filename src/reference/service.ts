@@ -51,7 +51,11 @@ export class ReferenceService {
     const state = stateText ? await this.repo.findState(stateText) : undefined;
     // An unknown state is a typo to report, not a state without data (those answer with no rows).
     if (stateText && !state) {
-      throw invalidParameter('query', 'state', 'state must name an Indian state or union territory: its name, ISO 3166-2 code (IN-MH) or code (MH)');
+      throw invalidParameter(
+        'query',
+        'state',
+        'state must name an Indian state or union territory: its name, ISO 3166-2 code (IN-MH) or code (MH)',
+      );
     }
     const results = await this.repo.stampDuty(state?.iso_3166_2 ?? null, instrument ?? null);
     return { count: results.length, state: state ?? null, instrument: instrument ?? null, results, coverage: COVERAGE.stampDuty };

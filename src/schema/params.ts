@@ -13,8 +13,11 @@ export const intParam = (name: string, min: number, max: number, messages: { typ
   return z.preprocess(
     digits,
     // Aborting on the integer check: a 30-digit number is one mistake, not two.
-    z.number({ error: type }).int({ error: type, abort: true })
-      .min(min, messages.min ?? type).max(max, messages.max ?? type),
+    z
+      .number({ error: type })
+      .int({ error: type, abort: true })
+      .min(min, messages.min ?? type)
+      .max(max, messages.max ?? type),
   );
 };
 
@@ -23,19 +26,24 @@ export const intParam = (name: string, min: number, max: number, messages: { typ
  * it would otherwise reach the database and come back as a 500.
  */
 export const textParam = (name: string, max: number) =>
-  z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a single string`) })
+  z
+    .string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a single string`) })
     .trim()
     .refine((s) => !s.includes('\0'), { error: `${name} must not contain NUL characters`, abort: true })
     .max(max, `${name} must be at most ${max} characters`);
 
 export const limitParam = (def: number, max: number) =>
-  intParam('limit', 1, max, { min: 'limit must be at least 1', max: `limit must be at most ${max}` }).default(def)
+  intParam('limit', 1, max, { min: 'limit must be at least 1', max: `limit must be at most ${max}` })
+    .default(def)
     .openapi({ description: `Page size (default ${def}, maximum ${max})` });
 
 const OFFSET_MAX = 10_000_000;
 export const offsetParam = intParam('offset', 0, OFFSET_MAX, {
-  type: 'offset must be a non-negative integer', max: `offset must be at most ${OFFSET_MAX}`,
-}).default(0).openapi({ description: 'Rows to skip (default 0)' });
+  type: 'offset must be a non-negative integer',
+  max: `offset must be at most ${OFFSET_MAX}`,
+})
+  .default(0)
+  .openapi({ description: 'Rows to skip (default 0)' });
 
 /** A Nice class number, 1-45, named after its parameter so a 400 says which one is wrong. */
 export const classParam = (name: string) => intParam(name, 1, 45, { type: `${name} must be an integer between 1 and 45` });
@@ -45,7 +53,9 @@ export const idParam = (name: string) =>
   intParam(name, 1, 2 ** 31 - 1, { type: `${name} must be a positive integer`, max: `${name} is too large` });
 
 // Application numbers are digit strings; anything else cannot name a mark.
-export const appNoParam = z.string().regex(/^\d{1,12}$/, 'app_no must be an application number (digits only)')
+export const appNoParam = z
+  .string()
+  .regex(/^\d{1,12}$/, 'app_no must be an application number (digits only)')
   .openapi({ description: 'Trademark application number', example: '1234567' });
 
 export const Page = z.object({ limit: limitParam(50, 100), offset: offsetParam });

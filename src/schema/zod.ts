@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
 
 // Loaded once so every schema module gets `.openapi()`.
 extendZodWithOpenApi(z);

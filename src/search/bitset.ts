@@ -43,7 +43,7 @@ export class Bitset {
       if (x === 0) continue;
       x -= (x >>> 1) & 0x55555555;
       x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      n += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+      n += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
     }
     return n;
   }

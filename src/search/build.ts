@@ -1,13 +1,13 @@
-import { exactKey, normaliseMark } from './normalise.ts';
-import { MarkIndex } from './markIndex.ts';
-import { INFO_LIMITS, packInfo, type MarkData } from './types.ts';
-import { Vocabulary } from './vocabulary.ts';
-import { buildRuns } from './soundRuns.ts';
-import { SummaryBuilder, type SummaryFields } from './summaries.ts';
-import type { VocabularyLookups } from './vocabularyThread.ts';
 import { inThread } from '../threads/run.ts';
+import { MarkIndex } from './markIndex.ts';
+import { exactKey, normaliseMark } from './normalise.ts';
 import { buildPairs } from './pairs.ts';
 import type { RunTable } from './soundRuns.ts';
+import { buildRuns } from './soundRuns.ts';
+import { SummaryBuilder, type SummaryFields } from './summaries.ts';
+import { INFO_LIMITS, type MarkData, packInfo } from './types.ts';
+import { Vocabulary } from './vocabulary.ts';
+import type { VocabularyLookups } from './vocabularyThread.ts';
 
 type RunField = keyof RunTable;
 
@@ -25,7 +25,10 @@ export interface MarkRow extends SummaryFields {
 class Grow<T extends Uint32Array | Uint8Array | Uint16Array | Float64Array> {
   a: T;
   n = 0;
-  constructor(private readonly make: (size: number) => T, size = 1024) {
+  constructor(
+    private readonly make: (size: number) => T,
+    size = 1024,
+  ) {
     this.a = make(size);
   }
   push(v: number): void {
@@ -46,7 +49,10 @@ class Grow<T extends Uint32Array | Uint8Array | Uint16Array | Float64Array> {
 class Dictionary {
   readonly values: string[] = [''];
   private readonly ids = new Map<string, number>();
-  constructor(private readonly name: string, private readonly limit: number) {}
+  constructor(
+    private readonly name: string,
+    private readonly limit: number,
+  ) {}
   /** The value's code, or -1 when the dictionary is full. */
   id(v: string | null): number {
     if (v === null) return 0;
@@ -93,8 +99,10 @@ export class IndexBuilder {
   private readonly exact = new Map<number, string>();
   private readonly summary = new SummaryBuilder();
   private readonly dict = {
-    status: new Dictionary('status', INFO_LIMITS.status), tm_type: new Dictionary('tm_type', INFO_LIMITS.tm_type),
-    filing_mode: new Dictionary('filing_mode', INFO_LIMITS.filing_mode), state: new Dictionary('state', INFO_LIMITS.state),
+    status: new Dictionary('status', INFO_LIMITS.status),
+    tm_type: new Dictionary('tm_type', INFO_LIMITS.tm_type),
+    filing_mode: new Dictionary('filing_mode', INFO_LIMITS.filing_mode),
+    state: new Dictionary('state', INFO_LIMITS.state),
   };
   private sorted = true;
   /** Marks left out, with the reason. */
@@ -123,11 +131,12 @@ export class IndexBuilder {
     if (r.wordMark.length > MARK_MAX) return this.skip(r, `its word mark runs to ${r.wordMark.length} characters, more than ${MARK_MAX}`);
     const normalised = normaliseMark(r.wordMark);
     if (!normalised) return null;
-    if (normalised.length > MARK_MAX) return this.skip(r, `normalised, its word mark runs to ${normalised.length} characters, more than ${MARK_MAX}`);
+    if (normalised.length > MARK_MAX)
+      return this.skip(r, `normalised, its word mark runs to ${normalised.length} characters, more than ${MARK_MAX}`);
     if (!(r.cls >= 1 && r.cls <= 45)) return this.skip(r, `class ${r.cls} is not 1-45`);
     const { status, tm_type, filing_mode, state } = this.dict;
     const codes = [status.id(r.status), tm_type.id(r.tmType), filing_mode.id(r.filingMode), state.id(r.state)];
-    const full = [status, tm_type, filing_mode, state].find((d, k) => codes[k] < 0);
+    const full = [status, tm_type, filing_mode, state].find((_d, k) => codes[k] < 0);
     if (full) return this.skip(r, full.full);
     const i = this.appNo.n;
     if (i > 0 && this.appNo.a[i - 1] >= r.appNo) this.sorted = false;
@@ -233,9 +242,17 @@ export class IndexBuilder {
     return {
       appNo: pick(appIn, (k) => new Float64Array(k)),
       info,
-      dict: { status: this.dict.status.values, tm_type: this.dict.tm_type.values, filing_mode: this.dict.filing_mode.values, state: this.dict.state.values },
-      wordOffsets, markWords, markLen,
-      exactIds: Uint32Array.from(exactIds), exactKeys,
+      dict: {
+        status: this.dict.status.values,
+        tm_type: this.dict.tm_type.values,
+        filing_mode: this.dict.filing_mode.values,
+        state: this.dict.state.values,
+      },
+      wordOffsets,
+      markWords,
+      markLen,
+      exactIds: Uint32Array.from(exactIds),
+      exactKeys,
       summary: this.summary.finish(order),
       ...postings(n, words.length, wordOffsets, markWords, markLen, info),
       ...buildPairs(words.length, wordOffsets, markWords),
@@ -337,7 +354,20 @@ function postings(n: number, v: number, wordOffsets: Uint32Array, markWords: Uin
     }
   }
   return {
-    postOffsets, postMarks, postLen, postInfo, firstOffsets, firstMarks, firstLen, firstInfo,
-    lastOffsets, lastMarks, lastLen, lastInfo, onlyOffsets, onlyMarks, onlyInfo,
+    postOffsets,
+    postMarks,
+    postLen,
+    postInfo,
+    firstOffsets,
+    firstMarks,
+    firstLen,
+    firstInfo,
+    lastOffsets,
+    lastMarks,
+    lastLen,
+    lastInfo,
+    onlyOffsets,
+    onlyMarks,
+    onlyInfo,
   };
 }

@@ -7,7 +7,12 @@ import type { Logger } from '../logger.ts';
  * the same position share entries. A Redis failure only means a miss.
  */
 export class SearchCache {
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly ttlSeconds: number, private readonly log: Logger) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlSeconds: number,
+    private readonly log: Logger,
+  ) {}
 
   get enabled(): boolean {
     return this.ttlSeconds > 0;

@@ -22,7 +22,12 @@ export function decodeCursor(cursor: string, fp: string): After {
   } catch {
     throw invalid('cursor is not one this API handed out');
   }
-  const ok = Array.isArray(v) && v.length === 6 && v[0] === 1 && typeof v[1] === 'string' && v.slice(2).every((x) => Number.isSafeInteger(x) && x >= 0);
+  const ok =
+    Array.isArray(v) &&
+    v.length === 6 &&
+    v[0] === 1 &&
+    typeof v[1] === 'string' &&
+    v.slice(2).every((x) => Number.isSafeInteger(x) && x >= 0);
   if (!ok) throw invalid('cursor is not one this API handed out');
   const [, f, strategy, dist, len, appNo] = v as [number, string, number, number, number, number];
   if (f !== fp) throw invalid('cursor belongs to another search: repeat the same word_mark, match_type, classes and status');

@@ -64,6 +64,7 @@ function slowDistance(a: string, b: string, max: number): number {
  */
 export function distanceFrom(a: string): (b: string, max: number) => number {
   const m = a.length;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, NUL included, is what this tests for
   if (m === 0 || m > 32 || /[^\x00-\x7f]/.test(a)) return (b, max) => boundedDistance(a, b, max);
   const peq = new Int32Array(128);
   for (let i = 0; i < m; i++) peq[a.charCodeAt(i)] |= 1 << i;
@@ -80,7 +81,7 @@ export function distanceFrom(a: string): (b: string, max: number) => number {
       const c = b.charCodeAt(j);
       const pm = c < 128 ? peq[c] : 0;
       const tr = ((~d0 & pm) << 1) & pmOld;
-      d0 = ((((pm & vp) + vp) ^ vp) | pm | vn | tr);
+      d0 = (((pm & vp) + vp) ^ vp) | pm | vn | tr;
       let hp = vn | ~(d0 | vp);
       let hn = d0 & vp;
       if (hp & last) dist++;

@@ -1,11 +1,11 @@
+import type { SummaryRow } from '../trademarks/repository.ts';
 import { IndexBuilder, type MarkRow, type Skipped } from './build.ts';
-import type { MarkIndex } from './markIndex.ts';
 import { LiveIndex } from './liveIndex.ts';
+import type { MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import type { Change } from './source.ts';
-import type { SummaryRow } from '../trademarks/repository.ts';
+import { type After, FACETS, type Facet, type Filter, type IndexHit, type IndexResult } from './types.ts';
 import type { IndexView, RegisterView } from './view.ts';
-import { FACETS, type After, type Facet, type Filter, type IndexHit, type IndexResult } from './types.ts';
 
 // The searchable register of one process: the index as built (or loaded from its snapshot) plus a
 // small index of the marks changed since, rebuilt on every change. A changed mark is hidden in the
@@ -24,7 +24,10 @@ export class SearchEngine implements RegisterView {
   private changed = new Map<number, MarkRow | null>();
 
   /** `seq`: the change-feed position the register reflects; the same in every process at the same data, so it keys the result cache. */
-  constructor(base: MarkIndex, public seq: number) {
+  constructor(
+    base: MarkIndex,
+    public seq: number,
+  ) {
     this.base = new LiveIndex(base);
   }
 

@@ -1,8 +1,8 @@
-import type { MarkIndex } from './markIndex.ts';
-import type { SearchScratch } from './scratch.ts';
-import type { PreparedQuery } from './query.ts';
 import { runAt } from './gather.ts';
+import type { MarkIndex } from './markIndex.ts';
 import { PAIR_ENDS, PAIR_STARTS, pairsInto } from './pairs.ts';
+import type { PreparedQuery } from './query.ts';
+import type { SearchScratch } from './scratch.ts';
 import { S_EXACT } from './strategies.ts';
 
 /** EXACT: the marks that are the query, case and runs of whitespace aside (their EXACT key is the query's). */

@@ -1,17 +1,17 @@
 import { Bitset } from './bitset.ts';
-import type { MarkIndex } from './markIndex.ts';
-import { SearchScratch } from './scratch.ts';
-import { groups, page } from './results.ts';
 import { exact } from './exact.ts';
-import { singleWord } from './singleWord.ts';
+import type { MarkIndex } from './markIndex.ts';
 import { multiWord } from './multiWord.ts';
-import { STRATEGY_COUNT } from './strategies.ts';
-import { prepareQuery, type PreparedQuery } from './query.ts';
-import { SHORT_FROM, ShortPrefixes } from './shortPrefix.ts';
+import { type PreparedQuery, prepareQuery } from './query.ts';
+import { orderPart, type Part, type ReadyAnswer, readyAnswer, readyCounts, readyHits } from './ready.ts';
 import { READY_FROM, ReadyWords } from './readyWords.ts';
-import { orderPart, readyAnswer, readyCounts, readyHits, type Part, type ReadyAnswer } from './ready.ts';
-import { IndexReader, type IndexView } from './view.ts';
+import { groups, page } from './results.ts';
+import { SearchScratch } from './scratch.ts';
+import { SHORT_FROM, ShortPrefixes } from './shortPrefix.ts';
+import { singleWord } from './singleWord.ts';
+import { STRATEGY_COUNT } from './strategies.ts';
 import type { After, Filter, IndexResult } from './types.ts';
+import { IndexReader, type IndexView } from './view.ts';
 
 // An index as it is searched now: its marks (a MarkIndex, never changed) less those hidden since it
 // was made, and the answers it keeps ready (src/search/ready.ts). Hiding a mark, when the change feed
@@ -34,7 +34,11 @@ export class LiveIndex {
    * `readyFrom`: how many marks a word needs to keep its answer ready when searched alone (tests lower
    * them to reach those paths on small registers).
    */
-  constructor(readonly index: MarkIndex, shortFrom = SHORT_FROM, private readonly readyFrom = READY_FROM) {
+  constructor(
+    readonly index: MarkIndex,
+    shortFrom = SHORT_FROM,
+    private readonly readyFrom = READY_FROM,
+  ) {
     this.hidden = new Bitset(index.n);
     this.short = new ShortPrefixes(index.vocab, index.d, this.hidden, shortFrom);
     this.readyWords = new ReadyWords(index.n);
@@ -67,7 +71,11 @@ export class LiveIndex {
     const ready = this.readyAnswer(q, filter);
     if (ready) {
       const c = readyCounts(ready, filter.classes);
-      return { count: c.count, groups: groups(dict, c.classStatus, c.typeMode, c.state), hits: readyHits(ready, this.index.d.appNo, this.hidden, filter.classes, want, after) };
+      return {
+        count: c.count,
+        groups: groups(dict, c.classStatus, c.typeMode, c.state),
+        hits: readyHits(ready, this.index.d.appNo, this.hidden, filter.classes, want, after),
+      };
     }
     return this.withScratch(filter, (s) => {
       if (q.words.length) {
@@ -76,7 +84,11 @@ export class LiveIndex {
         else multiWord(this.index, s, q);
       }
       s.close(STRATEGY_COUNT - 1);
-      return { count: s.count, groups: groups(dict, s.facetClassStatus, s.facetTypeMode, s.facetState), hits: page(s, this.index.d.appNo, want, after) };
+      return {
+        count: s.count,
+        groups: groups(dict, s.facetClassStatus, s.facetTypeMode, s.facetState),
+        hits: page(s, this.index.d.appNo, want, after),
+      };
     });
   }
 

@@ -1,12 +1,12 @@
 import pg from 'pg';
-import type { Logger } from '../logger.ts';
-import type { ChangeListener } from '../db/listener.ts';
 import { SEARCH_CHANNEL, SNAPSHOT_CHANNEL } from '../db/channels.ts';
+import type { ChangeListener } from '../db/listener.ts';
+import type { Logger } from '../logger.ts';
 import { IndexBuilder, type Skipped } from './build.ts';
-import { SearchEngine, REBUILD_AT } from './engine.ts';
+import { REBUILD_AT, SearchEngine } from './engine.ts';
 import { LiveIndex } from './liveIndex.ts';
 import { loadSnapshot, saveSnapshot, snapshotHeader } from './snapshot.ts';
-import { changesSince, instanceOf, streamMarks, type Change } from './source.ts';
+import { type Change, changesSince, instanceOf, streamMarks } from './source.ts';
 
 const POLL_MS = 2000;
 
@@ -26,15 +26,23 @@ export interface IndexStats {
  * Builds the index from PostgreSQL (streamed) and, given a file, saves it as a snapshot. A mark the index
  * cannot hold is left out, named in `log` and in `skipped`.
  */
-export async function buildIndex(url: string, snapshotFile: string | null, log?: (msg: string) => void): Promise<{ engine: SearchEngine; ms: number; saveMs: number; skipped: Skipped[] }> {
+export async function buildIndex(
+  url: string,
+  snapshotFile: string | null,
+  log?: (msg: string) => void,
+): Promise<{ engine: SearchEngine; ms: number; saveMs: number; skipped: Skipped[] }> {
   const t0 = performance.now();
   let builder = new IndexBuilder();
   let rows = 0;
-  const snap = await streamMarks(url, (s) => (builder = new IndexBuilder(s.estimate)), (r) => {
-    const reason = builder.add(r);
-    if (reason) log?.(`search index: mark ${r.appNo} left out: ${reason}`);
-    if (++rows % 1_000_000 === 0) log?.(`search index: ${rows.toLocaleString('en')} marks read`);
-  });
+  const snap = await streamMarks(
+    url,
+    (s) => (builder = new IndexBuilder(s.estimate)),
+    (r) => {
+      const reason = builder.add(r);
+      if (reason) log?.(`search index: mark ${r.appNo} left out: ${reason}`);
+      if (++rows % 1_000_000 === 0) log?.(`search index: ${rows.toLocaleString('en')} marks read`);
+    },
+  );
   const index = await builder.finishInThread();
   const t1 = performance.now();
   if (snapshotFile) saveSnapshot(snapshotFile, index, snap.seq, snap.instance);
@@ -46,7 +54,11 @@ export async function buildIndex(url: string, snapshotFile: string | null, log?:
  * was built, or null when nothing needed building (or the deployment keeps no snapshot). `log` hears
  * the build's progress and the marks it left out.
  */
-export async function ensureSearchSnapshot(url: string, file: string | null, log?: (msg: string) => void): Promise<{ ms: number; marks: number } | null> {
+export async function ensureSearchSnapshot(
+  url: string,
+  file: string | null,
+  log?: (msg: string) => void,
+): Promise<{ ms: number; marks: number } | null> {
   if (!file) return null;
   const snap = await snapshotHeader(file);
   if (snap) {
@@ -115,8 +127,13 @@ export class SearchIndex {
     this.timer.unref();
     await this.catchUp();
     this.stats = {
-      marks: engine.indexes[0].n, seq: engine.seq, pending: engine.pending, source: snap ? 'snapshot' : 'built',
-      loadMs: Math.round(performance.now() - t0), readyAnswers: ready, readyMs,
+      marks: engine.indexes[0].n,
+      seq: engine.seq,
+      pending: engine.pending,
+      source: snap ? 'snapshot' : 'built',
+      loadMs: Math.round(performance.now() - t0),
+      readyAnswers: ready,
+      readyMs,
     };
     this.log.info({ search: this.stats }, 'search index ready');
     return engine;

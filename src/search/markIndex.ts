@@ -1,9 +1,9 @@
-import type { Vocabulary } from './vocabulary.ts';
-import { partitionPoint } from './hash.ts';
 import { runIn } from './gather.ts';
-import { BITMAP_WORD, WordSets } from './wordSets.ts';
+import { partitionPoint } from './hash.ts';
 import { Summaries } from './summaries.ts';
 import type { MarkData, Postings } from './types.ts';
+import type { Vocabulary } from './vocabulary.ts';
+import { BITMAP_WORD, WordSets } from './wordSets.ts';
 
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
 // marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
@@ -32,7 +32,11 @@ export class MarkIndex {
    * `bitmapFrom`: how many marks a word needs to keep a bitmap of them (tests lower it to reach that
    * path on small registers).
    */
-  constructor(readonly vocab: Vocabulary, readonly d: MarkData, bitmapFrom = BITMAP_WORD) {
+  constructor(
+    readonly vocab: Vocabulary,
+    readonly d: MarkData,
+    bitmapFrom = BITMAP_WORD,
+  ) {
     this.n = d.appNo.length;
     d.exactIds.forEach((id, i) => this.exactOverride.set(id, d.exactKeys[i]));
     this.sets = new WordSets(d, bitmapFrom);

@@ -1,15 +1,24 @@
-import type { MarkIndex } from './markIndex.ts';
-import type { SearchScratch } from './scratch.ts';
-import type { PreparedQuery } from './query.ts';
-import { related, type Related } from './related.ts';
 import { splits } from './compounds.ts';
+import { runAt, runIn } from './gather.ts';
+import type { MarkIndex } from './markIndex.ts';
+import { maxEdits } from './normalise.ts';
+import { PAIR_ENDS } from './pairs.ts';
+import type { PreparedQuery } from './query.ts';
+import { type Related, related } from './related.ts';
+import type { SearchScratch } from './scratch.ts';
 import { admitRuns, collect, HOLDING, soundRunsOf, takePairs, takeRuns, typingLastWord } from './steps.ts';
 import {
-  S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PHONETIC, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
+  S_ALL_WORDS,
+  S_COMPOUND,
+  S_EXACT,
+  S_PHONETIC,
+  S_PREFIX,
+  S_SPELLING,
+  S_SUBSTRING,
+  S_SUBSTRING_CROSS,
+  S_SUFFIX,
+  S_WORD,
 } from './strategies.ts';
-import { maxEdits } from './normalise.ts';
-import { runAt, runIn } from './gather.ts';
-import { PAIR_ENDS } from './pairs.ts';
 
 const NONE = 9;
 // What looking a word's pairs up costs (a binary search), in postings read the other way.
@@ -77,7 +86,10 @@ function partial(ix: MarkIndex, s: SearchScratch, rel: Related[][], ids: number[
   const d = ix.d;
   const words = ix.vocab.words;
   const df = (i: number) => rel[i].reduce((n, r) => n + d.postOffsets[r.id + 1] - d.postOffsets[r.id], 0);
-  const order = rel.map((_, i) => i).filter((i) => ids[i] < 0 || words[ids[i]].length >= 3).sort((a, b) => df(a) - df(b));
+  const order = rel
+    .map((_, i) => i)
+    .filter((i) => ids[i] < 0 || words[ids[i]].length >= 3)
+    .sort((a, b) => df(a) - df(b));
   order.forEach((i, rank) => {
     for (const r of rel[i]) if (words[r.id].length >= 3) s.takeWord(ix.only, r.id, r.dist + 8 * rank, words[r.id].length);
   });
@@ -220,7 +232,14 @@ function crossing(ix: MarkIndex, s: SearchScratch, words: string[], ids: number[
   if (lo === hi || !ends.length) return;
   // Two words: the pairs of each word with the ending whose next word has the beginning, unless
   // there are so many such words that the way below costs less.
-  if (k === 2 && ends.length * PAIR_LOOKUP <= Math.min(d.postOffsets[hi] - d.postOffsets[lo], ends.reduce((n, w) => n + ix.postings(w), 0))) {
+  if (
+    k === 2 &&
+    ends.length * PAIR_LOOKUP <=
+      Math.min(
+        d.postOffsets[hi] - d.postOffsets[lo],
+        ends.reduce((n, w) => n + ix.postings(w), 0),
+      )
+  ) {
     for (let i = 0; i < ends.length; i++) takePairs(ix, s, ends[i], lo, hi, 0);
     return;
   }

@@ -49,8 +49,28 @@ export function wordsOf(normalised: string): string[] {
   return normalised.length ? normalised.split(' ') : [];
 }
 
-const ONES = ['ZERO', 'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN', 'TWELVE',
-  'THIRTEEN', 'FOURTEEN', 'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN'];
+const ONES = [
+  'ZERO',
+  'ONE',
+  'TWO',
+  'THREE',
+  'FOUR',
+  'FIVE',
+  'SIX',
+  'SEVEN',
+  'EIGHT',
+  'NINE',
+  'TEN',
+  'ELEVEN',
+  'TWELVE',
+  'THIRTEEN',
+  'FOURTEEN',
+  'FIFTEEN',
+  'SIXTEEN',
+  'SEVENTEEN',
+  'EIGHTEEN',
+  'NINETEEN',
+];
 const TENS = ['', '', 'TWENTY', 'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY'];
 
 // A digit alone is read as the word it stands for in brand names: 2 as TO (2GETHER), 4 as FOR (4EVER),
@@ -87,9 +107,24 @@ export function numberWords(digits: string): string {
 // differences that are left (aa/a, ee/i, oo/u inside a word).
 const ROMANISATION: [RegExp, string][] = [
   // English spellings first: KNIGHT, NIGHT and NITE; QUALITY and KWALITY; TWOGETHER and 2GETHER.
-  [/IGH/g, 'I'], [/QU/g, 'KV'], [/^TWO/, 'TO'],
-  [/AA/g, 'A'], [/EE/g, 'I'], [/OO/g, 'U'], [/PH/g, 'F'], [/W/g, 'V'], [/Q/g, 'K'], [/SH/g, 'S'], [/BH/g, 'B'],
-  [/KH/g, 'K'], [/GH/g, 'G'], [/TH/g, 'T'], [/DH/g, 'D'], [/JH/g, 'J'], [/CK/g, 'K'], [/Z/g, 'J'],
+  [/IGH/g, 'I'],
+  [/QU/g, 'KV'],
+  [/^TWO/, 'TO'],
+  [/AA/g, 'A'],
+  [/EE/g, 'I'],
+  [/OO/g, 'U'],
+  [/PH/g, 'F'],
+  [/W/g, 'V'],
+  [/Q/g, 'K'],
+  [/SH/g, 'S'],
+  [/BH/g, 'B'],
+  [/KH/g, 'K'],
+  [/GH/g, 'G'],
+  [/TH/g, 'T'],
+  [/DH/g, 'D'],
+  [/JH/g, 'J'],
+  [/CK/g, 'K'],
+  [/Z/g, 'J'],
 ];
 
 /** A word with numbers spelled out and Indian romanisation folded: the input to the phonetic code. */

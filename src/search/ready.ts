@@ -1,6 +1,6 @@
 import type { Bitset } from './bitset.ts';
 import { radixSortPairs } from './hash.ts';
-import { INFO_LIMITS, MAX_LEN, sortKey, type After, type IndexHit } from './types.ts';
+import { type After, INFO_LIMITS, type IndexHit, MAX_LEN, sortKey } from './types.ts';
 
 // A ready answer: the whole result of a query whose answer depends on one string alone (a prefix of
 // one or two characters, or a very common word searched alone), kept in result order with its facet
@@ -85,7 +85,14 @@ export function readyCounts(e: ReadyAnswer, classes: Uint8Array | null) {
 }
 
 /** The first `want` hits of an answer in result order, after `after`, skipping dead marks and classes not kept. */
-export function readyHits(e: ReadyAnswer, appNo: Float64Array, dead: Bitset, classes: Uint8Array | null, want: number, after: After | null): IndexHit[] {
+export function readyHits(
+  e: ReadyAnswer,
+  appNo: Float64Array,
+  dead: Bitset,
+  classes: Uint8Array | null,
+  want: number,
+  after: After | null,
+): IndexHit[] {
   const out: IndexHit[] = [];
   const afterKey = after ? sortKey(after.dist, after.len) : -1;
   for (let s = 0; s < e.parts.length && out.length < want; s++) {

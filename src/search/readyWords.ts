@@ -1,5 +1,5 @@
 import { Bitset } from './bitset.ts';
-import { tally, type ReadyAnswer } from './ready.ts';
+import { type ReadyAnswer, tally } from './ready.ts';
 
 // A query of one word answers from that word alone. The few dozen words held by READY_FROM marks or
 // more (SHREE, SAI, STAR) admit over half a million marks each through every strategy, 15 to 30 ms a

@@ -1,6 +1,6 @@
-import type { Vocabulary } from './vocabulary.ts';
 import { distanceFrom } from './editDistance.ts';
 import { maxEdits, romanise } from './normalise.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 /**
  * A word of the register a query word may match: itself (level 0), a spelling variant (1) or a
@@ -25,7 +25,7 @@ export const editsOf = (dist: number) => dist >> 1;
 export function related(v: Vocabulary, w: string, withSelf: boolean): Related[] {
   let memo = memos.get(v);
   if (!memo) memos.set(v, (memo = new Map()));
-  const key = withSelf ? w : ' ' + w;
+  const key = withSelf ? w : ` ${w}`;
   let found = memo.get(key);
   if (found) {
     // Most recently used last: the first entry is the one to evict.
@@ -52,7 +52,8 @@ function find(v: Vocabulary, w: string, withSelf: boolean): Related[] {
   // Numbers sound like their words however short they are: 4 SEASONS and FOUR SEASONS, 7 UP and SEVEN UP.
   if (w.length >= 3 || /\d/.test(w)) {
     const alike = v.soundAlikes(w);
-    for (const [id, d] of v.variants(w, maxEdits(w.length))) if (!out.has(id)) out.set(id, { id, level: 1, dist: 2 * d + (alike.has(id) ? 0 : 1) });
+    for (const [id, d] of v.variants(w, maxEdits(w.length)))
+      if (!out.has(id)) out.set(id, { id, level: 1, dist: 2 * d + (alike.has(id) ? 0 : 1) });
     // Digits against number words are compared as words (9 and NINE are 0 apart); other words as spelled.
     const digits = /\d/.test(w);
     let fromRomanised: ((b: string, max: number) => number) | null = null;

@@ -1,6 +1,6 @@
-import { STRATEGY_COUNT } from './strategies.ts';
 import type { SearchScratch } from './scratch.ts';
-import { INFO_LIMITS, MAX_LEN, SORT_KEYS, sortKey, type After, type Facet, type IndexHit, type MarkData } from './types.ts';
+import { STRATEGY_COUNT } from './strategies.ts';
+import { type After, type Facet, INFO_LIMITS, type IndexHit, MAX_LEN, type MarkData, SORT_KEYS, sortKey } from './types.ts';
 
 // A search's answer read out of what it counted and admitted: the five groups, and the page.
 

@@ -1,5 +1,5 @@
-import { z } from '../schema/zod.ts';
 import { classNumber, intParam, limitParam, textParam } from '../schema/params.ts';
+import { z } from '../schema/zod.ts';
 import { TrademarkDetail, TrademarkSummary } from '../trademarks/schemas.ts';
 import { STRATEGIES } from './strategies.ts';
 
@@ -13,61 +13,99 @@ const classList = z
   .openapi({ type: 'string', description: 'Several Nice classes, comma-separated (e.g. 29,30,43); combined with class_number' });
 
 export const SearchQuery = z.object({
-  word_mark: textParam('word_mark', 200).pipe(z.string().min(1, 'word_mark must not be empty'))
+  word_mark: textParam('word_mark', 200)
+    .pipe(z.string().min(1, 'word_mark must not be empty'))
     .openapi({ description: 'The word mark to search for' }),
-  match_type: z.string().optional().default('SMART')
+  match_type: z
+    .string()
+    .optional()
+    .default('SMART')
     .transform((s) => s.toUpperCase())
     .pipe(z.enum(['SMART', 'EXACT'], { error: 'match_type must be SMART or EXACT' }))
-    .openapi({ type: 'string', enum: ['SMART', 'EXACT'], default: 'SMART', description: 'SMART (fuzzy, ranked) or EXACT (the whole mark, ignoring case and runs of whitespace)' }),
+    .openapi({
+      type: 'string',
+      enum: ['SMART', 'EXACT'],
+      default: 'SMART',
+      description: 'SMART (fuzzy, ranked) or EXACT (the whole mark, ignoring case and runs of whitespace)',
+    }),
   class_number: classNumber.optional(),
   classes: classList.optional(),
   status: textParam('status', 100).optional().openapi({ description: 'Only marks with this status (as listed in groups.status)' }),
   limit: limitParam(50, 100),
   offset: intParam('offset', 0, OFFSET_LIMIT, {
-    type: 'offset must be a non-negative integer', max: `offset must be at most ${OFFSET_LIMIT}: page further with cursor`,
-  }).default(0).openapi({ description: `Results to skip (default 0, at most ${OFFSET_LIMIT}; deeper pages with cursor)` }),
-  cursor: textParam('cursor', 500).optional()
+    type: 'offset must be a non-negative integer',
+    max: `offset must be at most ${OFFSET_LIMIT}: page further with cursor`,
+  })
+    .default(0)
+    .openapi({ description: `Results to skip (default 0, at most ${OFFSET_LIMIT}; deeper pages with cursor)` }),
+  cursor: textParam('cursor', 500)
+    .optional()
     .openapi({ description: 'Opaque: next_cursor of the previous page of the same search. Not combined with offset' }),
 });
 export type SearchParams = z.infer<typeof SearchQuery>;
 
 export const SearchResult = TrademarkSummary.extend({
-  score: z.number().int().min(0).max(100).openapi({ description: 'Relevance 0-100: a band per strategy, less for spelling distance and extra length' }),
+  score: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .openapi({ description: 'Relevance 0-100: a band per strategy, less for spelling distance and extra length' }),
   strategy: z.enum(STRATEGIES).openapi({ description: 'How the mark matched (the strongest way)' }),
 }).openapi('SearchResult');
 
-const bucket = z.array(z.record(z.string(), z.number().int())).openapi({ description: 'Single-entry {value: count} objects, largest first' });
+const bucket = z
+  .array(z.record(z.string(), z.number().int()))
+  .openapi({ description: 'Single-entry {value: count} objects, largest first' });
 
-export const Groups = z.object({
-  status: bucket, tm_type: bucket, filing_mode: bucket, state: bucket, class_number: bucket,
-}).openapi('SearchGroups', { description: 'Counts over all matches (not just the page); marks without a value are not in that bucket list' });
+export const Groups = z
+  .object({
+    status: bucket,
+    tm_type: bucket,
+    filing_mode: bucket,
+    state: bucket,
+    class_number: bucket,
+  })
+  .openapi('SearchGroups', {
+    description: 'Counts over all matches (not just the page); marks without a value are not in that bucket list',
+  });
 
-export const SearchResponse = z.object({
-  query: z.string(),
-  match_type: z.enum(['SMART', 'EXACT']),
-  count: z.number().int().openapi({ description: 'All matches' }),
-  limit: z.number().int(),
-  offset: z.number().int(),
-  response_ms: z.number().int(),
-  from_cache: z.boolean(),
-  results: z.array(SearchResult),
-  groups: Groups,
-  next_cursor: z.string().nullable().openapi({ description: 'Pass as cursor for the page after this one; null on the last page' }),
-}).openapi('SearchResponse');
+export const SearchResponse = z
+  .object({
+    query: z.string(),
+    match_type: z.enum(['SMART', 'EXACT']),
+    count: z.number().int().openapi({ description: 'All matches' }),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    response_ms: z.number().int(),
+    from_cache: z.boolean(),
+    results: z.array(SearchResult),
+    groups: Groups,
+    next_cursor: z.string().nullable().openapi({ description: 'Pass as cursor for the page after this one; null on the last page' }),
+  })
+  .openapi('SearchResponse');
 
 export const PublicResult = TrademarkSummary.pick({
-  application_number: true, word_mark: true, class_number: true, status: true, application_date: true, state: true, tm_type: true,
+  application_number: true,
+  word_mark: true,
+  class_number: true,
+  status: true,
+  application_date: true,
+  state: true,
+  tm_type: true,
 }).openapi('PublicSearchResult');
 
 export const PublicSearchQuery = z.object({
   word_mark: textParam('word_mark', 200).pipe(z.string().min(1, 'word_mark must not be empty')),
 });
 
-export const PublicSearchResponse = z.object({
-  query: z.string(),
-  count: z.number().int().openapi({ description: 'All matches (at most 10 are shown)' }),
-  results: z.array(PublicResult).max(10),
-}).openapi('PublicSearchResponse');
+export const PublicSearchResponse = z
+  .object({
+    query: z.string(),
+    count: z.number().int().openapi({ description: 'All matches (at most 10 are shown)' }),
+    results: z.array(PublicResult).max(10),
+  })
+  .openapi('PublicSearchResponse');
 
 const appNumbers = z
   .union([z.string(), z.array(z.string({ error: 'application_numbers must hold strings' }))], {
@@ -76,12 +114,16 @@ const appNumbers = z
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter((s) => s !== ''))
   .superRefine((list, ctx) => {
     if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'application_numbers must name at least one application number' });
-    if (list.length > 100) ctx.addIssue({ code: 'custom', message: `application_numbers may hold at most 100 items; this has ${list.length}` });
+    if (list.length > 100)
+      ctx.addIssue({ code: 'custom', message: `application_numbers may hold at most 100 items; this has ${list.length}` });
     const bad = list.filter((s) => !/^\d{1,12}$/.test(s));
     if (bad.length) {
       ctx.addIssue({
         code: 'custom',
-        message: `application_numbers takes application numbers (digits only), never word marks: ${bad.slice(0, 5).map((b) => JSON.stringify(b)).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
+        message: `application_numbers takes application numbers (digits only), never word marks: ${bad
+          .slice(0, 5)
+          .map((b) => JSON.stringify(b))
+          .join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
       });
     }
   })
@@ -93,36 +135,46 @@ const appNumbers = z
 
 export const BulkRequest = z.object({ application_numbers: appNumbers });
 
-export const BulkResponse = z.object({
-  requested: z.number().int().openapi({ description: 'Distinct application numbers asked for' }),
-  found: z.number().int(),
-  not_found: z.array(z.string()),
-  results: z.array(TrademarkSummary),
-}).openapi('BulkTrademarkResponse');
+export const BulkResponse = z
+  .object({
+    requested: z.number().int().openapi({ description: 'Distinct application numbers asked for' }),
+    found: z.number().int(),
+    not_found: z.array(z.string()),
+    results: z.array(TrademarkSummary),
+  })
+  .openapi('BulkTrademarkResponse');
 
-export const BulkDetailResponse = z.object({
-  requested: z.number().int(),
-  found: z.number().int(),
-  not_found: z.array(z.string()),
-  results: z.array(TrademarkDetail),
-}).openapi('BulkDetailResponse');
+export const BulkDetailResponse = z
+  .object({
+    requested: z.number().int(),
+    found: z.number().int(),
+    not_found: z.array(z.string()),
+    results: z.array(TrademarkDetail),
+  })
+  .openapi('BulkDetailResponse');
 
-export const PhoneticWord = z.object({
-  word: z.string(),
-  romanised: z.string().openapi({ description: 'Numbers spelled out and Indian romanisation folded (SH→S, EE→I, PH→F, …)' }),
-  codes: z.array(z.string()).openapi({ description: 'Double Metaphone codes of the romanised word' }),
-}).openapi('PhoneticWord');
+export const PhoneticWord = z
+  .object({
+    word: z.string(),
+    romanised: z.string().openapi({ description: 'Numbers spelled out and Indian romanisation folded (SH→S, EE→I, PH→F, …)' }),
+    codes: z.array(z.string()).openapi({ description: 'Double Metaphone codes of the romanised word' }),
+  })
+  .openapi('PhoneticWord');
 
 export const SoundAlike = TrademarkSummary.pick({ application_number: true, word_mark: true, class_number: true, status: true })
   .extend({ score: z.number().int(), strategy: z.enum(['spelling', 'phonetic']) })
   .openapi('SoundAlike');
 
-export const PhoneticResponse = z.object({
-  application_number: z.string(),
-  word_mark: z.string(),
-  normalised: z.string().openapi({ description: 'The mark as search compares it' }),
-  words: z.array(PhoneticWord),
-  sound_alikes: z.array(SoundAlike).openapi({ description: 'The closest marks matched by spelling variants or sound-alikes, best first (at most 20)' }),
-}).openapi('PhoneticResponse');
+export const PhoneticResponse = z
+  .object({
+    application_number: z.string(),
+    word_mark: z.string(),
+    normalised: z.string().openapi({ description: 'The mark as search compares it' }),
+    words: z.array(PhoneticWord),
+    sound_alikes: z
+      .array(SoundAlike)
+      .openapi({ description: 'The closest marks matched by spelling variants or sound-alikes, best first (at most 20)' }),
+  })
+  .openapi('PhoneticResponse');
 
 export const PhoneticParams = z.object({ app_no: z.string().regex(/^\d{1,12}$/, 'app_no must be an application number (digits only)') });

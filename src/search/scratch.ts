@@ -1,10 +1,10 @@
 import { Bitset } from './bitset.ts';
 import { Buckets, Candidates } from './gather.ts';
+import type { MarkIndex } from './markIndex.ts';
 import { RunScratch } from './soundRuns.ts';
 import { STRATEGY_COUNT } from './strategies.ts';
-import type { MarkIndex } from './markIndex.ts';
+import { type Filter, INFO_LIMITS, MAX_DIST, MAX_LEN, type Postings, SORT_KEYS, sortKey } from './types.ts';
 import type { BitmapPool } from './wordSets.ts';
-import { INFO_LIMITS, MAX_DIST, MAX_LEN, SORT_KEYS, sortKey, type Filter, type Postings } from './types.ts';
 
 // What one search works in, over one index: a bitmap of the marks seen so far (dedup, strongest
 // strategy first); the marks admitted, in a list whose runs are the strategies' buckets, each with
@@ -99,7 +99,15 @@ export class SearchScratch implements BitmapPool {
 
   // The hot loop of every search: one pass over postings, nothing but sequential reads, a bitmap in
   // cache, appends and small counters.
-  private takeAll(marks: Uint32Array, len: Uint16Array | null, info: Uint32Array, from: number, to: number, base: number, fixed: number): number {
+  private takeAll(
+    marks: Uint32Array,
+    len: Uint16Array | null,
+    info: Uint32Array,
+    from: number,
+    to: number,
+    base: number,
+    fixed: number,
+  ): number {
     const seen = this.seen.words;
     const members = this.members;
     const keys = this.keys;

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { invalidParameter, notFound } from '../errors.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
-import type { SearchIndex } from './manager.ts';
-import type { SearchEngine } from './engine.ts';
 import type { SearchCache } from './cache.ts';
-import { FACETS, type After, type Facet, type Filter, type IndexHit } from './types.ts';
-import { prepareQuery, type MatchType } from './query.ts';
-import { STRATEGIES, S_SPELLING, score } from './strategies.ts';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
+import type { SearchEngine } from './engine.ts';
+import type { SearchIndex } from './manager.ts';
 import { phoneticCodes, romanise, wordsOf } from './normalise.ts';
+import { type MatchType, prepareQuery } from './query.ts';
 import type { SearchParams } from './schemas.ts';
+import { S_SPELLING, STRATEGIES, score } from './strategies.ts';
+import { type After, FACETS, type Facet, type Filter, type IndexHit } from './types.ts';
 
 type Bucket = Record<string, number>[];
 export interface SearchBody {
@@ -29,7 +29,6 @@ const bad = (parameter: string, message: string) => invalidParameter('query', pa
 
 /** Word-mark search over the in-process index, which also holds the summaries of the page. */
 export class SearchService {
-
   constructor(
     private readonly index: SearchIndex,
     private readonly repo: TrademarkRepository,
@@ -42,13 +41,19 @@ export class SearchService {
     const t0 = performance.now();
     const q = prepareQuery(p.word_mark, p.match_type);
     if (!q.words.length) throw bad('word_mark', 'word_mark must contain a letter or a digit');
-    if (p.cursor !== undefined && p.offset > 0) throw bad('cursor', 'cursor and offset cannot be combined: a cursor says where the page starts');
+    if (p.cursor !== undefined && p.offset > 0)
+      throw bad('cursor', 'cursor and offset cannot be combined: a cursor says where the page starts');
     const classes = [...new Set([...(p.classes ?? []), ...(p.class_number ? [p.class_number] : [])])].sort((a, b) => a - b);
     const status = p.status === undefined ? null : await this.status(p.status);
     const fp = fingerprint([q.normalised, q.exact, q.mode, classes, status]);
     const after = p.cursor === undefined ? null : decodeCursor(p.cursor, fp);
     const engine = await this.index.ready();
-    const key = this.cache.key(engine.seq, createHash('sha256').update(JSON.stringify([fp, p.limit, p.offset, p.cursor ?? null, p.word_mark])).digest('base64url'));
+    const key = this.cache.key(
+      engine.seq,
+      createHash('sha256')
+        .update(JSON.stringify([fp, p.limit, p.offset, p.cursor ?? null, p.word_mark]))
+        .digest('base64url'),
+    );
     const hit = cached ? await this.cache.get<SearchBody>(key) : null;
     if (hit) return { ...hit, response_ms: Math.round(performance.now() - t0), from_cache: true };
 
@@ -61,8 +66,15 @@ export class SearchService {
     const last = page.at(-1);
     const more = r.hits.length > upTo;
     const body: SearchBody = {
-      query: p.word_mark, match_type: q.mode, count: r.count, limit: p.limit, offset: p.offset, response_ms: 0, from_cache: false,
-      results, groups: formatGroups(r.groups),
+      query: p.word_mark,
+      match_type: q.mode,
+      count: r.count,
+      limit: p.limit,
+      offset: p.offset,
+      response_ms: 0,
+      from_cache: false,
+      results,
+      groups: formatGroups(r.groups),
       next_cursor: more && last ? encodeCursor(fp, { strategy: last.strategy, dist: last.dist, len: last.len, appNo: last.appNo }) : null,
     };
     if (cached) this.cache.set(key, body);
@@ -73,10 +85,16 @@ export class SearchService {
   async publicSearch(wordMark: string) {
     const r = await this.search({ word_mark: wordMark, match_type: 'SMART', limit: 10, offset: 0 });
     return {
-      query: r.query, count: r.count,
+      query: r.query,
+      count: r.count,
       results: r.results.map((x) => ({
-        application_number: x.application_number, word_mark: x.word_mark, class_number: x.class_number, status: x.status,
-        application_date: x.application_date, state: x.state, tm_type: x.tm_type,
+        application_number: x.application_number,
+        word_mark: x.word_mark,
+        class_number: x.class_number,
+        status: x.status,
+        application_date: x.application_date,
+        state: x.state,
+        tm_type: x.tm_type,
       })),
     };
   }
@@ -91,15 +109,31 @@ export class SearchService {
     let alikes: SearchBody['results'] = [];
     if (q.words.length) {
       // Start the page after every stronger strategy: only spelling variants and sound-alikes.
-      const after: After = { strategy: S_SPELLING - 1, dist: Number.MAX_SAFE_INTEGER, len: Number.MAX_SAFE_INTEGER, appNo: Number.MAX_SAFE_INTEGER };
+      const after: After = {
+        strategy: S_SPELLING - 1,
+        dist: Number.MAX_SAFE_INTEGER,
+        len: Number.MAX_SAFE_INTEGER,
+        appNo: Number.MAX_SAFE_INTEGER,
+      };
       const r = engine.search(q, { classes: null, status: null }, 21, after);
-      alikes = summaries(engine, r.hits.filter((h) => String(h.appNo) !== appNo), q.normalised.length).slice(0, 20);
+      alikes = summaries(
+        engine,
+        r.hits.filter((h) => String(h.appNo) !== appNo),
+        q.normalised.length,
+      ).slice(0, 20);
     }
     return {
-      application_number: row.application_number, word_mark: row.word_mark, normalised: q.normalised, words,
+      application_number: row.application_number,
+      word_mark: row.word_mark,
+      normalised: q.normalised,
+      words,
       sound_alikes: alikes.map((a) => ({
-        application_number: a.application_number, word_mark: a.word_mark, class_number: a.class_number, status: a.status,
-        score: a.score, strategy: a.strategy as 'spelling' | 'phonetic',
+        application_number: a.application_number,
+        word_mark: a.word_mark,
+        class_number: a.class_number,
+        status: a.status,
+        score: a.score,
+        strategy: a.strategy as 'spelling' | 'phonetic',
       })),
     };
   }
@@ -120,7 +154,9 @@ export class SearchService {
 /** The page's summaries with each hit's score and strategy, from the engine that just found them (no await in between). */
 function summaries(engine: SearchEngine, hits: IndexHit[], queryLength: number): SearchBody['results'] {
   const rows = engine.summaries(hits);
-  return hits.map((h, i) => Object.assign(rows[i], { score: score(h.strategy, h.dist, h.len, queryLength), strategy: STRATEGIES[h.strategy] }));
+  return hits.map((h, i) =>
+    Object.assign(rows[i], { score: score(h.strategy, h.dist, h.len, queryLength), strategy: STRATEGIES[h.strategy] }),
+  );
 }
 
 export function classMask(classes: number[]): Uint8Array {

@@ -1,7 +1,7 @@
 import { Bitset } from './bitset.ts';
+import { orderPart, type ReadyAnswer, readyAnswer, tally } from './ready.ts';
 import { MAX_LEN, type MarkData } from './types.ts';
 import type { Vocabulary } from './vocabulary.ts';
-import { orderPart, readyAnswer, tally, type ReadyAnswer } from './ready.ts';
 
 // Queries of one or two characters use exact, prefix and whole-word matching only, so their whole
 // answer depends on the prefix alone: S matches 1.7 million marks, and admitting them one by one costs
@@ -21,7 +21,12 @@ export class ShortPrefixes {
   private range: Bitset | null = null;
 
   /** `dead`: the index's hidden marks (left out of an entry's counts when it is built). */
-  constructor(private readonly vocab: Vocabulary, private readonly d: MarkData, private readonly dead: Bitset, from = SHORT_FROM) {
+  constructor(
+    private readonly vocab: Vocabulary,
+    private readonly d: MarkData,
+    private readonly dead: Bitset,
+    from = SHORT_FROM,
+  ) {
     // A prefix's postings are at most two per mark (a first word, a later word): the small index of
     // recent changes, rebuilt on every change, never has an entry and skips the 1,332 lookups.
     if (2 * d.appNo.length < from) return;

@@ -1,13 +1,22 @@
+import { splits } from './compounds.ts';
 import type { MarkIndex } from './markIndex.ts';
-import type { SearchScratch } from './scratch.ts';
+import { maxEdits } from './normalise.ts';
 import type { PreparedQuery } from './query.ts';
 import { related } from './related.ts';
-import {
-  S_ALL_WORDS, S_COMPOUND, S_EXACT, S_PHONETIC, S_PREFIX, S_SPELLING, S_SUBSTRING, S_SUBSTRING_CROSS, S_SUFFIX, S_WORD,
-} from './strategies.ts';
-import { splits } from './compounds.ts';
+import type { SearchScratch } from './scratch.ts';
 import { admitRuns, soundRunsOf, takeRuns, typingLastWord } from './steps.ts';
-import { maxEdits } from './normalise.ts';
+import {
+  S_ALL_WORDS,
+  S_COMPOUND,
+  S_EXACT,
+  S_PHONETIC,
+  S_PREFIX,
+  S_SPELLING,
+  S_SUBSTRING,
+  S_SUBSTRING_CROSS,
+  S_SUFFIX,
+  S_WORD,
+} from './strategies.ts';
 
 /**
  * SMART for a one-word query, strategy by strategy, strongest first: every step pours whole posting

@@ -24,9 +24,37 @@ interface Header {
 }
 
 const VOCAB_ARRAYS = ['reversed', 'gramOffsets', 'gramWords', 'delHashes', 'delWords', 'codeOffsets', 'codeWords', 'primary'] as const;
-const MARK_ARRAYS = ['appNo', 'info', 'wordOffsets', 'markWords', 'markLen', 'exactIds', 'postOffsets', 'postMarks', 'postLen', 'postInfo',
-  'firstOffsets', 'firstMarks', 'firstLen', 'firstInfo', 'lastOffsets', 'lastMarks', 'lastLen', 'lastInfo', 'onlyOffsets', 'onlyMarks',
-  'onlyInfo', 'runHashes', 'runFirst', 'runOffsets', 'runMarks', 'runStarts', 'pairOffsets', 'pairNext', 'pairMarks'] as const;
+const MARK_ARRAYS = [
+  'appNo',
+  'info',
+  'wordOffsets',
+  'markWords',
+  'markLen',
+  'exactIds',
+  'postOffsets',
+  'postMarks',
+  'postLen',
+  'postInfo',
+  'firstOffsets',
+  'firstMarks',
+  'firstLen',
+  'firstInfo',
+  'lastOffsets',
+  'lastMarks',
+  'lastLen',
+  'lastInfo',
+  'onlyOffsets',
+  'onlyMarks',
+  'onlyInfo',
+  'runHashes',
+  'runFirst',
+  'runOffsets',
+  'runMarks',
+  'runStarts',
+  'pairOffsets',
+  'pairNext',
+  'pairMarks',
+] as const;
 const SUMMARY_ARRAYS = ['applicationDays', 'expireDays', 'alertCodes', 'displayIds', 'slugIds'] as const;
 const SUMMARY_HEAPS = ['alerts', 'owners', 'displays', 'slugs'] as const;
 
@@ -44,9 +72,19 @@ export function saveSnapshot(file: string, index: MarkIndex, seq: number, instan
     ...VOCAB_ARRAYS.map((k) => [`v.${k}`, v[k]] as [string, Typed]),
     ...MARK_ARRAYS.map((k) => [`m.${k}`, m[k]] as [string, Typed]),
     ...SUMMARY_ARRAYS.map((k) => [`s.${k}`, m.summary[k]] as [string, Typed]),
-    ...SUMMARY_HEAPS.flatMap((k) => [[`s.${k}.offsets`, m.summary[k].offsets], [`s.${k}.bytes`, m.summary[k].bytes]] as [string, Typed][]),
+    ...SUMMARY_HEAPS.flatMap(
+      (k) =>
+        [
+          [`s.${k}.offsets`, m.summary[k].offsets],
+          [`s.${k}.bytes`, m.summary[k].bytes],
+        ] as [string, Typed][],
+    ),
   ];
-  const strings: [string, string[]][] = [['v.words', v.words], ['v.codes', v.codes], ['m.exactKeys', m.exactKeys]];
+  const strings: [string, string[]][] = [
+    ['v.words', v.words],
+    ['v.codes', v.codes],
+    ['m.exactKeys', m.exactKeys],
+  ];
   const blobs = strings.map(([, list]) => Buffer.from(list.join('\n'), 'utf8'));
   const header: Header = { seq, instance, builtAt: new Date().toISOString(), arrays: {}, strings: {}, dict: m.dict };
   // Offsets are relative to the data area; the header is written first, its length in front of it.
@@ -86,7 +124,7 @@ export function saveSnapshot(file: string, index: MarkIndex, seq: number, instan
 
 /** What a snapshot file says about itself (its header only: the arrays are not read), or null when there is none. */
 export async function snapshotHeader(file: string): Promise<{ seq: number; instance: string; builtAt: string } | null> {
-  let fh;
+  let fh: fs.promises.FileHandle;
   try {
     fh = await fs.promises.open(file, 'r');
   } catch (err) {

@@ -1,9 +1,9 @@
-import { partitionPoint, radixSortPairs } from './hash.ts';
 import type { Bitset } from './bitset.ts';
-import { Growable } from './gather.ts';
 import { distanceFrom } from './editDistance.ts';
-import type { Vocabulary } from './vocabulary.ts';
+import { Growable } from './gather.ts';
+import { partitionPoint, radixSortPairs } from './hash.ts';
 import { maxEdits, phoneticCodes, romanise } from './normalise.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 // Sound-alikes across word boundaries: BIKANERWALLA for BIKANER VALA, SRIRAM FINANCE for SHRI RAM
 // FINANCE. Every run of two or three consecutive words of a mark is keyed by the hash of its words'
@@ -192,7 +192,7 @@ export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Ui
     runFirst[runs] = firsts[order[k]];
     offsets[runs++] = k;
   };
-  for (let lo = 0; lo < total;) {
+  for (let lo = 0; lo < total; ) {
     const h = sortedHashes[lo];
     let hi = lo + 1;
     let mixed = false;
@@ -226,7 +226,11 @@ export function buildRuns(v: Vocabulary, wordOffsets: Uint32Array, markWords: Ui
   }
   offsets[runs] = total;
   return {
-    runHashes: runHashes.slice(0, runs), runFirst: runFirst.slice(0, runs), runOffsets: offsets.slice(0, runs + 1), runMarks, runStarts,
+    runHashes: runHashes.slice(0, runs),
+    runFirst: runFirst.slice(0, runs),
+    runOffsets: offsets.slice(0, runs + 1),
+    runMarks,
+    runStarts,
   };
 }
 
@@ -274,8 +278,15 @@ export class RunScratch {
  * `scratch` are scratch; `skip` leaves out marks the search has no use for.
  */
 export function soundRuns(
-  v: Vocabulary, t: RunTable, markWords: Uint32Array, compact: string, codes: string[], done: Bitset, inCode: Bitset,
-  skip: (m: number) => boolean, scratch: RunScratch,
+  v: Vocabulary,
+  t: RunTable,
+  markWords: Uint32Array,
+  compact: string,
+  codes: string[],
+  done: Bitset,
+  inCode: Bitset,
+  skip: (m: number) => boolean,
+  scratch: RunScratch,
 ): RunHits {
   const found = scratch;
   const hits = scratch.hits;

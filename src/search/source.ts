@@ -8,8 +8,20 @@ import type { MarkRow } from './build.ts';
 
 // The mark's searchable fields, then the rest of its summary (src/search/summaries.ts); dates as days
 // since 1970-01-01, which is cheaper for both sides than formatted text.
-const COLUMN_LIST = ['application_number', 'word_mark', 'class_number', 'status', 'tm_type', 'filing_mode', 'state', 'proprietor_name',
-  `application_date - date '1970-01-01'`, `expire_at - date '1970-01-01'`, 'alert', 'slug'];
+const COLUMN_LIST = [
+  'application_number',
+  'word_mark',
+  'class_number',
+  'status',
+  'tm_type',
+  'filing_mode',
+  'state',
+  'proprietor_name',
+  `application_date - date '1970-01-01'`,
+  `expire_at - date '1970-01-01'`,
+  'alert',
+  'slug',
+];
 const COLUMNS = COLUMN_LIST.join(', ');
 const FIELDS = COLUMN_LIST.length;
 
@@ -23,7 +35,7 @@ export interface Snapshot {
 }
 
 /** COPY text format: \\N is NULL; backslash escapes only where the value needed them. */
-function unescape(v: string): string | null {
+function copyValue(v: string): string | null {
   if (v === '\\N') return null;
   if (!v.includes('\\')) return v;
   return v.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', b: '\b', f: '\f', v: '\v' })[c] ?? c);
@@ -32,8 +44,18 @@ function unescape(v: string): string | null {
 /** A mark from the values of COLUMNS as text (null for NULL). */
 function rowOf(f: (string | null)[]): MarkRow {
   return {
-    appNo: Number(f[0]), wordMark: f[1] ?? '', cls: Number(f[2]), status: f[3] ?? '', tmType: f[4] ?? '', filingMode: f[5], state: f[6],
-    proprietor: f[7] ?? '', applicationDays: Number(f[8]), expireDays: f[9] === null ? null : Number(f[9]), alert: f[10] ?? '', slug: f[11] ?? '',
+    appNo: Number(f[0]),
+    wordMark: f[1] ?? '',
+    cls: Number(f[2]),
+    status: f[3] ?? '',
+    tmType: f[4] ?? '',
+    filingMode: f[5],
+    state: f[6],
+    proprietor: f[7] ?? '',
+    applicationDays: Number(f[8]),
+    expireDays: f[9] === null ? null : Number(f[9]),
+    alert: f[10] ?? '',
+    slug: f[11] ?? '',
   };
 }
 
@@ -67,7 +89,7 @@ class CopyFields {
 
   str(): string | null {
     const from = this.next();
-    return unescape(this.text.slice(from, this.at - 1));
+    return copyValue(this.text.slice(from, this.at - 1));
   }
 
   /** A value of a column with few distinct values, the same string object each time it recurs. */
@@ -79,10 +101,11 @@ class CopyFields {
     if (to - from === 2 && t.charCodeAt(from) === 92 && t.charCodeAt(from + 1) === 78) return null;
     // Length and the first and last two characters tell these values apart well enough; a bucket's
     // few values are then compared.
-    const h = (to - from) * 0x1000193 + t.charCodeAt(from) * 65599 + t.charCodeAt(from + (to - from > 1 ? 1 : 0)) * 257 + t.charCodeAt(to - 1);
+    const h =
+      (to - from) * 0x1000193 + t.charCodeAt(from) * 65599 + t.charCodeAt(from + (to - from > 1 ? 1 : 0)) * 257 + t.charCodeAt(to - 1);
     const bucket = this.interned.get(h);
     if (bucket) for (const v of bucket) if (v.length === to - from && t.startsWith(v, from)) return v;
-    const v = unescape(t.slice(from, to));
+    const v = copyValue(t.slice(from, to));
     // NULL and escaped values are rare: they are not interned (the raw text would not match them).
     if (v !== null && v.length === to - from) {
       if (bucket) bucket.push(v);
@@ -107,8 +130,18 @@ class CopyFields {
     const wordMark = this.str() ?? '';
     const cls = this.int()!;
     return {
-      appNo, wordMark, cls, status: this.known() ?? '', tmType: this.known() ?? '', filingMode: this.known(), state: this.known(),
-      proprietor: this.str() ?? '', applicationDays: this.int()!, expireDays: this.int(), alert: this.known() ?? '', slug: this.str() ?? '',
+      appNo,
+      wordMark,
+      cls,
+      status: this.known() ?? '',
+      tmType: this.known() ?? '',
+      filingMode: this.known(),
+      state: this.known(),
+      proprietor: this.str() ?? '',
+      applicationDays: this.int()!,
+      expireDays: this.int(),
+      alert: this.known() ?? '',
+      slug: this.str() ?? '',
     };
   }
 }
@@ -121,7 +154,8 @@ export async function streamMarks(url: string, onStart: (s: Snapshot) => void, o
     await client.query('begin transaction isolation level repeatable read read only');
     const meta = await client.query(
       `select coalesce((select max(search_seq) from trademarks), 0)::bigint as seq, (select id::text from search_instance) as instance,
-         greatest((select reltuples::bigint from pg_class where oid = 'trademarks'::regclass), 0) as estimate`);
+         greatest((select reltuples::bigint from pg_class where oid = 'trademarks'::regclass), 0) as estimate`,
+    );
     const snap: Snapshot = { seq: Number(meta.rows[0].seq), instance: meta.rows[0].instance, estimate: Number(meta.rows[0].estimate) };
     // Deletions before the snapshot are already absent from it.
     const del = await client.query('select coalesce(max(search_seq), 0)::bigint as seq from search_deletions');
@@ -166,13 +200,19 @@ export async function changesSince(client: pg.ClientBase, since: number, limit =
   const rows = await client.query({
     text: `select ${COLUMN_LIST.map((c) => `(${c})::text`).join(', ')}, search_seq from trademarks
       where search_seq > $1 order by search_seq limit $2`,
-    values: [since, limit], rowMode: 'array',
+    values: [since, limit],
+    rowMode: 'array',
   });
   const dels = await client.query(
-    'select application_number, search_seq from search_deletions where search_seq > $1 order by search_seq limit $2', [since, limit]);
+    'select application_number, search_seq from search_deletions where search_seq > $1 order by search_seq limit $2',
+    [since, limit],
+  );
   // A list cut at the limit is complete only up to its last position: stop there.
   const lastOf = (list: unknown[], seqOf: (x: never) => number) => (list.length === limit ? seqOf(list.at(-1) as never) : Infinity);
-  const upTo = Math.min(lastOf(rows.rows, (r: unknown[]) => Number(r[FIELDS])), lastOf(dels.rows, (d: { search_seq: string }) => Number(d.search_seq)));
+  const upTo = Math.min(
+    lastOf(rows.rows, (r: unknown[]) => Number(r[FIELDS])),
+    lastOf(dels.rows, (d: { search_seq: string }) => Number(d.search_seq)),
+  );
   const changes: Change[] = [];
   for (const r of rows.rows as (string | null)[][]) {
     const row = rowOf(r);

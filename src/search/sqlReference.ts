@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.ts';
-import { FACETS, type Facet } from './types.ts';
 import { maxEdits, phoneticCodes } from './normalise.ts';
 import type { PreparedQuery } from './query.ts';
+import { FACETS, type Facet } from './types.ts';
 
 // SMART search written once in SQL over the normalised mark (nishaan_norm, migrations/*_search.ts):
 // the reference the in-process index is checked against (test/search/differential.test.ts) and the
@@ -52,7 +52,9 @@ export class SqlSearch {
   async relation(kind: Relation, normalised: string): Promise<string[]> {
     const rows = await this.raw(
       `select application_number from (select application_number, nishaan_norm(word_mark) as n from trademarks
-         where nishaan_norm(word_mark) like '%' || $1 || '%') m where ${RELATIONS[kind]}`, [normalised]);
+         where nishaan_norm(word_mark) like '%' || $1 || '%') m where ${RELATIONS[kind]}`,
+      [normalised],
+    );
     return rows.map((x) => x.application_number as string);
   }
 
@@ -88,30 +90,38 @@ export class SqlSearch {
               where t.word_mark <> '' and (${candidates}) ${filters.length ? `and ${filters.join(' and ')}` : ''}) c)`;
     const all = params;
     const strategyLimit = short ? 'strategy <= 2' : 'strategy is not null';
-    const groups = await this.raw(`${match}
+    const groups = await this.raw(
+      `${match}
       select grouping(status) as gs, grouping(tm_type) as gt, grouping(filing_mode) as gf, grouping(state) as ge, grouping(class_number) as gc,
         status, tm_type, filing_mode, state, class_number, count(*)::int as n
       from m where ${strategyLimit}
-      group by grouping sets ((status), (tm_type), (filing_mode), (state), (class_number), ())`, all);
-    const page = await this.raw(`${match}
+      group by grouping sets ((status), (tm_type), (filing_mode), (state), (class_number), ())`,
+      all,
+    );
+    const page = await this.raw(
+      `${match}
       select application_number, strategy from m where ${strategyLimit}
-      order by strategy, length(n), application_number::bigint limit ${Number(limit)} offset ${Number(offset)}`, all);
+      order by strategy, length(n), application_number::bigint limit ${Number(limit)} offset ${Number(offset)}`,
+      all,
+    );
     const out = Object.fromEntries(FACETS.map((f) => [f, new Map<string, number>()])) as Record<Facet, Map<string, number>>;
     let count = 0;
     for (const r of groups) {
-      const put = (f: Facet, v: unknown) => v !== null && v !== '' && out[f].set(String(v), r.n);
+      const put = (f: Facet, v: unknown) => v !== null && v !== '' && out[f].set(String(v), Number(r.n));
       if (r.gs === 0) put('status', r.status);
       else if (r.gt === 0) put('tm_type', r.tm_type);
       else if (r.gf === 0) put('filing_mode', r.filing_mode);
       else if (r.ge === 0) put('state', r.state);
       else if (r.gc === 0) put('class_number', r.class_number);
-      else count = r.n;
+      else count = Number(r.n);
     }
     return { count, groups: out, page: page.map((r) => ({ appNo: r.application_number as string, strategy: Number(r.strategy) })) };
   }
 
-  private async raw(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-    const conn = (await this.db.client.acquireConnection()) as { query(t: string, v: unknown[]): Promise<{ rows: Record<string, any>[] }> };
+  private async raw(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    const conn = (await this.db.client.acquireConnection()) as {
+      query(t: string, v: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+    };
     try {
       return (await conn.query(sql, params)).rows;
     } finally {

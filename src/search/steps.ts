@@ -1,10 +1,10 @@
+import { type Candidates, runAt } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
-import type { SearchScratch } from './scratch.ts';
-import { runAt, type Candidates } from './gather.ts';
 import { PAIR_STARTS, pairsInto } from './pairs.ts';
+import type { SearchScratch } from './scratch.ts';
 import { queryRunCodes, RunHits, soundRuns } from './soundRuns.ts';
-import type { Pour } from './wordSets.ts';
 import type { Postings } from './types.ts';
+import type { Pour } from './wordSets.ts';
 
 // Steps more than one strategy takes (src/search/singleWord.ts, multiWord.ts, exact.ts): words that
 // follow one another, a last word still being typed, sound-alike runs of words. Each reads the index
@@ -37,7 +37,17 @@ export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string): R
   if (!codes.length) return NO_RUNS;
   const seen = s.seen;
   const info = ix.d.info;
-  return soundRuns(ix.vocab, ix.d, ix.d.markWords, compact, codes, s.bitmap(7), s.bitmap(8), (m) => seen.has(m) || !s.passes(m, info[m]), s.runs);
+  return soundRuns(
+    ix.vocab,
+    ix.d,
+    ix.d.markWords,
+    compact,
+    codes,
+    s.bitmap(7),
+    s.bitmap(8),
+    (m) => seen.has(m) || !s.passes(m, info[m]),
+    s.runs,
+  );
 }
 
 /**

@@ -31,7 +31,17 @@ export const STRATEGY_COUNT = STRATEGIES.length;
 // Score bands (0-100): each strategy has its own band, so a score never ranks a weaker strategy above
 // a stronger one. Within a band, distance costs more than length, as in the ordering.
 const BANDS: [number, number][] = [
-  [100, 100], [86, 99], [76, 85], [68, 75], [60, 67], [52, 59], [44, 51], [38, 43], [24, 37], [10, 23], [1, 9],
+  [100, 100],
+  [86, 99],
+  [76, 85],
+  [68, 75],
+  [60, 67],
+  [52, 59],
+  [44, 51],
+  [38, 43],
+  [24, 37],
+  [10, 23],
+  [1, 9],
 ];
 
 /**

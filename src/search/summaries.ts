@@ -215,8 +215,15 @@ export class SummaryBuilder {
     const display = sparse(this.displays);
     const slug = sparse(this.slugs);
     return {
-      applicationDays: appDays, expireDays: expDays, alertCodes: narrow(codes, this.alerts.length), alerts: heapOf(this.alerts),
-      owners: this.owners.finish(order), displayIds: display.ids, displays: display.heap, slugIds: slug.ids, slugs: slug.heap,
+      applicationDays: appDays,
+      expireDays: expDays,
+      alertCodes: narrow(codes, this.alerts.length),
+      alerts: heapOf(this.alerts),
+      owners: this.owners.finish(order),
+      displayIds: display.ids,
+      displays: display.heap,
+      slugIds: slug.ids,
+      slugs: slug.heap,
     };
   }
 }
@@ -266,7 +273,9 @@ export class Summaries {
     this.displays = buf(s.displays);
     this.slugTexts = buf(s.slugs);
     const alerts = buf(s.alerts);
-    this.alerts = Array.from({ length: s.alerts.offsets.length - 1 }, (_, i) => alerts.toString('utf8', s.alerts.offsets[i], s.alerts.offsets[i + 1]));
+    this.alerts = Array.from({ length: s.alerts.offsets.length - 1 }, (_, i) =>
+      alerts.toString('utf8', s.alerts.offsets[i], s.alerts.offsets[i + 1]),
+    );
   }
 
   /** The summary of mark `id`, shaped and formatted as TrademarkRepository.summaries() reads it from PostgreSQL. */

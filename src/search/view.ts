@@ -1,8 +1,8 @@
+import type { SummaryRow } from '../trademarks/repository.ts';
 import type { Bitset } from './bitset.ts';
 import type { MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import { related } from './related.ts';
-import type { SummaryRow } from '../trademarks/repository.ts';
 import type { SummaryData } from './summaries.ts';
 import type { After, Filter, IndexHit, IndexResult, MarkData } from './types.ts';
 
@@ -18,7 +18,9 @@ import type { After, Filter, IndexHit, IndexResult, MarkData } from './types.ts'
  * its word ids (markWords[wordOffsets[m], wordOffsets[m + 1])), application number, packed facets
  * (class in the low 6 bits, status code in the next 8), status labels by code and filing day.
  */
-export type IndexArrays = Readonly<Pick<MarkData, 'postOffsets' | 'postMarks' | 'postInfo' | 'wordOffsets' | 'markWords' | 'appNo' | 'info'>> & {
+export type IndexArrays = Readonly<
+  Pick<MarkData, 'postOffsets' | 'postMarks' | 'postInfo' | 'wordOffsets' | 'markWords' | 'appNo' | 'info'>
+> & {
   readonly dict: Readonly<Pick<MarkData['dict'], 'status'>>;
   readonly summary: Readonly<Pick<SummaryData, 'applicationDays'>>;
 };
@@ -57,7 +59,10 @@ export class IndexReader implements IndexView {
   readonly d: IndexArrays;
   readonly wordCount: number;
 
-  constructor(private readonly ix: MarkIndex, private readonly hidden: Bitset) {
+  constructor(
+    private readonly ix: MarkIndex,
+    private readonly hidden: Bitset,
+  ) {
     this.d = ix.d;
     this.wordCount = ix.vocab.size;
   }

@@ -1,5 +1,5 @@
-import { fnv1a, partitionPoint, radixSortPairs } from './hash.ts';
 import { distanceFrom } from './editDistance.ts';
+import { fnv1a, partitionPoint, radixSortPairs } from './hash.ts';
 import { phoneticCodes } from './normalise.ts';
 
 // Every distinct word of the register, sorted, with the word-level lookups SMART search needs:
@@ -151,7 +151,16 @@ export class Vocabulary {
     const primary = Uint32Array.from(primaryCode, (c) => codeIndex.get(c) ?? NO_CODE);
 
     return new Vocabulary({
-      words, reversed, gramOffsets, gramWords, delHashes: dels.keys, delWords: dels.values, codes, codeOffsets, codeWords, primary,
+      words,
+      reversed,
+      gramOffsets,
+      gramWords,
+      delHashes: dels.keys,
+      delWords: dels.values,
+      codes,
+      codeOffsets,
+      codeWords,
+      primary,
     });
   }
 
@@ -175,7 +184,10 @@ export class Vocabulary {
     const order = this.d.reversed;
     const revAt = (i: number) => reverse(this.words[order[i]]);
     const lo = partitionPoint(0, order.length, (i) => revAt(i) < r);
-    return order.subarray(lo, partitionPoint(lo, order.length, (i) => revAt(i).startsWith(r)));
+    return order.subarray(
+      lo,
+      partitionPoint(lo, order.length, (i) => revAt(i).startsWith(r)),
+    );
   }
 
   /** Ids of the words containing `s` (three characters or more), ascending. */

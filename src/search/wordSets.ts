@@ -1,6 +1,6 @@
 import { Bitset } from './bitset.ts';
-import type { MarkData } from './types.ts';
 import type { Related } from './related.ts';
+import type { MarkData } from './types.ts';
 
 // Sets of marks as bitmaps, by the words they hold. Strategies that look candidates up in "the marks
 // holding SHREE or a variant of it", "the marks holding a word ending in SAI" or "the marks holding a
@@ -40,7 +40,10 @@ export class WordSets {
   private readonly keptSets = new Map<string, Bitset>();
 
   /** `from`: how many marks a word needs to keep a bitmap. */
-  constructor(private readonly d: MarkData, private readonly from: number) {
+  constructor(
+    private readonly d: MarkData,
+    private readonly from: number,
+  ) {
     this.n = d.appNo.length;
     const words = d.postOffsets.length - 1;
     for (let w = 0; w < words; w++) {
@@ -107,7 +110,8 @@ export class WordSets {
   /** The marks holding any of the words `ids`, named `key` (what the words are: "ending SAI"). */
   anyOf(key: string, ids: ArrayLike<number>): Pour {
     return {
-      key, cost: this.wordsCost(ids),
+      key,
+      cost: this.wordsCost(ids),
       fill: (b) => {
         for (let i = 0; i < ids.length; i++) this.addWord(b, ids[i]);
       },
@@ -148,6 +152,13 @@ export class WordSets {
 
   /** The marks holding a relative of query word `word` (`rel`), as `kept` gives them. Only to be read. */
   holdingAny(word: string, rel: readonly Related[], pool: BitmapPool, into: number): Bitset {
-    return this.kept(this.anyOf(`relatives ${word}`, rel.map((r) => r.id)), pool, into);
+    return this.kept(
+      this.anyOf(
+        `relatives ${word}`,
+        rel.map((r) => r.id),
+      ),
+      pool,
+      into,
+    );
   }
 }

@@ -1,11 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
 import { AppError, notFound } from '../errors.ts';
-import { isSafeKey, signFileUrl, type ObjectStore, type SignedUrl, type SignOptions } from './objectStore.ts';
+import { isSafeKey, type ObjectStore, type SignedUrl, type SignOptions, signFileUrl } from './objectStore.ts';
 import type { UrlSigner } from './urlSigner.ts';
 
 export { FILES_PREFIX } from './objectStore.ts';

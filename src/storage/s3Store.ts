@@ -1,13 +1,25 @@
 import fs from 'node:fs';
-import { Readable, Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { AppError, notFound } from '../errors.ts';
 import {
-  contentDisposition, contentTypeOf, isSafeKey, signFileUrl, type DirectUrlOptions, type ObjectStore, type SignedUrl, type SignOptions,
+  contentDisposition,
+  contentTypeOf,
+  type DirectUrlOptions,
+  isSafeKey,
+  type ObjectStore,
+  type SignedUrl,
+  type SignOptions,
+  signFileUrl,
 } from './objectStore.ts';
 import type { UrlSigner } from './urlSigner.ts';
 
@@ -72,7 +84,10 @@ export class S3ObjectStore implements ObjectStore {
     });
     body.once('error', (err) => count.destroy(err));
     const upload = new Upload({
-      client: this.client, partSize: 8 * 1024 * 1024, queueSize: 2, leavePartsOnError: false,
+      client: this.client,
+      partSize: 8 * 1024 * 1024,
+      queueSize: 2,
+      leavePartsOnError: false,
       params: { Bucket: this.s3.bucket, Key: this.key(key), Body: body.pipe(count), ContentType: contentType },
     });
     await upload.done();
@@ -122,8 +137,10 @@ export class S3ObjectStore implements ObjectStore {
 
   directUrl(key: string, opts: DirectUrlOptions): Promise<string> {
     const cmd = new GetObjectCommand({
-      Bucket: this.s3.bucket, Key: this.key(key),
-      ResponseContentDisposition: contentDisposition(opts.filename), ResponseContentType: opts.contentType,
+      Bucket: this.s3.bucket,
+      Key: this.key(key),
+      ResponseContentDisposition: contentDisposition(opts.filename),
+      ResponseContentType: opts.contentType,
     });
     return getSignedUrl(this.client, cmd, { expiresIn: opts.ttlSeconds });
   }

@@ -17,7 +17,10 @@ export const SIGNED_URL_TTL_SECONDS = 30 * 60;
 
 /** HMAC over path, expiry, account and file name: change any of them and the signature fails. */
 export class UrlSigner {
-  constructor(private readonly secret: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly secret: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private mac(path: string, exp: string, acct: string, fn: string): Buffer {
     return createHmac('sha256', this.secret).update(`${path}\n${exp}\n${acct}\n${fn}`).digest();

@@ -1,12 +1,12 @@
-import type { RegisterView } from '../search/view.ts';
-import type { Filter } from '../search/types.ts';
-import type { SummaryRow } from '../trademarks/repository.ts';
-import { prepareQuery, type MatchType } from '../search/query.ts';
 import { romanise } from '../search/normalise.ts';
+import { type MatchType, prepareQuery } from '../search/query.ts';
 import { classMask } from '../search/service.ts';
+import type { Filter } from '../search/types.ts';
+import type { RegisterView } from '../search/view.ts';
+import type { SummaryRow } from '../trademarks/repository.ts';
 import type { MarkForm } from './compare.ts';
+import { farWords, type HolderRanking, holdersBy, relatedWords } from './holders.ts';
 import { equivalents } from './translations.ts';
-import { farWords, holdersBy, relatedWords, type HolderRanking } from './holders.ts';
 
 // Word candidates of a mark, from the search index (never a scan of the register). SMART search
 // already finds what an examiner compares: the same mark, marks holding it or starting or ending with
@@ -139,7 +139,8 @@ function variantForms(engine: RegisterView, form: MarkForm, far = false): string
  * is then the whole mark).
  */
 function mostDistinctive(form: MarkForm, max: number, numbers = false): { w: string; i: number }[] {
-  return form.words.map((w, i) => ({ w, i, weight: form.weights[i] }))
+  return form.words
+    .map((w, i) => ({ w, i, weight: form.weights[i] }))
     .filter((x) => (x.w.length >= 3 || (numbers && /^\d+$/.test(x.w))) && (x.weight >= CANDIDATES.minWeight || form.words.length === 1))
     .sort((a, b) => b.weight - a.weight)
     .slice(0, max);

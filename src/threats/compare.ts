@@ -1,7 +1,7 @@
-import { normaliseMark, romanise, wordsOf } from '../search/normalise.ts';
-import { orthographicOf, phonetic, wordInfo, type WordInfo } from './similarity.ts';
 import { distanceFrom } from '../search/editDistance.ts';
+import { normaliseMark, romanise, wordsOf } from '../search/normalise.ts';
 import { bounded, QUERY_MAX } from '../search/query.ts';
+import { orthographicOf, phonetic, type WordInfo, wordInfo } from './similarity.ts';
 import { meaningOf } from './translations.ts';
 
 // Two word marks compared as a whole and word by word. A lawyer looks at the dominant element: a
@@ -39,7 +39,12 @@ export function markForm(text: string, weightOf: WeightOf): MarkForm {
   const words = wordsOf(normalised);
   const compact = words.join('');
   return {
-    normalised, words, compact, infos: words.map(wordInfo), compactInfo: wordInfo(compact), weights: words.map(weightOf),
+    normalised,
+    words,
+    compact,
+    infos: words.map(wordInfo),
+    compactInfo: wordInfo(compact),
+    weights: words.map(weightOf),
     meanings: words.map(meaningOf),
   };
 }
@@ -87,7 +92,8 @@ function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number
 /** Words of one listed meaning, whether or not in other words. */
 const sameMeaning = (a: MarkForm, b: MarkForm, i: number, j: number) => a.meanings[i] !== undefined && a.meanings[i] === b.meanings[j];
 /** Words of one listed meaning in other words (SURAJ and SUN, not SURAJ and SOORAJ). */
-const translates = (a: MarkForm, b: MarkForm, i: number, j: number) => sameMeaning(a, b, i, j) && romanise(a.words[i]) !== romanise(b.words[j]);
+const translates = (a: MarkForm, b: MarkForm, i: number, j: number) =>
+  sameMeaning(a, b, i, j) && romanise(a.words[i]) !== romanise(b.words[j]);
 
 export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
   if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false, meaning: 0 };

@@ -1,5 +1,5 @@
-import type { IndexView, RegisterView } from '../search/view.ts';
 import type { IndexHit } from '../search/types.ts';
+import type { IndexView, RegisterView } from '../search/view.ts';
 
 // What threats read of the register beyond searches (src/threats/candidates.ts, service.ts): a
 // word's holders ranked against a mark, the established respellings of a word, how many marks there
@@ -31,7 +31,13 @@ export interface HolderRanking {
  * ten thousand.
  */
 export function holdersBy(
-  register: RegisterView, word: string, classes: Uint8Array, max: number, limit: number, by: HolderRanking, skip: Set<number>,
+  register: RegisterView,
+  word: string,
+  classes: Uint8Array,
+  max: number,
+  limit: number,
+  by: HolderRanking,
+  skip: Set<number>,
 ): IndexHit[] {
   if (max <= 0 || register.holders(word, classes) > limit) return [];
   const best: { hit: IndexHit; r: number }[] = [];
@@ -114,7 +120,10 @@ function mostHeld(register: RegisterView, ids: (ix: IndexView) => number[], max:
       held.set(w, (held.get(w) ?? 0) + ix.postings(id));
     }
   }
-  return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([w]) => w);
+  return [...held]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, max)
+    .map(([w]) => w);
 }
 
 /** How many marks there are in the flagged classes (in every class when null). */
@@ -149,8 +158,12 @@ function wordCache(ix: IndexView): WordCache {
   if (!c) {
     const n = ix.wordCount;
     c = {
-      gen: 0, stamp: new Uint32Array(n), weight: new Float32Array(n), shared: new Float32Array(n),
-      standingStamp: new Uint32Array(0x8000), standing: new Float32Array(0x8000),
+      gen: 0,
+      stamp: new Uint32Array(n),
+      weight: new Float32Array(n),
+      shared: new Float32Array(n),
+      standingStamp: new Uint32Array(0x8000),
+      standing: new Float32Array(0x8000),
     };
     wordCaches.set(ix, c);
   }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
-import { checkModel } from '../logos/repository.ts';
 import { isoDate } from '../db/sql.ts';
+import { checkModel } from '../logos/repository.ts';
 
 // SQL of the threats analysis: the statuses that count as live, and the logo side (the mark's own
 // vector, its nearest logos through the model's HNSW index, and the cosine of given marks' logos).
@@ -32,7 +32,9 @@ export class ThreatRepository {
   async ownVector(appNo: string, preferred: string[]): Promise<{ model: string; dims: number } | null> {
     const r = await this.db.raw(
       `select model, vector_dims(embedding::vector) as dims from logo_vectors where application_number = ?
-       order by array_position(?::text[], model) nulls last, model limit 1`, [appNo, preferred]);
+       order by array_position(?::text[], model) nulls last, model limit 1`,
+      [appNo, preferred],
+    );
     const row = r.rows[0] as { model: string; dims: number } | undefined;
     return row ? { model: row.model, dims: Number(row.dims) } : null;
   }
@@ -69,7 +71,9 @@ export class ThreatRepository {
     const r = await this.db.raw(
       `select v.application_number, 1 - (v.embedding::${cast} <=> me.embedding::${cast}) as similarity
        from logo_vectors me join logo_vectors v on v.model = me.model and v.application_number = any(?::text[])
-       where me.application_number = ? and me.model = ?`, [others, appNo, model]);
+       where me.application_number = ? and me.model = ?`,
+      [others, appNo, model],
+    );
     return new Map(r.rows.map((x: LogoNeighbour) => [x.application_number, Number(x.similarity)]));
   }
 
@@ -78,7 +82,9 @@ export class ThreatRepository {
     if (!appNos.length) return new Map();
     const r = await this.db.raw(
       `select application_number, concat_ws(' ', ocr_text, ocr_detected) as text from logos
-       where application_number = any(?::text[]) and coalesce(ocr_text, ocr_detected) is not null`, [appNos]);
+       where application_number = any(?::text[]) and coalesce(ocr_text, ocr_detected) is not null`,
+      [appNos],
+    );
     return new Map(r.rows.map((x: { application_number: string; text: string }) => [x.application_number, x.text]));
   }
 }

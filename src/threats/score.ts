@@ -55,7 +55,13 @@ export function weightFor(word: string, holders: number, marks: number, p: Score
  * medium and high similarity levels, models/manifest.json) land on 0.5, 0.7 and 0.85.
  */
 export function visualScale(cosine: number, t: { low: number; medium: number; high: number }): number {
-  const pts: [number, number][] = [[0, 0], [t.low, 0.5], [t.medium, 0.7], [t.high, 0.85], [1, 1]];
+  const pts: [number, number][] = [
+    [0, 0],
+    [t.low, 0.5],
+    [t.medium, 0.7],
+    [t.high, 0.85],
+    [1, 1],
+  ];
   const c = Math.max(0, Math.min(1, cosine));
   for (let i = 1; i < pts.length; i++) {
     const [x0, y0] = pts[i - 1];

@@ -1,20 +1,30 @@
 import { createHash } from 'node:crypto';
 import { notFound } from '../errors.ts';
-import type { SearchIndex } from '../search/manager.ts';
-import type { SearchCache } from '../search/cache.ts';
-import type { RegisterView } from '../search/view.ts';
-import { classMask } from '../search/service.ts';
-import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { LogoTextIndex } from '../logos/textIndex.ts';
 import { logoText } from '../logos/textIndex.ts';
-import { classRelation, relatedClasses, type ClassRelation } from './classes.ts';
-import { compareMarks, markForm, type MarkForm, type WeightOf } from './compare.ts';
+import type { SearchCache } from '../search/cache.ts';
+import type { SearchIndex } from '../search/manager.ts';
+import { classMask } from '../search/service.ts';
+import type { RegisterView } from '../search/view.ts';
+import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import { wordCandidates } from './candidates.ts';
-import { PARAMS, type ScoreParams, round1, scorePair, standingFactor, visualScale, weightFor, type Criterion, type RiskLevel } from './score.ts';
-import type { ThreatRepository } from './repository.ts';
-import { modelThresholds, preferredModels } from './models.ts';
+import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
+import { compareMarks, type MarkForm, markForm, type WeightOf } from './compare.ts';
 import { descriptiveCap } from './descriptive.ts';
 import { marksIn } from './holders.ts';
+import { modelThresholds, preferredModels } from './models.ts';
+import type { ThreatRepository } from './repository.ts';
+import {
+  type Criterion,
+  PARAMS,
+  type RiskLevel,
+  round1,
+  type ScoreParams,
+  scorePair,
+  standingFactor,
+  visualScale,
+  weightFor,
+} from './score.ts';
 
 // GET /v1/trademarks/{app_no}/threats/: which marks on the register could be confused with this
 // one (docs/threats.md). Candidates come from the word-mark search index, the logo vectors (nearest
@@ -95,7 +105,8 @@ export class ThreatService {
     const context = {
       day: Date.parse(row.application_date) / 86_400_000,
       weight: roughWeights(engine, classes),
-      standing: (cls: number, status: string, later: boolean) => standingFactor({ relation: classRelation(row.class_number, cls), live: !dead.has(status), later }),
+      standing: (cls: number, status: string, later: boolean) =>
+        standingFactor({ relation: classRelation(row.class_number, cls), live: !dead.has(status), later }),
     };
     // Read from the engine before any await: it may change between turns of the event loop.
     const found = wordCandidates(engine, form, classes, context);
@@ -117,7 +128,10 @@ export class ThreatService {
     }
     const textApps = textHits.map((h) => h.application_number).filter((a) => a !== appNo);
     // Marks found by their logo's words may have no words of their own (device marks): read from SQL.
-    const [texts, extra] = await Promise.all([this.repo.logoTexts(textApps), this.marks.summaries(textApps.filter((a) => !candidates.has(a)))]);
+    const [texts, extra] = await Promise.all([
+      this.repo.logoTexts(textApps),
+      this.marks.summaries(textApps.filter((a) => !candidates.has(a))),
+    ]);
     for (const r of extra) candidates.set(r.application_number, { row: r });
     for (const a of textApps) {
       const c = candidates.get(a);
@@ -130,14 +144,24 @@ export class ThreatService {
       const t = this.score(form, c, row, !dead.has(c.row.status), visual.get(a), thresholds, weightOf);
       if (t.overall_similarity_score >= PARAMS.thresholds.low) threats.push(t);
     }
-    threats.sort((x, y) => y.overall_similarity_score - x.overall_similarity_score
-      || (x.threat_application_number.length - y.threat_application_number.length)
-      || (x.threat_application_number < y.threat_application_number ? -1 : 1));
+    threats.sort(
+      (x, y) =>
+        y.overall_similarity_score - x.overall_similarity_score ||
+        x.threat_application_number.length - y.threat_application_number.length ||
+        (x.threat_application_number < y.threat_application_number ? -1 : 1),
+    );
     return threats.slice(0, MAX_THREATS);
   }
 
-  private score(form: MarkForm, c: Candidate, mark: SummaryRow, live: boolean, cosine: number | undefined,
-    thresholds: ReturnType<typeof modelThresholds>, weightOf: WeightOf): Threat {
+  private score(
+    form: MarkForm,
+    c: Candidate,
+    mark: SummaryRow,
+    live: boolean,
+    cosine: number | undefined,
+    thresholds: ReturnType<typeof modelThresholds>,
+    weightOf: WeightOf,
+  ): Threat {
     const relation = classRelation(mark.class_number, c.row.class_number);
     let cmp = compareMarks(form, markForm(c.row.word_mark, weightOf));
     let inLogo = false;

@@ -126,13 +126,33 @@ export function orthographicOf(a: WordInfo, b: WordInfo, distance?: (b: string, 
   const w = ORTHO_WEIGHTS;
   const n = Math.max(a.text.length, b.text.length);
   const edit = distance ? 1 - distance(b.text, n) / n : editSimilarity(a.text, b.text);
-  return w.edit * edit + w.jaroWinkler * jaroWinkler(a.text, b.text) + w.trigram * dice(a.grams, b.grams)
-    + w.firstSyllable * (a.syllable === b.syllable ? 1 : editSimilarity(a.syllable, b.syllable));
+  return (
+    w.edit * edit +
+    w.jaroWinkler * jaroWinkler(a.text, b.text) +
+    w.trigram * dice(a.grams, b.grams) +
+    w.firstSyllable * (a.syllable === b.syllable ? 1 : editSimilarity(a.syllable, b.syllable))
+  );
 }
 
 const SOUNDEX: Record<string, string> = {
-  B: '1', F: '1', P: '1', V: '1', C: '2', G: '2', J: '2', K: '2', Q: '2', S: '2', X: '2', Z: '2',
-  D: '3', T: '3', L: '4', M: '5', N: '5', R: '6',
+  B: '1',
+  F: '1',
+  P: '1',
+  V: '1',
+  C: '2',
+  G: '2',
+  J: '2',
+  K: '2',
+  Q: '2',
+  S: '2',
+  X: '2',
+  Z: '2',
+  D: '3',
+  T: '3',
+  L: '4',
+  M: '5',
+  N: '5',
+  R: '6',
 };
 
 /** American Soundex (letter + three digits) of a word's letters; '' when it has none. */
@@ -174,8 +194,13 @@ export function soundOf(word: string): Sound {
  */
 export function spokenForm(romanised: string): string {
   return romanised
-    .replace(/CH+/g, 'c').replace(/C/g, 'K').replace(/OU/g, 'O').replace(/X/g, 'KS').replace(/Y/g, 'I')
-    .replace(/(?<=.)H/g, '').replace(/(.)\1+/g, '$1');
+    .replace(/CH+/g, 'c')
+    .replace(/C/g, 'K')
+    .replace(/OU/g, 'O')
+    .replace(/X/g, 'KS')
+    .replace(/Y/g, 'I')
+    .replace(/(?<=.)H/g, '')
+    .replace(/(.)\1+/g, '$1');
 }
 
 /**

@@ -3,7 +3,7 @@
 // report, document links and bulk zips, webhook events and full_record, the changes feed) asks a Gate,
 // so a category is decided here and nowhere else (DESIGN.md: gating follows the data). Categories that
 // open an endpoint rather than a mark's data (threats, journals, reference lists) are declared on it.
-import { requireCategory, type Category } from '../accounts/access.ts';
+import { type Category, requireCategory } from '../accounts/access.ts';
 import type { LinkedTable } from './sql.ts';
 
 type Row = Record<string, unknown>;
@@ -18,7 +18,7 @@ const whole = (c: Category): TableRule => ({ categories: [c], of: () => c });
 
 /** A document's category: opposition filings are their own (business plan), the rest cat_documents. */
 export const documentCategory = (d: { opposition_id?: unknown }): Category =>
-  (d.opposition_id === null || d.opposition_id === undefined ? 'cat_documents' : 'cat_opp_docs');
+  d.opposition_id === null || d.opposition_id === undefined ? 'cat_documents' : 'cat_opp_docs';
 
 const TABLES: Record<LinkedTable, TableRule> = {
   status_history: whole('cat_status_history'),
@@ -35,7 +35,15 @@ const TABLES: Record<LinkedTable, TableRule> = {
 };
 
 /** The linked tables of the detail (alert changes and cited marks have only endpoints of their own). */
-const DETAIL_TABLES: readonly LinkedTable[] = ['status_history', 'proprietors', 'attorneys', 'oppositions', 'hearings', 'documents', 'exam_reports'];
+const DETAIL_TABLES: readonly LinkedTable[] = [
+  'status_history',
+  'proprietors',
+  'attorneys',
+  'oppositions',
+  'hearings',
+  'documents',
+  'exam_reports',
+];
 
 /** The contract's events (§6), each with the category whose data it carries; null: core data. */
 export const EVENT_CATEGORIES = {

@@ -1,11 +1,14 @@
 import type { Db } from '../db/knex.ts';
-import { LINKED_SQL, SUMMARY_COLUMNS, type LinkedTable } from './sql.ts';
 import { Prepared } from '../db/prepared.ts';
 import { isoDate } from '../db/sql.ts';
 import type { Gate } from './gate.ts';
+import { LINKED_SQL, type LinkedTable, SUMMARY_COLUMNS } from './sql.ts';
 
 const LINKED_TABLES = Object.keys(LINKED_SQL) as LinkedTable[];
-const SUMMARIES = new Prepared('trademark_summaries', `select ${SUMMARY_COLUMNS} from trademarks t where t.application_number = any(?::text[])`);
+const SUMMARIES = new Prepared(
+  'trademark_summaries',
+  `select ${SUMMARY_COLUMNS} from trademarks t where t.application_number = any(?::text[])`,
+);
 
 export interface SummaryRow {
   application_number: string;
@@ -82,8 +85,9 @@ export class TrademarkRepository {
 
   /** The rows of one linked table a gate sees; undefined when the mark does not exist. */
   async linked<T extends object>(appNo: string, table: LinkedTable, gate: Gate): Promise<T[] | undefined> {
-    const rows = await this.query<{ rows: T[] }>(
-      `select ${LINKED_SQL[table]} as rows from trademarks t where t.application_number = ?`, [appNo]);
+    const rows = await this.query<{ rows: T[] }>(`select ${LINKED_SQL[table]} as rows from trademarks t where t.application_number = ?`, [
+      appNo,
+    ]);
     return rows[0] && gate.rows(table, rows[0].rows);
   }
 

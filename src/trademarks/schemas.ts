@@ -30,36 +30,56 @@ export const AlertEntry = z
 
 export const Proprietor = z
   .object({
-    id: z.number().int(), name: z.string(), entity_type: z.string().nullable(), address: z.string().nullable(),
-    state: z.string().nullable(), country: z.string(), trading_as: z.string().nullable(),
+    id: z.number().int(),
+    name: z.string(),
+    entity_type: z.string().nullable(),
+    address: z.string().nullable(),
+    state: z.string().nullable(),
+    country: z.string(),
+    trading_as: z.string().nullable(),
   })
   .openapi('Proprietor');
 
 export const Attorney = z
   .object({
-    id: z.number().int(), name: z.string(), agent_code: z.string().nullable(), address: z.string().nullable(),
-    email: z.string().nullable(), phone: z.string().nullable(),
+    id: z.number().int(),
+    name: z.string(),
+    agent_code: z.string().nullable(),
+    address: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
   })
   .openapi('Attorney');
 
 export const Opposition = z
   .object({
-    id: z.number().int(), opposition_number: z.string(),
+    id: z.number().int(),
+    opposition_number: z.string(),
     opponent: z.object({ name: z.string(), address: z.string().nullable() }),
-    opposition_date: isoDate, status: z.string(), decision: z.string().nullable(), decision_date: isoDate.nullable(),
+    opposition_date: isoDate,
+    status: z.string(),
+    decision: z.string().nullable(),
+    decision_date: isoDate.nullable(),
   })
   .openapi('Opposition');
 
 export const Hearing = z
   .object({
-    id: z.number().int(), hearing_date: isoDate, hearing_type: z.string(), virtual_room_link: z.string().nullable(),
-    time_slot: z.string().nullable(), status: z.string(),
+    id: z.number().int(),
+    hearing_date: isoDate,
+    hearing_type: z.string(),
+    virtual_room_link: z.string().nullable(),
+    time_slot: z.string().nullable(),
+    status: z.string(),
   })
   .openapi('Hearing');
 
 export const DocumentMeta = z
   .object({
-    id: z.number().int(), name: z.string(), document_type: z.string(), upload_date: isoDate,
+    id: z.number().int(),
+    name: z.string(),
+    document_type: z.string(),
+    upload_date: isoDate,
     opposition_id: z.number().int().nullable(),
   })
   .openapi('DocumentMeta', {
@@ -68,7 +88,10 @@ export const DocumentMeta = z
 
 export const ExamReport = z
   .object({
-    id: z.number().int(), report_date: isoDate, objection_reasons: z.array(z.string()), reply_due_date: isoDate.nullable(),
+    id: z.number().int(),
+    report_date: isoDate,
+    objection_reasons: z.array(z.string()),
+    reply_due_date: isoDate.nullable(),
     cited_application_numbers: z.array(z.string()),
   })
   .openapi('ExamReport');
@@ -89,9 +112,7 @@ export const SignedLink = z
   .object({ url: z.string(), expires_in: z.string().openapi({ example: '30 minutes' }), expires_at: isoTime })
   .openapi('SignedLink');
 
-export const JournalRef = z
-  .object({ id: z.number().int(), journal_number: z.string(), publication_date: isoDate })
-  .openapi('JournalRef');
+export const JournalRef = z.object({ id: z.number().int(), journal_number: z.string(), publication_date: isoDate }).openapi('JournalRef');
 
 export const TrademarkDetail = TrademarkSummary.extend({
   goods_services: z.string().nullable(),
@@ -109,12 +130,16 @@ export const TrademarkDetail = TrademarkSummary.extend({
   documents: z.array(DocumentMeta).optional(),
   exam_reports: z.array(ExamReport).optional(),
   omitted_categories: z.array(z.string()).openapi({
-    description: 'Categories of linked data left out because the plan does not include them: whole tables, and opposition filings among the documents (cat_opp_docs); named whether or not the mark has any',
+    description:
+      'Categories of linked data left out because the plan does not include them: whole tables, and opposition filings among the documents (cat_opp_docs); named whether or not the mark has any',
   }),
 }).openapi('TrademarkDetail');
 
 const envelope = <K extends string, T extends z.ZodType>(key: K, item: T, name: string) =>
-  z.object({ application_number: z.string(), count: z.number().int() }).extend({ [key]: z.array(item) } as Record<K, z.ZodArray<T>>).openapi(name);
+  z
+    .object({ application_number: z.string(), count: z.number().int() })
+    .extend({ [key]: z.array(item) } as Record<K, z.ZodArray<T>>)
+    .openapi(name);
 
 export const StatusHistoryResponse = envelope('history', StatusHistoryEntry, 'StatusHistoryResponse');
 export const AlertsResponse = envelope('alerts', AlertEntry, 'AlertsResponse');

@@ -1,13 +1,16 @@
-import { AppError, notFound } from '../errors.ts';
 import type { Category, Viewer } from '../accounts/access.ts';
-import type { ObjectStore } from '../storage/objectStore.ts';
+import { AppError, notFound } from '../errors.ts';
 import { signedLink } from '../storage/links.ts';
-import type { LinkedTable } from './sql.ts';
-import type { DetailRow, TrademarkRepository } from './repository.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
 import { gateOf } from './gate.ts';
+import type { DetailRow, TrademarkRepository } from './repository.ts';
+import type { LinkedTable } from './sql.ts';
 
 export class TrademarkService {
-  constructor(private readonly repo: TrademarkRepository, private readonly store: ObjectStore) {}
+  constructor(
+    private readonly repo: TrademarkRepository,
+    private readonly store: ObjectStore,
+  ) {}
 
   async detail(appNo: string, viewer: Viewer) {
     return (await this.detailFor(appNo, viewer.categories))(viewer.accountId);
@@ -47,7 +50,8 @@ export class TrademarkService {
     const rows = await this.repo.summaries(wanted);
     const byApp = new Map(rows.map((r) => [r.application_number, r]));
     return {
-      requested: wanted.length, found: byApp.size,
+      requested: wanted.length,
+      found: byApp.size,
       not_found: wanted.filter((a) => !byApp.has(a)),
       results: wanted.filter((a) => byApp.has(a)).map((a) => byApp.get(a)!),
     };
@@ -61,17 +65,25 @@ export class TrademarkService {
     // A few at a time: each is one round trip on its own pool connection.
     for (let i = 0; i < wanted.length; i += 8) {
       const chunk = wanted.slice(i, i + 8);
-      const got = await Promise.all(chunk.map((a) => this.detail(a, viewer).catch((err: unknown) => {
-        if (err instanceof AppError && err.code === 'not_found') return null;
-        throw err;
-      })));
+      const got = await Promise.all(
+        chunk.map((a) =>
+          this.detail(a, viewer).catch((err: unknown) => {
+            if (err instanceof AppError && err.code === 'not_found') return null;
+            throw err;
+          }),
+        ),
+      );
       got.forEach((d, j) => (d ? found.push(d) : missing.push(chunk[j])));
     }
     return { requested: wanted.length, found: found.length, not_found: missing, results: found };
   }
 
   /** One linked table of a mark, the rows the viewer's plan sees; 403 when it sees none of the table. */
-  async linked<T extends object>(appNo: string, table: LinkedTable, viewer: Viewer): Promise<{ application_number: string; count: number; rows: T[] }> {
+  async linked<T extends object>(
+    appNo: string,
+    table: LinkedTable,
+    viewer: Viewer,
+  ): Promise<{ application_number: string; count: number; rows: T[] }> {
     const gate = gateOf(viewer.categories);
     gate.requireTable(table);
     const rows = await this.repo.linked<T>(appNo, table, gate);

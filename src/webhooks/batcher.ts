@@ -7,7 +7,11 @@ export class Batcher<K, V> {
   private pending: { key: K; resolve: (v: V) => void; reject: (e: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly run: (keys: K[]) => Promise<V[]>, private readonly waitMs = 2, private readonly max = 100) {}
+  constructor(
+    private readonly run: (keys: K[]) => Promise<V[]>,
+    private readonly waitMs = 2,
+    private readonly max = 100,
+  ) {}
 
   get(key: K): Promise<V> {
     return new Promise((resolve, reject) => {

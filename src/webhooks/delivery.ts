@@ -1,16 +1,17 @@
 // One delivery attempt: who may still receive it (webhook on, plan with webhooks and the event's
 // category, at this moment), the body built now (full_record as the owner's plan sees it now), signed,
 // POSTed through the guarded client, and its outcome recorded in PostgreSQL before the job ends.
+
+import { type Category, viewerFor } from '../accounts/access.ts';
 import type { CallerCache } from '../accounts/callerCache.ts';
 import type { Caller } from '../accounts/callerRepository.ts';
-import { viewerFor, type Category } from '../accounts/access.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboundClient, PostResult } from '../outbound/client.ts';
-import type { TrademarkService } from '../trademarks/service.ts';
-import type { AttemptOutcome, DeliveryKey, DeliveryRepository, DeliveryWork } from './deliveryRepository.ts';
-import { Batcher } from './batcher.ts';
-import { PING_EVENT } from './events.ts';
 import { gateOf } from '../trademarks/gate.ts';
+import type { TrademarkService } from '../trademarks/service.ts';
+import { Batcher } from './batcher.ts';
+import type { AttemptOutcome, DeliveryKey, DeliveryRepository, DeliveryWork } from './deliveryRepository.ts';
+import { PING_EVENT } from './events.ts';
 import type { SecretBox } from './secrets.ts';
 import { messageId, signatureHeaders } from './signing.ts';
 
@@ -58,7 +59,7 @@ export class Deliverer {
 
   async attempt(k: DeliveryKey): Promise<AttemptResult> {
     const w = await this.loads.get(k);
-    if (!w || w.status !== 'pending') return 'gone';
+    if (w?.status !== 'pending') return 'gone';
     const refusal = await this.refusal(w);
     if (refusal) {
       await this.repo.cancel(w.id, refusal);
@@ -76,7 +77,10 @@ export class Deliverer {
     }
     const final = w.attempts + 1 - w.round_start >= this.settings.maxAttempts;
     const rec = await this.repo.record(w, outcome, {
-      final, retryDelayMs: this.settings.retryDelayMs, disableAfter: this.settings.disableAfter, mail: disabledMail(w.url, w.webhookId, this.settings.disableAfter),
+      final,
+      retryDelayMs: this.settings.retryDelayMs,
+      disableAfter: this.settings.disableAfter,
+      mail: disabledMail(w.url, w.webhookId, this.settings.disableAfter),
     });
     if (rec.disabled) {
       this.log.warn({ webhook: w.webhookId }, 'webhook disabled after repeated failures; owner mailed');
@@ -89,7 +93,7 @@ export class Deliverer {
   private async refusal(w: DeliveryWork): Promise<string | null> {
     if (!w.active) return 'webhook is not active';
     const owner = await this.owners.byAccountId(w.account_id);
-    if (!owner || !owner.subscriptionActive) return 'subscription is not active';
+    if (!owner?.subscriptionActive) return 'subscription is not active';
     if (!owner.webhookEnabled) return 'webhooks are not on the plan';
     const missing = gateOf(viewerFor(owner).categories).missingFor(w.event);
     return missing ? `${missing} is not on the plan` : null;
@@ -100,7 +104,11 @@ export class Deliverer {
     return {
       event: w.event,
       event_id: String(w.outboxId),
-      trademark: { application_number: w.application_number, word_mark: record?.word_mark ?? null, class_number: record?.class_number ?? null },
+      trademark: {
+        application_number: w.application_number,
+        word_mark: record?.word_mark ?? null,
+        class_number: record?.class_number ?? null,
+      },
       change: { old_value: w.old_value, new_value: w.new_value, changed_at: w.changed_at },
       full_record: record,
     };
@@ -115,9 +123,11 @@ export class Deliverer {
       groups.set(k.shape, g);
     }
     const found = new Map<string, Signer>();
-    await Promise.all([...groups].map(async ([shape, g]) => {
-      for (const [app, sign] of await this.trademarks.detailsFor([...g.apps], g.categories)) found.set(`${shape}|${app}`, sign);
-    }));
+    await Promise.all(
+      [...groups].map(async ([shape, g]) => {
+        for (const [app, sign] of await this.trademarks.detailsFor([...g.apps], g.categories)) found.set(`${shape}|${app}`, sign);
+      }),
+    );
     return keys.map((k) => found.get(`${k.shape}|${k.app}`) ?? null);
   });
 
@@ -141,18 +151,29 @@ type Signer = (accountId: string) => unknown;
 
 /** The body of a test ping (no registry change behind it). */
 export function pingBody(webhookId: string, msgId: string) {
-  return { event: PING_EVENT, event_id: msgId, webhook_id: webhookId, trademark: null, change: null, full_record: null, sent_at: new Date().toISOString() };
+  return {
+    event: PING_EVENT,
+    event_id: msgId,
+    webhook_id: webhookId,
+    trademark: null,
+    change: null,
+    full_record: null,
+    sent_at: new Date().toISOString(),
+  };
 }
 
 function disabledMail(url: string, id: string, threshold: number) {
   return (email: string) => ({
     subject: 'Nishaan: your webhook was disabled after repeated failed deliveries',
     body: [
-      `Hello,`, '',
+      `Hello,`,
+      '',
       `Your webhook ${id} (${url}) failed ${threshold} delivery attempts in a row, so Nishaan has disabled it and stopped sending to it.`,
-      `Deliveries still owed to it were cancelled; you can see them, and replay them, in its delivery log (GET /user/v1/webhooks/${id}/deliveries/).`, '',
+      `Deliveries still owed to it were cancelled; you can see them, and replay them, in its delivery log (GET /user/v1/webhooks/${id}/deliveries/).`,
+      '',
       `Once the endpoint answers with a 2xx again, turn the webhook back on with PUT /user/v1/webhooks/${id}/ {"active": true}.`,
-      `Changes made while it was off can also be read from GET /v1/changes/.`, '',
+      `Changes made while it was off can also be read from GET /v1/changes/.`,
+      '',
       `This message was sent to ${email}.`,
     ].join('\n'),
   });

@@ -53,15 +53,19 @@ export class DeliveryRepository {
        from unnest(?::bigint[], ?::uuid[]) k(outbox_id, webhook_id)
        join webhook_deliveries d on d.outbox_id = k.outbox_id and d.webhook_id = k.webhook_id
        join webhooks w on w.id = d.webhook_id join outbox o on o.id = d.outbox_id`,
-      [keys.map((k) => k.outboxId), keys.map((k) => k.webhookId)]);
+      [keys.map((k) => k.outboxId), keys.map((k) => k.webhookId)],
+    );
     const byKey = new Map((r.rows as DeliveryWork[]).map((w) => [`${w.outboxId}|${w.webhookId}`, w]));
     return keys.map((k) => byKey.get(`${k.outboxId}|${k.webhookId}`));
   }
 
   /** Records several successful attempts in one transaction (attempts, deliveries, and failure counts cleared). */
-  async recordSuccesses(items: { work: DeliveryWork; outcome: AttemptOutcome }[]): Promise<void[]> {
+  async recordSuccesses(items: { work: DeliveryWork; outcome: AttemptOutcome }[]): Promise<undefined[]> {
     await this.db.transaction(async (trx) => {
-      await lockWebhooks(trx, items.map((i) => i.work.webhookId));
+      await lockWebhooks(
+        trx,
+        items.map((i) => i.work.webhookId),
+      );
       await trx.raw(
         `with s as (select * from unnest(?::bigint[], ?::int[], ?::int[], ?::int[], ?::uuid[]) s(id, attempt, status_code, latency_ms, webhook_id)),
          a as (insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms) select id, attempt, status_code, latency_ms from s),
@@ -69,8 +73,14 @@ export class DeliveryRepository {
          update webhook_deliveries d set attempts = d.attempts + 1, status = 'delivered', last_attempt_at = now(), last_status_code = s.status_code,
            last_error = null, next_attempt_at = now(), queued_at = now(), finished_at = now()
          from s where d.id = s.id`,
-        [items.map((i) => i.work.id), items.map((i) => i.work.attempts + 1), items.map((i) => i.outcome.statusCode ?? 0),
-          items.map((i) => i.outcome.latencyMs), items.map((i) => i.work.webhookId)]);
+        [
+          items.map((i) => i.work.id),
+          items.map((i) => i.work.attempts + 1),
+          items.map((i) => i.outcome.statusCode ?? 0),
+          items.map((i) => i.outcome.latencyMs),
+          items.map((i) => i.work.webhookId),
+        ],
+      );
     });
     return items.map(() => undefined);
   }
@@ -81,21 +91,40 @@ export class DeliveryRepository {
    * disabled (and its owner mailed, in the same transaction) at the threshold. Returns whether the
    * delivery is still pending and whether this attempt disabled the webhook.
    */
-  async record(w: DeliveryWork, o: AttemptOutcome, opts: { final: boolean; retryDelayMs: number; disableAfter: number; mail: (email: string) => { subject: string; body: string } }):
-    Promise<{ pending: boolean; disabled: boolean }> {
+  async record(
+    w: DeliveryWork,
+    o: AttemptOutcome,
+    opts: { final: boolean; retryDelayMs: number; disableAfter: number; mail: (email: string) => { subject: string; body: string } },
+  ): Promise<{ pending: boolean; disabled: boolean }> {
     const status = o.ok ? 'delivered' : opts.final ? 'failed' : 'pending';
     // The attempt and the delivery's new state, in one statement; a success also clears the webhook's
     // failure count (written only when there is one, so a busy webhook's row is not rewritten per delivery).
-    const write = (q: Db | Knex.Transaction) => q.raw(
-      `with a as (insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms, error, response_excerpt)
+    const write = (q: Db | Knex.Transaction) =>
+      q.raw(
+        `with a as (insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms, error, response_excerpt)
                   values (?, ?, ?, ?, ?, ?)),
        w as (update webhooks set failure_count = 0 where ? and id = ? and failure_count > 0)
        update webhook_deliveries set attempts = attempts + 1, status = ?, last_attempt_at = now(), last_status_code = ?, last_error = ?,
          next_attempt_at = now() + ? * interval '1 millisecond', queued_at = now(),
          finished_at = case when ? = 'pending' then null else now() end
        where id = ?`,
-      [w.id, w.attempts + 1, o.statusCode, o.latencyMs, o.error, o.excerpt?.replace(/\0/g, '') ?? null, o.ok, w.webhookId,
-        status, o.statusCode, o.error, opts.final || o.ok ? 0 : opts.retryDelayMs, status, w.id]);
+        [
+          w.id,
+          w.attempts + 1,
+          o.statusCode,
+          o.latencyMs,
+          o.error,
+          o.excerpt?.replace(/\0/g, '') ?? null,
+          o.ok,
+          w.webhookId,
+          status,
+          o.statusCode,
+          o.error,
+          opts.final || o.ok ? 0 : opts.retryDelayMs,
+          status,
+          w.id,
+        ],
+      );
     return this.db.transaction(async (trx) => {
       await lockWebhooks(trx, [w.webhookId]);
       await write(trx);
@@ -110,7 +139,8 @@ export class DeliveryRepository {
          where w.id = old.id
          returning old.was_active and not w.active as disabled, w.active, w.url,
            (select email from accounts a where a.id = w.account_id) as email`,
-        [opts.disableAfter, opts.disableAfter, opts.disableAfter, o.error ?? 'failed', w.webhookId]);
+        [opts.disableAfter, opts.disableAfter, opts.disableAfter, o.error ?? 'failed', w.webhookId],
+      );
       const row = f.rows[0];
       if (row?.disabled) {
         const m = opts.mail(row.email);
@@ -121,7 +151,9 @@ export class DeliveryRepository {
         // when it was disabled) end here; they can be replayed once it is on again.
         await trx.raw(
           `update webhook_deliveries set status = 'cancelled', finished_at = now(), last_error = coalesce(last_error || '; ', '') || 'webhook disabled'
-           where webhook_id = ? and status = 'pending'`, [w.webhookId]);
+           where webhook_id = ? and status = 'pending'`,
+          [w.webhookId],
+        );
         return { pending: false, disabled: Boolean(row.disabled) };
       }
       return { pending: status === 'pending', disabled: false };
@@ -131,7 +163,9 @@ export class DeliveryRepository {
   /** Ends a delivery that will not be attempted (webhook off, plan without webhooks or without the event's category). */
   async cancel(id: number, reason: string): Promise<void> {
     await this.db.raw(
-      `update webhook_deliveries set status = 'cancelled', finished_at = now(), last_error = ? where id = ? and status = 'pending'`, [reason, id]);
+      `update webhook_deliveries set status = 'cancelled', finished_at = now(), last_error = ? where id = ? and status = 'pending'`,
+      [reason, id],
+    );
   }
 
   /**
@@ -162,7 +196,8 @@ export class DeliveryRepository {
            returning outbox_id, webhook_id)
          select (select count(*)::int from done) as events,
            coalesce((select json_agg(json_build_object('outboxId', outbox_id, 'webhookId', webhook_id)) from made), '[]') as made`,
-        [limit]);
+        [limit],
+      );
       const dv = await trx.raw(
         `update webhook_deliveries d set queued_at = now() from (
            select id from webhook_deliveries where status = 'pending'
@@ -170,20 +205,30 @@ export class DeliveryRepository {
            order by next_attempt_at limit ? for update skip locked) p
          where d.id = p.id
          returning d.outbox_id, d.webhook_id, d.attempts - d.round_start as used,
-           greatest(0, extract(epoch from d.next_attempt_at - now()) * 1000)::int as delay_ms`, [requeueAfterMs, limit]);
+           greatest(0, extract(epoch from d.next_attempt_at - now()) * 1000)::int as delay_ms`,
+        [requeueAfterMs, limit],
+      );
       const made = (ev.rows[0].made as DeliveryKey[]).map((k) => ({ ...k, used: 0, delayMs: 0 }));
       return {
         events: ev.rows[0].events as number,
-        deliveries: [...made, ...dv.rows.map((r: { outbox_id: number; webhook_id: string; used: number; delay_ms: number }) =>
-          ({ outboxId: r.outbox_id, webhookId: r.webhook_id, used: r.used, delayMs: r.delay_ms }))],
+        deliveries: [
+          ...made,
+          ...dv.rows.map((r: { outbox_id: number; webhook_id: string; used: number; delay_ms: number }) => ({
+            outboxId: r.outbox_id,
+            webhookId: r.webhook_id,
+            used: r.used,
+            delayMs: r.delay_ms,
+          })),
+        ],
       };
     });
   }
 
   /** Drops delivery logs older than `days` (finished deliveries only). */
   async purge(days: number): Promise<number> {
-    const r = await this.db.raw(
-      `delete from webhook_deliveries where status <> 'pending' and finished_at < now() - ? * interval '1 day'`, [days]);
+    const r = await this.db.raw(`delete from webhook_deliveries where status <> 'pending' and finished_at < now() - ? * interval '1 day'`, [
+      days,
+    ]);
     return r.rowCount ?? 0;
   }
 }

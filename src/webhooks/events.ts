@@ -3,7 +3,7 @@
 // owner's plan at that moment is not shown (gating follows the data, DESIGN.md).
 import type { EventName } from '../trademarks/gate.ts';
 
-export { EVENT_NAMES, isEventName, type EventName } from '../trademarks/gate.ts';
+export { EVENT_NAMES, type EventName, isEventName } from '../trademarks/gate.ts';
 
 /** An event name as an SQL literal: the importer and the reminder job write theirs through it, so a misspelt name fails to compile. */
 export const eventSql = (event: EventName): string => `'${event}'`;

@@ -40,7 +40,9 @@ export class FeedRepository {
       `select o.seq::text as seq, o.id::text as event_id, o.event, o.application_number, t.word_mark, t.class_number,
          o.old_value, o.new_value, ${isoTimestamp('o.changed_at')} as changed_at, ${isoTimestamp('o.created_at')} as recorded_at
        from outbox o left join trademarks t on t.application_number = o.application_number
-       where ${where.join(' and ')} order by o.seq limit ?`, [...args, f.limit]);
+       where ${where.join(' and ')} order by o.seq limit ?`,
+      [...args, f.limit],
+    );
     return r.rows;
   }
 

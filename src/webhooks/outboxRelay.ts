@@ -16,11 +16,15 @@ export const deliveryJobId = (outboxId: number, webhookId: string) => `d-${outbo
 
 export function deliveryJob(q: Queued, maxAttempts: number, retryDelayMs: number): { name: string; data: DeliveryJob; opts: JobsOptions } {
   return {
-    name: 'deliver', data: { outboxId: q.outboxId, webhookId: q.webhookId },
+    name: 'deliver',
+    data: { outboxId: q.outboxId, webhookId: q.webhookId },
     opts: {
-      jobId: deliveryJobId(q.outboxId, q.webhookId), delay: q.delayMs,
-      attempts: Math.max(1, maxAttempts - q.used), backoff: { type: 'fixed', delay: retryDelayMs },
-      removeOnComplete: true, removeOnFail: true,
+      jobId: deliveryJobId(q.outboxId, q.webhookId),
+      delay: q.delayMs,
+      attempts: Math.max(1, maxAttempts - q.used),
+      backoff: { type: 'fixed', delay: retryDelayMs },
+      removeOnComplete: true,
+      removeOnFail: true,
     },
   };
 }
@@ -45,7 +49,11 @@ export class OutboxRelay {
   private wake: (() => void) | undefined;
   private kicked = false;
 
-  constructor(private readonly repo: DeliveryRepository, private readonly deliveries: Queue, private readonly settings: RelaySettings) {
+  constructor(
+    private readonly repo: DeliveryRepository,
+    private readonly deliveries: Queue,
+    private readonly settings: RelaySettings,
+  ) {
     this.batch = settings.batch ?? 500;
   }
 

@@ -1,7 +1,7 @@
 // SQL of the renewal_due reminders (src/webhooks/renewals.ts says when each is due).
 import type { Db } from '../db/knex.ts';
-import { RENEWAL_THRESHOLDS } from './renewals.ts';
 import { eventSql } from './events.ts';
+import { RENEWAL_THRESHOLDS } from './renewals.ts';
 
 export class RenewalRepository {
   constructor(private readonly db: Db) {}
@@ -29,7 +29,8 @@ export class RenewalRepository {
            returning id, application_number, new_value)
          insert into renewal_reminders (application_number, threshold_days, expire_at, outbox_id)
          select application_number, (new_value->>'days_before')::smallint, to_date(new_value->>'expire_at', 'DD/MM/YYYY'), id from ev`,
-        [date ?? null]);
+        [date ?? null],
+      );
       return r.rowCount ?? 0;
     });
   }

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { z } from '../schema/zod.ts';
-import type { Delivery } from './schemas.ts';
+import { DELIVERIES_CHANNEL } from '../db/channels.ts';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
-import { DELIVERIES_CHANNEL } from '../db/channels.ts';
+import type { z } from '../schema/zod.ts';
+import type { Delivery } from './schemas.ts';
 
 export interface WebhookRow {
   id: string;
@@ -18,8 +18,14 @@ export interface WebhookRow {
   created_at: string;
   updated_at: string;
   stats: {
-    deliveries: number; delivered: number; failed: number; pending: number; cancelled: number;
-    last_attempt_at: string | null; last_success_at: string | null; last_failure_at: string | null;
+    deliveries: number;
+    delivered: number;
+    failed: number;
+    pending: number;
+    cancelled: number;
+    last_attempt_at: string | null;
+    last_success_at: string | null;
+    last_failure_at: string | null;
   };
 }
 
@@ -67,18 +73,25 @@ export class WebhookRepository {
       `select count(*)::int as n from (
          select m.application_number from webhook_marks m join webhooks w on w.id = m.webhook_id
          where w.account_id = ? and w.id is distinct from ?::uuid
-         union select unnest(?::text[])) x`, [accountId, except, adding]);
+         union select unnest(?::text[])) x`,
+      [accountId, except, adding],
+    );
     return r.rows[0].n;
   }
 
   /** The numbers among `apps` that name no mark in the register. */
   async unknownMarks(apps: string[]): Promise<string[]> {
     const r = await this.db.raw(
-      `select a from unnest(?::text[]) a where not exists (select 1 from trademarks t where t.application_number = a)`, [apps]);
+      `select a from unnest(?::text[]) a where not exists (select 1 from trademarks t where t.application_number = a)`,
+      [apps],
+    );
     return r.rows.map((x: { a: string }) => x.a);
   }
 
-  async insert(trx: Knex.Transaction, w: { id: string; accountId: string; url: string; events: string[]; secret: Buffer; apps: string[] }): Promise<void> {
+  async insert(
+    trx: Knex.Transaction,
+    w: { id: string; accountId: string; url: string; events: string[]; secret: Buffer; apps: string[] },
+  ): Promise<void> {
     await trx('webhooks').insert({ id: w.id, account_id: w.accountId, url: w.url, events: w.events, secret: w.secret });
     await this.setMarks(trx, w.id, w.apps);
   }
@@ -103,8 +116,10 @@ export class WebhookRepository {
 
   private async setMarks(trx: Knex.Transaction, id: string, apps: string[]): Promise<void> {
     await trx.raw(`delete from webhook_marks where webhook_id = ? and application_number <> all(?::text[])`, [id, apps]);
-    await trx.raw(
-      `insert into webhook_marks (webhook_id, application_number) select ?, unnest(?::text[]) on conflict do nothing`, [id, apps]);
+    await trx.raw(`insert into webhook_marks (webhook_id, application_number) select ?, unnest(?::text[]) on conflict do nothing`, [
+      id,
+      apps,
+    ]);
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
@@ -130,7 +145,8 @@ export class WebhookRepository {
   async monitoredTotal(accountId: string): Promise<number> {
     const r = await this.db.raw(
       `select count(distinct m.application_number)::int as n from webhook_marks m join webhooks w on w.id = m.webhook_id where w.account_id = ?`,
-      [accountId]);
+      [accountId],
+    );
     return r.rows[0].n;
   }
 
@@ -157,11 +173,14 @@ export class WebhookRepository {
         `update webhook_deliveries d set status = 'pending', round_start = d.attempts, next_attempt_at = now(), queued_at = null,
            finished_at = null
          from webhooks w where w.id = d.webhook_id and w.account_id = ? and d.webhook_id = ? and d.id = ? and d.status <> 'pending'
-         returning d.id`, [accountId, webhookId, deliveryId]);
+         returning d.id`,
+        [accountId, webhookId, deliveryId],
+      );
       if (r.rows.length) await trx.raw('select pg_notify(?, ?)', [DELIVERIES_CHANNEL, '']);
       const row = await trx.raw(
         `${DELIVERY_SELECT} join webhooks w on w.id = d.webhook_id where w.account_id = ? and d.webhook_id = ? and d.id = ?`,
-        [accountId, webhookId, deliveryId]);
+        [accountId, webhookId, deliveryId],
+      );
       return row.rows[0];
     });
   }
@@ -178,4 +197,3 @@ const DELIVERY_SELECT = `
         'status_code', a.status_code, 'latency_ms', a.latency_ms, 'error', a.error, 'response_excerpt', a.response_excerpt) order by a.attempt)
       from webhook_attempts a where a.delivery_id = d.id), '[]') as attempt_log
   from webhook_deliveries d join outbox o on o.id = d.outbox_id`;
-

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, invalidParameter, notFound } from '../errors.ts';
 import type { Caller } from '../accounts/callerRepository.ts';
 import { requireWebhooks } from '../accounts/planRules.ts';
+import { AppError, invalidParameter, notFound } from '../errors.ts';
 import type { OutboundClient } from '../outbound/client.ts';
-import type { WebhookChanges, WebhookRepository, WebhookRow } from './repository.ts';
-import { generateSecret, type SecretBox } from './secrets.ts';
 import { isSuccess, pingBody, signedRequest } from './delivery.ts';
 import { EVENT_NAMES, PING_EVENT } from './events.ts';
+import type { WebhookChanges, WebhookRepository, WebhookRow } from './repository.ts';
 import { unknownEvents } from './schemas.ts';
+import { generateSecret, type SecretBox } from './secrets.ts';
 
 export interface CreateInput {
   url: string;
@@ -21,12 +21,20 @@ export type UpdateInput = Omit<WebhookChanges, 'secret'> & { secret?: string };
 const bodyError = (parameter: string, message: string) => invalidParameter('body', parameter, message, true);
 
 export class WebhookService {
-  constructor(private readonly repo: WebhookRepository, private readonly box: SecretBox, private readonly client: OutboundClient) {}
+  constructor(
+    private readonly repo: WebhookRepository,
+    private readonly box: SecretBox,
+    private readonly client: OutboundClient,
+  ) {}
 
   /** An unknown event is a 400 whose message names it (contract §6). */
   private checkEvents(events: string[] | undefined): void {
     const unknown = events ? unknownEvents(events) : [];
-    if (unknown.length) throw bodyError('events', `unknown event${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (known: ${EVENT_NAMES.join(', ')}, or *)`);
+    if (unknown.length)
+      throw bodyError(
+        'events',
+        `unknown event${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (known: ${EVENT_NAMES.join(', ')}, or *)`,
+      );
   }
 
   private async checkUrl(url: string): Promise<void> {
@@ -37,7 +45,10 @@ export class WebhookService {
   private async checkMarks(apps: string[]): Promise<void> {
     const unknown = await this.repo.unknownMarks(apps);
     if (unknown.length) {
-      throw bodyError('monitored_applications', `not in the register: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ` and ${unknown.length - 20} more` : ''}`);
+      throw bodyError(
+        'monitored_applications',
+        `not in the register: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ` and ${unknown.length - 20} more` : ''}`,
+      );
     }
   }
 
@@ -47,9 +58,11 @@ export class WebhookService {
     if (limit === null) return;
     const total = await this.repo.monitoredCount(trx, caller.accountId, except, apps);
     if (total > limit) {
-      throw new AppError('monitored_limit_exceeded',
+      throw new AppError(
+        'monitored_limit_exceeded',
         `your plan allows ${limit} monitored marks across all your webhooks; this change would make ${total}`,
-        { limit, requested: total, plan: caller.planCode });
+        { limit, requested: total, plan: caller.planCode },
+      );
     }
   }
 
@@ -64,7 +77,12 @@ export class WebhookService {
       await this.repo.lockAccount(trx, caller.accountId);
       await this.checkLimit(trx, caller, null, input.monitored_applications);
       await this.repo.insert(trx, {
-        id, accountId: caller.accountId, url: input.url, events: input.events, secret: this.box.seal(secret, id), apps: input.monitored_applications,
+        id,
+        accountId: caller.accountId,
+        url: input.url,
+        events: input.events,
+        secret: this.box.seal(secret, id),
+        apps: input.monitored_applications,
       });
       return (await this.repo.get(caller.accountId, id, trx))!;
     });
@@ -114,7 +132,10 @@ export class WebhookService {
     requireWebhooks(caller);
     const w = await this.repo.get(caller.accountId, id);
     if (!w) throw notFound(`webhook ${id}`);
-    if (!w.active) throw new AppError('webhook_inactive', 'the webhook is not active: turn it on (PUT with {"active": true}) before replaying', { status: w.status });
+    if (!w.active)
+      throw new AppError('webhook_inactive', 'the webhook is not active: turn it on (PUT with {"active": true}) before replaying', {
+        status: w.status,
+      });
     const d = await this.repo.replay(caller.accountId, id, deliveryId);
     if (!d) throw notFound(`delivery ${deliveryId} of webhook ${id}`);
     return d;
@@ -129,7 +150,12 @@ export class WebhookService {
     const body = JSON.stringify(pingBody(id, msgId));
     const r = await this.client.post(t.url, signedRequest(this.box.open(t.secret, id), msgId, PING_EVENT, body), body);
     return {
-      event: PING_EVENT as typeof PING_EVENT, message_id: msgId, delivered: isSuccess(r), status_code: r.status, latency_ms: r.latencyMs, error: r.error,
+      event: PING_EVENT as typeof PING_EVENT,
+      message_id: msgId,
+      delivered: isSuccess(r),
+      status_code: r.status,
+      latency_ms: r.latencyMs,
+      error: r.error,
       response_excerpt: r.excerpt,
     };
   }

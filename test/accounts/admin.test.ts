@@ -1,9 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import request from 'supertest';
-import { spawnSync } from 'node:child_process';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { AdminError, runAdmin } from '../../scripts/admin.ts';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('admin CLI (scripts/admin.ts)', () => {
   let t: TestApp;
@@ -17,20 +17,32 @@ describe('admin CLI (scripts/admin.ts)', () => {
   /** Runs one command against the test database; resolves to what it printed. */
   const admin = async (...argv: string[]): Promise<string> => {
     const lines: string[] = [];
-    await runAdmin(argv, t.deps.db, (l) => lines.push(l), (id) => t.ledger.usage(id));
+    await runAdmin(
+      argv,
+      t.deps.db,
+      (l) => lines.push(l),
+      (id) => t.ledger.usage(id),
+    );
     // The API hears of the change once PostgreSQL announces it.
     await t.synced();
     return lines.join('\n');
   };
   const refused = async (pattern: RegExp, ...argv: string[]) => {
-    const err = await admin(...argv).then(() => undefined, (e: unknown) => e);
+    const err = await admin(...argv).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err, argv.join(' ')).to.be.instanceOf(AdminError);
     expect((err as Error).message).to.match(pattern);
   };
   const subscription = async (accountId: string) =>
-    (await t.deps.db.raw(
-      `select p.code, s.status, extract(epoch from s.expires_at - now()) / 86400 as days_left
-       from subscriptions s join plans p on p.id = s.plan_id where s.account_id = ?`, [accountId])).rows[0];
+    (
+      await t.deps.db.raw(
+        `select p.code, s.status, extract(epoch from s.expires_at - now()) / 86400 as days_left
+       from subscriptions s join plans p on p.id = s.plan_id where s.account_id = ?`,
+        [accountId],
+      )
+    ).rows[0];
   const keyed = (path: string, key = a.key) => request(t.app).get(path).set('X-API-Key', key);
 
   it('lists the seeded plans with their limits', async () => {
@@ -41,14 +53,38 @@ describe('admin CLI (scripts/admin.ts)', () => {
   });
 
   it('creates a custom plan from flags, missing quotas at 0', async () => {
-    const out = await admin('plans', 'create', 'agency', '--name', 'Agency', '--categories', 'cat_journal,cat_tm_class',
-      '--quota', 'api_calls=1000,doc_views=10', '--concurrency', '3', '--bulk-search', '20', '--bulk-logo', '0',
-      '--webhooks', 'yes', '--monitored', 'unlimited');
+    const out = await admin(
+      'plans',
+      'create',
+      'agency',
+      '--name',
+      'Agency',
+      '--categories',
+      'cat_journal,cat_tm_class',
+      '--quota',
+      'api_calls=1000,doc_views=10',
+      '--concurrency',
+      '3',
+      '--bulk-search',
+      '20',
+      '--bulk-logo',
+      '0',
+      '--webhooks',
+      'yes',
+      '--monitored',
+      'unlimited',
+    );
     expect(out).to.contain('agency (custom): Agency');
     const p = await t.deps.db('plans').where({ code: 'agency' }).first();
     expect(p).to.deep.include({
-      name: 'Agency', custom: true, categories: ['cat_journal', 'cat_tm_class'], concurrency: 3, bulk_search_limit: 20,
-      bulk_logo_limit: 0, webhook_enabled: true, monitored_marks_limit: null,
+      name: 'Agency',
+      custom: true,
+      categories: ['cat_journal', 'cat_tm_class'],
+      concurrency: 3,
+      bulk_search_limit: 20,
+      bulk_logo_limit: 0,
+      webhook_enabled: true,
+      monitored_marks_limit: null,
     });
     expect(p.quotas).to.deep.equal({ api_calls: 1000, doc_views: 10, logo_searches: 0, pdf_reports: 0, excel_reports: 0 });
   });
@@ -114,7 +150,7 @@ describe('admin CLI (scripts/admin.ts)', () => {
     await refused(/does not take --days/, 'addon', 'revoke', b.email, 'cat_stamp_duty', '--days', '3');
   });
 
-  it('shows an account: plan, status, add-ons, keys and this month\'s usage', async () => {
+  it("shows an account: plan, status, add-ons, keys and this month's usage", async () => {
     const out = await admin('show', a.email);
     expect(out).to.contain(a.email).and.contain('plan agency, status active').and.contain('ACTIVE');
     expect(out).to.contain(`${a.key.slice(0, 8)}… "test"`);
@@ -129,10 +165,12 @@ describe('admin CLI (scripts/admin.ts)', () => {
 
   it('runs as a command: exit 0 on success, 2 with a message on stderr when refused', function () {
     this.timeout(60_000);
-    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
-      cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: t.deps.config.DATABASE_URL, NODE_ENV: 'test' },
-    });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+        cwd: new URL('../..', import.meta.url).pathname,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: t.deps.config.DATABASE_URL, NODE_ENV: 'test' },
+      });
     const ok = run('show', a.email);
     expect(ok.status, ok.stderr).to.equal(0);
     expect(ok.stdout).to.contain('plan agency');

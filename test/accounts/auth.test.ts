@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import jwt from 'jsonwebtoken';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import request from 'supertest';
 import { generateApiKey } from '../../src/accounts/keys.ts';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer } from './support.ts';
 
 function expect401(res: request.Response): void {
@@ -93,7 +93,9 @@ describe('authentication', () => {
     });
 
     it('refuses tokens with a wrong signature, type, algorithm or subject with 401', async () => {
-      expect401(await keys().set('Authorization', sign({ typ: 'dashboard', sub: a.accountId }, {}, 'some-other-secret-0123456789-0123456789')));
+      expect401(
+        await keys().set('Authorization', sign({ typ: 'dashboard', sub: a.accountId }, {}, 'some-other-secret-0123456789-0123456789')),
+      );
       expect401(await keys().set('Authorization', sign({ typ: 'refresh', sub: a.accountId })));
       expect401(await keys().set('Authorization', sign({ typ: 'dashboard' })));
       expect401(await keys().set('Authorization', sign({ typ: 'dashboard', sub: a.accountId }, { algorithm: 'HS512' })));

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
+import { CallerCache } from '../../src/accounts/callerCache.ts';
+import { type Caller, CallerRepository } from '../../src/accounts/callerRepository.ts';
+import { hashApiKey } from '../../src/accounts/keys.ts';
+import { ChangeListener } from '../../src/db/listener.ts';
+import { createAccount } from '../helpers/accounts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { CallerCache } from '../../src/accounts/callerCache.ts';
-import { CallerRepository, type Caller } from '../../src/accounts/callerRepository.ts';
-import { ChangeListener } from '../../src/db/listener.ts';
-import { hashApiKey } from '../../src/accounts/keys.ts';
-import { createAccount } from '../helpers/accounts.ts';
 
 /** The real repository, counting the reads that reach PostgreSQL. */
 class CountingRepository extends CallerRepository {
@@ -26,12 +26,24 @@ describe('caller cache', () => {
 
   describe('through the API', () => {
     for (const [what, change] of [
-      ['the plan loses the category', (c: { planId: number; accountId: string }) =>
-        t.deps.db('plans').where({ id: c.planId }).update({ categories: ['cat_status_history'] })],
-      ['the subscription is expired by hand', (c: { planId: number; accountId: string }) =>
-        t.deps.db('subscriptions').where({ account_id: c.accountId }).update({ status: 'inactive' })],
-      ['the key is revoked by hand', (c: { planId: number; accountId: string }) =>
-        t.deps.db('api_keys').where({ account_id: c.accountId }).update({ revoked_at: t.deps.db.fn.now() })],
+      [
+        'the plan loses the category',
+        (c: { planId: number; accountId: string }) =>
+          t.deps
+            .db('plans')
+            .where({ id: c.planId })
+            .update({ categories: ['cat_status_history'] }),
+      ],
+      [
+        'the subscription is expired by hand',
+        (c: { planId: number; accountId: string }) =>
+          t.deps.db('subscriptions').where({ account_id: c.accountId }).update({ status: 'inactive' }),
+      ],
+      [
+        'the key is revoked by hand',
+        (c: { planId: number; accountId: string }) =>
+          t.deps.db('api_keys').where({ account_id: c.accountId }).update({ revoked_at: t.deps.db.fn.now() }),
+      ],
     ] as const) {
       it(`refuses a cached key once PostgreSQL announces that ${what}`, async () => {
         const c = await t.client();
@@ -78,7 +90,10 @@ describe('caller cache', () => {
 
     it('reads again when the subscription expires by time, with no announcement', async () => {
       const a = await createAccount(t.deps.db);
-      await t.deps.db('subscriptions').where({ account_id: a.accountId }).update({ expires_at: t.deps.db.raw(`now() + interval '1 second'`) });
+      await t.deps
+        .db('subscriptions')
+        .where({ account_id: a.accountId })
+        .update({ expires_at: t.deps.db.raw(`now() + interval '1 second'`) });
       await listener.sync();
       expect((await cache.byKeyHash(hashApiKey(a.key)))?.subscriptionActive).to.equal(true);
       await new Promise((r) => setTimeout(r, 1200));
@@ -87,7 +102,9 @@ describe('caller cache', () => {
 
     it('reads again when a granted add-on expires by time', async () => {
       const a = await createAccount(t.deps.db, { categories: ['cat_journal'] });
-      await t.deps.db('account_addons').insert({ account_id: a.accountId, category: 'cat_threats', expires_at: t.deps.db.raw(`now() + interval '1 second'`) });
+      await t.deps
+        .db('account_addons')
+        .insert({ account_id: a.accountId, category: 'cat_threats', expires_at: t.deps.db.raw(`now() + interval '1 second'`) });
       await listener.sync();
       expect((await cache.byKeyHash(hashApiKey(a.key)))?.categories).to.include('cat_threats');
       await new Promise((r) => setTimeout(r, 1200));

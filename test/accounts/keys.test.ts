@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { KEY_PATTERN } from '../../src/accounts/keys.ts';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, expectFields } from './support.ts';
 
 const KEY_FIELDS = ['id', 'name', 'display_prefix', 'created_at', 'last_used_at', 'revoked_at', 'active'];
@@ -27,7 +27,7 @@ describe('API key management under /user/v1/keys/', () => {
   };
   const works = async (key: string) => (await request(t.app).get('/v1/journals/').set('X-API-Key', key)).status;
 
-  it('lists the account\'s keys without the key or its hash', async () => {
+  it("lists the account's keys without the key or its hash", async () => {
     const a = await createAccount(t.deps.db);
     const res = await as(a).list();
     expect(res.status).to.equal(200);
@@ -103,7 +103,10 @@ describe('API key management under /user/v1/keys/', () => {
     expect((await as(a).revoke(id)).status).to.equal(200);
     // An expired trial counts as inactive too.
     const b = await createAccount(t.deps.db, {}, 'trial');
-    await t.deps.db('subscriptions').where({ account_id: b.accountId }).update({ expires_at: t.deps.db.raw(`now() - interval '1 second'`) });
+    await t.deps
+      .db('subscriptions')
+      .where({ account_id: b.accountId })
+      .update({ expires_at: t.deps.db.raw(`now() - interval '1 second'`) });
     expect((await as(b).create({})).status).to.equal(403);
   });
 
@@ -136,7 +139,10 @@ describe('API key management under /user/v1/keys/', () => {
     expect(await works(a.key)).to.equal(401);
     expect(await works(res.body.api_key)).to.equal(200);
     const list = (await as(a).list()).body;
-    expect(list.keys.map((k: { id: string; active: boolean }) => [k.id, k.active])).to.deep.equal([[old.id, false], [res.body.key.id, true]]);
+    expect(list.keys.map((k: { id: string; active: boolean }) => [k.id, k.active])).to.deep.equal([
+      [old.id, false],
+      [res.body.key.id, true],
+    ]);
   });
 
   it('answers 404 for rotating a revoked key (there is no active key with that id), and changes nothing', async () => {
@@ -180,14 +186,14 @@ describe('API key management under /user/v1/keys/', () => {
       aKeyId = (await as(a).list()).body.keys[0].id;
     });
 
-    it('never lists another account\'s keys', async () => {
+    it("never lists another account's keys", async () => {
       const list = await as(b).list();
       expect(list.body.count).to.equal(1);
       expect(list.body.keys.map((k: { id: string }) => k.id)).to.not.include(aKeyId);
       expect(list.body.keys[0].display_prefix).to.equal(b.key.slice(0, 8));
     });
 
-    it('answers 404 when B revokes or rotates A\'s key, exactly as for a key that does not exist, and A\'s key keeps working', async () => {
+    it("answers 404 when B revokes or rotates A's key, exactly as for a key that does not exist, and A's key keeps working", async () => {
       const revoke = await as(b).revoke(aKeyId);
       const rotate = await as(b).rotate(aKeyId);
       for (const res of [revoke, rotate]) {

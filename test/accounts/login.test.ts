@@ -1,11 +1,11 @@
-import { expect } from 'chai';
-import request from 'supertest';
-import jwt from 'jsonwebtoken';
 import { randomBytes } from 'node:crypto';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
 import { AppError } from '../../src/errors.ts';
 import { RateLimits } from '../../src/limits/rateLimits.ts';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectFields } from './support.ts';
 
 describe('POST /user/v1/login/', () => {
@@ -17,7 +17,10 @@ describe('POST /user/v1/login/', () => {
   before(async () => {
     t = await createTestApp({
       TRUSTED_PROXIES: 'loopback',
-      LOGIN_EMAIL_SLOW_AFTER: '2', LOGIN_EMAIL_MAX: '4', LOGIN_IP_SLOW_AFTER: '3', LOGIN_IP_MAX: '6',
+      LOGIN_EMAIL_SLOW_AFTER: '2',
+      LOGIN_EMAIL_MAX: '4',
+      LOGIN_IP_SLOW_AFTER: '3',
+      LOGIN_IP_MAX: '6',
       // The slow-down itself is checked on RateLimits below, without timing anything.
       LOGIN_MAX_DELAY_MS: '0',
     });
@@ -83,7 +86,7 @@ describe('POST /user/v1/login/', () => {
       expect((await login({ email: a.email, password: a.password })).status).to.equal(200);
     });
 
-    it('forgets an email\'s failures after a successful login', async () => {
+    it("forgets an email's failures after a successful login", async () => {
       const c = await createAccount(t.deps.db);
       for (let i = 0; i < 3; i++) expect((await login({ email: c.email, password: 'wrong' })).status).to.equal(401);
       expect((await login({ email: c.email, password: c.password })).status).to.equal(200);
@@ -113,7 +116,9 @@ describe('POST /user/v1/login/', () => {
     });
 
     it('is documented on the operation', () => {
-      const op = (t.openapi as { paths: Record<string, { post: { description: string; responses: Record<string, unknown> } }> }).paths['/user/v1/login/'].post;
+      const op = (t.openapi as { paths: Record<string, { post: { description: string; responses: Record<string, unknown> } }> }).paths[
+        '/user/v1/login/'
+      ].post;
       expect(op.responses).to.have.keys('200', '400', '401', '429');
       expect(op.description).to.contain('HS256').and.contain('login_throttled').and.contain('typ');
     });
@@ -121,9 +126,17 @@ describe('POST /user/v1/login/', () => {
 
   describe('RateLimits login throttle (the slow-down, as numbers)', () => {
     const make = (login: object) =>
-      new RateLimits(t.deps.redis, {
-        ipPerMinute: 1000, keyPerSecond: 1000, publicSearchPerHour: 1000, prefix: `test:${randomBytes(5).toString('hex')}`, login,
-      }, t.deps.log);
+      new RateLimits(
+        t.deps.redis,
+        {
+          ipPerMinute: 1000,
+          keyPerSecond: 1000,
+          publicSearchPerHour: 1000,
+          prefix: `test:${randomBytes(5).toString('hex')}`,
+          login,
+        },
+        t.deps.log,
+      );
 
     it('waits longer with each failure past the email threshold, up to the cap, then refuses', async () => {
       const l = make({ emailSlowAfter: 2, emailMax: 5, ipSlowAfter: 100, ipMax: 100, delayStepMs: 100, maxDelayMs: 250 });
@@ -158,7 +171,14 @@ describe('POST /user/v1/login/', () => {
     });
 
     it('defaults to 5/10 failures per email and 20/50 per address in 15 minutes, at most 2 s of delay', () => {
-      expect(make({}).login).to.include({ windowSeconds: 900, emailSlowAfter: 5, emailMax: 10, ipSlowAfter: 20, ipMax: 50, maxDelayMs: 2000 });
+      expect(make({}).login).to.include({
+        windowSeconds: 900,
+        emailSlowAfter: 5,
+        emailMax: 10,
+        ipSlowAfter: 20,
+        ipMax: 50,
+        maxDelayMs: 2000,
+      });
     });
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { KEY_PATTERN } from '../../src/accounts/keys.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectFields, signupBody } from './support.ts';
 
 describe('POST /user/v1/signup/', () => {
@@ -11,7 +11,10 @@ describe('POST /user/v1/signup/', () => {
   });
   after(async () => t.close());
 
-  const signup = (body: unknown) => request(t.app).post('/user/v1/signup/').send(body as object);
+  const signup = (body: unknown) =>
+    request(t.app)
+      .post('/user/v1/signup/')
+      .send(body as object);
 
   describe('validation: a 400 naming each bad field', () => {
     const long = (n: number) => 'x'.repeat(n);
@@ -85,14 +88,30 @@ describe('POST /user/v1/signup/', () => {
 
   describe('success', () => {
     it('answers 201 {token, api_key, email, name, plan, subscription_status, trial_ends_at} and stores a lower-case email and an argon2id hash', async () => {
-      const body = signupBody({ email: '  Asha.RAO+X@Example.IN ', first_name: ' Asha ', organisation: 'Rao & Co', phone: '+91 98765 43210' });
+      const body = signupBody({
+        email: '  Asha.RAO+X@Example.IN ',
+        first_name: ' Asha ',
+        organisation: 'Rao & Co',
+        phone: '+91 98765 43210',
+      });
       const res = await signup(body);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(Object.keys(res.body).sort()).to.deep.equal(['api_key', 'email', 'name', 'plan', 'subscription_status', 'token', 'trial_ends_at']);
+      expect(Object.keys(res.body).sort()).to.deep.equal([
+        'api_key',
+        'email',
+        'name',
+        'plan',
+        'subscription_status',
+        'token',
+        'trial_ends_at',
+      ]);
       // The plan chosen (basic unless named) and the trial's end: TRIAL_DAYS (14) from now, as stored.
       expect(res.body).to.include({ plan: 'basic', subscription_status: 'trial' });
-      const sub = await t.deps.db('subscriptions').join('accounts', 'accounts.id', 'subscriptions.account_id')
-        .where('accounts.email', 'asha.rao+x@example.in').first('subscriptions.expires_at');
+      const sub = await t.deps
+        .db('subscriptions')
+        .join('accounts', 'accounts.id', 'subscriptions.account_id')
+        .where('accounts.email', 'asha.rao+x@example.in')
+        .first('subscriptions.expires_at');
       expect(res.body.trial_ends_at).to.equal(sub.expires_at.toISOString());
       expect(Date.parse(res.body.trial_ends_at) - Date.now()).to.be.within(13.9 * 86_400_000, 14 * 86_400_000);
       expect(res.body.email).to.equal('asha.rao+x@example.in');
@@ -125,12 +144,18 @@ describe('POST /user/v1/signup/', () => {
     });
 
     it('starts a 14-day trial of basic by default, and of the plan asked for', async () => {
-      for (const [plan, expected] of [[undefined, 'basic'], ['pro', 'pro'], ['business', 'business']] as const) {
+      for (const [plan, expected] of [
+        [undefined, 'basic'],
+        ['pro', 'pro'],
+        ['business', 'business'],
+      ] as const) {
         const res = await signup(signupBody(plan ? { plan } : {}));
         expect(res.status).to.equal(201);
         const sub = await t.deps.db.raw(
           `select p.code, s.status, extract(epoch from s.expires_at - now()) / 86400 as days_left
-           from subscriptions s join plans p on p.id = s.plan_id join accounts a on a.id = s.account_id where a.email = ?`, [res.body.email]);
+           from subscriptions s join plans p on p.id = s.plan_id join accounts a on a.id = s.account_id where a.email = ?`,
+          [res.body.email],
+        );
         expect(sub.rows[0].code).to.equal(expected);
         expect(sub.rows[0].status).to.equal('trial');
         expect(Number(sub.rows[0].days_left)).to.be.within(13.99, 14);
@@ -165,13 +190,18 @@ describe('POST /user/v1/signup/', () => {
       const body = signupBody();
       const results = await Promise.all([signup(body), signup({ ...body, email: body.email.toUpperCase() })]);
       expect(results.map((r) => r.status).sort()).to.deep.equal([201, 409]);
-      const keys = await t.deps.db.raw('select count(*)::int as n from api_keys k join accounts a on a.id = k.account_id where a.email = ?', [body.email]);
+      const keys = await t.deps.db.raw(
+        'select count(*)::int as n from api_keys k join accounts a on a.id = k.account_id where a.email = ?',
+        [body.email],
+      );
       expect(keys.rows[0].n).to.equal(1);
     });
   });
 
   it('is documented with its 201, 400 and 409 and no security', () => {
-    const op = (t.openapi as { paths: Record<string, { post: { security: unknown[]; responses: Record<string, unknown> } }> }).paths['/user/v1/signup/'].post;
+    const op = (t.openapi as { paths: Record<string, { post: { security: unknown[]; responses: Record<string, unknown> } }> }).paths[
+      '/user/v1/signup/'
+    ].post;
     expect(op.security).to.deep.equal([]);
     expect(op.responses).to.have.keys('201', '400', '409');
   });

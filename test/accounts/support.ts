@@ -1,5 +1,5 @@
-import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
 import type request from 'supertest';
 import { TokenService } from '../../src/accounts/tokens.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -7,8 +7,11 @@ import type { TestApp } from '../helpers/app.ts';
 /** A valid signup body with an email no other test uses. */
 export function signupBody(extra: Record<string, unknown> = {}): Record<string, unknown> & { email: string; password: string } {
   return {
-    first_name: 'Asha', last_name: 'Rao', email: `asha-${randomBytes(5).toString('hex')}@example.in`,
-    password: 'long enough secret', ...extra,
+    first_name: 'Asha',
+    last_name: 'Rao',
+    email: `asha-${randomBytes(5).toString('hex')}@example.in`,
+    password: 'long enough secret',
+    ...extra,
   } as Record<string, unknown> & { email: string; password: string };
 }
 

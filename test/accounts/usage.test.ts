@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createAccount } from '../helpers/accounts.ts';
 import { nextMonthStart } from '../../src/limits/quotaRepository.ts';
+import { createAccount } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, signupBody } from './support.ts';
 
 describe('GET /user/v1/usage/', () => {
@@ -52,7 +52,7 @@ describe('GET /user/v1/usage/', () => {
     expect(u.usage.doc_views.used).to.equal(0);
   });
 
-  it('shows only the caller\'s own usage', async () => {
+  it("shows only the caller's own usage", async () => {
     const other = await createAccount(t.deps.db, { quotas: { api_calls: 10 } });
     await request(t.app).get('/v1/journals/').set('X-API-Key', other.key).expect(200);
     const theirs = await usage(bearer(t, other.accountId));
@@ -64,7 +64,8 @@ describe('GET /user/v1/usage/', () => {
     const c = await createAccount(t.deps.db, { quotas: { api_calls: 2 } }, 'inactive');
     await t.deps.db.raw(
       `insert into usage_counters (account_id, month, resource, used) values (?, date_trunc('month', now() at time zone 'UTC')::date, 'api_calls', 5)`,
-      [c.accountId]);
+      [c.accountId],
+    );
     const u = await usage(bearer(t, c.accountId));
     expect(u.usage.api_calls).to.deep.equal({ used: 5, limit: 2, remaining: 0 });
     expect(u.subscription).to.include({ status: 'inactive', active: false });
@@ -74,7 +75,9 @@ describe('GET /user/v1/usage/', () => {
     const d = await createAccount(t.deps.db);
     await t.deps.db.raw(
       `insert into usage_counters (account_id, month, resource, used)
-       values (?, (date_trunc('month', now() at time zone 'UTC') - interval '1 month')::date, 'api_calls', 40)`, [d.accountId]);
+       values (?, (date_trunc('month', now() at time zone 'UTC') - interval '1 month')::date, 'api_calls', 40)`,
+      [d.accountId],
+    );
     expect((await usage(bearer(t, d.accountId))).usage.api_calls.used).to.equal(0);
   });
 });

@@ -1,16 +1,16 @@
-import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import JSZip from 'jszip';
 import request from 'supertest';
-import { Redis } from 'ioredis';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { seedRegistry } from '../helpers/seed.ts';
-import { binary } from '../helpers/http.ts';
-import { startBulkDocumentWorker } from '../../workers/bulkDocuments.ts';
-import { BulkZipBuilder } from '../../src/documents/bulkWorker.ts';
 import { BULK_QUEUE } from '../../src/documents/bulkService.ts';
-import { Queue } from 'bullmq';
+import { BulkZipBuilder } from '../../src/documents/bulkWorker.ts';
 import type { ObjectStore } from '../../src/storage/objectStore.ts';
+import { startBulkDocumentWorker } from '../../workers/bulkDocuments.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { binary } from '../helpers/http.ts';
+import { seedRegistry } from '../helpers/seed.ts';
 
 const local = (url: string) => {
   const u = new URL(url);
@@ -33,10 +33,31 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     t = await createTestApp({ QUEUE_PREFIX: prefix });
     await seedRegistry(t.deps.db);
     await t.deps.db('documents').insert([
-      { id: 73, application_number: '4000001', name: 'Reply', document_type: 'Reply to Examination Report', upload_date: '2019-06-20', object_key: 'blobs/doc73.pdf' },
+      {
+        id: 73,
+        application_number: '4000001',
+        name: 'Reply',
+        document_type: 'Reply to Examination Report',
+        upload_date: '2019-06-20',
+        object_key: 'blobs/doc73.pdf',
+      },
       // Its file never reached the store: listed as a failure and refunded.
-      { id: 74, application_number: '4000001', name: 'Hearing Notice', document_type: 'Hearing Notice', upload_date: '2019-11-01', object_key: 'blobs/doc74.pdf' },
-      { id: 75, application_number: '4000002', name: 'Registration Certificate', document_type: 'Registration Certificate', upload_date: '2021-06-01', object_key: 'blobs/doc75.pdf' },
+      {
+        id: 74,
+        application_number: '4000001',
+        name: 'Hearing Notice',
+        document_type: 'Hearing Notice',
+        upload_date: '2019-11-01',
+        object_key: 'blobs/doc74.pdf',
+      },
+      {
+        id: 75,
+        application_number: '4000002',
+        name: 'Registration Certificate',
+        document_type: 'Registration Certificate',
+        upload_date: '2021-06-01',
+        object_key: 'blobs/doc75.pdf',
+      },
     ]);
     for (const [key, body] of Object.entries(files)) await t.deps.store.put(key, body);
     connection = new Redis(t.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
@@ -84,17 +105,27 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
 
     const done = await settled(c, res.body.job_id);
     expect(done.body, JSON.stringify(done.body)).to.include({ status: 'done', documents_included: 4, credits_refunded: 1 });
-    expect(done.body.failures).to.deep.equal([{ document_id: 74, application_number: '4000001', reason: 'the document\'s file is missing from the store' }]);
+    expect(done.body.failures).to.deep.equal([
+      { document_id: 74, application_number: '4000001', reason: "the document's file is missing from the store" },
+    ]);
     expect(done.body.download.expires_in).to.equal('30 minutes');
     expect(await t.used(c.account.accountId, 'doc_views')).to.equal(4);
 
     const zip = await unzip(done.body.download.presigned_url);
-    const names = Object.keys(zip.files).filter((n) => !zip.files[n].dir).sort();
+    const names = Object.keys(zip.files)
+      .filter((n) => !zip.files[n].dir)
+      .sort();
     expect(names).to.deep.equal([
-      '4000001/4000001 Examination Report 71.pdf', '4000001/4000001 Notice of Opposition 72.pdf', '4000001/4000001 Reply 73.pdf',
-      '4000002/4000002 Registration Certificate 75.pdf', 'manifest.json',
+      '4000001/4000001 Examination Report 71.pdf',
+      '4000001/4000001 Notice of Opposition 72.pdf',
+      '4000001/4000001 Reply 73.pdf',
+      '4000002/4000002 Registration Certificate 75.pdf',
+      'manifest.json',
     ]);
-    for (const [name, key] of [['4000001/4000001 Examination Report 71.pdf', 'blobs/doc71.pdf'], ['4000002/4000002 Registration Certificate 75.pdf', 'blobs/doc75.pdf']]) {
+    for (const [name, key] of [
+      ['4000001/4000001 Examination Report 71.pdf', 'blobs/doc71.pdf'],
+      ['4000002/4000002 Registration Certificate 75.pdf', 'blobs/doc75.pdf'],
+    ]) {
       expect(Buffer.compare(await zip.file(name)!.async('nodebuffer'), files[key]), name).to.equal(0);
     }
     const manifest = JSON.parse(await zip.file('manifest.json')!.async('string'));
@@ -128,7 +159,9 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     expect(short.status).to.equal(429);
     expect(short.body.details).to.include({ resource: 'doc_views', needed: 5, remaining: 4 });
     expect(await t.used(c.account.accountId, 'doc_views')).to.equal(0);
-    expect(await t.deps.db('bulk_document_jobs').where({ account_id: c.account.accountId }).count('* as n').first()).to.deep.equal({ n: 0 });
+    expect(await t.deps.db('bulk_document_jobs').where({ account_id: c.account.accountId }).count('* as n').first()).to.deep.equal({
+      n: 0,
+    });
 
     const big = await c.post('/v3/documents/bulk/').send({ application_numbers: ['4000001', '4000002', '4000003'] });
     expect(big.status).to.equal(403);
@@ -160,11 +193,17 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     expect((await c.get(`/v3/documents/bulk/${body.job_id}/`)).body.finished_at).to.equal(done.body.finished_at);
 
     // A request committed but never enqueued (the API lost Redis right after its commit).
-    const [row] = await t.deps.db('bulk_document_jobs').insert({
-      account_id: c.account.accountId, application_numbers: ['4000002'], document_ids: [75], not_found: [],
-      charge: JSON.stringify({ units: 1, month: new Date().toISOString().slice(0, 8) + '01' }),
-      created_at: t.deps.db.raw("now() - interval '1 minute'"),
-    }).returning('id');
+    const [row] = await t.deps
+      .db('bulk_document_jobs')
+      .insert({
+        account_id: c.account.accountId,
+        application_numbers: ['4000002'],
+        document_ids: [75],
+        not_found: [],
+        charge: JSON.stringify({ units: 1, month: `${new Date().toISOString().slice(0, 8)}01` }),
+        created_at: t.deps.db.raw("now() - interval '1 minute'"),
+      })
+      .returning('id');
     expect(await worker.relayOnce()).to.equal(1);
     expect((await settled(c, row.id)).body.status).to.equal('done');
     expect(await worker.relayOnce()).to.equal(0);
@@ -173,14 +212,36 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
   it('fails a job for good after its retries and gives every credit back', async () => {
     const c = await t.client();
     // A store that cannot write: every attempt fails.
-    const broken: ObjectStore = Object.create(t.deps.store, { putStream: { value: async () => { throw new Error('disk full'); } } });
-    const w = startBulkDocumentWorker(t.deps, { store: broken, prefix: `${prefix}-broken`, concurrency: 1, job: { attempts: 2, backoffMs: 10 }, intervalMs: 60_000 });
+    const broken: ObjectStore = Object.create(t.deps.store, {
+      putStream: {
+        value: async () => {
+          throw new Error('disk full');
+        },
+      },
+    });
+    const w = startBulkDocumentWorker(t.deps, {
+      store: broken,
+      prefix: `${prefix}-broken`,
+      concurrency: 1,
+      job: { attempts: 2, backoffMs: 10 },
+      intervalMs: 60_000,
+    });
     try {
-      const [row] = await t.deps.db('bulk_document_jobs').insert({
-        account_id: c.account.accountId, application_numbers: ['4000002'], document_ids: [75], not_found: [],
-        charge: JSON.stringify({ units: 1, month: new Date().toISOString().slice(0, 8) + '01' }), created_at: t.deps.db.raw("now() - interval '1 minute'"),
-      }).returning('id');
-      await t.deps.db.raw(`insert into usage_counters (account_id, month, resource, used) values (?, date_trunc('month', now() at time zone 'UTC')::date, 'doc_views', 1)`, [c.account.accountId]);
+      const [row] = await t.deps
+        .db('bulk_document_jobs')
+        .insert({
+          account_id: c.account.accountId,
+          application_numbers: ['4000002'],
+          document_ids: [75],
+          not_found: [],
+          charge: JSON.stringify({ units: 1, month: `${new Date().toISOString().slice(0, 8)}01` }),
+          created_at: t.deps.db.raw("now() - interval '1 minute'"),
+        })
+        .returning('id');
+      await t.deps.db.raw(
+        `insert into usage_counters (account_id, month, resource, used) values (?, date_trunc('month', now() at time zone 'UTC')::date, 'doc_views', 1)`,
+        [c.account.accountId],
+      );
       expect(await w.relayOnce()).to.equal(1);
       const res = await settled(c, row.id);
       expect(res.body).to.include({ status: 'failed', error: 'disk full', credits_refunded: 1, download: null });
@@ -198,7 +259,10 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     await settled(c, body.job_id);
     const key = `bulk/${body.job_id}.zip`;
     expect(await t.deps.store.exists(key)).to.equal(true);
-    await t.deps.db('bulk_document_jobs').where({ id: body.job_id }).update({ finished_at: t.deps.db.raw("now() - interval '25 hours'") });
+    await t.deps
+      .db('bulk_document_jobs')
+      .where({ id: body.job_id })
+      .update({ finished_at: t.deps.db.raw("now() - interval '25 hours'") });
     expect(await worker.sweepOnce()).to.equal(1);
     expect(await t.deps.store.exists(key)).to.equal(false);
     const res = await c.get(`/v3/documents/bulk/${body.job_id}/`);

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { seedRegistry } from '../helpers/seed.ts';
-import { ManualClock } from '../helpers/clock.ts';
 import { CATEGORIES } from '../../src/accounts/access.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { ManualClock } from '../helpers/clock.ts';
 import { binary } from '../helpers/http.ts';
+import { seedRegistry } from '../helpers/seed.ts';
 
 /** The path and query of a link, for supertest against the app. */
 const local = (url: string) => {
@@ -24,8 +24,14 @@ describe('documents and journal links', () => {
     t = await createTestApp({}, { clock });
     await seedRegistry(t.deps.db);
     await t.deps.db('documents').insert({
-      id: 73, application_number: '4000001', opposition_id: null, name: 'Reply to "Examination" Report', document_type: 'Reply to Examination Report',
-      upload_date: '2019-06-20', object_key: 'blobs/doc73.pdf', size_bytes: reply.length,
+      id: 73,
+      application_number: '4000001',
+      opposition_id: null,
+      name: 'Reply to "Examination" Report',
+      document_type: 'Reply to Examination Report',
+      upload_date: '2019-06-20',
+      object_key: 'blobs/doc73.pdf',
+      size_bytes: reply.length,
     });
     await t.deps.store.put('blobs/doc71.pdf', exam);
     await t.deps.store.put('blobs/doc72.pdf', notice);
@@ -34,12 +40,18 @@ describe('documents and journal links', () => {
   });
   after(async () => t.close());
 
-  it('lists a mark\'s documents with 30-minute links whose bytes are the stored file\'s', async () => {
+  it("lists a mark's documents with 30-minute links whose bytes are the stored file's", async () => {
     const res = await t.get('/v1/trademarks/4000001/documents/');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ application_number: '4000001', count: 2 });
     const [first, second] = res.body.documents;
-    expect(first).to.include({ id: 71, name: 'Examination Report', document_type: 'Examination Report', upload_date: '2019-06-01', url_expires_in: '30 minutes' });
+    expect(first).to.include({
+      id: 71,
+      name: 'Examination Report',
+      document_type: 'Examination Report',
+      upload_date: '2019-06-01',
+      url_expires_in: '30 minutes',
+    });
     expect(second.id).to.equal(73);
     // Exactly 30 minutes from the (whole second of the) clock's now.
     expect(first.url_expires_at).to.equal(new Date(Math.floor(clock.now() / 1000) * 1000 + 30 * 60_000).toISOString());
@@ -71,7 +83,10 @@ describe('documents and journal links', () => {
   it('gates listings by category: cat_documents, cat_opp_docs', async () => {
     const noDocs = await t.without('cat_documents');
     const noOpp = await t.without('cat_opp_docs');
-    for (const [c, path, category] of [[noDocs, '/v1/trademarks/4000001/documents/', 'cat_documents'], [noOpp, '/v1/trademarks/4000001/opp-docs/', 'cat_opp_docs']] as const) {
+    for (const [c, path, category] of [
+      [noDocs, '/v1/trademarks/4000001/documents/', 'cat_documents'],
+      [noOpp, '/v1/trademarks/4000001/opp-docs/', 'cat_opp_docs'],
+    ] as const) {
       const res = await c.get(path);
       expect(res.status, path).to.equal(403);
       expect(res.body).to.include({ code: 'category_not_on_plan' });
@@ -91,7 +106,7 @@ describe('documents and journal links', () => {
     expect(await t.used(c.account.accountId, 'api_calls')).to.equal(1);
   });
 
-  it('hands out one document\'s link by id, gated by the document\'s category; 404 unknown, 400 not an id', async () => {
+  it("hands out one document's link by id, gated by the document's category; 404 unknown, 400 not an id", async () => {
     const res = await t.get('/v1/documents/71/url/');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ document_id: 71, expires_in: '30 minutes' });
@@ -180,7 +195,9 @@ describe('documents and journal links', () => {
     const url = await c.get('/v1/documents/71/url/');
     expect(url.status).to.equal(403);
     expect(url.body.code).to.equal('subscription_inactive');
-    expect(url.body.error).to.match(/session has expired/).and.match(/reopen the document/);
+    expect(url.body.error)
+      .to.match(/session has expired/)
+      .and.match(/reopen the document/);
     for (const path of ['/v1/trademarks/4000001/documents/', '/v1/trademarks/4000001/opp-docs/', '/v1/journals/7/download/']) {
       const res = await c.get(path);
       expect(res.status, path).to.equal(403);
@@ -203,7 +220,10 @@ describe('documents and journal links', () => {
   it('refuses a link whose subscription ran out by time, though the account was just seen active', async () => {
     const c = await t.client();
     const { body } = await c.get('/v1/documents/71/url/');
-    await t.deps.db('subscriptions').where({ account_id: c.account.accountId }).update({ expires_at: t.deps.db.raw("now() + interval '1 second'") });
+    await t.deps
+      .db('subscriptions')
+      .where({ account_id: c.account.accountId })
+      .update({ expires_at: t.deps.db.raw("now() + interval '1 second'") });
     await t.synced();
     expect((await request(t.app).get(local(body.presigned_url))).status).to.equal(200);
     await new Promise((r) => setTimeout(r, 1100));
@@ -235,7 +255,12 @@ describe('documents and journal links', () => {
 
   it('documents every endpoint in the OpenAPI document', () => {
     const paths = (t.openapi as { paths: Record<string, unknown> }).paths;
-    for (const p of ['/v1/trademarks/{app_no}/documents/', '/v1/trademarks/{app_no}/opp-docs/', '/v1/documents/{doc_id}/url/', '/v1/journals/{journal_id}/download/']) {
+    for (const p of [
+      '/v1/trademarks/{app_no}/documents/',
+      '/v1/trademarks/{app_no}/opp-docs/',
+      '/v1/documents/{doc_id}/url/',
+      '/v1/journals/{journal_id}/download/',
+    ]) {
       expect(paths, p).to.have.property(p);
     }
     expect(CATEGORIES).to.include('cat_opp_docs');

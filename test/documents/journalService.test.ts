@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { AppError } from '../../src/errors.ts';
-import { JournalService } from '../../src/documents/journalService.ts';
 import type { JournalRepository } from '../../src/documents/journalRepository.ts';
+import { JournalService } from '../../src/documents/journalService.ts';
+import { AppError } from '../../src/errors.ts';
 
 // The not-found decisions live in the service, so they hold whatever route or job calls it.
 describe('JournalService', () => {
@@ -24,7 +24,10 @@ describe('JournalService', () => {
   it('refuses an unknown journal with not_found, and lists no marks for it', async () => {
     listed = [];
     for (const call of [() => service.get(9), () => service.trademarks(9, 10, 0)]) {
-      const err = await call().then(() => undefined, (e: unknown) => e);
+      const err = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(AppError);
       expect((err as AppError).code).to.equal('not_found');
       expect((err as AppError).message).to.equal('journal 9 not found');

@@ -14,13 +14,20 @@ describe('journal endpoints', () => {
     const res = await t.get('/v1/journals/?limit=1');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ count: 2, limit: 1, offset: 0 });
-    expect(res.body.journals).to.deep.equal([{ id: 8, journal_number: '2102', publication_date: '2024-05-13', page_count: null, has_pdf: false }]);
+    expect(res.body.journals).to.deep.equal([
+      { id: 8, journal_number: '2102', publication_date: '2024-05-13', page_count: null, has_pdf: false },
+    ]);
     const next = await t.get('/v1/journals/?limit=1&offset=1');
     expect(next.body.journals[0].id).to.equal(7);
   });
 
   it('rejects bad paging with 400 naming the parameter', async () => {
-    for (const [q, param] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['offset=-1', 'offset'], ['limit=x', 'limit']]) {
+    for (const [q, param] of [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['offset=-1', 'offset'],
+      ['limit=x', 'limit'],
+    ]) {
       const res = await t.get(`/v1/journals/?${q}`);
       expect(res.status, q).to.equal(400);
       expect(res.body.details.map((d: { parameter: string }) => d.parameter)).to.deep.equal([param]);
@@ -30,7 +37,14 @@ describe('journal endpoints', () => {
   it('returns journal metadata with its trademark count, 404 for unknown and 400 for a non-integer id', async () => {
     const res = await t.get('/v1/journals/7/');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ id: 7, journal_number: '2101', publication_date: '2024-05-06', page_count: 12, has_pdf: true, trademark_count: 2 });
+    expect(res.body).to.deep.equal({
+      id: 7,
+      journal_number: '2101',
+      publication_date: '2024-05-06',
+      page_count: 12,
+      has_pdf: true,
+      trademark_count: 2,
+    });
     expect((await t.get('/v1/journals/999/')).status).to.equal(404);
     const bad = await t.get('/v1/journals/1.5/');
     expect(bad.status).to.equal(400);
@@ -61,22 +75,35 @@ describe('journal endpoints', () => {
     for (const bad of ['0x7', '%207', '7e0', '+7', '7.0']) {
       const res = await t.get(`/v1/journals/${bad}/`);
       expect(res.status, bad).to.equal(400);
-      expect(res.body.details.map((d: { parameter: string }) => d.parameter), bad).to.deep.equal(['journal_id']);
+      expect(
+        res.body.details.map((d: { parameter: string }) => d.parameter),
+        bad,
+      ).to.deep.equal(['journal_id']);
       const page = await t.get(`/v1/journals/?limit=${bad}`);
       expect(page.status, bad).to.equal(400);
     }
     expect((await t.get('/v1/journals/007/')).body.id).to.equal(7);
   });
 
-  it('lists a journal\'s marks in ascending numeric application number, not text order', async () => {
+  it("lists a journal's marks in ascending numeric application number, not text order", async () => {
     const mark = (n: string) => ({
-      application_number: n, word_mark: `MARK ${n}`, class_number: 9, status: 'Advertised', application_date: '2023-01-01',
-      tm_type: 'WORD', slug: `mark-${n}`, journal_id: 8,
+      application_number: n,
+      word_mark: `MARK ${n}`,
+      class_number: 9,
+      status: 'Advertised',
+      application_date: '2023-01-01',
+      tm_type: 'WORD',
+      slug: `mark-${n}`,
+      journal_id: 8,
     });
     await t.deps.db('trademarks').insert(['1000000', '999999', '10000001', '98'].map(mark));
     const res = await t.get('/v1/journals/8/trademarks/');
-    expect(res.body.results.map((r: { application_number: string }) => r.application_number))
-      .to.deep.equal(['98', '999999', '1000000', '10000001']);
+    expect(res.body.results.map((r: { application_number: string }) => r.application_number)).to.deep.equal([
+      '98',
+      '999999',
+      '1000000',
+      '10000001',
+    ]);
     const second = await t.get('/v1/journals/8/trademarks/?limit=2&offset=2');
     expect(second.body.results.map((r: { application_number: string }) => r.application_number)).to.deep.equal(['1000000', '10000001']);
   });

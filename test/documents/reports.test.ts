@@ -1,27 +1,26 @@
-import { expect } from 'chai';
-import ExcelJS from 'exceljs';
-import sharp from 'sharp';
-import { pdfText } from '../helpers/pdf.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { seedRegistry } from '../helpers/seed.ts';
-import { insertMarks } from '../helpers/marks.ts';
-import { binary } from '../helpers/http.ts';
-import type { Client } from '../helpers/app.ts';
-import express from 'express';
-import request from 'supertest';
-import { standInApi } from '../helpers/standIn.ts';
-import { errorHandler } from '../../src/http/errorHandler.ts';
-import { reportRoutes } from '../../src/http/routes/reports.ts';
-import { ReportService } from '../../src/documents/reportService.ts';
-import { TrademarkRepository } from '../../src/trademarks/repository.ts';
-import { SearchService } from '../../src/search/service.ts';
-import { SearchCache } from '../../src/search/cache.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { REPORT_LIMITS, writeTrademarkPdf, type TrademarkReport } from '../../src/documents/pdfReport.ts';
+import { expect } from 'chai';
+import ExcelJS from 'exceljs';
+import express from 'express';
+import sharp from 'sharp';
+import request from 'supertest';
+import { REPORT_LIMITS, type TrademarkReport, writeTrademarkPdf } from '../../src/documents/pdfReport.ts';
+import { ReportService } from '../../src/documents/reportService.ts';
+import { errorHandler } from '../../src/http/errorHandler.ts';
+import { reportRoutes } from '../../src/http/routes/reports.ts';
+import { SearchCache } from '../../src/search/cache.ts';
+import { SearchService } from '../../src/search/service.ts';
 import type { DetailRow } from '../../src/trademarks/repository.ts';
-
+import { TrademarkRepository } from '../../src/trademarks/repository.ts';
+import type { Client } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { binary } from '../helpers/http.ts';
+import { insertMarks } from '../helpers/marks.ts';
+import { pdfText } from '../helpers/pdf.ts';
+import { seedRegistry } from '../helpers/seed.ts';
+import { standInApi } from '../helpers/standIn.ts';
 
 async function workbook(buf: Buffer): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();
@@ -47,15 +46,26 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     t = await createTestApp();
     await seedRegistry(t.deps.db);
     // Enough SUNRISE marks that an export reads several pages of the search.
-    await insertMarks(t.deps.db, Array.from({ length: MARKS }, (_, i) => ({
-      app: String(5_000_000 + i), mark: `SUNRISE ${['TEA', 'RICE', 'SOAP', 'GOLD'][i % 4]} ${i}`, cls: 29 + (i % 3),
-      status: i % 5 ? 'Registered' : 'Objected', state: i % 2 ? 'KERALA' : 'GOA',
-    })));
+    await insertMarks(
+      t.deps.db,
+      Array.from({ length: MARKS }, (_, i) => ({
+        app: String(5_000_000 + i),
+        mark: `SUNRISE ${['TEA', 'RICE', 'SOAP', 'GOLD'][i % 4]} ${i}`,
+        cls: 29 + (i % 3),
+        status: i % 5 ? 'Registered' : 'Objected',
+        state: i % 2 ? 'KERALA' : 'GOA',
+      })),
+    );
     // More ZENITH marks than an export may hold.
     for (let i = 0; i < ZENITH; i += 2000) {
-      await insertMarks(t.deps.db, Array.from({ length: Math.min(2000, ZENITH - i) }, (_, k) => ({ app: String(6_000_000 + i + k), mark: `ZENITH ${i + k}` })));
+      await insertMarks(
+        t.deps.db,
+        Array.from({ length: Math.min(2000, ZENITH - i) }, (_, k) => ({ app: String(6_000_000 + i + k), mark: `ZENITH ${i + k}` })),
+      );
     }
-    const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
     await t.deps.db('logos').insert({ application_number: '4000001', object_key: 'logos/4000001.png' });
     await t.deps.store.put('logos/4000001.png', logo);
   });
@@ -71,14 +81,23 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
     const text = await pdfText(pdf);
     for (const s of [
-      'Trade mark 4000001', 'SUNRISE FOODS', 'Registered', '2019-04-12', '12/04/2029', 'tea, coffee', // core data
-      '2019-04-12 New Application', '2020-01-10 New Application -> Registered', // status history, the first without a status before it
+      'Trade mark 4000001',
+      'SUNRISE FOODS',
+      'Registered',
+      '2019-04-12',
+      '12/04/2029',
+      'tea, coffee', // core data
+      '2019-04-12 New Application',
+      '2020-01-10 New Application -> Registered', // status history, the first without a status before it
       'SUNRISE AGRO PRIVATE LIMITED, Company', // proprietor
       'OPP-900001 filed 2019-10-01 by SUNSHINE FOODS LTD', // opposition
-      'Show Cause', 'https://vc.example.in/r/61', // hearing
+      'Show Cause',
+      'https://vc.example.in/r/61', // hearing
       'Section 11(1)', // examination report
-      '2019-06-01 Examination Report: Examination Report (document 71)', 'TM-O: Notice of Opposition (document 72, opposition 51)', // documents
-    ]) expect(text, s).to.contain(s);
+      '2019-06-01 Examination Report: Examination Report (document 71)',
+      'TM-O: Notice of Opposition (document 72, opposition 51)', // documents
+    ])
+      expect(text, s).to.contain(s);
     expect(text).to.not.contain('- ->');
     expect(pdf.includes('/Subtype /Image'), 'the logo is embedded').to.equal(true);
     expect(await t.used(c.account.accountId, 'pdf_reports')).to.equal(1);
@@ -99,17 +118,27 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     this.timeout(60_000);
     // Written straight to the table: the importer refuses such values (docs/ingest.md#limits).
     await insertMarks(t.deps.db, [{ app: '4100001', mark: 'HUGE GOODS' }]);
-    await t.deps.db('trademarks').where({ application_number: '4100001' }).update({ goods_services: 'G'.repeat(10_000_000) });
-    await t.deps.db('status_history').insert(Array.from({ length: 400 }, (_, i) => ({
-      id: 41_000 + i, application_number: '4100001', new_status: `STATUS${i} ${'s'.repeat(1000)}`, changed_at: '2020-01-01T00:00:00Z',
-    })));
+    await t.deps
+      .db('trademarks')
+      .where({ application_number: '4100001' })
+      .update({ goods_services: 'G'.repeat(10_000_000) });
+    await t.deps.db('status_history').insert(
+      Array.from({ length: 400 }, (_, i) => ({
+        id: 41_000 + i,
+        application_number: '4100001',
+        new_status: `STATUS${i} ${'s'.repeat(1000)}`,
+        changed_at: '2020-01-01T00:00:00Z',
+      })),
+    );
     const res = await fetchFile(await t.client(), '/v1/reports/trademarks/4100001/pdf/');
     expect(res.status).to.equal(200);
     const pdf = res.body as Buffer;
     expect(pdf.length).to.be.below(3 << 20);
     const text = (await pdfText(pdf)).replace(/\s+/g, ' ');
     expect(text).to.contain(`[shortened: the first ${REPORT_LIMITS.value.toLocaleString('en')} of 10,000,000 characters]`);
-    expect(text).to.contain('STATUS0 ').and.to.match(/… [\d,]+ more not printed: the report's size limit was reached\./);
+    expect(text)
+      .to.contain('STATUS0 ')
+      .and.to.match(/… [\d,]+ more not printed: the report's size limit was reached\./);
     expect(text).not.to.contain('STATUS399 ');
   });
 
@@ -118,9 +147,21 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     let read = 0;
     const history = Array.from({ length: rows }, (_, i) => ({ changed_at: '2020-01-01T00:00:00Z', old_status: null, new_status: `S${i}` }));
     const mark = {
-      application_number: '4200001', word_mark: 'COUNTED', class_number: 30, status: 'Registered', application_date: '2020-01-01',
-      vienna_codes: [], journal: null, goods_services: 'tea', logo_key: null,
-      status_history: new Proxy(history, { get: (a, k) => (typeof k === 'string' && /^\d+$/.test(k) && read++, Reflect.get(a, k)) }),
+      application_number: '4200001',
+      word_mark: 'COUNTED',
+      class_number: 30,
+      status: 'Registered',
+      application_date: '2020-01-01',
+      vienna_codes: [],
+      journal: null,
+      goods_services: 'tea',
+      logo_key: null,
+      status_history: new Proxy(history, {
+        get: (a, k) => {
+          if (typeof k === 'string' && /^\d+$/.test(k)) read++;
+          return Reflect.get(a, k);
+        },
+      }),
     } as unknown as DetailRow;
     return { report: { mark, omitted: [], logo: null, generatedAt: new Date(0) }, read: () => read };
   }
@@ -134,7 +175,10 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
         this.destroy();
       },
     });
-    const err = await writeTrademarkPdf(report, out).then(() => null, (e: Error) => e);
+    const err = await writeTrademarkPdf(report, out).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).to.equal('the client went away: report abandoned');
     expect(read()).to.be.below(5000);
     // Read to the end, the same report reads every row.
@@ -147,7 +191,11 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     this.timeout(30_000);
     const { report, read } = countedReport(5000);
     let writing: Promise<unknown> | undefined;
-    const service = new ReportService({ detail: async () => report.mark } as unknown as TrademarkRepository, {} as SearchService, t.deps.store);
+    const service = new ReportService(
+      { detail: async () => report.mark } as unknown as TrademarkRepository,
+      {} as SearchService,
+      t.deps.store,
+    );
     const stub = {
       trademarkPdf: async (...args: Parameters<ReportService['trademarkPdf']>) => {
         const file = await service.trademarkPdf(...args);
@@ -161,17 +209,27 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
       await new Promise((resolve) => server.once('listening', resolve));
       const c = await t.client();
       await new Promise<void>((resolve, reject) => {
-        const req = http.get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/v1/reports/trademarks/4200001/pdf/',
-          headers: { 'X-API-Key': c.account.key } }, (res) => {
-          expect(res.statusCode).to.equal(200);
-          res.once('data', () => {
-            req.destroy();
-            resolve();
-          });
-        });
+        const req = http.get(
+          {
+            host: '127.0.0.1',
+            port: (server.address() as AddressInfo).port,
+            path: '/v1/reports/trademarks/4200001/pdf/',
+            headers: { 'X-API-Key': c.account.key },
+          },
+          (res) => {
+            expect(res.statusCode).to.equal(200);
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
+          },
+        );
         req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
       });
-      const err = await writing!.then(() => null, (e: Error) => e);
+      const err = await writing!.then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err?.message).to.equal('the client went away: report abandoned');
       expect(read()).to.be.below(5000);
     } finally {
@@ -222,7 +280,7 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     expect(await t.used(c.account.accountId, 'excel_reports')).to.equal(1);
   });
 
-  it('exports a search as xlsx: every result field in result order, a groups sheet, and the search\'s parameters', async () => {
+  it("exports a search as xlsx: every result field in result order, a groups sheet, and the search's parameters", async () => {
     const c = await t.client();
     const res = await fetchFile(c, '/v1/reports/search/xlsx/?word_mark=sunrise&classes=29,30,31');
     expect(res.status).to.equal(200);
@@ -232,8 +290,22 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     expect(wb.worksheets.map((w) => w.name)).to.deep.equal(['Results', 'Groups', 'Search']);
     const sheet = wb.getWorksheet('Results')!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
-    expect(header).to.deep.equal(['application_number', 'word_mark', 'class_number', 'status', 'application_date', 'expire_at',
-      'proprietor_name', 'state', 'tm_type', 'filing_mode', 'alert', 'slug', 'score', 'strategy']);
+    expect(header).to.deep.equal([
+      'application_number',
+      'word_mark',
+      'class_number',
+      'status',
+      'application_date',
+      'expire_at',
+      'proprietor_name',
+      'state',
+      'tm_type',
+      'filing_mode',
+      'alert',
+      'slug',
+      'score',
+      'strategy',
+    ]);
 
     const api = await c.get('/v1/trademarks/?word_mark=sunrise&classes=29,30,31&limit=100');
     const count = api.body.count as number;
@@ -307,7 +379,11 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
 
   it('gives the credit back when an export fails after it has begun', async () => {
     // The search fails on its second page, after the first rows are on their way to the client.
-    const real = new SearchService(t.deps.search, new TrademarkRepository(t.deps.db), new SearchCache(t.deps.redis, 'test-export', 0, t.deps.log));
+    const real = new SearchService(
+      t.deps.search,
+      new TrademarkRepository(t.deps.db),
+      new SearchCache(t.deps.redis, 'test-export', 0, t.deps.log),
+    );
     const failing = {
       async search(p: Parameters<SearchService['search']>[0]) {
         if (p.cursor) throw new Error('the index went away');
@@ -315,11 +391,20 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
       },
     };
     const { api, router } = standInApi(t, { ipPerMinute: 1000, keyPerSecond: 1000, publicSearchPerHour: 60 });
-    reportRoutes(api, { reports: new ReportService(new TrademarkRepository(t.deps.db), failing as unknown as SearchService, t.deps.store) });
+    reportRoutes(api, {
+      reports: new ReportService(new TrademarkRepository(t.deps.db), failing as unknown as SearchService, t.deps.store),
+    });
     const app = express().use(router).use(errorHandler(t.deps.log));
     const c = await t.client();
-    const res = await request(app).get('/v1/reports/search/xlsx/?word_mark=SUNRISE&max_rows=2000').set('X-API-Key', c.account.key)
-      .buffer(true).parse(binary).then(() => null, (err: Error) => err);
+    const res = await request(app)
+      .get('/v1/reports/search/xlsx/?word_mark=SUNRISE&max_rows=2000')
+      .set('X-API-Key', c.account.key)
+      .buffer(true)
+      .parse(binary)
+      .then(
+        () => null,
+        (err: Error) => err,
+      );
     // The headers had gone out: the connection is cut, so the client sees a broken transfer, never a short file.
     expect(res).to.be.instanceOf(Error);
     expect(await t.used(c.account.accountId, 'excel_reports')).to.equal(0);
@@ -330,11 +415,18 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     const sheet = wb.getWorksheet('Results')!;
     expect(sheet.rowCount - 1).to.equal(Math.min(1500, MARKS / 5));
     sheet.eachRow((row, n) => n > 1 && expect(row.getCell(4).value).to.equal('Objected'));
-    for (const [q, param] of [['word_mark=SUNRISE&max_rows=10001', 'max_rows'], ['word_mark=SUNRISE&max_rows=0', 'max_rows'],
-      ['word_mark=SUNRISE&status=Nonsense', 'status'], ['max_rows=5', 'word_mark']]) {
+    for (const [q, param] of [
+      ['word_mark=SUNRISE&max_rows=10001', 'max_rows'],
+      ['word_mark=SUNRISE&max_rows=0', 'max_rows'],
+      ['word_mark=SUNRISE&status=Nonsense', 'status'],
+      ['max_rows=5', 'word_mark'],
+    ]) {
       const bad = await c.get(`/v1/reports/search/xlsx/?${q}`);
       expect(bad.status, q).to.equal(400);
-      expect(bad.body.details.map((d: { parameter: string }) => d.parameter), q).to.deep.equal([param]);
+      expect(
+        bad.body.details.map((d: { parameter: string }) => d.parameter),
+        q,
+      ).to.deep.equal([param]);
     }
     expect(await t.used(c.account.accountId, 'excel_reports')).to.equal(1);
   });

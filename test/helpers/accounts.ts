@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../src/db/knex.ts';
 import { CATEGORIES, type Category } from '../../src/accounts/access.ts';
 import { AccountRepository } from '../../src/accounts/accountRepository.ts';
 import { AccountService } from '../../src/accounts/accountService.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/accounts/keys.ts';
+import type { Db } from '../../src/db/knex.ts';
 
 export interface PlanSpec {
   categories?: readonly Category[];
@@ -36,13 +36,27 @@ export async function createAccount(db: Db, plan: PlanSpec = {}, status: 'trial'
   const suffix = randomBytes(5).toString('hex');
   const email = `user-${suffix}@example.in`;
   const key = generateApiKey();
-  const [{ id: planId }] = await db('plans').insert({
-    code: `custom-${suffix}`, name: `Custom ${suffix}`, custom: true,
-    categories: [...(plan.categories ?? CATEGORIES)],
-    quotas: JSON.stringify({ api_calls: 1_000_000, doc_views: 1_000_000, logo_searches: 1_000_000, pdf_reports: 1_000, excel_reports: 1_000, ...plan.quotas }),
-    concurrency: plan.concurrency ?? 10, bulk_search_limit: plan.bulk_search_limit ?? 100, bulk_logo_limit: plan.bulk_logo_limit ?? 100,
-    webhook_enabled: plan.webhook_enabled ?? true, monitored_marks_limit: plan.monitored_marks_limit ?? null,
-  }).returning('id');
+  const [{ id: planId }] = await db('plans')
+    .insert({
+      code: `custom-${suffix}`,
+      name: `Custom ${suffix}`,
+      custom: true,
+      categories: [...(plan.categories ?? CATEGORIES)],
+      quotas: JSON.stringify({
+        api_calls: 1_000_000,
+        doc_views: 1_000_000,
+        logo_searches: 1_000_000,
+        pdf_reports: 1_000,
+        excel_reports: 1_000,
+        ...plan.quotas,
+      }),
+      concurrency: plan.concurrency ?? 10,
+      bulk_search_limit: plan.bulk_search_limit ?? 100,
+      bulk_logo_limit: plan.bulk_logo_limit ?? 100,
+      webhook_enabled: plan.webhook_enabled ?? true,
+      monitored_marks_limit: plan.monitored_marks_limit ?? null,
+    })
+    .returning('id');
   const accountId = await repo.transaction(async (trx) => {
     const id = await repo.insertAccount(trx, { email, passwordHash: await passwordHash!, firstName: 'Test', lastName: suffix });
     await repo.startSubscription(trx, id!, planId, status === 'inactive' ? 'active' : status, status === 'inactive' ? -1 : 30);

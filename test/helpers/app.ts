@@ -1,19 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
-import { loadConfig } from '../../src/config.ts';
-import { createRoot, type Root } from '../../src/root.ts';
-import { buildApp } from '../../src/http/app.ts';
 import request from 'supertest';
-import { randomBytes } from 'node:crypto';
-import { cloneTestDatabase } from './db.ts';
-import { createAccount, type PlanSpec, type TestAccount } from './accounts.ts';
 import type { Category } from '../../src/accounts/access.ts';
 import { CATEGORIES } from '../../src/accounts/access.ts';
 import type { Resource } from '../../src/accounts/callerRepository.ts';
-import type { CreditLedger } from '../../src/limits/credits.ts';
 import type { Clock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { buildApp } from '../../src/http/app.ts';
+import type { CreditLedger } from '../../src/limits/credits.ts';
+import { createRoot, type Root } from '../../src/root.ts';
+import { createAccount, type PlanSpec, type TestAccount } from './accounts.ts';
+import { cloneTestDatabase } from './db.ts';
 
 export interface Client {
   account: TestAccount;

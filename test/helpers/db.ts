@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '../../src/db/knex.ts';
 import { migrateLatest, quoteIdent } from '../../src/db/migrate.ts';
 import { loadReferenceData } from '../../src/reference/loader.ts';
@@ -56,9 +56,11 @@ export async function dropTestDatabases(): Promise<void> {
     // Each DROP DATABASE waits for a checkpoint (seconds on a busy server); drops in flight together share
     // one. Eight at a time, one per pool connection, so none waits for a connection (and times out there).
     const queue = created.splice(0);
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let name = queue.pop(); name !== undefined; name = queue.pop()) await drop(name);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let name = queue.pop(); name !== undefined; name = queue.pop()) await drop(name);
+      }),
+    );
     await drop(TEMPLATE);
   } finally {
     await admin.destroy();

@@ -36,8 +36,9 @@ export function installFence(): void {
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
     // Node calls connect with [options, cb] (normalised, an array) or with the user's own arguments.
     const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-    const options = (typeof first === 'object' && first !== null ? first : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined }) as
-      Omit<net.TcpNetConnectOpts, 'lookup'> & { path?: string; lookup?: Lookup };
+    const options = (
+      typeof first === 'object' && first !== null ? first : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined }
+    ) as Omit<net.TcpNetConnectOpts, 'lookup'> & { path?: string; lookup?: Lookup };
     if (!options.path) {
       const host = options.host ?? 'localhost';
       if (net.isIP(host)) {

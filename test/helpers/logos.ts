@@ -1,15 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import sharp, { type OverlayOptions } from 'sharp';
 import { Queue } from 'bullmq';
-import { startSidecar, type Sidecar } from '../../workers/sidecar/server.ts';
-import { startLogoWorkers, type LogoWorkers } from '../../workers/logos.ts';
+import sharp, { type OverlayOptions } from 'sharp';
 import { iconMask } from '../../src/ingest/generator/raster.ts';
-import { indexLogos } from '../../src/logos/indexer.ts';
-import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
 import { LOGO_SEARCH_QUEUE } from '../../src/logos/fanout.ts';
+import { indexLogos, LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
+import { type LogoWorkers, startLogoWorkers } from '../../workers/logos.ts';
+import { type Sidecar, startSidecar } from '../../workers/sidecar/server.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { insertMarks } from './marks.ts';
 
@@ -43,7 +42,10 @@ export async function createLogoApp(env: Record<string, string> = {}, opts: { pl
   const workers = startLogoWorkers(app.deps, { plan: opts.plan ?? false });
   await workers.ready;
   return {
-    app, sidecar, workers, uploadDir,
+    app,
+    sidecar,
+    workers,
+    uploadDir,
     async close() {
       await workers.close();
       for (const name of [LOGO_INDEX_QUEUE, LOGO_SEARCH_QUEUE]) {
@@ -80,14 +82,20 @@ export async function drawLogo(spec: DrawSpec): Promise<Buffer> {
   const paper = spec.paper ?? [255, 255, 255];
   const icon = Math.round(spec.text ? size * 0.6 : size * 0.8);
   const m = await iconMask(spec.slug, icon);
-  const glyph = await sharp(Buffer.from(m.a), { raw: { width: m.w, height: m.h, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+  const glyph = await sharp(Buffer.from(m.a), { raw: { width: m.w, height: m.h, channels: 1 } })
+    .toColourspace('b-w')
+    .png()
+    .toBuffer();
   const tint = await sharp({ create: { width: m.w, height: m.h, channels: 3, background: { r: ink[0], g: ink[1], b: ink[2] } } })
-    .joinChannel(glyph).png().toBuffer();
+    .joinChannel(glyph)
+    .png()
+    .toBuffer();
   const width = spec.text ? Math.max(size, spec.text.length * 22 + 20) : size;
   const height = spec.text ? size + 36 : size;
   const layers: OverlayOptions[] = [{ input: tint, left: Math.round((width - m.w) / 2), top: Math.round((size - m.h) / 2) }];
   if (spec.text) {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="40"><text x="${width / 2}" y="30" text-anchor="middle" ` +
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="40"><text x="${width / 2}" y="30" text-anchor="middle" ` +
       `font-family="DejaVu Sans" font-weight="bold" font-size="28" fill="rgb(${ink.join(',')})">${spec.text}</text></svg>`;
     layers.push({ input: Buffer.from(svg), left: 0, top: size - 4 });
   }
@@ -105,12 +113,20 @@ export interface LogoMark {
 
 /** Device marks with logo files in the store and logos rows, pending indexing. */
 export async function addLogos(app: TestApp, marks: LogoMark[]): Promise<void> {
-  await insertMarks(app.deps.db, marks.map((m) => ({ app: m.app, mark: m.mark, type: 'DEVICE' })));
+  await insertMarks(
+    app.deps.db,
+    marks.map((m) => ({ app: m.app, mark: m.mark, type: 'DEVICE' })),
+  );
   for (const m of marks) {
     const png = await drawLogo(m.draw);
     const key = `logos/${m.app}.${m.draw.format === 'jpeg' ? 'jpg' : 'png'}`;
     await app.deps.store.put(key, png);
-    await app.deps.db('logos').insert({ application_number: m.app, object_key: key, content_type: m.draw.format === 'jpeg' ? 'image/jpeg' : 'image/png', ocr_text: m.supplied ?? null });
+    await app.deps.db('logos').insert({
+      application_number: m.app,
+      object_key: key,
+      content_type: m.draw.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+      ocr_text: m.supplied ?? null,
+    });
   }
 }
 

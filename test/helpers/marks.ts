@@ -16,9 +16,18 @@ export interface MarkSpec {
 
 /** Inserts trademarks with just what search needs (and what the table requires). */
 export async function insertMarks(db: Db, marks: MarkSpec[]): Promise<void> {
-  await db('trademarks').insert(marks.map((m) => ({
-    application_number: m.app, word_mark: m.mark, class_number: m.cls ?? 30, status: m.status ?? 'Registered',
-    application_date: m.date ?? '2020-01-01', proprietor_name: m.owner ?? `OWNER OF ${m.app}`, state: m.state === undefined ? 'MAHARASHTRA' : m.state,
-    tm_type: m.type ?? 'WORD', filing_mode: m.mode === undefined ? 'E-FILING' : m.mode, slug: `mark-${m.app}`,
-  })));
+  await db('trademarks').insert(
+    marks.map((m) => ({
+      application_number: m.app,
+      word_mark: m.mark,
+      class_number: m.cls ?? 30,
+      status: m.status ?? 'Registered',
+      application_date: m.date ?? '2020-01-01',
+      proprietor_name: m.owner ?? `OWNER OF ${m.app}`,
+      state: m.state === undefined ? 'MAHARASHTRA' : m.state,
+      tm_type: m.type ?? 'WORD',
+      filing_mode: m.mode === undefined ? 'E-FILING' : m.mode,
+      slug: `mark-${m.app}`,
+    })),
+  );
 }

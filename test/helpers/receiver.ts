@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 
 export interface Received {
   headers: Record<string, string>;
@@ -23,8 +23,29 @@ export function testCertificate() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-tls-'));
   const key = path.join(dir, 'key.pem');
   const caFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', caFile,
-    '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      caFile,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   certs = { dir, key: fs.readFileSync(key, 'utf8'), cert: fs.readFileSync(caFile, 'utf8'), caFile };
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return certs;
@@ -47,7 +68,12 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const r: Received = { headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), path: req.url ?? '' };
+        const r: Received = {
+          headers: req.headers as Record<string, string>,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+          path: req.url ?? '',
+        };
         this.received.push(r);
         const a = this.answer(r, this.received.length);
         for (const w of this.waiters.filter((x) => this.received.length >= x.n)) w.resolve();
@@ -68,7 +94,13 @@ export class Receiver {
     if (this.received.length >= n) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`receiver got ${this.received.length} requests, expected ${n}`)), ms);
-      this.waiters.push({ n, resolve: () => { clearTimeout(t); resolve(); } });
+      this.waiters.push({
+        n,
+        resolve: () => {
+          clearTimeout(t);
+          resolve();
+        },
+      });
     });
   }
 

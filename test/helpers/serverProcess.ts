@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 
 export interface ServerProcess {
   url: string;
@@ -15,7 +15,9 @@ const SCRIPT = new URL('./serverMain.ts', import.meta.url).pathname;
 /** A real API process (src/server.ts) on a free loopback port, configured only through its environment. */
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child: ChildProcess = fork(SCRIPT, [], {
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -30,11 +32,12 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
         pid: child.pid!,
         exited: () => ended,
         output: () => out,
-        stop: () => new Promise((done) => {
-          if (ended) return done();
-          child.once('exit', () => done());
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            if (ended) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
       });
     });
     child.once('exit', (code) => reject(new Error(`server process exited ${code}: ${out}`)));

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 
@@ -33,23 +33,29 @@ export function spawnStack(env: Record<string, string>): Stack {
   return {
     child,
     log: () => out,
-    waitFor: (pattern, ms = 170_000) => new Promise((resolve, reject) => {
-      const t0 = Date.now();
-      const timer = setInterval(() => {
-        if (pattern.test(out)) {
-          clearInterval(timer);
-          resolve();
-        } else if (child.exitCode !== null || child.signalCode !== null || Date.now() - t0 > ms) {
-          clearInterval(timer);
-          reject(new Error(`npm start ${child.exitCode !== null ? `exited ${child.exitCode}` : 'never printed it'} (waiting for ${pattern}): ${out}`));
-        }
-      }, 100);
-    }),
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    }),
+    waitFor: (pattern, ms = 170_000) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const timer = setInterval(() => {
+          if (pattern.test(out)) {
+            clearInterval(timer);
+            resolve();
+          } else if (child.exitCode !== null || child.signalCode !== null || Date.now() - t0 > ms) {
+            clearInterval(timer);
+            reject(
+              new Error(
+                `npm start ${child.exitCode !== null ? `exited ${child.exitCode}` : 'never printed it'} (waiting for ${pattern}): ${out}`,
+              ),
+            );
+          }
+        }, 100);
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
   };
 }
 

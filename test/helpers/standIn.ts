@@ -1,11 +1,11 @@
-import express from 'express';
 import { randomBytes } from 'node:crypto';
-import { Api } from '../../src/http/endpoint.ts';
-import { Guard } from '../../src/http/guard.ts';
+import express from 'express';
 import { CallerCache } from '../../src/accounts/callerCache.ts';
 import { CallerRepository } from '../../src/accounts/callerRepository.ts';
 import { TokenService } from '../../src/accounts/tokens.ts';
-import { RateLimits, type LimitSettings } from '../../src/limits/rateLimits.ts';
+import { Api } from '../../src/http/endpoint.ts';
+import { Guard } from '../../src/http/guard.ts';
+import { type LimitSettings, RateLimits } from '../../src/limits/rateLimits.ts';
 import type { TestApp } from './app.ts';
 
 /**
@@ -16,7 +16,14 @@ export function standInApi(t: TestApp, limits: Omit<LimitSettings, 'prefix'>): {
   const { deps } = t;
   const rateLimits = new RateLimits(deps.redis, { ...limits, prefix: `test:${randomBytes(5).toString('hex')}` }, deps.log);
   const callers = new CallerRepository(deps.db);
-  const guard = new Guard(new CallerCache(callers, deps.listener), callers, t.ledger, rateLimits, new TokenService(deps.config.JWT_SECRET, 3600), false);
+  const guard = new Guard(
+    new CallerCache(callers, deps.listener),
+    callers,
+    t.ledger,
+    rateLimits,
+    new TokenService(deps.config.JWT_SECRET, 3600),
+    false,
+  );
   const router = express.Router();
   return { api: new Api(router, guard, true), router };
 }

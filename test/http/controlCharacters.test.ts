@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer } from '../accounts/support.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 // NUL reached PostgreSQL and came back as a 500; lone surrogates were stored as U+FFFD. Every field of
 // every operation is refused one way, with a 400 naming it.
@@ -15,8 +15,12 @@ describe('control characters and unpaired surrogates in any field', () => {
   const refused = (res: request.Response, where: string, parameter: string) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.code).to.equal('validation_error');
-    expect(res.body.details).to.deep.include.members([{ in: where, parameter, message: res.body.details.find((d: { parameter: string }) => d.parameter === parameter)?.message }]);
-    expect(res.body.details.find((d: { parameter: string }) => d.parameter === parameter).message).to.match(/control character or unpaired surrogate \(U\+[0-9A-F]{4}\)/);
+    expect(res.body.details).to.deep.include.members([
+      { in: where, parameter, message: res.body.details.find((d: { parameter: string }) => d.parameter === parameter)?.message },
+    ]);
+    expect(res.body.details.find((d: { parameter: string }) => d.parameter === parameter).message).to.match(
+      /control character or unpaired surrogate \(U\+[0-9A-F]{4}\)/,
+    );
   };
 
   it('refuses NUL inside a JSON array item (bulk documents)', async () => {
@@ -25,16 +29,23 @@ describe('control characters and unpaired surrogates in any field', () => {
   });
 
   it('refuses NUL in a webhook URL, before it is judged as a URL', async () => {
-    const res = await request(t.app).post('/user/v1/webhooks/').set('Authorization', bearer(t, t.account.accountId))
+    const res = await request(t.app)
+      .post('/user/v1/webhooks/')
+      .set('Authorization', bearer(t, t.account.accountId))
       .send({ url: 'https://hooks.example.in/\u0000x', monitored_applications: ['4100001'], events: ['*'] });
     refused(res, 'body', 'url');
   });
 
   it('refuses escaped lone surrogates and other controls, in bodies, object keys and query strings', async () => {
-    const lone = await t.post('/v3/documents/bulk/').set('Content-Type', 'application/json')
+    const lone = await t
+      .post('/v3/documents/bulk/')
+      .set('Content-Type', 'application/json')
       .send('{"application_numbers":["4100001"],"document_types":["Notice \\ud800"]}');
     refused(lone, 'body', 'document_types.0');
-    const key = await t.post('/v3/documents/bulk/').set('Content-Type', 'application/json').send('{"application_numbers":["1"],"x\\u001b":1}');
+    const key = await t
+      .post('/v3/documents/bulk/')
+      .set('Content-Type', 'application/json')
+      .send('{"application_numbers":["1"],"x\\u001b":1}');
     refused(key, 'body', 'x\u001b');
     const query = await t.get('/v1/trademarks/?word_mark=sun%00rise');
     refused(query, 'query', 'word_mark');

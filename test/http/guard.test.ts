@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { z } from '../../src/schema/zod.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
 import { requestLog } from '../../src/http/requestLog.ts';
+import { z } from '../../src/schema/zod.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { standInApi } from '../helpers/standIn.ts';
 
@@ -18,7 +18,12 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
     const { deps } = t;
     const { api, router } = standInApi(t, { ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 3 });
     api.add({
-      method: 'post', path: '/v1/test/bulk/', operationId: 'testBulk', summary: 'stand-in bulk', tags: ['test'], security: 'apiKey',
+      method: 'post',
+      path: '/v1/test/bulk/',
+      operationId: 'testBulk',
+      summary: 'stand-in bulk',
+      tags: ['test'],
+      security: 'apiKey',
       body: z.object({ items: z.array(z.string()).min(1).max(100) }),
       bulk: { family: 'search', items: ({ body }) => new Set(body.items).size },
       cost: { resource: 'api_calls', units: ({ body }) => new Set(body.items).size },
@@ -26,8 +31,14 @@ describe('request pipeline declarations (bulk, per-item cost, public search limi
       handler: async ({ body }) => ({ n: new Set(body.items).size }),
     });
     api.add({
-      method: 'get', path: '/public/v1/test/search/', operationId: 'testPublic', summary: 'stand-in public search', tags: ['test'],
-      security: 'none', publicSearchLimit: true, response: z.object({ ok: z.boolean() }),
+      method: 'get',
+      path: '/public/v1/test/search/',
+      operationId: 'testPublic',
+      summary: 'stand-in public search',
+      tags: ['test'],
+      security: 'none',
+      publicSearchLimit: true,
+      response: z.object({ ok: z.boolean() }),
       handler: async () => ({ ok: true }),
     });
     app = express();

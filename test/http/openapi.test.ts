@@ -1,5 +1,5 @@
-import { expect } from 'chai';
 import fs from 'node:fs';
+import { expect } from 'chai';
 import { buildOpenApiDocument } from '../../src/http/openapiDocument.ts';
 
 describe('committed OpenAPI document', () => {
@@ -19,15 +19,25 @@ describe('committed OpenAPI document', () => {
 
   it('describes the auth schemes, the error body with every 429 code, and the limit headers', () => {
     const doc = buildOpenApiDocument() as {
-      components: { securitySchemes: Record<string, { type: string; name?: string; scheme?: string }>; schemas: Record<string, { properties: { code: { enum: string[] } } }> };
+      components: {
+        securitySchemes: Record<string, { type: string; name?: string; scheme?: string }>;
+        schemas: Record<string, { properties: { code: { enum: string[] } } }>;
+      };
       paths: Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>;
     };
     expect(doc.components.securitySchemes.ApiKey).to.include({ type: 'apiKey', name: 'X-API-Key' });
     expect(doc.components.securitySchemes.LegacyApiKey).to.include({ type: 'apiKey', name: 'Authorization' });
     expect(doc.components.securitySchemes.Bearer).to.include({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.Error.properties.code.enum).to.include.members([
-      'ip_rate_limited', 'key_rate_limited', 'concurrency_limited', 'quota_exceeded', 'public_search_limited', 'login_throttled',
-      'subscription_inactive', 'category_not_on_plan', 'unauthorized',
+      'ip_rate_limited',
+      'key_rate_limited',
+      'concurrency_limited',
+      'quota_exceeded',
+      'public_search_limited',
+      'login_throttled',
+      'subscription_inactive',
+      'category_not_on_plan',
+      'unauthorized',
     ]);
     const op = doc.paths['/v1/trademarks/{app_no}/']!.get!;
     expect(op.responses['200'].headers).to.have.keys('X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');

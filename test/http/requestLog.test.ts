@@ -1,8 +1,8 @@
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import express from 'express';
-import request from 'supertest';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import request from 'supertest';
 import { requestLog } from '../../src/http/requestLog.ts';
 
 describe('request log', () => {

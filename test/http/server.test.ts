@@ -1,16 +1,18 @@
-import { expect } from 'chai';
 import http from 'node:http';
+import { expect } from 'chai';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';
 
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
+    http
+      .get(url, { agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -18,7 +20,9 @@ describe('API server process', () => {
   it('listens, answers, lets an in-flight request finish on close, then refuses connections', async () => {
     const { url: dbUrl, db } = await cloneTestDatabase();
     await db.destroy();
-    const server = await startServer(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: dbUrl, SEARCH_SNAPSHOT: '' }));
+    const server = await startServer(
+      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: dbUrl, SEARCH_SNAPSHOT: '' }),
+    );
     const res = await get(`${server.url}/healthz`);
     expect(res.status).to.equal(200);
     expect(JSON.parse(res.body)).to.deep.equal({ ok: true });
@@ -27,7 +31,8 @@ describe('API server process', () => {
     // server has read the headers, so the request is in flight (not an idle connection) when close() starts.
     const body = JSON.stringify({ hello: 'world' });
     const req = http.request(`${server.url}/healthz`, {
-      method: 'POST', agent: false,
+      method: 'POST',
+      agent: false,
       headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
     });
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -43,7 +48,10 @@ describe('API server process', () => {
     const closing = server.close().then(() => (closed = true));
     // New connections are refused as soon as close() starts, while the held request is still open.
     await new Promise((r) => setImmediate(r));
-    const refused = await get(`${server.url}/healthz`).then(() => 'answered', (e: NodeJS.ErrnoException) => e.code);
+    const refused = await get(`${server.url}/healthz`).then(
+      () => 'answered',
+      (e: NodeJS.ErrnoException) => e.code,
+    );
     expect(refused).to.equal('ECONNREFUSED');
     expect(closed).to.equal(false);
 
@@ -60,11 +68,21 @@ describe('API server process', () => {
     const { url: dbUrl, db } = await cloneTestDatabase();
     await db.destroy();
     // A grace period longer than the test may run: only the requests may decide when close() ends.
-    const server = await startServer(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: dbUrl, SEARCH_SNAPSHOT: '', SHUTDOWN_GRACE_MS: '600000' }));
+    const server = await startServer(
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        DATABASE_URL: dbUrl,
+        SEARCH_SNAPSHOT: '',
+        SHUTDOWN_GRACE_MS: '600000',
+      }),
+    );
     const agent = new http.Agent({ keepAlive: true });
     const body = JSON.stringify({ hello: 'world' });
     const req = http.request(`${server.url}/healthz`, {
-      method: 'POST', agent,
+      method: 'POST',
+      agent,
       headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
     });
     const response = new Promise<{ status: number; connection?: string }>((resolve, reject) => {

@@ -1,10 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import sharp from 'sharp';
 import { parse } from 'csv-parse/sync';
+import sharp from 'sharp';
 import { generate } from '../../src/ingest/generator/index.ts';
 import { findDataDir } from '../../src/ingest/generator/reference.ts';
 
@@ -14,7 +14,20 @@ import { findDataDir } from '../../src/ingest/generator/reference.ts';
 type Line = Record<string, unknown>;
 type SetData = Record<string, Line[]>;
 
-const ENTITIES = ['journals', 'trademarks', 'status_history', 'proprietors', 'attorneys', 'oppositions', 'hearings', 'documents', 'exam_reports', 'cited_marks', 'alerts', 'logos'];
+const ENTITIES = [
+  'journals',
+  'trademarks',
+  'status_history',
+  'proprietors',
+  'attorneys',
+  'oppositions',
+  'hearings',
+  'documents',
+  'exam_reports',
+  'cited_marks',
+  'alerts',
+  'logos',
+];
 
 // ---- docs/ingest.md field rules ----------------------------------------------------------------
 type Kind = 'int' | 'string' | 'digits' | 'date' | 'timestamp' | 'strings' | 'class';
@@ -24,20 +37,95 @@ const O = (field: string, kind: Kind, nullable = true): Rule => [field, kind, fa
 const SCHEMA: Record<string, Rule[]> = {
   journals: [R('id', 'int'), R('journal_number', 'string'), R('publication_date', 'date'), O('file', 'string'), O('page_count', 'int')],
   trademarks: [
-    R('application_number', 'digits'), O('word_mark', 'string', false), R('class_number', 'class'), R('status', 'string'),
-    R('application_date', 'date'), O('expire_at', 'date'), O('proprietor_name', 'string'), O('state', 'string'), R('tm_type', 'string'),
-    O('filing_mode', 'string'), O('alert', 'string', false), O('goods_services', 'string'), O('used_since', 'string'),
-    O('registry_office', 'string'), O('journal_id', 'int'), O('vienna_codes', 'strings'), O('slug', 'string'),
+    R('application_number', 'digits'),
+    O('word_mark', 'string', false),
+    R('class_number', 'class'),
+    R('status', 'string'),
+    R('application_date', 'date'),
+    O('expire_at', 'date'),
+    O('proprietor_name', 'string'),
+    O('state', 'string'),
+    R('tm_type', 'string'),
+    O('filing_mode', 'string'),
+    O('alert', 'string', false),
+    O('goods_services', 'string'),
+    O('used_since', 'string'),
+    O('registry_office', 'string'),
+    O('journal_id', 'int'),
+    O('vienna_codes', 'strings'),
+    O('slug', 'string'),
   ],
-  status_history: [R('id', 'int'), R('application_number', 'digits'), O('old_status', 'string'), R('new_status', 'string'), R('changed_at', 'timestamp')],
-  proprietors: [R('id', 'int'), R('application_number', 'digits'), R('name', 'string'), O('entity_type', 'string'), O('address', 'string'), O('state', 'string'), O('country', 'string'), O('trading_as', 'string')],
-  attorneys: [R('id', 'int'), R('application_number', 'digits'), R('name', 'string'), O('agent_code', 'string'), O('address', 'string'), O('email', 'string'), O('phone', 'string')],
-  oppositions: [R('id', 'int'), R('application_number', 'digits'), R('opposition_number', 'string'), R('opponent_name', 'string'), O('opponent_address', 'string'), R('opposition_date', 'date'), R('status', 'string'), O('decision', 'string'), O('decision_date', 'date')],
-  hearings: [R('id', 'int'), R('application_number', 'digits'), R('hearing_date', 'date'), R('hearing_type', 'string'), O('virtual_room_link', 'string'), O('time_slot', 'string'), O('status', 'string')],
-  documents: [R('id', 'int'), R('application_number', 'digits'), O('opposition_id', 'int'), R('name', 'string'), R('document_type', 'string'), R('upload_date', 'date'), R('file', 'string'), O('content_type', 'string')],
-  exam_reports: [R('id', 'int'), R('application_number', 'digits'), R('report_date', 'date'), O('objection_reasons', 'strings'), O('reply_due_date', 'date')],
+  status_history: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    O('old_status', 'string'),
+    R('new_status', 'string'),
+    R('changed_at', 'timestamp'),
+  ],
+  proprietors: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    R('name', 'string'),
+    O('entity_type', 'string'),
+    O('address', 'string'),
+    O('state', 'string'),
+    O('country', 'string'),
+    O('trading_as', 'string'),
+  ],
+  attorneys: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    R('name', 'string'),
+    O('agent_code', 'string'),
+    O('address', 'string'),
+    O('email', 'string'),
+    O('phone', 'string'),
+  ],
+  oppositions: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    R('opposition_number', 'string'),
+    R('opponent_name', 'string'),
+    O('opponent_address', 'string'),
+    R('opposition_date', 'date'),
+    R('status', 'string'),
+    O('decision', 'string'),
+    O('decision_date', 'date'),
+  ],
+  hearings: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    R('hearing_date', 'date'),
+    R('hearing_type', 'string'),
+    O('virtual_room_link', 'string'),
+    O('time_slot', 'string'),
+    O('status', 'string'),
+  ],
+  documents: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    O('opposition_id', 'int'),
+    R('name', 'string'),
+    R('document_type', 'string'),
+    R('upload_date', 'date'),
+    R('file', 'string'),
+    O('content_type', 'string'),
+  ],
+  exam_reports: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    R('report_date', 'date'),
+    O('objection_reasons', 'strings'),
+    O('reply_due_date', 'date'),
+  ],
   cited_marks: [R('id', 'int'), R('exam_report_id', 'int'), R('application_number', 'digits'), R('cited_application_number', 'digits')],
-  alerts: [R('id', 'int'), R('application_number', 'digits'), O('old_alert', 'string'), R('new_alert', 'string'), R('changed_at', 'timestamp')],
+  alerts: [
+    R('id', 'int'),
+    R('application_number', 'digits'),
+    O('old_alert', 'string'),
+    R('new_alert', 'string'),
+    R('changed_at', 'timestamp'),
+  ],
   logos: [R('application_number', 'digits'), R('file', 'string'), O('ocr_text', 'string')],
 };
 const TM_TYPES = ['WORD', 'DEVICE', 'COMPOSITE', '3D', 'SOUND', 'COLOUR'];
@@ -45,13 +133,22 @@ const OFFICES = ['MUM', 'DEL', 'KOL', 'CHE', 'AHD'];
 
 function typeOk(v: unknown, kind: Kind): boolean {
   switch (kind) {
-    case 'int': return Number.isInteger(v);
-    case 'class': return Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 45;
-    case 'string': return typeof v === 'string';
-    case 'digits': return typeof v === 'string' && /^\d+$/.test(v);
-    case 'date': return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
-    case 'timestamp': return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
-    case 'strings': return Array.isArray(v) && v.every((s) => typeof s === 'string');
+    case 'int':
+      return Number.isInteger(v);
+    case 'class':
+      return Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 45;
+    case 'string':
+      return typeof v === 'string';
+    case 'digits':
+      return typeof v === 'string' && /^\d+$/.test(v);
+    case 'date':
+      return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
+    case 'timestamp':
+      return (
+        typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))
+      );
+    case 'strings':
+      return Array.isArray(v) && v.every((s) => typeof s === 'string');
   }
 }
 
@@ -77,7 +174,7 @@ function readSet(dir: string): SetData {
           if (required) throw new Error(`${e}.jsonl:${k + 1}: missing ${field}`);
           continue;
         }
-        if (v === null && (nullable && !required)) continue;
+        if (v === null && nullable && !required) continue;
         if (v === null && nullable) continue;
         if (!typeOk(v, kind)) throw new Error(`${e}.jsonl:${k + 1}: ${field} has the wrong type: ${JSON.stringify(v)}`);
       }
@@ -88,14 +185,22 @@ function readSet(dir: string): SetData {
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
     .sort();
 }
 
 function digest(dir: string): Map<string, string> {
-  return new Map(filesUnder(dir).map((f) => [f, createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex')]));
+  return new Map(
+    filesUnder(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(fs.readFileSync(path.join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 // ---- an examiner's notion of similar, written independently of the generator ------------------
@@ -103,18 +208,42 @@ const DIGITS = ['ZERO', 'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', '
 const HOMOPHONES: Record<string, string> = { FOR: 'FOUR', TO: 'TWO', WON: 'ONE', ATE: 'EIGHT' };
 function phonetic(word: string): string {
   let w = HOMOPHONES[word] ?? word;
-  for (const [a, b] of [['PH', 'F'], ['SH', 'S'], ['BH', 'B'], ['KH', 'K'], ['TH', 'T'], ['DH', 'D'], ['CK', 'K'], ['Q', 'K'], ['C', 'K'], ['X', 'KS'], ['W', 'V'], ['Z', 'J'], ['EE', 'I'], ['OO', 'U'], ['Y', 'I'], ['H', '']]) {
+  for (const [a, b] of [
+    ['PH', 'F'],
+    ['SH', 'S'],
+    ['BH', 'B'],
+    ['KH', 'K'],
+    ['TH', 'T'],
+    ['DH', 'D'],
+    ['CK', 'K'],
+    ['Q', 'K'],
+    ['C', 'K'],
+    ['X', 'KS'],
+    ['W', 'V'],
+    ['Z', 'J'],
+    ['EE', 'I'],
+    ['OO', 'U'],
+    ['Y', 'I'],
+    ['H', ''],
+  ]) {
     w = w.split(a).join(b);
   }
   return w.replace(/(.)\1+/g, '$1');
 }
 function words(mark: string): string[] {
-  return mark.toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean).flatMap((t) => (/^\d+$/.test(t) ? [...t].map((d) => DIGITS[+d]) : [t])).map(phonetic);
+  return mark
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean)
+    .flatMap((t) => (/^\d+$/.test(t) ? [...t].map((d) => DIGITS[+d]) : [t]))
+    .map(phonetic);
 }
 function levenshtein(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length][b.length];
 }
 function looksSimilar(a: string, b: string): boolean {
@@ -123,7 +252,16 @@ function looksSimilar(a: string, b: string): boolean {
   if (wa.some((w) => w.length >= 3 && wb.includes(w))) return true;
   return levenshtein(wa.join(''), wb.join('')) <= 2;
 }
-const CLASS_GROUPS = [[29, 30, 31, 32, 33, 43], [3, 5, 10, 44], [9, 38, 42], [14, 18, 24, 25, 26], [35, 36, 37, 39, 40, 41, 45], [1, 2, 4, 17, 19], [6, 7, 8, 11, 12, 13], [15, 16, 20, 21, 22, 23, 27, 28, 34]];
+const CLASS_GROUPS = [
+  [29, 30, 31, 32, 33, 43],
+  [3, 5, 10, 44],
+  [9, 38, 42],
+  [14, 18, 24, 25, 26],
+  [35, 36, 37, 39, 40, 41, 45],
+  [1, 2, 4, 17, 19],
+  [6, 7, 8, 11, 12, 13],
+  [15, 16, 20, 21, 22, 23, 27, 28, 34],
+];
 const related = (a: number, b: number) => CLASS_GROUPS.some((g) => g.includes(a) && g.includes(b));
 
 // ---- the delta's events, derived the way docs/ingest.md defines them ---------------------------
@@ -147,26 +285,42 @@ function deltaEvents(base: SetData, delta: SetData): Record<string, number> {
   for (const o of delta.oppositions.filter(isKnown)) {
     const old = opp.get(o.id as number);
     if (!old) bump('trademark.opposition_filed');
-    else if (old.status !== o.status || old.decision !== o.decision || old.decision_date !== o.decision_date) bump('trademark.opposition_updated');
+    else if (old.status !== o.status || old.decision !== o.decision || old.decision_date !== o.decision_date)
+      bump('trademark.opposition_updated');
   }
-  for (const d of delta.documents.filter(isKnown)) bump(d.opposition_id ? 'trademark.opposition_document_added' : 'trademark.document_added');
+  for (const d of delta.documents.filter(isKnown))
+    bump(d.opposition_id ? 'trademark.opposition_document_added' : 'trademark.document_added');
   const hear = byId(base.hearings);
   for (const h of delta.hearings.filter(isKnown)) {
     const old = hear.get(h.id as number);
     if (!old) bump('trademark.hearing_scheduled');
-    else if (['hearing_date', 'hearing_type', 'time_slot', 'virtual_room_link', 'status'].some((f) => old[f] !== h[f])) bump('trademark.hearing_updated');
+    else if (['hearing_date', 'hearing_type', 'time_slot', 'virtual_room_link', 'status'].some((f) => old[f] !== h[f]))
+      bump('trademark.hearing_updated');
   }
-  for (const [entity, event] of [['proprietors', 'trademark.proprietor_changed'], ['attorneys', 'trademark.attorney_changed']] as const) {
+  for (const [entity, event] of [
+    ['proprietors', 'trademark.proprietor_changed'],
+    ['attorneys', 'trademark.attorney_changed'],
+  ] as const) {
     const prev = byId(base[entity]);
     for (const r of delta[entity].filter(isKnown)) if (JSON.stringify(prev.get(r.id as number)) !== JSON.stringify(r)) bump(event);
   }
   return ev;
 }
 const EVENTS = [
-  'trademark.status_changed', 'trademark.alert_changed', 'trademark.expiry_changed', 'trademark.journal_published',
-  'trademark.opposition_filed', 'trademark.opposition_updated', 'trademark.opposition_document_added', 'trademark.hearing_scheduled',
-  'trademark.hearing_updated', 'trademark.exam_report_added', 'trademark.document_added', 'trademark.proprietor_changed',
-  'trademark.attorney_changed', 'trademark.cited_mark_added',
+  'trademark.status_changed',
+  'trademark.alert_changed',
+  'trademark.expiry_changed',
+  'trademark.journal_published',
+  'trademark.opposition_filed',
+  'trademark.opposition_updated',
+  'trademark.opposition_document_added',
+  'trademark.hearing_scheduled',
+  'trademark.hearing_updated',
+  'trademark.exam_report_added',
+  'trademark.document_added',
+  'trademark.proprietor_changed',
+  'trademark.attorney_changed',
+  'trademark.cited_mark_added',
 ];
 
 describe('synthetic registry generator', function () {
@@ -201,7 +355,10 @@ describe('synthetic registry generator', function () {
   });
 
   it('writes a manifest per set, with generated_at from the seed', () => {
-    for (const [kind, records] of [['baseline', 1500], ['delta', delta.trademarks.length]] as const) {
+    for (const [kind, records] of [
+      ['baseline', 1500],
+      ['delta', delta.trademarks.length],
+    ] as const) {
       const m = JSON.parse(fs.readFileSync(path.join(dirA, kind, 'manifest.json'), 'utf8'));
       expect(m).to.include({ format: 'nishaan-ingest/1', kind, seed: 7, records });
       expect(typeOk(m.generated_at, 'timestamp')).to.equal(true);
@@ -224,7 +381,8 @@ describe('synthetic registry generator', function () {
         const years = (Date.parse(t.expire_at as string) - Date.parse(t.application_date as string)) / (365.25 * 86_400_000);
         expect(Math.abs(years - Math.round(years / 10) * 10), `${t.application_number}`).to.be.below(0.01);
       }
-      if (['New Application', 'Formalities Chk Pass', 'Marked for Exam', 'Objected', 'Under Examination'].includes(t.status as string)) expect(t.expire_at).to.equal(null);
+      if (['New Application', 'Formalities Chk Pass', 'Marked for Exam', 'Objected', 'Under Examination'].includes(t.status as string))
+        expect(t.expire_at).to.equal(null);
     }
     const counts = new Map<string, number>();
     for (const t of base.trademarks) counts.set(t.status as string, (counts.get(t.status as string) ?? 0) + 1);
@@ -253,13 +411,17 @@ describe('synthetic registry generator', function () {
   });
 
   it('links every record to a trademark, journal, opposition or report that exists', () => {
-    for (const [set, marks] of [[base, base.trademarks], [delta, [...base.trademarks, ...delta.trademarks]]] as const) {
+    for (const [set, marks] of [
+      [base, base.trademarks],
+      [delta, [...base.trademarks, ...delta.trademarks]],
+    ] as const) {
       const apps = new Set(marks.map((t) => t.application_number));
       for (const e of ENTITIES.filter((x) => !['journals', 'trademarks'].includes(x))) {
         for (const r of set[e]) expect(apps.has(r.application_number), `${e} -> ${r.application_number}`).to.equal(true);
       }
       const journals = new Set([...base.journals, ...set.journals].map((j) => j.id));
-      for (const t of set.trademarks) if (t.journal_id !== undefined) expect(journals.has(t.journal_id), `journal ${t.journal_id}`).to.equal(true);
+      for (const t of set.trademarks)
+        if (t.journal_id !== undefined) expect(journals.has(t.journal_id), `journal ${t.journal_id}`).to.equal(true);
       const opps = new Set([...base.oppositions, ...set.oppositions].map((o) => o.id));
       for (const d of set.documents) if (d.opposition_id !== undefined) expect(opps.has(d.opposition_id)).to.equal(true);
       const reports = new Map([...base.exam_reports, ...set.exam_reports].map((r) => [r.id, r.application_number]));
@@ -275,16 +437,24 @@ describe('synthetic registry generator', function () {
       const mark = marks.get(c.application_number as string)!;
       const earlier = marks.get(c.cited_application_number as string)!;
       expect(earlier, `cited ${c.cited_application_number}`).to.not.equal(undefined);
-      expect(earlier.application_date as string <= (mark.application_date as string)).to.equal(true);
-      expect(related(mark.class_number as number, earlier.class_number as number), `${mark.class_number} vs ${earlier.class_number}`).to.equal(true);
-      expect(looksSimilar(mark.word_mark as string, earlier.word_mark as string), `${mark.word_mark} vs ${earlier.word_mark}`).to.equal(true);
+      expect((earlier.application_date as string) <= (mark.application_date as string)).to.equal(true);
+      expect(
+        related(mark.class_number as number, earlier.class_number as number),
+        `${mark.class_number} vs ${earlier.class_number}`,
+      ).to.equal(true);
+      expect(looksSimilar(mark.word_mark as string, earlier.word_mark as string), `${mark.word_mark} vs ${earlier.word_mark}`).to.equal(
+        true,
+      );
     }
     const withReports = new Set(base.exam_reports.map((r) => r.application_number)).size;
     expect(withReports / base.trademarks.length).to.be.within(0.1, 0.3);
   });
 
   it('references files that exist: PDFs and PNG logos', async () => {
-    for (const [dir, set] of [[path.join(dirA, 'baseline'), base], [path.join(dirA, 'delta'), delta]] as const) {
+    for (const [dir, set] of [
+      [path.join(dirA, 'baseline'), base],
+      [path.join(dirA, 'delta'), delta],
+    ] as const) {
       const files = new Set<string>();
       for (const e of ['journals', 'documents', 'logos']) for (const r of set[e]) if (r.file) files.add(r.file as string);
       for (const f of files) {
@@ -319,7 +489,9 @@ describe('synthetic registry generator', function () {
   });
 
   it('repeats the full trademark line for every changed mark and updates its status, alert and journal', () => {
-    const changed = new Set([...ENTITIES.filter((e) => !['journals', 'trademarks'].includes(e)).flatMap((e) => delta[e].map((r) => r.application_number))]);
+    const changed = new Set([
+      ...ENTITIES.filter((e) => !['journals', 'trademarks'].includes(e)).flatMap((e) => delta[e].map((r) => r.application_number)),
+    ]);
     const lines = new Map(delta.trademarks.map((t) => [t.application_number, t]));
     for (const app of changed) expect(lines.has(app), `${app} has a trademark line`).to.equal(true);
     const lastStatus = new Map(delta.status_history.map((h) => [h.application_number, h.new_status]));
@@ -329,7 +501,9 @@ describe('synthetic registry generator', function () {
     const baseMarks = new Map(base.trademarks.map((t) => [t.application_number, t]));
     for (const t of delta.trademarks) {
       const old = baseMarks.get(t.application_number);
-      if (old) for (const f of ['word_mark', 'class_number', 'application_date', 'tm_type', 'registry_office']) expect(t[f], f).to.deep.equal(old[f]);
+      if (old)
+        for (const f of ['word_mark', 'class_number', 'application_date', 'tm_type', 'registry_office'])
+          expect(t[f], f).to.deep.equal(old[f]);
     }
   });
 });

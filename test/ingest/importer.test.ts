@@ -1,21 +1,21 @@
-import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 import type pg from 'pg';
 import type { Db } from '../../src/db/knex.ts';
 import { ENTITY_BY_NAME, ITEMS_MAX, TEXT_MAX } from '../../src/ingest/importer/entities.ts';
 import { feedFile } from '../../src/ingest/importer/feed.ts';
 import type { SetFiles } from '../../src/ingest/importer/files.ts';
-import { importSet, type ImportResult } from '../../src/ingest/importer/index.ts';
+import { type ImportResult, importSet } from '../../src/ingest/importer/index.ts';
 import { checkLine, isDate, isTimestamp, MAX_LINE_BYTES, readLines } from '../../src/ingest/importer/lines.ts';
-import { slugOf } from '../../src/trademarks/slug.ts';
 import { Progress } from '../../src/ingest/importer/progress.ts';
 import { createStage } from '../../src/ingest/importer/stage.ts';
 import { LocalObjectStore } from '../../src/storage/localStore.ts';
 import { UrlSigner } from '../../src/storage/urlSigner.ts';
+import { slugOf } from '../../src/trademarks/slug.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';
 
 const FIXTURES = new URL('../fixtures/ingest/', import.meta.url).pathname;
@@ -24,8 +24,20 @@ const BASELINE = path.join(FIXTURES, 'baseline');
 const DELTA = path.join(FIXTURES, 'delta');
 const BAD = path.join(FIXTURES, 'bad');
 
-const REGISTRY = ['journals', 'trademarks', 'status_history', 'proprietors', 'attorneys', 'oppositions', 'hearings', 'documents',
-  'exam_reports', 'cited_marks', 'alerts', 'logos'];
+const REGISTRY = [
+  'journals',
+  'trademarks',
+  'status_history',
+  'proprietors',
+  'attorneys',
+  'oppositions',
+  'hearings',
+  'documents',
+  'exam_reports',
+  'cited_marks',
+  'alerts',
+  'logos',
+];
 
 interface Env {
   db: Db;
@@ -71,12 +83,14 @@ async function schema(db: Db): Promise<string[]> {
     `select indexdef as def from pg_indexes where schemaname = 'public'
      union all select conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) from pg_constraint
        where connamespace = 'public'::regnamespace
-     order by 1`);
+     order by 1`,
+  );
   return r.rows.map((x: { def: string }) => x.def);
 }
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-const blobs = (storeDir: string) => (fs.existsSync(path.join(storeDir, 'blobs')) ? fs.readdirSync(path.join(storeDir, 'blobs')).sort() : []);
+const blobs = (storeDir: string) =>
+  fs.existsSync(path.join(storeDir, 'blobs')) ? fs.readdirSync(path.join(storeDir, 'blobs')).sort() : [];
 
 /** Rewrites the lines of one file of a set (in place). */
 function editLines(set: string, file: string, edit: (lines: string[]) => string[]): void {
@@ -120,17 +134,30 @@ describe('importer: line checks', () => {
   it('names the field and the rule it breaks', () => {
     expect(reason('trademarks', { ...base, class_number: 0 })).to.equal('class_number must be an integer 1-45');
     expect(reason('trademarks', { ...base, class_number: '30' })).to.equal('class_number must be an integer 1-45');
-    expect(reason('trademarks', { ...base, application_number: '12A' })).to.equal('application_number must be 1-12 digits without a leading zero');
+    expect(reason('trademarks', { ...base, application_number: '12A' })).to.equal(
+      'application_number must be 1-12 digits without a leading zero',
+    );
     expect(reason('trademarks', { ...base, application_date: '2021-02-29' })).to.equal('application_date must be a date (YYYY-MM-DD)');
     expect(reason('trademarks', { ...base, vienna_codes: ['a', 1] })).to.equal('vienna_codes must be an array of strings');
     expect(reason('trademarks', { ...base, registry_office: 'BOM' })).to.equal('registry_office must be one of MUM, DEL, KOL, CHE, AHD');
-    expect(reason('trademarks', { ...base, used_since: 'soon' })).to.equal('used_since must be "Proposed to be Used" or a date (YYYY-MM-DD)');
+    expect(reason('trademarks', { ...base, used_since: 'soon' })).to.equal(
+      'used_since must be "Proposed to be Used" or a date (YYYY-MM-DD)',
+    );
     expect(reason('trademarks', { ...base, word_mark: 'A\u0000B' })).to.equal('contains a NUL character (\\u0000)');
     expect(reason('trademarks', { ...base, status: undefined })).to.equal('status is required');
-    expect(reason('status_history', { id: 1.5, application_number: '1', new_status: 'x', changed_at: '2020-01-01T00:00:00Z' }))
-      .to.equal('id must be a non-negative integer');
-    expect(reason('documents', { id: 1, application_number: '1', name: 'n', document_type: 't', upload_date: '2020-01-01', file: '/etc/passwd' }))
-      .to.equal('file must be a path inside the set');
+    expect(reason('status_history', { id: 1.5, application_number: '1', new_status: 'x', changed_at: '2020-01-01T00:00:00Z' })).to.equal(
+      'id must be a non-negative integer',
+    );
+    expect(
+      reason('documents', {
+        id: 1,
+        application_number: '1',
+        name: 'n',
+        document_type: 't',
+        upload_date: '2020-01-01',
+        file: '/etc/passwd',
+      }),
+    ).to.equal('file must be a path inside the set');
     expect(reason('trademarks', '{"a":')).to.equal('not valid JSON');
     expect(reason('trademarks', '"text"')).to.equal('not a JSON object');
     expect('row' in checkLine(tm, JSON.stringify({ ...base, extra: { ignored: true } }))).to.equal(true);
@@ -138,13 +165,20 @@ describe('importer: line checks', () => {
 
   it('takes application numbers of 1-12 digits, the longest the API can look up', () => {
     expect(reason('trademarks', { ...base, application_number: '123456789012' })).to.equal(undefined);
-    expect(reason('trademarks', { ...base, application_number: '1234567890123' })).to.equal('application_number must be 1-12 digits without a leading zero');
-    expect(reason('trademarks', { ...base, application_number: '' })).to.equal('application_number must be 1-12 digits without a leading zero');
-    expect(reason('trademarks', { ...base, application_number: '0123' })).to.equal('application_number must be 1-12 digits without a leading zero');
+    expect(reason('trademarks', { ...base, application_number: '1234567890123' })).to.equal(
+      'application_number must be 1-12 digits without a leading zero',
+    );
+    expect(reason('trademarks', { ...base, application_number: '' })).to.equal(
+      'application_number must be 1-12 digits without a leading zero',
+    );
+    expect(reason('trademarks', { ...base, application_number: '0123' })).to.equal(
+      'application_number must be 1-12 digits without a leading zero',
+    );
     const cited = { id: 1, exam_report_id: 2, application_number: '1', cited_application_number: '999999999999' };
     expect(reason('cited_marks', cited)).to.equal(undefined);
-    expect(reason('cited_marks', { ...cited, cited_application_number: '1000000000000' }))
-      .to.equal('cited_application_number must be 1-12 digits without a leading zero');
+    expect(reason('cited_marks', { ...cited, cited_application_number: '1000000000000' })).to.equal(
+      'cited_application_number must be 1-12 digits without a leading zero',
+    );
   });
 
   it('ignores a NUL inside a field the importer does not read', () => {
@@ -173,21 +207,37 @@ describe('importer: line checks', () => {
 
   it('refuses a line that is not valid UTF-8 or longer than MAX_LINE_BYTES, by its number, and reads on', async () => {
     const tooLong = `line longer than ${MAX_LINE_BYTES} bytes`;
-    const got = await linesOf(Buffer.concat([
-      Buffer.from('{"a":1}\n'),
-      Buffer.from(`{"b":"${'y'.repeat(3 << 20)}"}\n`), // too long, inside one read
-      Buffer.from('{"c":"\u00e9"}\n'),
-      Buffer.from(`{"d":"${'y'.repeat(9 << 20)}"}\n`), // too long, over several reads
-      Buffer.from('{"e":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n'), // bytes that are no UTF-8
-      Buffer.from('{"f":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}\n'), // a surrogate encoded in UTF-8: no character
-      Buffer.from('{"g":"'), Buffer.from([0xc3]), Buffer.from('"}\n'), // a character cut short
-      Buffer.from('{"h":"\uFFFD"}\n'), // U+FFFD written as such is a character like any other
-      Buffer.from('{"i":"ok"}\n'),
-      Buffer.from(`{"j":"${'y'.repeat(2 << 20)}"}`), // too long, at the end of the file without a newline
-    ]));
+    const got = await linesOf(
+      Buffer.concat([
+        Buffer.from('{"a":1}\n'),
+        Buffer.from(`{"b":"${'y'.repeat(3 << 20)}"}\n`), // too long, inside one read
+        Buffer.from('{"c":"\u00e9"}\n'),
+        Buffer.from(`{"d":"${'y'.repeat(9 << 20)}"}\n`), // too long, over several reads
+        Buffer.from('{"e":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}\n'), // bytes that are no UTF-8
+        Buffer.from('{"f":"'),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('"}\n'), // a surrogate encoded in UTF-8: no character
+        Buffer.from('{"g":"'),
+        Buffer.from([0xc3]),
+        Buffer.from('"}\n'), // a character cut short
+        Buffer.from('{"h":"\uFFFD"}\n'), // U+FFFD written as such is a character like any other
+        Buffer.from('{"i":"ok"}\n'),
+        Buffer.from(`{"j":"${'y'.repeat(2 << 20)}"}`), // too long, at the end of the file without a newline
+      ]),
+    );
     expect(got).to.deep.equal([
-      [1, '{"a":1}'], [2, '', tooLong], [3, '{"c":"é"}'], [4, '', tooLong], [5, '', 'not valid UTF-8'], [6, '', 'not valid UTF-8'],
-      [7, '', 'not valid UTF-8'], [8, '{"h":"\uFFFD"}'], [9, '{"i":"ok"}'], [10, '', tooLong],
+      [1, '{"a":1}'],
+      [2, '', tooLong],
+      [3, '{"c":"é"}'],
+      [4, '', tooLong],
+      [5, '', 'not valid UTF-8'],
+      [6, '', 'not valid UTF-8'],
+      [7, '', 'not valid UTF-8'],
+      [8, '{"h":"\uFFFD"}'],
+      [9, '{"i":"ok"}'],
+      [10, '', tooLong],
     ]);
   });
 
@@ -197,20 +247,31 @@ describe('importer: line checks', () => {
     // Characters, not UTF-16 units: 500 letters outside the BMP are 500 characters.
     expect(reason('trademarks', { ...base, word_mark: '\u{1D400}'.repeat(500) })).to.equal(undefined);
     expect(reason('trademarks', { ...base, goods_services: 'g'.repeat(32_000) })).to.equal(undefined);
-    expect(reason('trademarks', { ...base, goods_services: 'g'.repeat(10_000_000) })).to.equal('goods_services must be at most 32000 characters');
-    expect(reason('trademarks', { ...base, proprietor_name: 'p'.repeat(TEXT_MAX + 1) })).to.equal(`proprietor_name must be at most ${TEXT_MAX} characters`);
+    expect(reason('trademarks', { ...base, goods_services: 'g'.repeat(10_000_000) })).to.equal(
+      'goods_services must be at most 32000 characters',
+    );
+    expect(reason('trademarks', { ...base, proprietor_name: 'p'.repeat(TEXT_MAX + 1) })).to.equal(
+      `proprietor_name must be at most ${TEXT_MAX} characters`,
+    );
     expect(reason('trademarks', { ...base, state: 's'.repeat(TEXT_MAX + 1) })).to.equal(`state must be at most ${TEXT_MAX} characters`);
     expect(reason('trademarks', { ...base, slug: 's'.repeat(TEXT_MAX + 1) })).to.equal(`slug must be at most ${TEXT_MAX} characters`);
     expect(reason('trademarks', { ...base, vienna_codes: ['1'.repeat(21)] })).to.equal('vienna_codes items must be at most 20 characters');
-    expect(reason('trademarks', { ...base, vienna_codes: Array(ITEMS_MAX + 1).fill('26.1.1') })).to.equal(`vienna_codes must have at most ${ITEMS_MAX} items`);
+    expect(reason('trademarks', { ...base, vienna_codes: Array(ITEMS_MAX + 1).fill('26.1.1') })).to.equal(
+      `vienna_codes must have at most ${ITEMS_MAX} items`,
+    );
     const exam = { id: 1, application_number: '1', report_date: '2020-01-01' };
     expect(reason('exam_reports', { ...exam, objection_reasons: Array(50).fill('r'.repeat(2000)) })).to.equal(undefined);
-    expect(reason('exam_reports', { ...exam, objection_reasons: Array(51).fill('r') })).to.equal('objection_reasons must have at most 50 items');
+    expect(reason('exam_reports', { ...exam, objection_reasons: Array(51).fill('r') })).to.equal(
+      'objection_reasons must have at most 50 items',
+    );
     const doc = { id: 1, application_number: '1', name: 'n', document_type: 't', upload_date: '2020-01-01' };
-    expect(reason('documents', { ...doc, file: `files/${'x'.repeat(TEXT_MAX)}.pdf` })).to.equal(`file must be at most ${TEXT_MAX} characters`);
+    expect(reason('documents', { ...doc, file: `files/${'x'.repeat(TEXT_MAX)}.pdf` })).to.equal(
+      `file must be at most ${TEXT_MAX} characters`,
+    );
 
-    const line = (wordMark: string) => `{"application_number":"1234567","word_mark":"${wordMark}","class_number":30,"status":"Registered",`
-      + '"application_date":"2020-01-31","tm_type":"WORD"}';
+    const line = (wordMark: string) =>
+      `{"application_number":"1234567","word_mark":"${wordMark}","class_number":30,"status":"Registered",` +
+      '"application_date":"2020-01-31","tm_type":"WORD"}';
     expect(reason('trademarks', line('A\\ud800B'))).to.equal('word_mark contains an unpaired surrogate (\\ud800-\\udfff)');
     expect(reason('trademarks', line('A\\uDC00'))).to.equal('word_mark contains an unpaired surrogate (\\ud800-\\udfff)');
     expect(reason('trademarks', line('\\ude00\\ud83d'))).to.equal('word_mark contains an unpaired surrogate (\\ud800-\\udfff)');
@@ -253,22 +314,62 @@ describe('importer: baseline', () => {
     expect(first).to.include({ baseline: true, rejected: 0, events: 0 });
     expect(first.errors).to.deep.equal([]);
     const count = async (t: string) => Number((await db.raw(`select count(*)::int as n from ${t}`)).rows[0].n);
-    const expected: Record<string, number> = { journals: 2, trademarks: 4, status_history: 4, proprietors: 3, attorneys: 1, oppositions: 1,
-      hearings: 1, documents: 3, exam_reports: 1, cited_marks: 2, alerts: 1, logos: 1, outbox: 0 };
+    const expected: Record<string, number> = {
+      journals: 2,
+      trademarks: 4,
+      status_history: 4,
+      proprietors: 3,
+      attorneys: 1,
+      oppositions: 1,
+      hearings: 1,
+      documents: 3,
+      exam_reports: 1,
+      cited_marks: 2,
+      alerts: 1,
+      logos: 1,
+      outbox: 0,
+    };
     for (const [t, n] of Object.entries(expected)) expect(await count(t), t).to.equal(n);
     for (const [t, c] of Object.entries(first.counts)) expect(c.inserted, t).to.equal(expected[t]);
 
     const tms = (await db('trademarks').orderBy('application_number')) as Record<string, unknown>[];
     expect(tms[0]).to.deep.include({
-      application_number: '4100001', word_mark: 'SUNRISE FOODS', class_number: 30, status: 'Objected', application_date: '2019-04-12',
-      expire_at: null, proprietor_name: 'SUNRISE FOODS PVT LTD', state: 'MAHARASHTRA', tm_type: 'WORD', filing_mode: 'E-FILING', alert: '',
-      slug: 'sunrise-foods-4100001', used_since: 'Proposed to be Used', registry_office: 'MUM', journal_id: null, vienna_codes: [],
+      application_number: '4100001',
+      word_mark: 'SUNRISE FOODS',
+      class_number: 30,
+      status: 'Objected',
+      application_date: '2019-04-12',
+      expire_at: null,
+      proprietor_name: 'SUNRISE FOODS PVT LTD',
+      state: 'MAHARASHTRA',
+      tm_type: 'WORD',
+      filing_mode: 'E-FILING',
+      alert: '',
+      slug: 'sunrise-foods-4100001',
+      used_since: 'Proposed to be Used',
+      registry_office: 'MUM',
+      journal_id: null,
+      vienna_codes: [],
       goods_services: 'Rice, flour and preparations made from cereals; bread, pastry and confectionery',
     });
-    expect(tms[1]).to.deep.include({ word_mark: '', slug: 'device-mark-4100002', alert: '', expire_at: '2029-04-13', used_since: '2015-06-01',
-      journal_id: 1, vienna_codes: ['26.01.01', '27.05.01'], tm_type: 'DEVICE' });
+    expect(tms[1]).to.deep.include({
+      word_mark: '',
+      slug: 'device-mark-4100002',
+      alert: '',
+      expire_at: '2029-04-13',
+      used_since: '2015-06-01',
+      journal_id: 1,
+      vienna_codes: ['26.01.01', '27.05.01'],
+      tm_type: 'DEVICE',
+    });
     expect(tms[2]).to.deep.include({ word_mark: 'Café Lotus', slug: 'cafe-lotus-4100003', alert: 'Opposed' });
-    expect(tms[3]).to.deep.include({ slug: 'royal-star-electronics', state: null, filing_mode: null, vienna_codes: null, used_since: null });
+    expect(tms[3]).to.deep.include({
+      slug: 'royal-star-electronics',
+      state: null,
+      filing_mode: null,
+      vienna_codes: null,
+      used_since: null,
+    });
 
     const sh = await db('status_history').where({ id: 12 }).first();
     expect(sh).to.deep.include({ application_number: '4100001', old_status: 'Formalities Chk Pass', new_status: 'Objected' });
@@ -276,37 +377,96 @@ describe('importer: baseline', () => {
     expect((await db('status_history').where({ id: 14 }).first()).old_status).to.equal(null);
 
     const props = await db('proprietors').orderBy('id');
-    expect(props[0]).to.deep.equal({ id: 21, application_number: '4100001', name: 'SUNRISE FOODS PVT LTD', entity_type: 'Company',
-      address: '12 Linking Road, Mumbai', state: 'MAHARASHTRA', country: 'India', trading_as: null });
+    expect(props[0]).to.deep.equal({
+      id: 21,
+      application_number: '4100001',
+      name: 'SUNRISE FOODS PVT LTD',
+      entity_type: 'Company',
+      address: '12 Linking Road, Mumbai',
+      state: 'MAHARASHTRA',
+      country: 'India',
+      trading_as: null,
+    });
     expect(props[2]).to.deep.include({ country: 'Singapore', address: 'Tower A\tFloor 3\nBengaluru \\ KA' });
-    expect(await db('attorneys').first()).to.deep.equal({ id: 31, application_number: '4100001', name: 'MEHTA & ASSOCIATES',
-      agent_code: 'AG1234', address: 'Fort, Mumbai', email: 'tm@mehta.example', phone: '+91 22 2345 6789' });
-    expect(await db('oppositions').first()).to.deep.equal({ id: 41, application_number: '4100003', opposition_number: 'CHE-123456',
-      opponent_name: 'LOTUS FOODS LTD', opponent_address: 'Chennai', opposition_date: '2020-01-05', status: 'Pending', decision: null,
-      decision_date: null });
-    expect(await db('hearings').first()).to.deep.equal({ id: 51, application_number: '4100001', hearing_date: '2024-07-01',
-      hearing_type: 'Show Cause', virtual_room_link: null, time_slot: '10:30-11:00', status: 'Scheduled' });
+    expect(await db('attorneys').first()).to.deep.equal({
+      id: 31,
+      application_number: '4100001',
+      name: 'MEHTA & ASSOCIATES',
+      agent_code: 'AG1234',
+      address: 'Fort, Mumbai',
+      email: 'tm@mehta.example',
+      phone: '+91 22 2345 6789',
+    });
+    expect(await db('oppositions').first()).to.deep.equal({
+      id: 41,
+      application_number: '4100003',
+      opposition_number: 'CHE-123456',
+      opponent_name: 'LOTUS FOODS LTD',
+      opponent_address: 'Chennai',
+      opposition_date: '2020-01-05',
+      status: 'Pending',
+      decision: null,
+      decision_date: null,
+    });
+    expect(await db('hearings').first()).to.deep.equal({
+      id: 51,
+      application_number: '4100001',
+      hearing_date: '2024-07-01',
+      hearing_type: 'Show Cause',
+      virtual_room_link: null,
+      time_slot: '10:30-11:00',
+      status: 'Scheduled',
+    });
 
     const form = path.join(BASELINE, 'files/application-form.pdf');
     const docs = await db('documents').orderBy('id');
-    expect(docs[0]).to.deep.equal({ id: 61, application_number: '4100001', opposition_id: null, name: 'Application form', document_type: 'TM-A',
-      upload_date: '2019-04-12', object_key: `blobs/${sha256(form)}.pdf`, content_type: 'application/pdf', size_bytes: fs.statSync(form).size });
+    expect(docs[0]).to.deep.equal({
+      id: 61,
+      application_number: '4100001',
+      opposition_id: null,
+      name: 'Application form',
+      document_type: 'TM-A',
+      upload_date: '2019-04-12',
+      object_key: `blobs/${sha256(form)}.pdf`,
+      content_type: 'application/pdf',
+      size_bytes: fs.statSync(form).size,
+    });
     expect(docs[1].object_key).to.equal(docs[0].object_key);
-    expect(docs[2]).to.deep.include({ opposition_id: 41, object_key: `blobs/${sha256(path.join(BASELINE, 'files/notice-of-opposition.pdf'))}.pdf` });
+    expect(docs[2]).to.deep.include({
+      opposition_id: 41,
+      object_key: `blobs/${sha256(path.join(BASELINE, 'files/notice-of-opposition.pdf'))}.pdf`,
+    });
 
-    expect(await db('exam_reports').first()).to.deep.equal({ id: 71, application_number: '4100001', report_date: '2019-08-20',
+    expect(await db('exam_reports').first()).to.deep.equal({
+      id: 71,
+      application_number: '4100001',
+      report_date: '2019-08-20',
       objection_reasons: ['Section 9(1)(a): devoid of distinctive character', 'Section 11(1): similar to "SUNRISE" marks'],
-      reply_due_date: '2019-09-20' });
+      reply_due_date: '2019-09-20',
+    });
     expect((await db('cited_marks').orderBy('id')).map((c) => c.cited_application_number)).to.deep.equal(['4100004', '999999']);
     const alert = await db('alerts').first();
     expect(alert).to.deep.include({ id: 91, old_alert: null, new_alert: 'Reply to examination report pending' });
 
     const journals = await db('journals').orderBy('id');
-    expect(journals[0]).to.deep.equal({ id: 1, journal_number: '2100', publication_date: '2024-01-08', object_key: null, page_count: 1200 });
+    expect(journals[0]).to.deep.equal({
+      id: 1,
+      journal_number: '2100',
+      publication_date: '2024-01-08',
+      object_key: null,
+      page_count: 1200,
+    });
     expect(journals[1].object_key).to.equal(`blobs/${sha256(path.join(BASELINE, 'files/journal-2101.pdf'))}.pdf`);
 
-    expect(await db('logos').first()).to.deep.include({ application_number: '4100002', content_type: 'image/png', width: 40, height: 24,
-      object_key: `blobs/${sha256(path.join(BASELINE, 'files/logo-asha.png'))}.png`, ocr_text: null, index_state: 'pending' });
+    expect(await db('logos').first()).to.deep.include({
+      application_number: '4100002',
+      content_type: 'image/png',
+      width: 40,
+      height: 24,
+      object_key: `blobs/${sha256(path.join(BASELINE, 'files/logo-asha.png'))}.png`,
+      ocr_text: null,
+      index_state: 'pending',
+    });
 
     const run = await db('import_runs').where({ id: first.runId }).first();
     expect(run).to.deep.include({ baseline: true, rejected: 0, events: 0, source: BASELINE });
@@ -358,38 +518,122 @@ describe('importer: delta events', () => {
     const run = await env.db('import_runs').where({ id: delta.runId }).first();
     const at = (iso?: string) => iso ?? run.started_at.toISOString();
     const got = rows.map((r) => [r.event, r.application_number, r.old_value, r.new_value, r.changed_at.toISOString(), r.import_run_id]);
-    const ev = (event: string, app: string, oldValue: unknown, newValue: unknown, changedAt?: string) =>
-      [`trademark.${event}`, app, oldValue, newValue, at(changedAt), delta.runId];
-    const prop21 = { id: 21, name: 'SUNRISE FOODS PVT LTD', entity_type: 'Company', address: '12 Linking Road, Mumbai', state: 'MAHARASHTRA',
-      country: 'India', trading_as: null };
-    const att31 = { id: 31, name: 'MEHTA & ASSOCIATES', agent_code: 'AG1234', address: 'Fort, Mumbai', email: 'tm@mehta.example', phone: '+91 22 2345 6789' };
-    const h51 = { id: 51, hearing_date: '2024-07-01', hearing_type: 'Show Cause', virtual_room_link: null, time_slot: '10:30-11:00', status: 'Scheduled' };
+    const ev = (event: string, app: string, oldValue: unknown, newValue: unknown, changedAt?: string) => [
+      `trademark.${event}`,
+      app,
+      oldValue,
+      newValue,
+      at(changedAt),
+      delta.runId,
+    ];
+    const prop21 = {
+      id: 21,
+      name: 'SUNRISE FOODS PVT LTD',
+      entity_type: 'Company',
+      address: '12 Linking Road, Mumbai',
+      state: 'MAHARASHTRA',
+      country: 'India',
+      trading_as: null,
+    };
+    const att31 = {
+      id: 31,
+      name: 'MEHTA & ASSOCIATES',
+      agent_code: 'AG1234',
+      address: 'Fort, Mumbai',
+      email: 'tm@mehta.example',
+      phone: '+91 22 2345 6789',
+    };
+    const h51 = {
+      id: 51,
+      hearing_date: '2024-07-01',
+      hearing_type: 'Show Cause',
+      virtual_room_link: null,
+      time_slot: '10:30-11:00',
+      status: 'Scheduled',
+    };
     expect(got).to.deep.equal([
       ev('expiry_changed', '4100001', { expire_at: null }, { expire_at: '12/04/2029' }),
       ev('journal_published', '4100001', null, { journal_id: 3, journal_number: '2102', publication_date: '2024-01-22' }),
-      ev('journal_published', '4100003', { journal_id: 1, journal_number: '2100', publication_date: '2024-01-08' },
-        { journal_id: 2, journal_number: '2101', publication_date: '2024-01-15' }),
+      ev(
+        'journal_published',
+        '4100003',
+        { journal_id: 1, journal_number: '2100', publication_date: '2024-01-08' },
+        { journal_id: 2, journal_number: '2101', publication_date: '2024-01-15' },
+      ),
       ev('status_changed', '4100001', { status: 'Objected' }, { status: 'Registered' }, '2024-02-01T05:30:00.000Z'),
       ev('proprietor_changed', '4100001', prop21, { ...prop21, address: '7 Hill Road, Bandra, Mumbai' }),
-      ev('proprietor_changed', '4100002', null, { id: 25, name: 'ASHA EXPORTS', entity_type: 'Company', address: 'Surat', state: 'GUJARAT',
-        country: 'India', trading_as: null }),
+      ev('proprietor_changed', '4100002', null, {
+        id: 25,
+        name: 'ASHA EXPORTS',
+        entity_type: 'Company',
+        address: 'Surat',
+        state: 'GUJARAT',
+        country: 'India',
+        trading_as: null,
+      }),
       ev('attorney_changed', '4100001', att31, { ...att31, email: 'filings@mehta.example' }),
-      ev('attorney_changed', '4100003', null, { id: 32, name: 'RAO IP LAW', agent_code: 'AG7788', address: null, email: null, phone: null }),
-      ev('opposition_updated', '4100003', { id: 41, opposition_number: 'CHE-123456', status: 'Pending', decision: null, decision_date: null },
-        { id: 41, opposition_number: 'CHE-123456', status: 'Decided', decision: 'Opposition dismissed', decision_date: '2024-02-10' }),
-      ev('opposition_filed', '4100004', null, { id: 42, opposition_number: 'DEL-654321', opponent_name: 'STAR INDIA PVT LTD',
-        opponent_address: null, opposition_date: '2024-02-05', status: 'Pending', decision: null, decision_date: null }),
+      ev('attorney_changed', '4100003', null, {
+        id: 32,
+        name: 'RAO IP LAW',
+        agent_code: 'AG7788',
+        address: null,
+        email: null,
+        phone: null,
+      }),
+      ev(
+        'opposition_updated',
+        '4100003',
+        { id: 41, opposition_number: 'CHE-123456', status: 'Pending', decision: null, decision_date: null },
+        { id: 41, opposition_number: 'CHE-123456', status: 'Decided', decision: 'Opposition dismissed', decision_date: '2024-02-10' },
+      ),
+      ev('opposition_filed', '4100004', null, {
+        id: 42,
+        opposition_number: 'DEL-654321',
+        opponent_name: 'STAR INDIA PVT LTD',
+        opponent_address: null,
+        opposition_date: '2024-02-05',
+        status: 'Pending',
+        decision: null,
+        decision_date: null,
+      }),
       ev('hearing_updated', '4100001', h51, { ...h51, time_slot: '11:00-11:30' }),
-      ev('hearing_scheduled', '4100003', null, { id: 52, hearing_date: '2024-03-15', hearing_type: 'Opposition',
-        virtual_room_link: 'https://meet.example/h52', time_slot: '14:00-14:30', status: 'Scheduled' }),
-      ev('document_added', '4100001', null, { id: 64, name: 'Reply to examination report', document_type: 'TM-R', upload_date: '2024-02-03',
-        content_type: 'application/pdf' }),
-      ev('opposition_document_added', '4100004', null, { id: 66, opposition_id: 42, name: 'Counter statement', document_type: 'TM-O',
-        upload_date: '2024-02-08', content_type: 'application/pdf' }),
-      ev('exam_report_added', '4100004', null, { id: 72, report_date: '2024-02-06',
-        objection_reasons: ['Section 11(1): similar to earlier marks'], reply_due_date: '2024-03-06' }),
+      ev('hearing_scheduled', '4100003', null, {
+        id: 52,
+        hearing_date: '2024-03-15',
+        hearing_type: 'Opposition',
+        virtual_room_link: 'https://meet.example/h52',
+        time_slot: '14:00-14:30',
+        status: 'Scheduled',
+      }),
+      ev('document_added', '4100001', null, {
+        id: 64,
+        name: 'Reply to examination report',
+        document_type: 'TM-R',
+        upload_date: '2024-02-03',
+        content_type: 'application/pdf',
+      }),
+      ev('opposition_document_added', '4100004', null, {
+        id: 66,
+        opposition_id: 42,
+        name: 'Counter statement',
+        document_type: 'TM-O',
+        upload_date: '2024-02-08',
+        content_type: 'application/pdf',
+      }),
+      ev('exam_report_added', '4100004', null, {
+        id: 72,
+        report_date: '2024-02-06',
+        objection_reasons: ['Section 11(1): similar to earlier marks'],
+        reply_due_date: '2024-03-06',
+      }),
       ev('cited_mark_added', '4100004', null, { id: 83, exam_report_id: 72, cited_application_number: '4100001' }),
-      ev('alert_changed', '4100001', { alert: 'Reply to examination report pending' }, { alert: 'Hearing scheduled' }, '2024-02-02T09:00:00.000Z'),
+      ev(
+        'alert_changed',
+        '4100001',
+        { alert: 'Reply to examination report pending' },
+        { alert: 'Hearing scheduled' },
+        '2024-02-02T09:00:00.000Z',
+      ),
     ]);
     expect(delta).to.include({ baseline: false, rejected: 0, events: 17 });
     expect(run).to.deep.include({ baseline: false, events: 17, rejected: 0 });
@@ -397,12 +641,22 @@ describe('importer: delta events', () => {
 
   it('applies the changes; a trademark new in the delta arrives with its records but no events', async () => {
     const { db } = env;
-    expect(await db('trademarks').where({ application_number: '4100005' }).first()).to.deep.include({ slug: 'nova-prime-4100005', vienna_codes: null });
+    expect(await db('trademarks').where({ application_number: '4100005' }).first()).to.deep.include({
+      slug: 'nova-prime-4100005',
+      vienna_codes: null,
+    });
     expect((await db('proprietors').where({ application_number: '4100005' })).map((p) => p.id)).to.deep.equal([24]);
     expect((await db('documents').where({ application_number: '4100005' })).map((d) => d.id)).to.deep.equal([65]);
     expect(await db('outbox').where({ application_number: '4100005' })).to.have.length(0);
-    expect(await db('trademarks').where({ application_number: '4100001' }).first()).to.deep.include({ status: 'Registered', journal_id: 3 });
-    expect(await db('logos').where({ application_number: '4100003' }).first()).to.deep.include({ content_type: 'image/jpeg', width: 16, height: 16 });
+    expect(await db('trademarks').where({ application_number: '4100001' }).first()).to.deep.include({
+      status: 'Registered',
+      journal_id: 3,
+    });
+    expect(await db('logos').where({ application_number: '4100003' }).first()).to.deep.include({
+      content_type: 'image/jpeg',
+      width: 16,
+      height: 16,
+    });
     // The identical line for 4100002 did not touch its row.
     expect((await db.raw(`select xmin::text as x from trademarks where application_number = '4100002'`)).rows[0].x).to.equal(untouched);
     expect(delta.counts.trademarks).to.deep.include({ lines: 4, inserted: 1, updated: 2 });
@@ -450,7 +704,10 @@ describe('importer: bad lines', () => {
     expect(result.rejected).to.equal(expected.length);
     expect(result.counts.trademarks).to.deep.include({ lines: 10, inserted: 2, rejected: 8 });
     const tms = await env.db('trademarks').orderBy('application_number');
-    expect(tms.map((t) => [t.application_number, t.word_mark])).to.deep.equal([['4200001', 'GOLDEN TIGER FOODS'], ['4200007', 'AQUA PURE']]);
+    expect(tms.map((t) => [t.application_number, t.word_mark])).to.deep.equal([
+      ['4200001', 'GOLDEN TIGER FOODS'],
+      ['4200007', 'AQUA PURE'],
+    ]);
     expect((await env.db('status_history')).map((s) => s.id)).to.deep.equal([1]);
     expect((await env.db('documents')).map((d) => d.id)).to.deep.equal([1]);
     expect((await env.db('cited_marks')).map((d) => d.id)).to.deep.equal([1]);
@@ -462,7 +719,8 @@ describe('importer: bad lines', () => {
     this.timeout(60_000);
     const env = await freshEnv();
     const r = spawnSync('npx', ['tsx', 'scripts/import.ts', BAD], {
-      cwd: REPO, encoding: 'utf8',
+      cwd: REPO,
+      encoding: 'utf8',
       env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: env.url, OBJECT_STORE_DIR: env.storeDir },
     });
     expect(r.status, r.stderr).to.equal(1);
@@ -474,25 +732,39 @@ describe('importer: bad lines', () => {
 });
 
 describe('importer: limits and bad text', () => {
-  const mark = (app: string, extra: object = {}) => JSON.stringify({
-    application_number: app, word_mark: `MARK ${app}`, class_number: 30, status: 'Registered', application_date: '2021-03-01', tm_type: 'WORD', ...extra,
-  });
+  const mark = (app: string, extra: object = {}) =>
+    JSON.stringify({
+      application_number: app,
+      word_mark: `MARK ${app}`,
+      class_number: 30,
+      status: 'Registered',
+      application_date: '2021-03-01',
+      tm_type: 'WORD',
+      ...extra,
+    });
 
   it('refuses over-long values and lines, bad UTF-8 and half surrogate pairs by line number, storing no U+FFFD', async function () {
     this.timeout(60_000);
     const set = tempDir('nishaan-set-');
-    fs.writeFileSync(path.join(set, 'trademarks.jsonl'), Buffer.concat([
-      Buffer.from(`${mark('4300001')}\n`),
-      Buffer.from(`${mark('4300002', { word_mark: 'A'.repeat(200_000) })}\n`),
-      Buffer.from(`${mark('4300003', { goods_services: 'g'.repeat(32_001) })}\n`),
-      Buffer.from(`${mark('4300004', { goods_services: 'g'.repeat(32_000), word_mark: 'W'.repeat(500) })}\n`),
-      Buffer.from(mark('4300005', { word_mark: 'CAFE XX' }).replace('XX', '\\ud800')), Buffer.from('\n'),
-      Buffer.from(mark('4300006', { word_mark: 'CAFE XX' }).replace('XX', '\\ud83d\\ude00')), Buffer.from('\n'),
-      Buffer.from(mark('4300007', { word_mark: 'CAFE XX' }).split('XX')[0]), Buffer.from([0xe9]),
-      Buffer.from(mark('4300007', { word_mark: 'CAFE XX' }).split('XX')[1]), Buffer.from('\n'),
-      Buffer.from(`${mark('4300008', { note: 'n'.repeat(2 << 20) })}\n`),
-      Buffer.from(`${mark('4300009', { word_mark: 'CAF\u00c9 \uFFFD' })}\n`),
-    ]));
+    fs.writeFileSync(
+      path.join(set, 'trademarks.jsonl'),
+      Buffer.concat([
+        Buffer.from(`${mark('4300001')}\n`),
+        Buffer.from(`${mark('4300002', { word_mark: 'A'.repeat(200_000) })}\n`),
+        Buffer.from(`${mark('4300003', { goods_services: 'g'.repeat(32_001) })}\n`),
+        Buffer.from(`${mark('4300004', { goods_services: 'g'.repeat(32_000), word_mark: 'W'.repeat(500) })}\n`),
+        Buffer.from(mark('4300005', { word_mark: 'CAFE XX' }).replace('XX', '\\ud800')),
+        Buffer.from('\n'),
+        Buffer.from(mark('4300006', { word_mark: 'CAFE XX' }).replace('XX', '\\ud83d\\ude00')),
+        Buffer.from('\n'),
+        Buffer.from(mark('4300007', { word_mark: 'CAFE XX' }).split('XX')[0]),
+        Buffer.from([0xe9]),
+        Buffer.from(mark('4300007', { word_mark: 'CAFE XX' }).split('XX')[1]),
+        Buffer.from('\n'),
+        Buffer.from(`${mark('4300008', { note: 'n'.repeat(2 << 20) })}\n`),
+        Buffer.from(`${mark('4300009', { word_mark: 'CAF\u00c9 \uFFFD' })}\n`),
+      ]),
+    );
     const env = await freshEnv();
     const result = await env.run(set);
     expect(result.errors).to.deep.equal([
@@ -505,7 +777,10 @@ describe('importer: limits and bad text', () => {
     expect(result.counts.trademarks).to.deep.include({ lines: 9, inserted: 4, rejected: 5 });
     const rows = await env.db('trademarks').orderBy('application_number').select('application_number', 'word_mark');
     expect(rows.map((r) => [r.application_number, r.word_mark.length > 20 ? r.word_mark.length : r.word_mark])).to.deep.equal([
-      ['4300001', 'MARK 4300001'], ['4300004', 500], ['4300006', 'CAFE \u{1F600}'], ['4300009', 'CAF\u00c9 \uFFFD'],
+      ['4300001', 'MARK 4300001'],
+      ['4300004', 500],
+      ['4300006', 'CAFE \u{1F600}'],
+      ['4300009', 'CAF\u00c9 \uFFFD'],
     ]);
   });
 });
@@ -513,7 +788,8 @@ describe('importer: limits and bad text', () => {
 describe('importer: atomicity', () => {
   // A constraint the importer does not know about fails the hearings step, after journals,
   // trademarks, status history, proprietors, attorneys and oppositions have been merged.
-  const boom = (lines: string[]) => lines.map((l, i) => (i === lines.length - 1 ? l.replace(/"hearing_type": "[^"]*"/, '"hearing_type": "BOOM"') : l));
+  const boom = (lines: string[]) =>
+    lines.map((l, i) => (i === lines.length - 1 ? l.replace(/"hearing_type": "[^"]*"/, '"hearing_type": "BOOM"') : l));
   const addCheck = (db: Db) => db.raw(`alter table hearings add constraint test_no_boom check (hearing_type <> 'BOOM')`);
 
   it('leaves the database as it was when a delta fails mid-merge', async () => {
@@ -581,9 +857,12 @@ describe('importer: fatal store errors', () => {
     // SetFiles.load failing (the store's put, or a read): here its promise has failed already while
     // the reader still has a read to make, the moment an unhandled rejection would kill the process.
     const env = await freshEnv();
-    const set = setOf(BASELINE, { 'journals.jsonl': [
-      { id: 2, journal_number: '2101', publication_date: '2024-01-15', file: 'files/journal-2101.pdf' },
-      { id: 3, journal_number: '2102', publication_date: '2024-01-22' }] });
+    const set = setOf(BASELINE, {
+      'journals.jsonl': [
+        { id: 2, journal_number: '2101', publication_date: '2024-01-15', file: 'files/journal-2101.pdf' },
+        { id: 3, journal_number: '2102', publication_date: '2024-01-22' },
+      ],
+    });
     const files = { resolve: () => Promise.reject(new Error('EACCES: permission denied')) } as unknown as SetFiles;
     const entity = ENTITY_BY_NAME.get('journals')!;
     const client = (await env.db.client.acquireRawConnection()) as pg.Client;
@@ -591,8 +870,20 @@ describe('importer: fatal store errors', () => {
     try {
       await client.query('begin');
       await createStage(client, entity);
-      const feed = { client, entity, path: path.join(set, 'journals.jsonl'), files, sink: { reject: () => undefined }, progress: new Progress(undefined) };
-      await noUnhandledRejection(() => feedFile(feed).then(() => undefined, (e) => (error = e)));
+      const feed = {
+        client,
+        entity,
+        path: path.join(set, 'journals.jsonl'),
+        files,
+        sink: { reject: () => undefined },
+        progress: new Progress(undefined),
+      };
+      await noUnhandledRejection(() =>
+        feedFile(feed).then(
+          () => undefined,
+          (e) => (error = e),
+        ),
+      );
     } finally {
       await client.query('rollback').catch(() => undefined);
       await env.db.client.destroyRawConnection(client);
@@ -606,7 +897,12 @@ describe('importer: fatal store errors', () => {
     const before = await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs']);
     const store = new FullStore(env.storeDir, new UrlSigner('test-signing-secret-0123456789'), () => 'http://127.0.0.1:1');
     let error: unknown;
-    await noUnhandledRejection(() => importSet({ db: env.db, store, dir: DELTA }).then(() => undefined, (e) => (error = e)));
+    await noUnhandledRejection(() =>
+      importSet({ db: env.db, store, dir: DELTA }).then(
+        () => undefined,
+        (e) => (error = e),
+      ),
+    );
     expect(String(error)).to.match(/ENOSPC/);
     expect(await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs'])).to.deep.equal(before);
   });
@@ -617,12 +913,14 @@ describe('importer: fatal store errors', () => {
     // `blobs` is a regular file, so no blob can be written under it.
     fs.writeFileSync(path.join(env.storeDir, 'blobs'), 'not a folder');
     const r = spawnSync('npx', ['tsx', 'scripts/import.ts', BASELINE], {
-      cwd: REPO, encoding: 'utf8',
+      cwd: REPO,
+      encoding: 'utf8',
       env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: env.url, OBJECT_STORE_DIR: env.storeDir },
     });
     expect(r.status, r.stderr).to.equal(2);
     expect(r.stderr).to.match(/import failed, nothing applied: .*blobs/);
-    for (const t of [...REGISTRY, 'import_runs']) expect((await env.db.raw(`select count(*)::int as n from ${t}`)).rows[0].n, t).to.equal(0);
+    for (const t of [...REGISTRY, 'import_runs'])
+      expect((await env.db.raw(`select count(*)::int as n from ${t}`)).rows[0].n, t).to.equal(0);
   });
 });
 
@@ -632,10 +930,12 @@ describe('importer: files reached through links', () => {
     const outside = path.join(tempDir('nishaan-outside-'), 'secret.pdf');
     fs.writeFileSync(outside, 'not for the registry');
     const doc = { application_number: '4100001', name: 'Linked', document_type: 'TM-A', upload_date: '2019-04-12' };
-    const set = variantOf(BASELINE, 'documents.jsonl', (lines) => [...lines,
+    const set = variantOf(BASELINE, 'documents.jsonl', (lines) => [
+      ...lines,
       JSON.stringify({ ...doc, id: 64, file: 'files/link.pdf' }),
       JSON.stringify({ ...doc, id: 65, file: 'linked/secret.pdf' }),
-      JSON.stringify({ ...doc, id: 66, file: 'files/form-link.pdf' })]);
+      JSON.stringify({ ...doc, id: 66, file: 'files/form-link.pdf' }),
+    ]);
     fs.symlinkSync(outside, path.join(set, 'files/link.pdf'));
     fs.symlinkSync(path.dirname(outside), path.join(set, 'linked'));
     fs.symlinkSync('application-form.pdf', path.join(set, 'files/form-link.pdf'));
@@ -650,8 +950,9 @@ describe('importer: files reached through links', () => {
       'documents.jsonl:5: file is outside the set: linked/secret.pdf',
     ]);
     expect((await env.db('documents').orderBy('id')).map((d) => d.id)).to.deep.equal([61, 62, 63, 66]);
-    expect((await env.db('documents').where({ id: 66 }).first()).object_key)
-      .to.equal(`blobs/${sha256(path.join(BASELINE, 'files/application-form.pdf'))}.pdf`);
+    expect((await env.db('documents').where({ id: 66 }).first()).object_key).to.equal(
+      `blobs/${sha256(path.join(BASELINE, 'files/application-form.pdf'))}.pdf`,
+    );
     expect(blobs(env.storeDir)).to.not.include(`${sha256(outside)}.pdf`);
   });
 });
@@ -660,16 +961,34 @@ describe('importer: links between records of one mark', () => {
   it("refuses a cited mark of another mark's exam report and a document of another mark's opposition", async () => {
     const env = await freshEnv();
     await env.run(BASELINE);
-    const set = variantOf(DELTA, 'cited_marks.jsonl', (lines) => [...lines,
+    const set = variantOf(DELTA, 'cited_marks.jsonl', (lines) => [
+      ...lines,
       // Exam report 71 is 4100001's (stored); 72 is 4100004's (in this set).
       JSON.stringify({ id: 84, exam_report_id: 71, application_number: '4100004', cited_application_number: '4100002' }),
-      JSON.stringify({ id: 85, exam_report_id: 72, application_number: '4100001', cited_application_number: '4100002' })]);
-    editLines(set, 'documents.jsonl', (lines) => [...lines,
+      JSON.stringify({ id: 85, exam_report_id: 72, application_number: '4100001', cited_application_number: '4100002' }),
+    ]);
+    editLines(set, 'documents.jsonl', (lines) => [
+      ...lines,
       // Opposition 41 is 4100003's (stored), 42 is 4100004's (in this set).
-      JSON.stringify({ id: 67, application_number: '4100001', opposition_id: 41, name: 'Notice', document_type: 'TM-O',
-        upload_date: '2024-02-09', file: 'files/counter-statement.pdf' }),
-      JSON.stringify({ id: 68, application_number: '4100003', opposition_id: 42, name: 'Notice', document_type: 'TM-O',
-        upload_date: '2024-02-09', file: 'files/counter-statement.pdf' })]);
+      JSON.stringify({
+        id: 67,
+        application_number: '4100001',
+        opposition_id: 41,
+        name: 'Notice',
+        document_type: 'TM-O',
+        upload_date: '2024-02-09',
+        file: 'files/counter-statement.pdf',
+      }),
+      JSON.stringify({
+        id: 68,
+        application_number: '4100003',
+        opposition_id: 42,
+        name: 'Notice',
+        document_type: 'TM-O',
+        upload_date: '2024-02-09',
+        file: 'files/counter-statement.pdf',
+      }),
+    ]);
     const result = await env.run(set);
     expect(result.errors).to.deep.equal([
       'documents.jsonl:4: opposition_id belongs to another application_number',
@@ -684,8 +1003,13 @@ describe('importer: links between records of one mark', () => {
 
 describe('importer: changes without an entry of their own', () => {
   const eventsOf = async (db: Db, runId: number, names: string[]) =>
-    (await db('outbox').where({ import_run_id: runId }).whereIn('event', names).orderBy('id'))
-      .map((r) => [r.event, r.application_number, r.old_value, r.new_value, r.changed_at.toISOString()]);
+    (await db('outbox').where({ import_run_id: runId }).whereIn('event', names).orderBy('id')).map((r) => [
+      r.event,
+      r.application_number,
+      r.old_value,
+      r.new_value,
+      r.changed_at.toISOString(),
+    ]);
 
   it('announces a status, alert or proprietor name change of a trademark line once, entry or not', async () => {
     const env = await freshEnv();
@@ -694,11 +1018,15 @@ describe('importer: changes without an entry of their own', () => {
     // alert entry 92. 4100003's alert and proprietor name change without any entry; 4100002's
     // proprietor name changes with the new proprietor record 25.
     const set = variantOf(DELTA, 'status_history.jsonl', (lines) => lines.filter((l) => JSON.parse(l).id !== 16));
-    editLines(set, 'trademarks.jsonl', patchMarks({
-      4100001: { alert: 'Hearing scheduled' },
-      4100002: { proprietor_name: 'ASHA EXPORTS' },
-      4100003: { alert: 'Opposition decided', proprietor_name: 'LOTUS HOTELS LLP' },
-    }));
+    editLines(
+      set,
+      'trademarks.jsonl',
+      patchMarks({
+        4100001: { alert: 'Hearing scheduled' },
+        4100002: { proprietor_name: 'ASHA EXPORTS' },
+        4100003: { alert: 'Opposition decided', proprietor_name: 'LOTUS HOTELS LLP' },
+      }),
+    );
     const result = await env.run(set);
     const run = await env.db('import_runs').where({ id: result.runId }).first();
     const now = run.started_at.toISOString();
@@ -721,8 +1049,10 @@ describe('importer: changes without an entry of their own', () => {
     expect(result.events).to.equal(19);
     expect(result.counts.trademarks.events).to.equal(3 + 3);
     expect(run.events).to.equal(19);
-    expect(await env.db('trademarks').where({ application_number: '4100003' }).first())
-      .to.deep.include({ alert: 'Opposition decided', proprietor_name: 'LOTUS HOTELS LLP' });
+    expect(await env.db('trademarks').where({ application_number: '4100003' }).first()).to.deep.include({
+      alert: 'Opposition decided',
+      proprietor_name: 'LOTUS HOTELS LLP',
+    });
     expect((await env.run(set)).events).to.equal(0);
   });
 
@@ -730,10 +1060,16 @@ describe('importer: changes without an entry of their own', () => {
     const env = await freshEnv();
     await env.run(BASELINE);
     const read = (file: string, key: string, value: unknown) =>
-      fs.readFileSync(path.join(BASELINE, file), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).find((r) => r[key] === value);
+      fs
+        .readFileSync(path.join(BASELINE, file), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .find((r) => r[key] === value);
     const set = setOf(BASELINE, {
-      'trademarks.jsonl': [{ ...read('trademarks.jsonl', 'application_number', '4100004'), word_mark: 'ROYAL STAR PLUS', class_number: 11,
-        state: 'delhi' }],
+      'trademarks.jsonl': [
+        { ...read('trademarks.jsonl', 'application_number', '4100004'), word_mark: 'ROYAL STAR PLUS', class_number: 11, state: 'delhi' },
+      ],
       'status_history.jsonl': [{ ...read('status_history.jsonl', 'id', 12), changed_at: '2019-09-02T09:30:00+05:30' }],
       'alerts.jsonl': [{ ...read('alerts.jsonl', 'id', 91), new_alert: 'Reply to exam report pending' }],
       'exam_reports.jsonl': [{ ...read('exam_reports.jsonl', 'id', 71), reply_due_date: '2019-10-20' }],
@@ -743,14 +1079,27 @@ describe('importer: changes without an entry of their own', () => {
     const result = await env.run(set);
     expect(result).to.include({ baseline: false, rejected: 0, events: 0 });
     expect(await env.db('outbox')).to.have.length(0);
-    const updated = Object.fromEntries(Object.entries(result.counts).filter(([, c]) => c.lines)
-      .map(([t, c]) => [t, [c.inserted, c.updated, c.events]]));
+    const updated = Object.fromEntries(
+      Object.entries(result.counts)
+        .filter(([, c]) => c.lines)
+        .map(([t, c]) => [t, [c.inserted, c.updated, c.events]]),
+    );
     const once = [0, 1, 0];
-    expect(updated).to.deep.equal({ trademarks: once, status_history: once, alerts: once, exam_reports: once, cited_marks: once, documents: once });
+    expect(updated).to.deep.equal({
+      trademarks: once,
+      status_history: once,
+      alerts: once,
+      exam_reports: once,
+      cited_marks: once,
+      documents: once,
+    });
     expect((await env.db('import_runs').where({ id: result.runId }).first()).counts.documents).to.deep.include({ updated: 1, events: 0 });
     const db = env.db;
-    expect(await db('trademarks').where({ application_number: '4100004' }).first())
-      .to.deep.include({ word_mark: 'ROYAL STAR PLUS', class_number: 11, state: 'DELHI' });
+    expect(await db('trademarks').where({ application_number: '4100004' }).first()).to.deep.include({
+      word_mark: 'ROYAL STAR PLUS',
+      class_number: 11,
+      state: 'DELHI',
+    });
     expect((await db('status_history').where({ id: 12 }).first()).changed_at.toISOString()).to.equal('2019-09-02T04:00:00.000Z');
     expect((await db('alerts').where({ id: 91 }).first()).new_alert).to.equal('Reply to exam report pending');
     expect((await db('exam_reports').where({ id: 71 }).first()).reply_due_date).to.equal('2019-10-20');

@@ -1,7 +1,7 @@
-import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { AdmissionBatcher, instanceKey, releaseInstance, type AdmissionRequest } from '../../src/limits/admission.ts';
+import { AdmissionBatcher, type AdmissionRequest, instanceKey, releaseInstance } from '../../src/limits/admission.ts';
 import { createLogger } from '../../src/logger.ts';
 
 // The batched admission script against the real Redis: every admission and release of one turn of
@@ -13,8 +13,15 @@ describe('admission batches', () => {
   after(() => redis.disconnect());
 
   const request = (account: string, i: number, over: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
-    ipKey: `${prefix}:ip:127.0.0.1`, keyKey: `${prefix}:key:${account}`, slotsKey: `${prefix}:inflight:${account}`,
-    creditsKey: `${prefix}:credits:${account}`, slots: 4, member: `r${i}`, units: 0, creditLimit: '0', ...over,
+    ipKey: `${prefix}:ip:127.0.0.1`,
+    keyKey: `${prefix}:key:${account}`,
+    slotsKey: `${prefix}:inflight:${account}`,
+    creditsKey: `${prefix}:credits:${account}`,
+    slots: 4,
+    member: `r${i}`,
+    units: 0,
+    creditLimit: '0',
+    ...over,
   });
 
   it('admits as many as the plan has slots among requests of one turn, and frees slots with the next batch', async () => {
@@ -43,7 +50,12 @@ describe('admission batches', () => {
     const ip = `${prefix}:ip:10.0.0.1`;
     const v = await Promise.all(Array.from({ length: 4 }, (_, i) => b.admit(request(`i${i}`, i, { ipKey: ip, slots: 10 }))));
     expect(v.map((x) => x!.length)).to.deep.equal([6, 6, 6, 6]);
-    expect(v.map((x) => [x![0], x![5]])).to.deep.equal([[0, 1], [0, 2], [1, 3], [1, 4]]);
+    expect(v.map((x) => [x![0], x![5]])).to.deep.equal([
+      [0, 1],
+      [0, 2],
+      [1, 3],
+      [1, 4],
+    ]);
   });
 
   it('spends a credit only from a balance taken under the same limit, and only when enough is left', async () => {
@@ -56,7 +68,12 @@ describe('admission batches', () => {
       b.admit(request('c', 4, { units: 1, creditLimit: '999' })),
     ]);
     // The fourth value is the balance left after the charge, or -1 when nothing was charged.
-    expect(v.map((x) => [x![0], x![3]])).to.deep.equal([[0, 1], [0, 0], [0, -1], [0, -1]]);
+    expect(v.map((x) => [x![0], x![3]])).to.deep.equal([
+      [0, 1],
+      [0, 0],
+      [0, -1],
+      [0, -1],
+    ]);
     expect(await redis.hget(`${prefix}:credits:c`, 'b')).to.equal('0');
   });
 
@@ -64,7 +81,10 @@ describe('admission batches', () => {
     const one = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'dead'));
     const other = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'alive'));
     const v = await Promise.all([
-      one.admit(request('x', 1)), one.admit(request('x', 2)), one.admit(request('y', 3)), other.admit(request('x', 4)),
+      one.admit(request('x', 1)),
+      one.admit(request('x', 2)),
+      one.admit(request('y', 3)),
+      other.admit(request('x', 4)),
     ]);
     expect(v.map((x) => x![0])).to.deep.equal([0, 0, 0, 0]);
     // A release sent before it died is struck off its list too.
@@ -79,7 +99,14 @@ describe('admission batches', () => {
   });
 
   it('answers null for every admission of a batch when Redis cannot be reached', async () => {
-    const down = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const down = new Redis({
+      host: '127.0.0.1',
+      port: 1,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     down.on('error', () => undefined);
     const b = new AdmissionBatcher(down, windows, createLogger('silent'), instanceKey(prefix, 'p1'));
     const v = await Promise.all([b.admit(request('d', 1)), b.admit(request('d', 2))]);

@@ -1,11 +1,11 @@
-import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { blockSize, CreditLedger } from '../../src/limits/credits.ts';
+import { monthOf, QuotaRepository } from '../../src/limits/quotaRepository.ts';
 import { createAccount } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { CreditLedger, blockSize } from '../../src/limits/credits.ts';
-import { QuotaRepository, monthOf } from '../../src/limits/quotaRepository.ts';
 
 describe('credit ledger (PostgreSQL counts, Redis balance)', () => {
   let t: TestApp;
@@ -48,7 +48,8 @@ describe('credit ledger (PostgreSQL counts, Redis balance)', () => {
     expect(await counted(a.accountId, 'doc_views')).to.equal(blockSize(limit));
     ledger.keepUp(a.accountId, 'doc_views', limit, 3);
     ledger.keepUp(a.accountId, 'doc_views', limit, 2);
-    for (let i = 0; i < 100 && (await counted(a.accountId, 'doc_views')) === blockSize(limit); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && (await counted(a.accountId, 'doc_views')) === blockSize(limit); i++)
+      await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(await counted(a.accountId, 'doc_views')).to.equal(2 * blockSize(limit));
     expect(await ledger.used(a.accountId, 'doc_views')).to.equal(1);
@@ -84,7 +85,14 @@ describe('credit ledger (PostgreSQL counts, Redis balance)', () => {
   it('charges and refunds in PostgreSQL while Redis is unreachable, never past the limit', async () => {
     const a = await createAccount(t.deps.db);
     // Nothing listens on this loopback port: every Redis call fails at once.
-    const down = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const down = new Redis({
+      host: '127.0.0.1',
+      port: 1,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     down.on('error', () => undefined);
     const offline = new CreditLedger(down, quotas, 'test:down', t.deps.log);
     try {
@@ -109,7 +117,7 @@ describe('credit ledger (PostgreSQL counts, Redis balance)', () => {
     expect(await t.deps.redis.exists(ledger.key(a.accountId, past, 'doc_views'))).to.equal(0);
   });
 
-  it('keeps an API request\'s credit in the shared balance: usage counts exactly what was answered', async () => {
+  it("keeps an API request's credit in the shared balance: usage counts exactly what was answered", async () => {
     const c = await t.client();
     for (let i = 0; i < 5; i++) expect((await c.get('/v1/journals/7/')).status).to.equal(200);
     expect((await c.get('/v1/journals/999/')).status).to.equal(404);

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { z } from '../../src/schema/zod.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { EarlyStart } from '../../src/limits/earlyStart.ts';
+import { z } from '../../src/schema/zod.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { standInApi } from '../helpers/standIn.ts';
 
 describe('early start of read-only requests', () => {
@@ -29,7 +29,9 @@ describe('early start of read-only requests', () => {
       expect(e.tryStart('b')).to.equal(false);
       e.admitted('c', { key: 9, ip: 100, slots: 4 });
       const until = Date.now() + 60;
-      while (Date.now() < until) { /* let the admission age */ }
+      while (Date.now() < until) {
+        /* let the admission age */
+      }
       expect(e.tryStart('c')).to.equal(false);
     });
   });
@@ -45,7 +47,12 @@ describe('early start of read-only requests', () => {
       // early requests were counting on.
       const { api, router } = standInApi(t, { ipPerMinute: 10, keyPerSecond: 100, publicSearchPerHour: 60 });
       api.add({
-        method: 'get', path: '/v1/test/probe/', operationId: 'testProbe', summary: 'stand-in read', tags: ['test'], security: 'apiKey',
+        method: 'get',
+        path: '/v1/test/probe/',
+        operationId: 'testProbe',
+        summary: 'stand-in read',
+        tags: ['test'],
+        security: 'apiKey',
         response: z.object({ secret: z.string() }),
         handler: async () => {
           calls++;

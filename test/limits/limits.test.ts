@@ -1,10 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
-import { randomBytes } from 'node:crypto';
+import { monthOf, QuotaRepository } from '../../src/limits/quotaRepository.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 import { startServerProcess } from '../helpers/serverProcess.ts';
-import { QuotaRepository, monthOf } from '../../src/limits/quotaRepository.ts';
 
 function expect429(res: request.Response, code: string, resource: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(429);
@@ -47,7 +47,9 @@ describe('rate limits and quotas', () => {
       const slow = c.get('/v1/journals/7/').then((r) => r);
       // Wait until the first request's query is actually blocked on the lock.
       for (let i = 0; i < 200; i++) {
-        const w = await t.deps.db.raw(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+        const w = await t.deps.db.raw(
+          `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+        );
         if (w.rows[0].n > 0) break;
         await new Promise((r) => setTimeout(r, 25));
       }
@@ -66,7 +68,10 @@ describe('rate limits and quotas', () => {
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('subscription_inactive');
       const expired = await t.client();
-      await t.deps.db('subscriptions').where({ account_id: expired.account.accountId }).update({ status: 'trial', expires_at: t.deps.db.raw(`now() - interval '1 second'`) });
+      await t.deps
+        .db('subscriptions')
+        .where({ account_id: expired.account.accountId })
+        .update({ status: 'trial', expires_at: t.deps.db.raw(`now() - interval '1 second'`) });
       await t.synced();
       expect((await expired.get('/v1/journals/7/')).body.code).to.equal('subscription_inactive');
       expect(await t.used(inactive.account.accountId, 'api_calls')).to.equal(0);
@@ -75,7 +80,10 @@ describe('rate limits and quotas', () => {
     it('applies a plan change to the next request once PostgreSQL has announced it', async () => {
       const c = await t.client();
       expect((await c.get('/v1/journals/')).status).to.equal(200);
-      await t.deps.db('plans').where({ id: c.account.planId }).update({ categories: ['cat_status_history'] });
+      await t.deps
+        .db('plans')
+        .where({ id: c.account.planId })
+        .update({ categories: ['cat_status_history'] });
       await t.synced();
       const res = await c.get('/v1/journals/');
       expect(res.status).to.equal(403);
@@ -173,14 +181,20 @@ describe('rate limits and quotas', () => {
       this.timeout(60_000);
       const t = await createTestApp();
       const env = {
-        DATABASE_URL: t.deps.config.DATABASE_URL, LOG_LEVEL: 'silent', NODE_ENV: 'test',
-        RATE_IP_PER_MINUTE: '6', RATE_KEY_PER_SECOND: '1000', RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
+        DATABASE_URL: t.deps.config.DATABASE_URL,
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'test',
+        RATE_IP_PER_MINUTE: '6',
+        RATE_KEY_PER_SECOND: '1000',
+        RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
       };
       const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
       try {
         const statuses: number[] = [];
         for (let i = 0; i < 8; i++) {
-          const res = await request(i % 2 ? b.url : a.url).get('/v1/journals/1/').set('X-API-Key', t.account.key);
+          const res = await request(i % 2 ? b.url : a.url)
+            .get('/v1/journals/1/')
+            .set('X-API-Key', t.account.key);
           statuses.push(res.status);
           if (res.status === 429) expect429(res, 'ip_rate_limited', 'ip');
         }

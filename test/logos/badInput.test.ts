@@ -1,8 +1,8 @@
-import { expect } from 'chai';
 import zlib from 'node:zlib';
+import { expect } from 'chai';
 import sharp from 'sharp';
-import { createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
 import { expectBadParam } from '../helpers/http.ts';
+import { createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
 
 // Every unusable upload is a 4xx with a code that says what is wrong, never a 500.
 
@@ -31,8 +31,12 @@ function pngHeaderOnly(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(Buffer.alloc(64))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.alloc(64))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('logo search: bad input', function () {
@@ -57,9 +61,13 @@ describe('logo search: bad input', function () {
   it('refuses what is not an image, and images that are not JPEG or PNG', async () => {
     expectCode(await upload(Buffer.from('hello, this is a text file, not a logo'), 'logo.png'), 400, 'not_an_image');
     expectCode(await upload(Buffer.from('<!doctype html><html></html>'), 'page.html', 'text/html'), 400, 'not_an_image');
-    const gif = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#f00' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#f00' } })
+      .gif()
+      .toBuffer();
     expectCode(await upload(gif, 'logo.gif'), 400, 'unsupported_image_type');
-    const webp = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#f00' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#f00' } })
+      .webp()
+      .toBuffer();
     expectCode(await upload(webp, 'logo.webp'), 400, 'unsupported_image_type');
   });
 
@@ -81,7 +89,9 @@ describe('logo search: bad input', function () {
   });
 
   it('refuses images of 1×1 and of 20,000×20,000 pixels without decoding the latter', async () => {
-    const tiny = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer();
+    const tiny = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const small = await upload(tiny, 'dot.png');
     expectCode(small, 400, 'image_dimensions');
     expect(small.body.error).to.contain('1×1');
@@ -92,11 +102,17 @@ describe('logo search: bad input', function () {
 
   it('names uploaded_file when it is missing, sent twice or under another name', async () => {
     expectBadParam(await t.app.post('/v1/logo-search/image/').field('img_cnt', '5'), 'uploaded_file');
-    expectBadParam(await t.app.post('/v1/logo-search/image/').attach('uploaded_file', png, 'a.png').attach('uploaded_file', png, 'b.png'), 'uploaded_file');
+    expectBadParam(
+      await t.app.post('/v1/logo-search/image/').attach('uploaded_file', png, 'a.png').attach('uploaded_file', png, 'b.png'),
+      'uploaded_file',
+    );
     expectBadParam(await t.app.post('/v1/logo-search/image/').attach('file', png, 'a.png'), 'file');
     expectBadParam(await t.app.post('/v1/logo-search/image/').attach('uploaded_file', png, 'a.png').field('img_cnt', '101'), 'img_cnt');
     expectBadParam(await t.app.post('/v1/logo-search/image/').attach('uploaded_file', png, 'a.png').field('img_cnt', '0x10'), 'img_cnt');
-    expectBadParam(await t.app.post('/v1/logo-search/image/').attach('uploaded_file', png, 'a.png').field('similarity_level', 'very'), 'similarity_level');
+    expectBadParam(
+      await t.app.post('/v1/logo-search/image/').attach('uploaded_file', png, 'a.png').field('similarity_level', 'very'),
+      'similarity_level',
+    );
     const json = await t.app.post('/v1/logo-search/image/').send({ uploaded_file: 'x' });
     expectBadParam(json, 'uploaded_file');
   });

@@ -1,9 +1,9 @@
-import { expect } from 'chai';
 import { Queue } from 'bullmq';
+import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { LOGO_SEARCH_QUEUE } from '../../src/logos/fanout.ts';
-import { addLogos, createLogoApp, drawLogo, indexPending, servedModel, type LogoTestApp } from '../helpers/logos.ts';
 import { expectBadParam } from '../helpers/http.ts';
+import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp, servedModel } from '../helpers/logos.ts';
 
 // Bulk logo search: plan gates, sizes, per-item results gathered from the BullMQ fan-out, and one
 // logo_searches credit per distinct item that was searched.
@@ -35,20 +35,43 @@ describe('logo search: bulk', function () {
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ requested: 3, charged: 2, max_results_per_query: 5 });
-    expect(res.body.results.map((r: { index: number; results: { application_number: string }[] }) => [r.index, r.results[0]?.application_number]))
-      .to.deep.equal([[0, '5200001'], [1, '5200002'], [2, '5200001']]);
+    expect(
+      res.body.results.map((r: { index: number; results: { application_number: string }[] }) => [
+        r.index,
+        r.results[0]?.application_number,
+      ]),
+    ).to.deep.equal([
+      [0, '5200001'],
+      [1, '5200002'],
+      [2, '5200001'],
+    ]);
     expect(res.body.results[1].similarity_level).to.equal('high');
     expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(2);
   });
 
   it('bulk-image fans the images out over BullMQ and answers per image; a bad image is its own error and costs nothing', async () => {
     const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
-    const res = await c.post('/v1/logo-search/bulk-image/')
-      .attach('uploaded_files', github, 'a.png').attach('uploaded_files', Buffer.from('not an image'), 'b.png')
-      .attach('uploaded_files', docker, 'c.png').attach('uploaded_files', github, 'a-again.png').field('similarity_level', 'low');
+    const res = await c
+      .post('/v1/logo-search/bulk-image/')
+      .attach('uploaded_files', github, 'a.png')
+      .attach('uploaded_files', Buffer.from('not an image'), 'b.png')
+      .attach('uploaded_files', docker, 'c.png')
+      .attach('uploaded_files', github, 'a-again.png')
+      .field('similarity_level', 'low');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const items = res.body.results as { index: number; file: string; error: { code: string } | null; results: { application_number: string; clip_similarity: number; model: string }[]; model: string }[];
-    expect(items.map((i) => [i.index, i.file, i.error?.code ?? null])).to.deep.equal([[0, 'a.png', null], [1, 'b.png', 'not_an_image'], [2, 'c.png', null], [3, 'a-again.png', null]]);
+    const items = res.body.results as {
+      index: number;
+      file: string;
+      error: { code: string } | null;
+      results: { application_number: string; clip_similarity: number; model: string }[];
+      model: string;
+    }[];
+    expect(items.map((i) => [i.index, i.file, i.error?.code ?? null])).to.deep.equal([
+      [0, 'a.png', null],
+      [1, 'b.png', 'not_an_image'],
+      [2, 'c.png', null],
+      [3, 'a-again.png', null],
+    ]);
     expect(items[0].results[0].application_number).to.equal('5200001');
     expect(items[2].results[0].application_number).to.equal('5200002');
     expect(items[3].results).to.deep.equal(items[0].results);
@@ -68,7 +91,7 @@ describe('logo search: bulk', function () {
     expect(mine[0].data.account).to.equal(c.account.accountId);
   });
 
-  it('needs bulk on the plan (403), at most the plan\'s size (403), at most 100 items (400)', async () => {
+  it("needs bulk on the plan (403), at most the plan's size (403), at most 100 items (400)", async () => {
     const none = await t.app.client({ bulk_logo_limit: 0 });
     const r1 = await none.post('/v1/logo-search/bulk-text/').send({ queries: [{ query_text: 'fox' }] });
     expect(r1.status).to.equal(403);
@@ -80,18 +103,30 @@ describe('logo search: bulk', function () {
     const r2 = await pro.post('/v1/logo-search/bulk-text/').send({ queries });
     expect(r2.status).to.equal(403);
     expect(r2.body.code).to.equal('bulk_size_exceeds_plan');
-    const r2b = await pro.post('/v1/logo-search/bulk-image-url/').send({ image_urls: Array.from({ length: 51 }, (_, i) => `https://example.com/${i}.png`) });
+    const r2b = await pro
+      .post('/v1/logo-search/bulk-image-url/')
+      .send({ image_urls: Array.from({ length: 51 }, (_, i) => `https://example.com/${i}.png`) });
     expect(r2b.body.code).to.equal('bulk_size_exceeds_plan');
     const biz = await t.app.client({ bulk_logo_limit: 100 });
-    expectBadParam(await biz.post('/v1/logo-search/bulk-text/').send({ queries: Array.from({ length: 101 }, () => ({ query_text: 'fox' })) }), 'queries');
-    expectBadParam(await biz.post('/v1/logo-search/bulk-image-url/').send({ image_urls: Array.from({ length: 101 }, (_, i) => `https://example.com/${i}.png`) }), 'image_urls');
+    expectBadParam(
+      await biz.post('/v1/logo-search/bulk-text/').send({ queries: Array.from({ length: 101 }, () => ({ query_text: 'fox' })) }),
+      'queries',
+    );
+    expectBadParam(
+      await biz
+        .post('/v1/logo-search/bulk-image-url/')
+        .send({ image_urls: Array.from({ length: 101 }, (_, i) => `https://example.com/${i}.png`) }),
+      'image_urls',
+    );
     expectBadParam(await biz.post('/v1/logo-search/bulk-text/').send({ queries: [{ query_text: '' }] }), 'queries.0.query_text');
     for (const c of [none, pro, biz]) expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
   });
 
   it('refuses a bulk request whole with 429 when fewer credits remain than it needs, charging nothing', async () => {
     const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 2 } });
-    const res = await c.post('/v1/logo-search/bulk-text/').send({ queries: [{ query_text: 'a' }, { query_text: 'b' }, { query_text: 'c' }] });
+    const res = await c
+      .post('/v1/logo-search/bulk-text/')
+      .send({ queries: [{ query_text: 'a' }, { query_text: 'b' }, { query_text: 'c' }] });
     expect(res.status).to.equal(429);
     expect(res.body.code).to.equal('quota_exceeded');
     expect(res.body.details).to.include({ resource: 'logo_searches', needed: 3, remaining: 2 });

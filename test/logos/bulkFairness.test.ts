@@ -1,10 +1,10 @@
-import { expect } from 'chai';
 import http, { type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Queue, type Job } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
+import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { FanOut, LOGO_SEARCH_QUEUE } from '../../src/logos/fanout.ts';
-import { startImageServer, type ImageServer, type Route } from '../helpers/imageServer.ts';
+import { type ImageServer, type Route, startImageServer } from '../helpers/imageServer.ts';
 import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
 
 // Bulk image URLs when one account sends many slow ones (issue 18, defect 4): the workers' slots are
@@ -67,7 +67,11 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
       (await queue.getJobs(states)).filter((j: Job) => j?.data.ref.includes(part));
 
     before(async () => {
-      t = await createLogoApp({ IMAGE_FETCH_TEST_ALLOW: server.hostPort, IMAGE_FETCH_TEST_CA: server.caFile, IMAGE_FETCH_TIMEOUT_MS: '60000' });
+      t = await createLogoApp({
+        IMAGE_FETCH_TEST_ALLOW: server.hostPort,
+        IMAGE_FETCH_TEST_CA: server.caFile,
+        IMAGE_FETCH_TIMEOUT_MS: '60000',
+      });
       await addLogos(t.app, [{ app: '5300001', mark: 'WHALE', draw: { slug: 'docker' } }]);
       await indexPending(t);
       redis = new Redis(t.app.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
@@ -77,7 +81,9 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
       // Whatever a failed test left queued or hanging ends now, so it holds no slot in the next.
       refuse = true;
       for (const h of held) if (!h.answered && !h.dropped) h.res.destroy();
-      await until('the queue to drain', async () => Object.values(await queue.getJobCounts('active', 'wait', 'prioritized', 'delayed')).every((n) => n === 0));
+      await until('the queue to drain', async () =>
+        Object.values(await queue.getJobCounts('active', 'wait', 'prioritized', 'delayed')).every((n) => n === 0),
+      );
       refuse = false;
     });
     after(async () => {
@@ -86,26 +92,36 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
       await t?.close();
     });
 
-    it('answers another account\'s one image at the first free slot, while the first account\'s 12 slow ones are still pending', async () => {
+    it("answers another account's one image at the first free slot, while the first account's 12 slow ones are still pending", async () => {
       const a = await t.app.client({ bulk_logo_limit: 100 });
       const b = await t.app.client({ bulk_logo_limit: 100 });
       const aUrls = Array.from({ length: 12 }, (_, i) => `${server.origin}/slow/a/${i}.png`);
       let aDone = false;
-      const aRes = a.post('/v1/logo-search/bulk-image-url/').send({ image_urls: aUrls, similarity_level: 'low' }).then((r) => {
-        aDone = true;
-        return r;
-      });
-      await until('A\'s images fill every slot', () => heldUnder('/slow/a/').length === 4);
+      const aRes = a
+        .post('/v1/logo-search/bulk-image-url/')
+        .send({ image_urls: aUrls, similarity_level: 'low' })
+        .then((r) => {
+          aDone = true;
+          return r;
+        });
+      await until("A's images fill every slot", () => heldUnder('/slow/a/').length === 4);
 
       let bDone = false;
-      const bRes = b.post('/v1/logo-search/bulk-image-url/').send({ image_urls: [`${server.origin}/fast.png`], similarity_level: 'low' }).then((r) => {
-        bDone = true;
-        return r;
-      });
+      const bRes = b
+        .post('/v1/logo-search/bulk-image-url/')
+        .send({ image_urls: [`${server.origin}/fast.png`], similarity_level: 'low' })
+        .then((r) => {
+          bDone = true;
+          return r;
+        });
       // B's image is taken in by the workers although A's hold every slot (its turn is theirs to give), or, as before
       // issue 18, it stays in the queue's one list behind A's eight; either way the slots decide what comes next.
-      await until('B\'s image taken in, or left waiting behind A\'s', async () => (await jobsOf('/fast.png', ['active'])).length === 1 ||
-        ((await jobsOf('/fast.png', ['wait', 'prioritized'])).length === 1 && (await queue.getActiveCount()) === 4));
+      await until(
+        "B's image taken in, or left waiting behind A's",
+        async () =>
+          (await jobsOf('/fast.png', ['active'])).length === 1 ||
+          ((await jobsOf('/fast.png', ['wait', 'prioritized'])).length === 1 && (await queue.getActiveCount()) === 4),
+      );
       // Free A's slots one at a time, each once the freed slot was given to someone, until B has its answer.
       while (!bDone) {
         const seen = server.seen.length;
@@ -137,7 +153,10 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
       await new Promise((r) => api.once('listening', r));
       try {
         const req = http.request({
-          host: '127.0.0.1', port: (api.address() as AddressInfo).port, path: '/v1/logo-search/bulk-image-url/', method: 'POST',
+          host: '127.0.0.1',
+          port: (api.address() as AddressInfo).port,
+          path: '/v1/logo-search/bulk-image-url/',
+          method: 'POST',
           headers: { 'Content-Type': 'application/json', 'X-API-Key': a.account.key },
         });
         req.on('error', () => undefined);
@@ -147,9 +166,14 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
         req.destroy();
 
         await until('the running fetches to be closed', () => heldUnder('/slow/gone/').every((h) => h.dropped));
-        await until('no job of the request left to run', async () => (await jobsOf('/slow/gone/', ['prioritized', 'wait', 'active', 'delayed'])).length === 0);
+        await until(
+          'no job of the request left to run',
+          async () => (await jobsOf('/slow/gone/', ['prioritized', 'wait', 'active', 'delayed'])).length === 0,
+        );
         const failed = await jobsOf('/slow/gone/', ['failed']);
-        expect(failed.map((j) => j.failedReason)).to.have.length(12).and.satisfy((r: string[]) => r.every((x) => x.startsWith('cancelled')));
+        expect(failed.map((j) => j.failedReason))
+          .to.have.length(12)
+          .and.satisfy((r: string[]) => r.every((x) => x.startsWith('cancelled')));
         expect(heldUnder('/slow/gone/')).to.have.length(4);
         // Charged when admitted; every item given back, as none was searched.
         await until('the credits given back', async () => (await t.app.used(a.account.accountId, 'logo_searches')) === 0);
@@ -162,12 +186,18 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
     it('withdraws the images when the API stops waiting for them', async () => {
       const fan = new FanOut(t.app.deps.connections, t.app.deps.config.QUEUE_PREFIX, 3000);
       try {
-        const run = fan.run(Array.from({ length: 12 }, (_, i) => ({ kind: 'url' as const, ref: `${server.origin}/slow/late/${i}.png`, k: 5 })), { account: 'late' });
+        const run = fan.run(
+          Array.from({ length: 12 }, (_, i) => ({ kind: 'url' as const, ref: `${server.origin}/slow/late/${i}.png`, k: 5 })),
+          { account: 'late' },
+        );
         await until('the images fill every slot', () => heldUnder('/slow/late/').length === 4);
         const answers = await run;
         expect(answers.map((x) => (x.ok ? 'ok' : x.code))).to.deep.equal(answers.map(() => 'service_unavailable'));
         await until('the running fetches to be closed', () => heldUnder('/slow/late/').every((h) => h.dropped));
-        await until('no job left to run', async () => (await jobsOf('/slow/late/', ['prioritized', 'wait', 'active', 'delayed'])).length === 0);
+        await until(
+          'no job left to run',
+          async () => (await jobsOf('/slow/late/', ['prioritized', 'wait', 'active', 'delayed'])).length === 0,
+        );
         expect(heldUnder('/slow/late/')).to.have.length(4);
       } finally {
         await fan.close();
@@ -177,14 +207,22 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
 
   describe('when the workers process stops', () => {
     it('puts the images still waiting for their turn back in the queue, and lets the running ones finish', async () => {
-      const t = await createLogoApp({ IMAGE_FETCH_TEST_ALLOW: server.hostPort, IMAGE_FETCH_TEST_CA: server.caFile, IMAGE_FETCH_TIMEOUT_MS: '60000' });
+      const t = await createLogoApp({
+        IMAGE_FETCH_TEST_ALLOW: server.hostPort,
+        IMAGE_FETCH_TEST_CA: server.caFile,
+        IMAGE_FETCH_TIMEOUT_MS: '60000',
+      });
       const redis = new Redis(t.app.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
       const queue = new Queue(LOGO_SEARCH_QUEUE, { connection: redis, prefix: t.app.deps.config.QUEUE_PREFIX });
       const counts = () => queue.getJobCounts('active', 'wait', 'prioritized', 'delayed', 'completed', 'failed');
       try {
-        await queue.addBulk(Array.from({ length: 12 }, (_, i) => ({
-          name: 'url', data: { kind: 'url', ref: `${server.origin}/slow/stop/${i}.png`, k: 5, account: 'stop' }, opts: { attempts: 3 },
-        })));
+        await queue.addBulk(
+          Array.from({ length: 12 }, (_, i) => ({
+            name: 'url',
+            data: { kind: 'url', ref: `${server.origin}/slow/stop/${i}.png`, k: 5, account: 'stop' },
+            opts: { attempts: 3 },
+          })),
+        );
         await until('the images fill every slot', () => heldUnder('/slow/stop/').length === 4);
         const stopping = t.workers.close();
         await until('the waiting ones put back', async () => {
@@ -207,18 +245,26 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
   describe('with a short fetch deadline', () => {
     let t: LogoTestApp;
     before(async () => {
-      t = await createLogoApp({ IMAGE_FETCH_TEST_ALLOW: server.hostPort, IMAGE_FETCH_TEST_CA: server.caFile, IMAGE_FETCH_TIMEOUT_MS: '500' });
+      t = await createLogoApp({
+        IMAGE_FETCH_TEST_ALLOW: server.hostPort,
+        IMAGE_FETCH_TEST_CA: server.caFile,
+        IMAGE_FETCH_TIMEOUT_MS: '500',
+      });
     });
     after(() => t?.close());
 
     it('charges an image URL that ran to its deadline, and gives back one that failed at once', async () => {
       const c = await t.app.client({ bulk_logo_limit: 100 });
       const res = await c.post('/v1/logo-search/bulk-image-url/').send({
-        image_urls: [`${server.origin}/slow/deadline/0.png`, `${server.origin}/missing.png`, `${server.origin}/fast.png`], similarity_level: 'low',
+        image_urls: [`${server.origin}/slow/deadline/0.png`, `${server.origin}/missing.png`, `${server.origin}/fast.png`],
+        similarity_level: 'low',
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body.results.map((r: { error: { code: string } | null }) => r.error?.code ?? null))
-        .to.deep.equal(['image_url_unreachable', 'image_url_unreachable', null]);
+      expect(res.body.results.map((r: { error: { code: string } | null }) => r.error?.code ?? null)).to.deep.equal([
+        'image_url_unreachable',
+        'image_url_unreachable',
+        null,
+      ]);
       expect(heldUnder('/slow/deadline/')[0].dropped).to.equal(true);
       expect(res.body.charged).to.equal(2);
       expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(2);

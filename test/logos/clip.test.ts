@@ -1,15 +1,15 @@
-import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findClip, MODELS_DIR, planModels, readManifest } from '../../src/logos/models.ts';
+import { expect } from 'chai';
 import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { cosine } from '../../src/logos/hog.ts';
-import { startSidecar, type Sidecar } from '../../workers/sidecar/server.ts';
+import { decodeLogo } from '../../src/logos/image.ts';
+import { indexLogos } from '../../src/logos/indexer.ts';
+import { findClip, MODELS_DIR, planModels, readManifest } from '../../src/logos/models.ts';
+import { type Sidecar, startSidecar } from '../../workers/sidecar/server.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addLogos, blob, drawLogo } from '../helpers/logos.ts';
-import { indexLogos } from '../../src/logos/indexer.ts';
 
 // A CLIP vision model placed in models/clip/ is found, loaded through onnxruntime-node with CLIP's
 // preprocessing, preferred over our own model, and named in every response. The model here is a
@@ -44,7 +44,7 @@ describe('a CLIP model placed in models/', function () {
     expect(findClip(MODELS_DIR)).to.equal(null);
   });
 
-  it('embeds through onnxruntime-node with CLIP\'s resize, crop and normalisation', async () => {
+  it("embeds through onnxruntime-node with CLIP's resize, crop and normalisation", async () => {
     const e = await loadEmbedder(findClip(dir)!, dir);
     expect(e.dimensions).to.equal(16);
     const bytes = fs.readFileSync(path.join(FIXTURE, 'pattern.png'));
@@ -77,7 +77,10 @@ describe('a CLIP model placed in models/', function () {
     before(async () => {
       sidecar = await startSidecar({ modelsDir: dir, workers: 1, ocrWorkers: 1 });
       app = await createTestApp({ ML_URL: sidecar.url });
-      await addLogos(app, [{ app: '5300001', mark: 'CHECKS', draw: { slug: 'github' } }, { app: '5300002', mark: 'WHALE', draw: { slug: 'docker' } }]);
+      await addLogos(app, [
+        { app: '5300001', mark: 'CHECKS', draw: { slug: 'github' } },
+        { app: '5300002', mark: 'WHALE', draw: { slug: 'docker' } },
+      ]);
       const { repo } = app.deps.logos;
       await repo.ensureModelIndex(sidecar.model.model, sidecar.model.dimensions);
       await indexLogos({ repo, sidecar: app.deps.logos.sidecar, store: app.deps.store }, { logos: await repo.claim(10) });
@@ -94,7 +97,10 @@ describe('a CLIP model placed in models/', function () {
       expect(body.model).to.equal(sidecar.model.model);
       expect(cosine(body.vector, expected)).to.be.greaterThan(0.9999);
 
-      const search = await app.post('/v1/logo-search/image/').attach('uploaded_file', await drawLogo({ slug: 'github' }), 'q.png').field('similarity_level', 'low');
+      const search = await app
+        .post('/v1/logo-search/image/')
+        .attach('uploaded_file', await drawLogo({ slug: 'github' }), 'q.png')
+        .field('similarity_level', 'low');
       expect(search.status, JSON.stringify(search.body)).to.equal(200);
       expect(search.body.model).to.equal(sidecar.model.model);
       expect(search.body.results.length).to.be.greaterThan(0);

@@ -8,10 +8,16 @@ function harness(slots: number) {
   const gate = new FairGate(slots);
   const started: string[] = [];
   const finish = new Map<string, () => void>();
-  const run = (account: string, name: string, signal?: AbortSignal) => gate.run(account, signal, () => new Promise<string>((resolve) => {
-    started.push(name);
-    finish.set(name, () => resolve(name));
-  }));
+  const run = (account: string, name: string, signal?: AbortSignal) =>
+    gate.run(
+      account,
+      signal,
+      () =>
+        new Promise<string>((resolve) => {
+          started.push(name);
+          finish.set(name, () => resolve(name));
+        }),
+    );
   const end = async (name: string) => {
     finish.get(name)!();
     // Let the settled task hand its slot on.
@@ -52,14 +58,19 @@ describe('logo search: the fair gate', () => {
     expect(h.gate.load()).to.deep.equal({ A: { running: 2, waiting: 1 } });
   });
 
-  it('takes an aborted task out of its line without running it, and frees a failed task\'s slot', async () => {
+  it("takes an aborted task out of its line without running it, and frees a failed task's slot", async () => {
     const h = harness(1);
     void h.run('A', 'a1');
     const ac = new AbortController();
     const b1 = h.run('B', 'b1', ac.signal);
     void h.run('B', 'b2');
     ac.abort(new Error('gone'));
-    expect(await b1.then(() => 'ran', (err: Error) => err.message)).to.equal('gone');
+    expect(
+      await b1.then(
+        () => 'ran',
+        (err: Error) => err.message,
+      ),
+    ).to.equal('gone');
     await h.end('a1');
     expect(h.started).to.deep.equal(['a1', 'b2']);
     const failing = h.gate.run('C', undefined, () => Promise.reject(new Error('broken')));

@@ -1,9 +1,9 @@
-import { expect } from 'chai';
 import net from 'node:net';
-import { fetchImage, isForbiddenAddress, vetUrl } from '../../src/logos/imageFetch.ts';
+import { expect } from 'chai';
 import { AppError } from '../../src/errors.ts';
+import { fetchImage, isForbiddenAddress, vetUrl } from '../../src/logos/imageFetch.ts';
 import { FENCE_ERROR } from '../helpers/fence.ts';
-import { startImageServer, type ImageServer } from '../helpers/imageServer.ts';
+import { type ImageServer, startImageServer } from '../helpers/imageServer.ts';
 import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {
@@ -21,17 +21,58 @@ describe('image URL fetching', function () {
 
   describe('address classifier', () => {
     it('refuses private, loopback, link-local, reserved and multicast addresses, in every IPv6 disguise', () => {
-      for (const a of ['10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.9.9', '192.168.1.1', '127.0.0.1', '127.8.8.8', '169.254.169.254',
-        '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '198.18.0.1', '192.0.2.5', '::1', '::', 'fe80::1', 'fd00::1', 'fc12::3',
-        'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', '2001:db8::1', 'not-an-ip',
+      for (const a of [
+        '10.0.0.1',
+        '10.255.255.255',
+        '172.16.0.1',
+        '172.31.9.9',
+        '192.168.1.1',
+        '127.0.0.1',
+        '127.8.8.8',
+        '169.254.169.254',
+        '100.64.0.1',
+        '0.0.0.0',
+        '224.0.0.1',
+        '255.255.255.255',
+        '198.18.0.1',
+        '192.0.2.5',
+        '::1',
+        '::',
+        'fe80::1',
+        'fd00::1',
+        'fc12::3',
+        'ff02::1',
+        '::ffff:127.0.0.1',
+        '::ffff:7f00:1',
+        '::ffff:10.0.0.1',
+        '64:ff9b::a00:1',
+        '2002:a00:1::1',
+        '2001:db8::1',
+        'not-an-ip',
         // IPv4-translated (::ffff:0:0/96) and IPv4-compatible (::/96) forms, and translation prefixes whatever they carry.
-        '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::127.0.0.1', '::7f00:1', '::8.8.8.8', '2002:5db8:d822::1', '64:ff9b::808:808', '2001::1']) {
+        '::ffff:0:127.0.0.1',
+        '::ffff:0:7f00:1',
+        '::127.0.0.1',
+        '::7f00:1',
+        '::8.8.8.8',
+        '2002:5db8:d822::1',
+        '64:ff9b::808:808',
+        '2001::1',
+      ]) {
         expect(isForbiddenAddress(a), a).to.equal(true);
       }
     });
 
     it('lets public addresses through', () => {
-      for (const a of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '2a00:1450:4001::200e']) {
+      for (const a of [
+        '93.184.216.34',
+        '8.8.8.8',
+        '172.32.0.1',
+        '100.128.0.1',
+        '2606:4700::1111',
+        '::ffff:93.184.216.34',
+        '2a00:1450:4001::200e',
+      ]) {
         expect(isForbiddenAddress(a), a).to.equal(false);
       }
     });
@@ -44,7 +85,9 @@ describe('image URL fetching', function () {
       const ok = await vetUrl(new URL('https://good.example/logo.png'), { timeoutMs: 1000, resolve });
       expect(ok).to.deep.equal({ addresses: ['93.184.216.34'], admitted: false });
       expect((await refusal(vetUrl(new URL('ftp://good.example/x'), { timeoutMs: 1000, resolve }))).code).to.equal('image_url_refused');
-      expect((await refusal(vetUrl(new URL('http://u:p@good.example/x'), { timeoutMs: 1000, resolve }))).code).to.equal('image_url_refused');
+      expect((await refusal(vetUrl(new URL('http://u:p@good.example/x'), { timeoutMs: 1000, resolve }))).code).to.equal(
+        'image_url_refused',
+      );
     });
 
     it('is backed by the test fence: a connection that got past the guard to a non-loopback address fails here', async () => {
@@ -70,7 +113,8 @@ describe('image URL fetching', function () {
       server = await startImageServer({
         '/logo.png': (res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(logo),
         '/mislabelled': (res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end(logo),
-        '/page.html': (res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>not a logo</body></html>'),
+        '/page.html': (res) =>
+          res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>not a logo</body></html>'),
         '/huge.png': (res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(big),
         '/huge-chunked.png': (res) => {
           res.writeHead(200, { 'Content-Type': 'image/png' });
@@ -87,7 +131,9 @@ describe('image URL fetching', function () {
       closedPort = (probe.address() as net.AddressInfo).port;
       await new Promise((r) => probe.close(r));
       t = await createLogoApp({
-        IMAGE_FETCH_TEST_ALLOW: `${server.hostPort},127.0.0.1:${closedPort}`, IMAGE_FETCH_TEST_CA: server.caFile, IMAGE_FETCH_TIMEOUT_MS: '1500',
+        IMAGE_FETCH_TEST_ALLOW: `${server.hostPort},127.0.0.1:${closedPort}`,
+        IMAGE_FETCH_TEST_CA: server.caFile,
+        IMAGE_FETCH_TIMEOUT_MS: '1500',
       });
       await addLogos(t.app, [
         { app: '5100001', mark: 'WHALE', draw: { slug: 'docker' } },
@@ -128,8 +174,16 @@ describe('image URL fetching', function () {
 
     it('refuses private and loopback hosts, and redirects to them, without connecting', async () => {
       // image_url_refused is decided before any connection: one attempted would have met the fence (unreachable).
-      for (const url of ['http://10.0.0.1/logo.png', 'http://127.0.0.1:9/logo.png', 'http://[::1]/logo.png', 'http://169.254.169.254/',
-        `${server.origin}/to-private`, `${server.origin}/to-metadata`, 'http://[::ffff:192.168.0.1]/x.png', 'http://0x7f000001/x.png']) {
+      for (const url of [
+        'http://10.0.0.1/logo.png',
+        'http://127.0.0.1:9/logo.png',
+        'http://[::1]/logo.png',
+        'http://169.254.169.254/',
+        `${server.origin}/to-private`,
+        `${server.origin}/to-metadata`,
+        'http://[::ffff:192.168.0.1]/x.png',
+        'http://0x7f000001/x.png',
+      ]) {
         const res = await search(url);
         expect(res.status, url).to.equal(400);
         expect(res.body.code, url).to.equal('image_url_refused');
@@ -145,8 +199,12 @@ describe('image URL fetching', function () {
       const res = await c.post('/v1/logo-search/bulk-image-url/').send({ image_urls: urls, similarity_level: 'low' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.requested).to.equal(4);
-      expect(res.body.results.map((r: { error: { code: string } | null }) => r.error?.code ?? null))
-        .to.deep.equal([null, 'not_an_image', 'image_url_refused', null]);
+      expect(res.body.results.map((r: { error: { code: string } | null }) => r.error?.code ?? null)).to.deep.equal([
+        null,
+        'not_an_image',
+        'image_url_refused',
+        null,
+      ]);
       expect(res.body.results[0].results[0].application_number).to.equal('5100001');
       expect(res.body.results[3].results[0].application_number).to.equal('5100001');
       // Three distinct URLs charged up front, two of them failed: one credit spent.

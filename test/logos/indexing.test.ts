@@ -1,5 +1,5 @@
-import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { expect } from 'chai';
 import { indexLogos } from '../../src/logos/indexer.ts';
 import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { addLogos, createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
@@ -29,7 +29,7 @@ describe('logo indexing', function () {
   });
   after(() => t.close());
 
-  it('indexes new logos in the background: OCR text, a vector of the sidecar\'s model, and text search sees them at once', async () => {
+  it("indexes new logos in the background: OCR text, a vector of the sidecar's model, and text search sees them at once", async () => {
     await addLogos(t.app, [
       { app: '5400001', mark: 'MOONLIGHT', draw: { slug: 'python', text: 'MOONLIGHT' } },
       { app: '5400002', mark: '', draw: { slug: 'docker' } },
@@ -41,9 +41,13 @@ describe('logo indexing', function () {
     expect(rows[0].ocr_detected).to.contain('MOONLIGHT');
     expect(rows[0].indexed_at).to.be.instanceOf(Date);
     // The model's vector, and the HOG vector that re-ranking (and a fallback) reads.
-    const vectors = await t.app.deps.db('logo_vectors').whereIn('application_number', ['5400001', '5400002']).orderBy(['application_number', 'model']);
+    const vectors = await t.app.deps
+      .db('logo_vectors')
+      .whereIn('application_number', ['5400001', '5400002'])
+      .orderBy(['application_number', 'model']);
     expect(vectors.map((v) => [v.application_number, v.model])).to.deep.equal(
-      ['5400001', '5400002'].flatMap((a) => [...new Set([t.sidecar.model.model, 'nishaan-hog-v1'])].sort().map((m) => [a, m])));
+      ['5400001', '5400002'].flatMap((a) => [...new Set([t.sidecar.model.model, 'nishaan-hog-v1'])].sort().map((m) => [a, m])),
+    );
     const res = await t.app.post('/v1/logo-search/text/').send({ query_text: 'moonlite' });
     expect(res.body.results.map((r: { application_number: string }) => r.application_number)).to.include('5400001');
   });
@@ -61,7 +65,10 @@ describe('logo indexing', function () {
     expect(failed.index_after.getTime()).to.be.greaterThan(Date.now());
     // Not dropped: due again after its backoff (brought forward here), then indexed from the fixed file.
     await t.app.deps.store.put('logos/5400003.png', good);
-    await t.app.deps.db('logos').where({ application_number: '5400003' }).update({ index_after: new Date(Date.now() - 1000) });
+    await t.app.deps
+      .db('logos')
+      .where({ application_number: '5400003' })
+      .update({ index_after: new Date(Date.now() - 1000) });
     const done = await until('the retry', async () => {
       const r = await state('5400003');
       return r.index_state === 'done' && r;
@@ -99,15 +106,25 @@ describe('logo indexing', function () {
   });
 
   it('reindex-logos indexes what is pending with progress, and --status reports', async () => {
-    const env = { ...process.env, ...{ DATABASE_URL: t.app.deps.config.DATABASE_URL, ML_URL: t.sidecar.url, QUEUE_PREFIX: t.app.deps.config.QUEUE_PREFIX,
-      OBJECT_STORE_DIR: t.app.deps.config.objectStoreDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' } };
-    const run = (args: string[]) => new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/reindex-logos.ts', ...args], { cwd: ROOT, env });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      child.on('exit', (code) => resolve({ code, out }));
-    });
+    const env = {
+      ...process.env,
+      ...{
+        DATABASE_URL: t.app.deps.config.DATABASE_URL,
+        ML_URL: t.sidecar.url,
+        QUEUE_PREFIX: t.app.deps.config.QUEUE_PREFIX,
+        OBJECT_STORE_DIR: t.app.deps.config.objectStoreDir,
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'test',
+      },
+    };
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/reindex-logos.ts', ...args], { cwd: ROOT, env });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
     const r = await run([]);
     expect(r.out, r.out).to.match(/logos\/s/);
     expect(r.code, r.out).to.equal(0);

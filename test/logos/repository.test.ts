@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { LogoRepository } from '../../src/logos/repository.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { insertMarks } from '../helpers/marks.ts';
-import { LogoRepository } from '../../src/logos/repository.ts';
 
 // Nearest logos in pgvector: the HNSW index of a model, the page size, and re-ranking with a second
 // model's vectors.
@@ -15,15 +15,30 @@ describe('logo vectors in PostgreSQL', function () {
     app = await createTestApp();
     repo = new LogoRepository(app.deps.db);
     const apps = ['5500001', '5500002', '5500003', '5500004'];
-    await insertMarks(app.deps.db, apps.map((a) => ({ app: a, mark: `MARK ${a}`, type: 'DEVICE' })));
+    await insertMarks(
+      app.deps.db,
+      apps.map((a) => ({ app: a, mark: `MARK ${a}`, type: 'DEVICE' })),
+    );
     await app.deps.db('logos').insert(apps.map((a) => ({ application_number: a, object_key: `logos/${a}.png`, index_state: 'done' })));
     const unit = (v: number[]) => v.map((x) => x / Math.hypot(...v));
     // Under model A, 1 is nearest the query [1, 0], then 2, 3, 4; under B, 3 matches the query best.
-    const a = [[1, 0.05], [1, 0.2], [1, 0.4], [0, 1]];
-    const b = [[0, 1], [0.5, 0.5], [1, 0], [0, 1]];
+    const a = [
+      [1, 0.05],
+      [1, 0.2],
+      [1, 0.4],
+      [0, 1],
+    ];
+    const b = [
+      [0, 1],
+      [0.5, 0.5],
+      [1, 0],
+      [0, 1],
+    ];
     for (const [i, appNo] of apps.entries()) {
-      await app.deps.db.raw(`insert into logo_vectors (application_number, model, embedding) values (?, 'model-a', ?::halfvec), (?, 'model-b', ?::halfvec)`,
-        [appNo, `[${unit(a[i])}]`, appNo, `[${unit(b[i])}]`]);
+      await app.deps.db.raw(
+        `insert into logo_vectors (application_number, model, embedding) values (?, 'model-a', ?::halfvec), (?, 'model-b', ?::halfvec)`,
+        [appNo, `[${unit(a[i])}]`, appNo, `[${unit(b[i])}]`],
+      );
     }
     await repo.ensureModelIndex('model-a', 2);
   });
@@ -38,12 +53,15 @@ describe('logo vectors in PostgreSQL', function () {
     expect(idx.rows[0].indexdef).to.match(/USING hnsw .*halfvec_cosine_ops.*WHERE \(model = 'model-a'::text\)/);
   });
 
-  it('re-ranks the candidates with the second model\'s similarity, by weight', async () => {
+  it("re-ranks the candidates with the second model's similarity, by weight", async () => {
     const hits = await repo.nearest('model-a', [1, 0], 2, { model: 'model-b', vector: [1, 0], weight: 0.5, candidates: 2 });
     // Candidates 1..4 (2 × 2); blended: 3 scores (0.93 + 1) / 2, ahead of 1 (0.999 + 0) / 2.
     expect(hits.map((h) => h.application_number)).to.deep.equal(['5500003', '5500002']);
     expect(hits[0].similarity).to.be.closeTo((0.928 + 1) / 2, 0.01);
-    const refused = await repo.nearest("model'; drop table logos; --", [1, 0], 2).then(() => null, (err: Error) => err.message);
+    const refused = await repo.nearest("model'; drop table logos; --", [1, 0], 2).then(
+      () => null,
+      (err: Error) => err.message,
+    );
     expect(refused).to.match(/not usable in SQL/);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addLogos, createLogoApp, drawLogo, indexPending, servedModel, type LogoTestApp } from '../helpers/logos.ts';
+import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp, servedModel } from '../helpers/logos.ts';
 
 // Text and image logo search end to end: logos indexed by the real sidecar (OCR + embedding), then
 // searched through the API.
@@ -54,7 +54,13 @@ describe('logo search', function () {
     });
 
     it('refuses an empty or wordless query_text and max_results over 500', async () => {
-      for (const body of [{ query_text: '' }, { query_text: '   ' }, {}, { query_text: 'x', max_results: 501 }, { query_text: 'x', similarity_level: ['huge'] }]) {
+      for (const body of [
+        { query_text: '' },
+        { query_text: '   ' },
+        {},
+        { query_text: 'x', max_results: 501 },
+        { query_text: 'x', similarity_level: ['huge'] },
+      ]) {
         const res = await t.app.post('/v1/logo-search/text/').send(body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.code).to.equal('validation_error');
@@ -81,7 +87,11 @@ describe('logo search', function () {
 
     it('takes a JPEG, keeps img_cnt, and high is stricter than low', async () => {
       const query = await drawLogo({ slug: 'docker', format: 'jpeg' });
-      const low = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.jpg').field('similarity_level', 'low').field('img_cnt', '2');
+      const low = await t.app
+        .post('/v1/logo-search/image/')
+        .attach('uploaded_file', query, 'q.jpg')
+        .field('similarity_level', 'low')
+        .field('img_cnt', '2');
       expect(low.status, JSON.stringify(low.body)).to.equal(200);
       expect(low.body.results.length).to.be.at.most(2);
       expect(low.body.results[0].application_number).to.equal('5000004');

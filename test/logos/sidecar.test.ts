@@ -55,7 +55,12 @@ describe('ML sidecar', function () {
   it('normalises a logo the same wherever it sits on its canvas: trimmed, squared, resized', async () => {
     const icon = await drawLogo({ slug: 'docker', size: 80 });
     const place = async (w: number, h: number, left: number, top: number, bg = '#ffffff') =>
-      decodeLogo(await sharp({ create: { width: w, height: h, channels: 3, background: bg } }).composite([{ input: icon, left, top }]).png().toBuffer());
+      decodeLogo(
+        await sharp({ create: { width: w, height: h, channels: 3, background: bg } })
+          .composite([{ input: icon, left, top }])
+          .png()
+          .toBuffer(),
+      );
     const a = await place(200, 120, 10, 30);
     const b = await place(120, 300, 35, 200);
     expect(trimBox(a)).to.include({ width: trimBox(b).width, height: trimBox(b).height });
@@ -64,7 +69,9 @@ describe('ML sidecar', function () {
     for (let i = 0; i < na.length; i++) diff = Math.max(diff, Math.abs(na[i] - nb[i]));
     expect(diff).to.be.lessThan(0.02);
     // Transparent pixels are flattened onto white.
-    const transparent = await sharp({ create: { width: 40, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const transparent = await sharp({ create: { width: 40, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
     expect((await decodeLogo(transparent)).grey[0]).to.equal(255);
   });
 });

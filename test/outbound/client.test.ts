@@ -1,6 +1,6 @@
-import { expect } from 'chai';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
 import { AddressPolicy } from '../../src/outbound/addresses.ts';
 import { OutboundClient, type Resolver } from '../../src/outbound/client.ts';
 import { Receiver, testCertificate } from '../helpers/receiver.ts';
@@ -13,13 +13,22 @@ describe('outbound client', () => {
   const stub: Resolver = async (host) => {
     resolved.push(host);
     const table: Record<string, string[]> = {
-      'internal.example': ['10.1.2.3'], 'metadata.example': ['169.254.169.254'], 'mixed.example': ['192.168.0.5', '127.0.0.1'],
-      'receiver.example': ['127.0.0.1'], 'v6.example': ['fd00::1'],
+      'internal.example': ['10.1.2.3'],
+      'metadata.example': ['169.254.169.254'],
+      'mixed.example': ['192.168.0.5', '127.0.0.1'],
+      'receiver.example': ['127.0.0.1'],
+      'v6.example': ['fd00::1'],
     };
     return (table[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   const client = (allow = '127.0.0.1', timeoutMs = 2000) =>
-    new OutboundClient({ policy: new AddressPolicy(allow), timeoutMs, ca: testCertificate().cert, resolve: stub, maxResponseBytes: 64 * 1024 });
+    new OutboundClient({
+      policy: new AddressPolicy(allow),
+      timeoutMs,
+      ca: testCertificate().cert,
+      resolve: stub,
+      maxResponseBytes: 64 * 1024,
+    });
 
   before(async () => {
     receiver = await new Receiver().start();

@@ -1,7 +1,7 @@
-import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 import type { Db } from '../../src/db/knex.ts';
 import { loadReferenceData, REFERENCE_DIR } from '../../src/reference/loader.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';

@@ -19,9 +19,16 @@ describe('reference data endpoints', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ count: 44, limit: 50, offset: 0 });
       expect(res.body.results).to.have.length(44);
-      expect(res.body.results[0]).to.include({ mark: "7 O'CLOCK", proprietor: 'Gillette U.K. Ltd., England', source_kind: 'registry_list', confidence: 'high' });
+      expect(res.body.results[0]).to.include({
+        mark: "7 O'CLOCK",
+        proprietor: 'Gillette U.K. Ltd., England',
+        source_kind: 'registry_list',
+        confidence: 'high',
+      });
       expect(res.body.results[0]).to.have.keys('id', 'mark', 'proprietor', 'source_kind', 'date_or_journal', 'source_url', 'confidence');
-      expect(res.body.coverage).to.match(/partial/i).and.contain('44');
+      expect(res.body.coverage)
+        .to.match(/partial/i)
+        .and.contain('44');
     });
 
     it("finds 7 O'CLOCK case-insensitively, first", async () => {
@@ -130,7 +137,11 @@ describe('reference data endpoints', () => {
       const res = await get(path).query({ q: 'Paracetamol' });
       expect(res.status).to.equal(200);
       expect(res.body.results[0]).to.deep.equal({
-        eaeu_code: '005325', inn_en: 'paracetamol', inn_la: 'paracetamolum', inn_ru: 'парацетамол', match: 'exact',
+        eaeu_code: '005325',
+        inn_en: 'paracetamol',
+        inn_la: 'paracetamolum',
+        inn_ru: 'парацетамол',
+        match: 'exact',
       });
       expect(res.body.coverage).to.contain('WHO');
     });
@@ -198,7 +209,13 @@ describe('reference data endpoints', () => {
       expect(res.status).to.equal(200);
       expect(res.body.state).to.deep.equal({ iso_3166_2: 'IN-MH', code: 'MH', name: 'Maharashtra' });
       expect(res.body.count).to.equal(1);
-      expect(res.body.results[0]).to.include({ instrument: 'affidavit', state: 'Maharashtra', iso_3166_2: 'IN-MH', amount_inr: 100, basis: 'fixed' });
+      expect(res.body.results[0]).to.include({
+        instrument: 'affidavit',
+        state: 'Maharashtra',
+        iso_3166_2: 'IN-MH',
+        amount_inr: 100,
+        basis: 'fixed',
+      });
       expect(res.body.coverage).to.match(/partial/i);
     });
 
@@ -269,13 +286,22 @@ describe('reference data endpoints', () => {
   });
 
   it('describes every reference endpoint and shape in the OpenAPI document', async () => {
-    const doc = t.openapi as { paths: Record<string, { get: { parameters?: { name: string }[] } }>; components: { schemas: Record<string, unknown> } };
+    const doc = t.openapi as {
+      paths: Record<string, { get: { parameters?: { name: string }[] } }>;
+      components: { schemas: Record<string, unknown> };
+    };
     for (const p of ['well-known-marks', 'prohibited-marks', 'non-proprietary-names', 'stamp-duty']) {
       expect(doc.paths).to.have.property(`/v1/reference/${p}/`);
     }
     expect(doc.paths['/v1/reference/stamp-duty/'].get.parameters?.map((p) => p.name)).to.have.members(['state', 'instrument']);
     expect(doc.components.schemas).to.include.keys(
-      'WellKnownMarkList', 'ProhibitedMarkList', 'NonProprietaryNameList', 'InnStemMatch', 'StampDutyList', 'StampDuty');
+      'WellKnownMarkList',
+      'ProhibitedMarkList',
+      'NonProprietaryNameList',
+      'InnStemMatch',
+      'StampDutyList',
+      'StampDuty',
+    );
     // The nullable `state` must not make the shared component nullable.
     expect((doc.components.schemas.StateRef as { type: unknown }).type).to.equal('object');
   });

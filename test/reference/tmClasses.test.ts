@@ -215,6 +215,13 @@ describe('tm-classes endpoints', () => {
     const doc = t.openapi as { paths: Record<string, { get: { description?: string } }>; components: { schemas: Record<string, unknown> } };
     expect(doc.paths).to.include.keys('/v1/tm-classes/', '/v1/tm-classes/{class_number}/', '/v1/tm-classes/search/');
     expect(doc.paths['/v1/tm-classes/{class_number}/'].get.description).to.contain('item_b');
-    expect(doc.components.schemas).to.include.keys('ClassList', 'ClassSummary', 'ClassDetail', 'ClassItem', 'ClassSearchResponse', 'ClassSearchResult');
+    expect(doc.components.schemas).to.include.keys(
+      'ClassList',
+      'ClassSummary',
+      'ClassDetail',
+      'ClassItem',
+      'ClassSearchResponse',
+      'ClassSearchResult',
+    );
   });
 });

@@ -1,25 +1,25 @@
-import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
-import { loadConfig } from '../../src/config.ts';
-import { createRoot, type Root } from '../../src/root.ts';
-import { importSet } from '../../src/ingest/importer/index.ts';
 import { TokenService } from '../../src/accounts/tokens.ts';
+import { loadConfig } from '../../src/config.ts';
+import { importSet } from '../../src/ingest/importer/index.ts';
+import { LOGO_SEARCH_QUEUE } from '../../src/logos/fanout.ts';
+import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
+import { createRoot, type Root } from '../../src/root.ts';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../../src/webhooks/renewals.ts';
-import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
-import { LOGO_SEARCH_QUEUE } from '../../src/logos/fanout.ts';
 import { messageId } from '../../src/webhooks/signing.ts';
+import { createAccount } from '../helpers/accounts.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';
-import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { Receiver, testCertificate } from '../helpers/receiver.ts';
-import { children, freePort, startStack, type Stack } from '../helpers/stack.ts';
+import { children, freePort, type Stack, startStack } from '../helpers/stack.ts';
 
 // The whole service (`npm start`) under traffic loses an API process and the workers process to
 // SIGKILL, then is stopped with requests in flight. Afterwards: no account is left short of its
@@ -32,7 +32,12 @@ const APPS = ['4100001', '4100002', '4100003', '4100004'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms: number, state?: () => Promise<string> | string): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  ms: number,
+  state?: () => Promise<string> | string,
+): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${state ? `: ${await state()}` : ''}`);
@@ -70,12 +75,19 @@ interface Slow {
 /** A multipart image upload of which only the first half of the file is sent until finish(). */
 function slowUpload(url: string, key: string, field: string, png: Buffer): Slow {
   const boundary = `B${randomBytes(6).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const half = Math.floor(png.length / 2);
   const req = http.request(url, {
-    method: 'POST', agent: false,
-    headers: { 'X-API-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': head.length + png.length + tail.length },
+    method: 'POST',
+    agent: false,
+    headers: {
+      'X-API-Key': key,
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      'Content-Length': head.length + png.length + tail.length,
+    },
   });
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -117,18 +129,35 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('frees the dead API process\'s slots and files, delivers every webhook event with every attempt logged, and drains on stop', async () => {
+  it("frees the dead API process's slots and files, delivers every webhook event with every attempt logged, and drains on stop", async () => {
     const clone = await cloneTestDatabase();
     await clone.db.destroy();
     await receiver.start();
     const port = await freePort();
     env = {
-      PORT: String(port), HOST: '127.0.0.1', ML_URL: `http://127.0.0.1:${await freePort()}`, DATABASE_URL: clone.url, DEMO_RECORDS: '0', DEMO_LOGOS: '0',
-      LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: queuePrefix, RATE_LIMIT_PREFIX: ratePrefix, UPLOAD_DIR: uploads,
-      OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'), SEARCH_SNAPSHOT: '',
-      RATE_IP_PER_MINUTE: '1000000', RATE_KEY_PER_SECOND: '1000000',
-      WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1', WEBHOOK_CA_FILE: testCertificate().caFile, WEBHOOK_RETRY_DELAY_MS: '300',
-      WEBHOOK_REQUEUE_AFTER_MS: '1500', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_DISABLE_AFTER: '1000', WEBHOOK_CONCURRENCY: '8',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ML_URL: `http://127.0.0.1:${await freePort()}`,
+      DATABASE_URL: clone.url,
+      DEMO_RECORDS: '0',
+      DEMO_LOGOS: '0',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'development',
+      QUEUE_PREFIX: queuePrefix,
+      RATE_LIMIT_PREFIX: ratePrefix,
+      UPLOAD_DIR: uploads,
+      OBJECT_STORE_DIR: path.join(dir, 'objects'),
+      DEMO_DIR: path.join(dir, 'demo'),
+      SEARCH_SNAPSHOT: '',
+      RATE_IP_PER_MINUTE: '1000000',
+      RATE_KEY_PER_SECOND: '1000000',
+      WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1',
+      WEBHOOK_CA_FILE: testCertificate().caFile,
+      WEBHOOK_RETRY_DELAY_MS: '300',
+      WEBHOOK_REQUEUE_AFTER_MS: '1500',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_DISABLE_AFTER: '1000',
+      WEBHOOK_CONCURRENCY: '8',
     };
     const deps = createRoot(loadConfig({ ...env, PORT: '0' }));
     opened = deps;
@@ -137,8 +166,11 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     const locked = await createAccount(deps.db, { concurrency: 2 });
     const busy = await createAccount(deps.db, { concurrency: 10 });
     const hooker = await createAccount(deps.db);
-    const png = await sharp({ create: { width: 96, height: 96, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-      .png().toBuffer();
+    const png = await sharp({
+      create: { width: 96, height: 96, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    })
+      .png()
+      .toBuffer();
 
     const T0 = Date.now();
     const mark = (what: string) => process.env.FAULT_TRACE && console.log(`      ${((Date.now() - T0) / 1000).toFixed(1)} s ${what}`);
@@ -155,7 +187,8 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     const hooks: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${base}/user/v1/webhooks/`, {
-        method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
         body: JSON.stringify({ url: `${receiver.url}/h${i}`, monitored_applications: APPS, events: ['*'] }),
       });
       const body = await res.json();
@@ -214,26 +247,43 @@ describe('faults: an API process and the workers process killed mid-traffic, the
 
     // 2. An API process dies holding `locked`'s slots and upload files: two uploads stopped half-way.
     const before = new Set(fs.readdirSync(uploads));
-    const held = [slowUpload(`${base}/v1/logo-search/image/`, locked.key, 'uploaded_file', png),
-      slowUpload(`${base}/v1/logo-search/image/`, locked.key, 'uploaded_file', png)];
+    const held = [
+      slowUpload(`${base}/v1/logo-search/image/`, locked.key, 'uploaded_file', png),
+      slowUpload(`${base}/v1/logo-search/image/`, locked.key, 'uploaded_file', png),
+    ];
     let mine: string[] = [];
     let writer = new Map<string, number>();
-    const sizes = () => new Map(fs.readdirSync(uploads).filter((f) => !before.has(f)).map((f) => {
-      try {
-        return [f, fs.statSync(path.join(uploads, f)).size] as const;
-      } catch {
-        return [f, -1] as const;
-      }
-    }));
-    await until('both held uploads on disk', async () => {
-      // The traffic's files come, fill and go; the held ones stay half-written, open in the process writing them.
-      const first = sizes();
-      await sleep(300);
-      const second = sizes();
-      mine = [...second].filter(([f, n]) => n >= 0 && n < png.length && first.get(f) === n).map(([f]) => f);
-      writer = writers(apiPids().map((c) => c.pid), uploads);
-      return mine.length === 2 && mine.every((f) => writer.has(f)) && (await redis.zcard(`${ratePrefix}:inflight:${locked.accountId}`)) === 2;
-    }, 30_000);
+    const sizes = () =>
+      new Map(
+        fs
+          .readdirSync(uploads)
+          .filter((f) => !before.has(f))
+          .map((f) => {
+            try {
+              return [f, fs.statSync(path.join(uploads, f)).size] as const;
+            } catch {
+              return [f, -1] as const;
+            }
+          }),
+      );
+    await until(
+      'both held uploads on disk',
+      async () => {
+        // The traffic's files come, fill and go; the held ones stay half-written, open in the process writing them.
+        const first = sizes();
+        await sleep(300);
+        const second = sizes();
+        mine = [...second].filter(([f, n]) => n >= 0 && n < png.length && first.get(f) === n).map(([f]) => f);
+        writer = writers(
+          apiPids().map((c) => c.pid),
+          uploads,
+        );
+        return (
+          mine.length === 2 && mine.every((f) => writer.has(f)) && (await redis.zcard(`${ratePrefix}:inflight:${locked.accountId}`)) === 2
+        );
+      },
+      30_000,
+    );
     const victim = writer.get(mine[0])!;
     const victimFiles = mine.filter((f) => writer.get(f) === victim);
     // Uploads held by the other process: it goes on serving them.
@@ -249,15 +299,24 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     // So the account is not locked out: a request of its own is admitted.
     const after = await fetch(`${base}/v1/trademarks/${APPS[0]}/`, { headers: { 'X-API-Key': locked.key } });
     expect(after.status, await after.text()).to.equal(200);
-    expect(stack.log()).to.match(new RegExp(`api process ${victim} exited \\(signal SIGKILL\\) after [\\d.]+ s; freed its [1-9]\\d* concurrency slots? and [1-9]\\d* upload files?`));
+    expect(stack.log()).to.match(
+      new RegExp(
+        `api process ${victim} exited \\(signal SIGKILL\\) after [\\d.]+ s; freed its [1-9]\\d* concurrency slots? and [1-9]\\d* upload files?`,
+      ),
+    );
     for (const h of held) h.abort();
 
     // 3. Every event is delivered to every webhook, once the jobs the dead workers process held are handed out again.
     const events = (await deps.db('outbox').select('id')).map((e: { id: string }) => e.id);
     const expected = new Set(events.flatMap((e) => hooks.map((h) => messageId(e, h))));
-    const status = async () => JSON.stringify(await deps.db('webhook_deliveries').select('status', 'attempts').count('* as n').groupBy('status', 'attempts'));
-    await until('every delivery made', async () =>
-      Number((await deps.db('webhook_deliveries').where({ status: 'delivered' }).count('* as n').first())!.n) === expected.size, 60_000, status);
+    const status = async () =>
+      JSON.stringify(await deps.db('webhook_deliveries').select('status', 'attempts').count('* as n').groupBy('status', 'attempts'));
+    await until(
+      'every delivery made',
+      async () => Number((await deps.db('webhook_deliveries').where({ status: 'delivered' }).count('* as n').first())!.n) === expected.size,
+      60_000,
+      status,
+    );
     mark('delivered');
     traffic = false;
     await Promise.all(loops);
@@ -269,7 +328,9 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     expect(Number((await deps.db('outbox').whereNull('fanned_out_at').count('* as n').first())!.n)).to.equal(0);
     // Every attempt logged was seen by the endpoint, with the answer logged; the endpoint saw at most the
     // attempts in flight at the kill more than were logged (those are made again: at least once).
-    const logged = await deps.db('webhook_attempts as a').join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    const logged = await deps
+      .db('webhook_attempts as a')
+      .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
       .select('d.outbox_id', 'd.webhook_id', 'a.status_code', 'a.error');
     const loggedBy = new Map<string, { ok: number; failed: number }>();
     for (const a of logged) {
@@ -300,9 +361,20 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     for (const d of counts) expect(d.attempts).to.equal(perDelivery.get(String(d.id)));
 
     // 4. Nothing is left held: no slot of either account, no upload file.
-    const slotsLeft = async () => (await redis.zcard(`${ratePrefix}:inflight:${locked.accountId}`)) + (await redis.zcard(`${ratePrefix}:inflight:${busy.accountId}`));
-    await until('every slot given back', async () => (await slotsLeft()) === 0, 10_000, async () => String(await slotsLeft()));
-    await until('every upload removed', () => fs.readdirSync(uploads).length === 0, 10_000, () => fs.readdirSync(uploads).join(', '));
+    const slotsLeft = async () =>
+      (await redis.zcard(`${ratePrefix}:inflight:${locked.accountId}`)) + (await redis.zcard(`${ratePrefix}:inflight:${busy.accountId}`));
+    await until(
+      'every slot given back',
+      async () => (await slotsLeft()) === 0,
+      10_000,
+      async () => String(await slotsLeft()),
+    );
+    await until(
+      'every upload removed',
+      () => fs.readdirSync(uploads).length === 0,
+      10_000,
+      () => fs.readdirSync(uploads).join(', '),
+    );
 
     // 5. A stop with requests in flight: they are answered (their searches still reach the sidecar and the
     // workers, stopped only after the API processes), then everything exits.
@@ -314,7 +386,11 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     const apis = apiPids().length;
     const stopping = stack.stop();
     // Both API processes have stopped taking requests (a new connection waits until they have exited).
-    await until('the API processes draining', () => (stack!.log().match(/api process \d+ stopping: no new requests/g) ?? []).length === apis, 10_000);
+    await until(
+      'the API processes draining',
+      () => (stack!.log().match(/api process \d+ stopping: no new requests/g) ?? []).length === apis,
+      10_000,
+    );
     single.finish();
     bulk.finish();
     const [a, b] = await Promise.all([single.response, bulk.response]).catch((err: Error) => {
@@ -327,8 +403,10 @@ describe('faults: an API process and the workers process killed mid-traffic, the
     stack = undefined;
     mark('stopped');
 
-    console.log(`      faults: ${tally.sent} requests sent during the faults (${tally.ok} answered 200, ${tally.cut} cut by the kill; ` +
-      `statuses ${JSON.stringify(tally.statuses)}); 2 processes killed (1 API, workers); ${answers.length} webhook attempts seen by the endpoint, ` +
-      `${logged.length} logged, ${lost} cut by the kill and made again; ${expected.size} deliveries, all delivered`);
+    console.log(
+      `      faults: ${tally.sent} requests sent during the faults (${tally.ok} answered 200, ${tally.cut} cut by the kill; ` +
+        `statuses ${JSON.stringify(tally.statuses)}); 2 processes killed (1 API, workers); ${answers.length} webhook attempts seen by the endpoint, ` +
+        `${logged.length} logged, ${lost} cut by the kill and made again; ${expected.size} deliveries, all delivered`,
+    );
   });
 });

@@ -5,8 +5,8 @@ import { buildOpenApiDocument } from '../../src/http/openapiDocument.ts';
 import { bearer } from '../accounts/support.ts';
 import { createLogoApp, type LogoTestApp } from '../helpers/logos.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
-import { hostileRequests, type FuzzRequest } from './fuzzCases.ts';
+import { type ServerProcess, startServerProcess } from '../helpers/serverProcess.ts';
+import { type FuzzRequest, hostileRequests } from './fuzzCases.ts';
 
 // A bounded fuzz pass over every operation of the OpenAPI document against a real API process: hostile
 // values in every path parameter, query parameter and body field (wrong types, sizes, NUL and other
@@ -22,8 +22,13 @@ describe('fuzz: hostile input to every operation', function () {
   let png: Uint8Array;
 
   before(async () => {
-    png = new Uint8Array(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#2040a0', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-      .png().toBuffer());
+    png = new Uint8Array(
+      await sharp({
+        create: { width: 64, height: 64, channels: 3, background: '#2040a0', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+      })
+        .png()
+        .toBuffer(),
+    );
     logos = await createLogoApp();
     const t = logos.app;
     await seedRegistry(t.deps.db);
@@ -31,11 +36,26 @@ describe('fuzz: hostile input to every operation', function () {
     token = bearer(t, t.account.accountId);
     const c = t.deps.config;
     server = await startServerProcess({
-      NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: c.DATABASE_URL, REDIS_URL: c.REDIS_URL, QUEUE_PREFIX: c.QUEUE_PREFIX,
-      OBJECT_STORE_DIR: c.OBJECT_STORE_DIR, UPLOAD_DIR: c.uploadDir, ML_URL: c.ML_URL, URL_SIGNING_SECRET: c.URL_SIGNING_SECRET,
-      JWT_SECRET: c.JWT_SECRET, PUBLIC_BASE_URL: 'http://127.0.0.1:1', SEARCH_SNAPSHOT: '', RATE_LIMIT_PREFIX: c.RATE_LIMIT_PREFIX,
-      RATE_IP_PER_MINUTE: '1000000', RATE_KEY_PER_SECOND: '1000000', PUBLIC_SEARCH_PER_HOUR: '1000000',
-      LOGIN_EMAIL_SLOW_AFTER: '1000000', LOGIN_EMAIL_MAX: '1000000', LOGIN_IP_SLOW_AFTER: '1000000', LOGIN_IP_MAX: '1000000',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: c.DATABASE_URL,
+      REDIS_URL: c.REDIS_URL,
+      QUEUE_PREFIX: c.QUEUE_PREFIX,
+      OBJECT_STORE_DIR: c.OBJECT_STORE_DIR,
+      UPLOAD_DIR: c.uploadDir,
+      ML_URL: c.ML_URL,
+      URL_SIGNING_SECRET: c.URL_SIGNING_SECRET,
+      JWT_SECRET: c.JWT_SECRET,
+      PUBLIC_BASE_URL: 'http://127.0.0.1:1',
+      SEARCH_SNAPSHOT: '',
+      RATE_LIMIT_PREFIX: c.RATE_LIMIT_PREFIX,
+      RATE_IP_PER_MINUTE: '1000000',
+      RATE_KEY_PER_SECOND: '1000000',
+      PUBLIC_SEARCH_PER_HOUR: '1000000',
+      LOGIN_EMAIL_SLOW_AFTER: '1000000',
+      LOGIN_EMAIL_MAX: '1000000',
+      LOGIN_IP_SLOW_AFTER: '1000000',
+      LOGIN_IP_MAX: '1000000',
       IMAGE_FETCH_TIMEOUT_MS: '2000',
     });
   });
@@ -81,17 +101,23 @@ describe('fuzz: hostile input to every operation', function () {
         }
         const code = body.code as keyof typeof ERROR_CODES;
         if (!type.startsWith('application/json') || typeof body.error !== 'string' || ERROR_CODES[code] !== status) {
-          failures.push(`${c.operation} ${c.what}: ${status} is not a JSON {error, code} of the closed list: ${type} ${text.slice(0, 200)}`);
+          failures.push(
+            `${c.operation} ${c.what}: ${status} is not a JSON {error, code} of the closed list: ${type} ${text.slice(0, 200)}`,
+          );
         }
       }
     };
     // A few at a time, as clients would send them; the process answers them side by side.
     const queue = [...cases];
-    await Promise.all(Array.from({ length: 6 }, async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) await send(c);
-    }));
-    console.log(`      fuzz: ${counts.requests} answered of ${cases.length} requests over ${operations.size} operations; ` +
-      `2xx ${counts['2xx']}, 4xx ${counts['4xx']}, 5xx ${counts['5xx']}`);
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        for (let c = queue.shift(); c; c = queue.shift()) await send(c);
+      }),
+    );
+    console.log(
+      `      fuzz: ${counts.requests} answered of ${cases.length} requests over ${operations.size} operations; ` +
+        `2xx ${counts['2xx']}, 4xx ${counts['4xx']}, 5xx ${counts['5xx']}`,
+    );
     expect(failures, failures.slice(0, 40).join('\n')).to.deep.equal([]);
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).to.equal(200);
@@ -101,7 +127,16 @@ describe('fuzz: hostile input to every operation', function () {
   it('covers each kind of hostile input the issue names', () => {
     const doc = buildOpenApiDocument() as Parameters<typeof hostileRequests>[0];
     const kinds = new Set(hostileRequests(doc, { seed: 18, perOperation: 500, png }).map((c) => c.kind));
-    expect([...kinds]).to.include.members(['type', 'size', 'control', 'number', 'array101', 'nesting', 'unknown', 'truncated-multipart', 'malformed-body']);
+    expect([...kinds]).to.include.members([
+      'type',
+      'size',
+      'control',
+      'number',
+      'array101',
+      'nesting',
+      'unknown',
+      'truncated-multipart',
+      'malformed-body',
+    ]);
   });
-
 });

@@ -1,6 +1,6 @@
-import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { expect } from 'chai';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 

@@ -1,17 +1,17 @@
-import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { createDb } from '../../src/db/knex.ts';
-import { createRoot } from '../../src/root.ts';
 import { loadConfig } from '../../src/config.ts';
+import { createDb } from '../../src/db/knex.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
+import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
+import { createRoot } from '../../src/root.ts';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../../src/webhooks/renewals.ts';
-import { LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { freePort, startStack as start } from '../helpers/stack.ts';
 
@@ -40,8 +40,18 @@ describe('npm start', function () {
     const port = await freePort();
     const mlPort = await freePort();
     const env = {
-      PORT: String(port), ML_URL: `http://127.0.0.1:${mlPort}`, UPLOAD_DIR: path.join(dir, 'uploads'), DATABASE_URL: dbUrl, OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'),
-      DEMO_RECORDS: '300', DEMO_LOGOS: '5', LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: `test:${name}`,
+      PORT: String(port),
+      ML_URL: `http://127.0.0.1:${mlPort}`,
+      UPLOAD_DIR: path.join(dir, 'uploads'),
+      DATABASE_URL: dbUrl,
+      OBJECT_STORE_DIR: path.join(dir, 'objects'),
+      DEMO_DIR: path.join(dir, 'demo'),
+      DEMO_RECORDS: '300',
+      DEMO_LOGOS: '5',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'development',
+      QUEUE_PREFIX: prefix,
+      RATE_LIMIT_PREFIX: `test:${name}`,
       SEARCH_SNAPSHOT: path.join(dir, 'search', 'index.snapshot'),
     };
     const first = await start(env);
@@ -50,7 +60,9 @@ describe('npm start', function () {
     expect(first.log()).to.match(/search index built in [\d.]+ s \(\d+ marks\)/);
     const snapshotTime = fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs;
     const db = createDb(dbUrl, 1);
-    const { rows } = await db.raw(`select application_number, word_mark from trademarks where word_mark <> '' order by application_number limit 1`);
+    const { rows } = await db.raw(
+      `select application_number, word_mark from trademarks where word_mark <> '' order by application_number limit 1`,
+    );
     const marks = await db.raw('select count(*)::int as n from trademarks');
     const { key } = await createAccount(db);
     await db.destroy();
@@ -58,10 +70,13 @@ describe('npm start', function () {
     const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`, { headers: { 'X-API-Key': key } });
     expect(res.status).to.equal(200);
     expect((await res.json()).application_number).to.equal(rows[0].application_number);
-    const search = (wordMark: string) => fetch(`http://127.0.0.1:${port}/v1/trademarks/?word_mark=${encodeURIComponent(wordMark)}&match_type=EXACT`,
-      { headers: { 'X-API-Key': key } }).then((r) => r.json());
-    expect((await search(rows[0].word_mark)).results.map((r: { application_number: string }) => r.application_number))
-      .to.include(rows[0].application_number);
+    const search = (wordMark: string) =>
+      fetch(`http://127.0.0.1:${port}/v1/trademarks/?word_mark=${encodeURIComponent(wordMark)}&match_type=EXACT`, {
+        headers: { 'X-API-Key': key },
+      }).then((r) => r.json());
+    expect((await search(rows[0].word_mark)).results.map((r: { application_number: string }) => r.application_number)).to.include(
+      rows[0].application_number,
+    );
 
     // A delta imported while it runs is relayed and fanned out by the workers process (webhooks).
     const deps = createRoot(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
@@ -92,7 +107,12 @@ describe('npm start', function () {
 
     expect(await first.stop()).to.equal(0);
     // The sidecar has stopped with the rest.
-    expect(await fetch(`http://127.0.0.1:${mlPort}/health`).then(() => 'up', () => 'down')).to.equal('down');
+    expect(
+      await fetch(`http://127.0.0.1:${mlPort}/health`).then(
+        () => 'up',
+        () => 'down',
+      ),
+    ).to.equal('down');
     // The workers process is gone too (its relay would otherwise keep the database busy).
     const check = createDb(dbUrl, 1);
     const others = await check.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [name]);
@@ -105,12 +125,18 @@ describe('npm start', function () {
     expect(fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs).to.equal(snapshotTime);
     // Started from the snapshot, the API caught up with the delta imported since it was made.
     const later = createDb(dbUrl, 1);
-    const changed = (await later.raw(`select application_number, word_mark from trademarks where word_mark <> '' and updated_at > ?
-      order by application_number limit 1`, [new Date(snapshotTime).toISOString()])).rows[0] as { application_number: string; word_mark: string } | undefined;
+    const changed = (
+      await later.raw(
+        `select application_number, word_mark from trademarks where word_mark <> '' and updated_at > ?
+      order by application_number limit 1`,
+        [new Date(snapshotTime).toISOString()],
+      )
+    ).rows[0] as { application_number: string; word_mark: string } | undefined;
     await later.destroy();
     expect(changed, 'the delta changed a mark with words').to.not.equal(undefined);
-    expect((await search(changed!.word_mark)).results.map((r: { application_number: string }) => r.application_number))
-      .to.include(changed!.application_number);
+    expect((await search(changed!.word_mark)).results.map((r: { application_number: string }) => r.application_number)).to.include(
+      changed!.application_number,
+    );
     expect(await second.stop()).to.equal(0);
   });
 });

@@ -1,9 +1,9 @@
-import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
 import { cloneTestDatabase } from '../helpers/db.ts';
 import { children, freePort, spawnStack } from '../helpers/stack.ts';
 
@@ -34,10 +34,20 @@ describe('npm start when API processes keep crashing', function () {
   it('backs off and says so while the port is taken, keeps the ML sidecar serving, and serves once the port is free', async () => {
     const mlPort = await freePort();
     const stack = spawnStack({
-      PORT: String(port), HOST: '127.0.0.1', ML_URL: `http://127.0.0.1:${mlPort}`, DATABASE_URL: dbUrl, DEMO_RECORDS: '0', DEMO_LOGOS: '0',
-      LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
-      RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`, UPLOAD_DIR: path.join(dir, 'uploads'),
-      OBJECT_STORE_DIR: path.join(dir, 'objects'), DEMO_DIR: path.join(dir, 'demo'), SEARCH_SNAPSHOT: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ML_URL: `http://127.0.0.1:${mlPort}`,
+      DATABASE_URL: dbUrl,
+      DEMO_RECORDS: '0',
+      DEMO_LOGOS: '0',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'development',
+      QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
+      RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
+      UPLOAD_DIR: path.join(dir, 'uploads'),
+      OBJECT_STORE_DIR: path.join(dir, 'objects'),
+      DEMO_DIR: path.join(dir, 'demo'),
+      SEARCH_SNAPSHOT: '',
     });
     try {
       await stack.waitFor(/backing off/, 120_000);
@@ -54,7 +64,10 @@ describe('npm start when API processes keep crashing', function () {
       // The sidecar serves all along (it may still be loading its model: ask until it answers, bounded).
       let health: { ok?: boolean } = {};
       for (let i = 0; i < 600 && !health.ok; i++) {
-        health = await fetch(`http://127.0.0.1:${mlPort}/health`).then((r) => r.json(), () => ({}));
+        health = await fetch(`http://127.0.0.1:${mlPort}/health`).then(
+          (r) => r.json(),
+          () => ({}),
+        );
         if (!health.ok) await new Promise((r) => setTimeout(r, 100));
       }
       expect(health.ok).to.equal(true);
@@ -72,17 +85,30 @@ describe('npm start when API processes keep crashing', function () {
   it('leaves no process behind when the supervisor itself is killed', async () => {
     const [apiPort, mlPort] = [await freePort(), await freePort()];
     const stack = spawnStack({
-      PORT: String(apiPort), HOST: '127.0.0.1', ML_URL: `http://127.0.0.1:${mlPort}`, DATABASE_URL: dbUrl, DEMO_RECORDS: '0', DEMO_LOGOS: '0',
-      LOG_LEVEL: 'silent', NODE_ENV: 'development', QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
-      RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`, UPLOAD_DIR: path.join(dir, 'uploads2'),
-      OBJECT_STORE_DIR: path.join(dir, 'objects2'), DEMO_DIR: path.join(dir, 'demo2'), SEARCH_SNAPSHOT: '',
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      ML_URL: `http://127.0.0.1:${mlPort}`,
+      DATABASE_URL: dbUrl,
+      DEMO_RECORDS: '0',
+      DEMO_LOGOS: '0',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'development',
+      QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
+      RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
+      UPLOAD_DIR: path.join(dir, 'uploads2'),
+      OBJECT_STORE_DIR: path.join(dir, 'objects2'),
+      DEMO_DIR: path.join(dir, 'demo2'),
+      SEARCH_SNAPSHOT: '',
     });
     await stack.waitFor(/Nishaan API on/, 150_000);
     const kids = children(stack.child.pid!);
-    expect(kids.map((k) => k.cmd).join('\n')).to.match(/workers\/main\.ts/).and.match(/sidecar\/main\.ts/);
+    expect(kids.map((k) => k.cmd).join('\n'))
+      .to.match(/workers\/main\.ts/)
+      .and.match(/sidecar\/main\.ts/);
     stack.child.kill('SIGKILL');
     // Orphans would keep the ports, queues and database connections of a service nobody supervises.
-    const alive = () => kids.filter((k) => fs.existsSync(`/proc/${k.pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${k.pid}/stat`, 'utf8')));
+    const alive = () =>
+      kids.filter((k) => fs.existsSync(`/proc/${k.pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${k.pid}/stat`, 'utf8')));
     for (let i = 0; i < 300 && alive().length; i++) await new Promise((r) => setTimeout(r, 100));
     expect(alive().map((k) => k.cmd)).to.deep.equal([]);
   });

@@ -10,8 +10,15 @@ describe('bulk lookups and phonetic detail', () => {
   before(async () => {
     t = await createTestApp();
     await seedRegistry(t.deps.db);
-    await insertMarks(t.deps.db, apps(60).map((app, i) => ({ app, mark: `BULK MARK ${i}` })));
-    await insertMarks(t.deps.db, [{ app: '6100001', mark: 'SHREE' }, { app: '6100002', mark: 'SRI' }, { app: '6100003', mark: 'SHRI' }]);
+    await insertMarks(
+      t.deps.db,
+      apps(60).map((app, i) => ({ app, mark: `BULK MARK ${i}` })),
+    );
+    await insertMarks(t.deps.db, [
+      { app: '6100001', mark: 'SHREE' },
+      { app: '6100002', mark: 'SRI' },
+      { app: '6100003', mark: 'SHRI' },
+    ]);
   });
   after(async () => t.close());
 
@@ -35,9 +42,12 @@ describe('bulk lookups and phonetic detail', () => {
     });
 
     for (const [what, body] of [
-      ['an empty list', { application_numbers: [] }], ['an empty string', { application_numbers: ' , ' }],
-      ['101 numbers', { application_numbers: apps(101) }], ['word marks', { application_numbers: ['6000000', 'SUNRISE FOODS'] }],
-      ['no list', {}], ['a number instead of strings', { application_numbers: [6000000] }],
+      ['an empty list', { application_numbers: [] }],
+      ['an empty string', { application_numbers: ' , ' }],
+      ['101 numbers', { application_numbers: apps(101) }],
+      ['word marks', { application_numbers: ['6000000', 'SUNRISE FOODS'] }],
+      ['no list', {}],
+      ['a number instead of strings', { application_numbers: [6000000] }],
     ] as const) {
       it(`answers 400 naming application_numbers for ${what}`, async () => {
         const res = await bulk(t, body);
@@ -51,7 +61,7 @@ describe('bulk lookups and phonetic detail', () => {
       expect(res.body.details[0].message).to.contain('never word marks').and.contain('"SUNRISE FOODS"');
     });
 
-    it('needs bulk on the plan (403), and at most the plan\'s bulk size (403), charging nothing', async () => {
+    it("needs bulk on the plan (403), and at most the plan's bulk size (403), charging nothing", async () => {
       const none = await t.client({ bulk_search_limit: 0 });
       const a = await bulk(none, { application_numbers: apps(3) });
       expect(a.status).to.equal(403);
@@ -75,7 +85,7 @@ describe('bulk lookups and phonetic detail', () => {
   });
 
   describe('POST /v1/trademarks/bulk-detail/', () => {
-    it('answers each found mark as the detail endpoint would, with the plan\'s linked tables only', async () => {
+    it("answers each found mark as the detail endpoint would, with the plan's linked tables only", async () => {
       const c = await t.without('cat_attorney');
       const res = await c.post('/v1/trademarks/bulk-detail/').send({ application_numbers: ['4000001', '4000002', '7777777'] });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);

@@ -1,18 +1,18 @@
-import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { expect } from 'chai';
 import { generate } from '../../src/ingest/generator/index.ts';
-import { importSet } from '../../src/ingest/importer/index.ts';
-import { buildIndex } from '../../src/search/manager.ts';
-import type { SearchEngine } from '../../src/search/engine.ts';
-import { prepareQuery } from '../../src/search/query.ts';
-import { STRATEGIES, type Strategy } from '../../src/search/strategies.ts';
-import { SqlSearch, type Relation } from '../../src/search/sqlReference.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
-import { FACETS } from '../../src/search/types.ts';
+import { importSet } from '../../src/ingest/importer/index.ts';
+import type { SearchEngine } from '../../src/search/engine.ts';
+import { buildIndex } from '../../src/search/manager.ts';
+import { prepareQuery } from '../../src/search/query.ts';
 import { classMask } from '../../src/search/service.ts';
+import { type Relation, SqlSearch } from '../../src/search/sqlReference.ts';
+import { STRATEGIES, type Strategy } from '../../src/search/strategies.ts';
+import { FACETS } from '../../src/search/types.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 // The index and the SQL reference path must agree exactly on the four textual relations of SMART,
 // on a generated registry: for each, the marks SQL finds are the marks the index finds whose text
@@ -27,10 +27,14 @@ const PREDICATES: Record<Relation, (text: string, q: string) => boolean> = {
 
 function core(relation: Relation, words: number): Strategy[] {
   switch (relation) {
-    case 'exact': return ['exact'];
-    case 'prefix': return ['exact', 'prefix'];
-    case 'word': return ['exact', 'word'];
-    default: return ['exact', 'prefix', 'word', 'suffix', words > 1 ? 'substring_cross' : 'substring'];
+    case 'exact':
+      return ['exact'];
+    case 'prefix':
+      return ['exact', 'prefix'];
+    case 'word':
+      return ['exact', 'word'];
+    default:
+      return ['exact', 'prefix', 'word', 'suffix', words > 1 ? 'substring_cross' : 'substring'];
   }
 }
 
@@ -54,8 +58,9 @@ describe('search index against the SQL reference path (generated registry)', fun
     sql = new SqlSearch(t.deps.db);
     // Queries drawn from the register itself: whole marks, words, prefixes and inner pieces of words,
     // runs of two words, a whole word plus the start of the next; and a few by hand.
-    const marks: string[] = (await t.deps.db.raw(`select nishaan_norm(word_mark) as n from trademarks where word_mark <> '' order by application_number`)).rows
-      .map((r: { n: string }) => r.n);
+    const marks: string[] = (
+      await t.deps.db.raw(`select nishaan_norm(word_mark) as n from trademarks where word_mark <> '' order by application_number`)
+    ).rows.map((r: { n: string }) => r.n);
     const rng = new Rng().reseed(5, 1, 1);
     const pick = <T>(xs: T[]) => xs[Math.floor(rng.float() * xs.length)];
     for (let i = 0; i < 40; i++) {
@@ -65,7 +70,11 @@ describe('search index against the SQL reference path (generated registry)', fun
       if (w.length >= 5) queries.push(w.slice(1, 4), w.slice(-3));
       if (words.length >= 2) {
         const at = Math.floor(rng.float() * (words.length - 1));
-        queries.push(`${words[at]} ${words[at + 1]}`, `${words[at]} ${words[at + 1].slice(0, 2)}`, `${words[at].slice(-3)} ${words[at + 1].slice(0, 2)}`);
+        queries.push(
+          `${words[at]} ${words[at + 1]}`,
+          `${words[at]} ${words[at + 1].slice(0, 2)}`,
+          `${words[at].slice(-3)} ${words[at + 1].slice(0, 2)}`,
+        );
       }
     }
     queries.push('SHREE', 'SAI', 'GOLD STAR', 'S', 'OM', 'XQZW', 'FOODS');
@@ -85,14 +94,20 @@ describe('search index against the SQL reference path (generated registry)', fun
         const expected = new Set(await sql.relation(relation, q.normalised));
         const where = `${relation} of "${q.normalised}"`;
         for (const app of expected) expect(found.has(app), `${where}: SQL finds ${app}, the index does not`).to.equal(true);
-        const satisfying = [...found].filter(([, h]) => PREDICATES[relation](h.text, q.normalised)).map(([app]) => app).sort();
+        const satisfying = [...found]
+          .filter(([, h]) => PREDICATES[relation](h.text, q.normalised))
+          .map(([app]) => app)
+          .sort();
         expect(satisfying, where).to.deep.equal([...expected].sort());
         const strategies = core(relation, q.words.length);
         for (const [app, h] of found) {
           if (strategies.includes(h.strategy)) expect(expected.has(app), `${where}: ${app} (${h.text}) by ${h.strategy}`).to.equal(true);
         }
         if (relation === 'exact' || relation === 'prefix') {
-          const own = [...found].filter(([, h]) => strategies.includes(h.strategy)).map(([app]) => app).sort();
+          const own = [...found]
+            .filter(([, h]) => strategies.includes(h.strategy))
+            .map(([app]) => app)
+            .sort();
           expect(own, where).to.deep.equal([...expected].sort());
         }
         compared++;
@@ -102,8 +117,9 @@ describe('search index against the SQL reference path (generated registry)', fun
   });
 
   it('agrees on EXACT: the count, every group and the page, with and without a class filter', async () => {
-    const marks: { word_mark: string; class_number: number }[] = (await t.deps.db.raw(
-      `select word_mark, class_number from trademarks where word_mark <> '' order by application_number limit 60`)).rows;
+    const marks: { word_mark: string; class_number: number }[] = (
+      await t.deps.db.raw(`select word_mark, class_number from trademarks where word_mark <> '' order by application_number limit 60`)
+    ).rows;
     // Case and runs of whitespace do not matter; anything else does.
     const variants = marks.flatMap((m) => [m.word_mark, ` ${m.word_mark.toLowerCase().replace(/ /g, '   ')} `, `${m.word_mark}.`]);
     let found = 0;
@@ -114,7 +130,8 @@ describe('search index against the SQL reference path (generated registry)', fun
         const theirs = await sql.search(q, classes, null, 1000, 0);
         expect(mine.count, raw).to.equal(theirs.count);
         expect(mine.hits.map((h) => String(h.appNo)).sort(), raw).to.deep.equal(theirs.page.map((p) => p.appNo).sort());
-        for (const f of FACETS) expect(Object.fromEntries(mine.groups[f]), `${raw} ${f}`).to.deep.equal(Object.fromEntries(theirs.groups[f]));
+        for (const f of FACETS)
+          expect(Object.fromEntries(mine.groups[f]), `${raw} ${f}`).to.deep.equal(Object.fromEntries(theirs.groups[f]));
         found += mine.count;
       }
     }

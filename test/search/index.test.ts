@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { IndexBuilder, type MarkRow } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
-import { prepareQuery, type MatchType } from '../../src/search/query.ts';
+import { type MatchType, prepareQuery } from '../../src/search/query.ts';
 import { STRATEGIES, score } from '../../src/search/strategies.ts';
 import type { Filter } from '../../src/search/types.ts';
 
@@ -62,9 +62,21 @@ describe('search index', () => {
   it('finds the mark itself first, then prefixes, whole words, compounds, other orders, suffixes, substrings, spellings and sounds', () => {
     const hits = find(e, 'sunrise');
     const expected: Record<number, string> = {
-      1001: 'exact', 1002: 'exact', 1003: 'prefix', 1004: 'prefix', 1006: 'prefix', 1025: 'prefix', 1026: 'prefix',
-      1005: 'word', 1011: 'word', 1008: 'word', 1010: 'compound', 1007: 'substring', 1012: 'substring',
-      1009: 'spelling', 1013: 'spelling',
+      1001: 'exact',
+      1002: 'exact',
+      1003: 'prefix',
+      1004: 'prefix',
+      1006: 'prefix',
+      1025: 'prefix',
+      1026: 'prefix',
+      1005: 'word',
+      1011: 'word',
+      1008: 'word',
+      1010: 'compound',
+      1007: 'substring',
+      1012: 'substring',
+      1009: 'spelling',
+      1013: 'spelling',
     };
     for (const [app, s] of Object.entries(expected)) expect(strategyOf(hits, Number(app)), `${app}`).to.equal(s);
     const order = hits.map((h) => STRATEGIES.indexOf(h[1] as never));
@@ -72,10 +84,14 @@ describe('search index', () => {
   });
 
   it('ranks within a strategy by closer spelling, then shorter mark, then application number', () => {
-    const hits = find(e, 'SUNRISE').filter((h) => h[1] === 'prefix').map((h) => h[0]);
+    const hits = find(e, 'SUNRISE')
+      .filter((h) => h[1] === 'prefix')
+      .map((h) => h[0]);
     // SUNRISER (8), SUNRISEFOODS (12), SUNRISE FOODS ×3 (13): the three equal ones by application number.
     expect(hits).to.deep.equal([1006, 1004, 1003, 1025, 1026]);
-    const spelled = find(e, 'KINGFISHERS').filter((h) => h[1] === 'spelling').map((h) => h[0]);
+    const spelled = find(e, 'KINGFISHERS')
+      .filter((h) => h[1] === 'spelling')
+      .map((h) => h[0]);
     expect(spelled).to.deep.equal([1027, 1028]);
   });
 
@@ -148,11 +164,14 @@ describe('search index', () => {
 
   it('follows changes: a changed mark moves, a new one appears, a removed one goes, counts stay exact', () => {
     const x = engineOf();
-    x.apply([
-      { seq: 1, appNo: 1009, row: row(1009, 'SUNRISE', 30) },
-      { seq: 2, appNo: 2001, row: row(2001, 'SUNRISE STAR', 30) },
-      { seq: 3, appNo: 1013, row: null },
-    ], 3);
+    x.apply(
+      [
+        { seq: 1, appNo: 1009, row: row(1009, 'SUNRISE', 30) },
+        { seq: 2, appNo: 2001, row: row(2001, 'SUNRISE STAR', 30) },
+        { seq: 3, appNo: 1013, row: null },
+      ],
+      3,
+    );
     const hits = find(x, 'SUNRISE');
     expect(strategyOf(hits, 1009)).to.equal('exact');
     expect(strategyOf(hits, 2001)).to.equal('prefix');
@@ -165,7 +184,7 @@ describe('search index', () => {
     expect(x.seq).to.equal(3);
   });
 
-  it('scores within each strategy\'s band, never rising down the results', () => {
+  it("scores within each strategy's band, never rising down the results", () => {
     const q = prepareQuery('SUNRISE', 'SMART');
     const scores = e.search(q, none, 1000, null).hits.map((h) => score(h.strategy, h.dist, h.len, q.normalised.length));
     expect(scores[0]).to.equal(100);

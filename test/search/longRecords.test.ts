@@ -1,13 +1,13 @@
-import { expect } from 'chai';
 import { Writable } from 'node:stream';
+import { expect } from 'chai';
 import { pino } from 'pino';
+import type { Db } from '../../src/db/knex.ts';
+import { ChangeListener } from '../../src/db/listener.ts';
 import { IndexBuilder, MARK_MAX, type MarkRow } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
 import { buildIndex, SearchIndex } from '../../src/search/manager.ts';
 import { prepareQuery, QUERY_MAX } from '../../src/search/query.ts';
 import { VARIANT_WORD_MAX } from '../../src/search/vocabulary.ts';
-import { ChangeListener } from '../../src/db/listener.ts';
-import type { Db } from '../../src/db/knex.ts';
 import { cloneTestDatabase } from '../helpers/db.ts';
 import { insertMarks } from '../helpers/marks.ts';
 
@@ -37,7 +37,9 @@ describe('search index: records it cannot take', () => {
     expect(b.add(row(5, long))).to.equal(null);
     expect(b.add(row(6, 'SUNRISE FOODS'))).to.equal(null);
     // Short as stored, long once normalised: a ligature NFKD spells out in 18 letters.
-    expect(b.add(row(7, '\ufdfa '.repeat(300)))).to.match(new RegExp(`^normalised, its word mark runs to \\d+ characters, more than ${MARK_MAX}$`));
+    expect(b.add(row(7, '\ufdfa '.repeat(300)))).to.match(
+      new RegExp(`^normalised, its word mark runs to \\d+ characters, more than ${MARK_MAX}$`),
+    );
     expect(b.skipped.map((s) => s.appNo)).to.deep.equal([2, 3, 4, 7]);
     const e = new SearchEngine(b.finish(), 0);
     expect(apps(e, 'sunrise')).to.deep.equal([1, 6]);
@@ -47,8 +49,8 @@ describe('search index: records it cannot take', () => {
   });
 
   it('keeps spelling variants to words of up to VARIANT_WORD_MAX letters', () => {
-    const at = 'K'.repeat(VARIANT_WORD_MAX - 1) + 'A';
-    const past = 'K'.repeat(VARIANT_WORD_MAX) + 'A';
+    const at = `${'K'.repeat(VARIANT_WORD_MAX - 1)}A`;
+    const past = `${'K'.repeat(VARIANT_WORD_MAX)}A`;
     const b = new IndexBuilder();
     b.add(row(1, at));
     b.add(row(2, past));
@@ -64,8 +66,17 @@ describe('search index: records it cannot take', () => {
     const b = new IndexBuilder();
     b.add(row(1, 'SUNRISE'));
     const e = new SearchEngine(b.finish(), 1);
-    expect(e.apply([{ seq: 2, appNo: 1, row: row(1, HUGE) }, { seq: 3, appNo: 7, row: row(7, 'MOONLIGHT') }], 3).map((s) => s.appNo))
-      .to.deep.equal([1]);
+    expect(
+      e
+        .apply(
+          [
+            { seq: 2, appNo: 1, row: row(1, HUGE) },
+            { seq: 3, appNo: 7, row: row(7, 'MOONLIGHT') },
+          ],
+          3,
+        )
+        .map((s) => s.appNo),
+    ).to.deep.equal([1]);
     expect(e.seq).to.equal(3);
     expect(apps(e, 'moonlight')).to.deep.equal([7]);
     expect(apps(e, 'sunrise'), 'the old version is gone too').to.deep.equal([]);
@@ -90,12 +101,15 @@ describe('search index: a 200,000-character word mark in the database', () => {
   let listener: ChangeListener;
   let index: SearchIndex;
   const logged: { msg: string; application_number?: string; reason?: string }[] = [];
-  const log = pino({ level: 'warn' }, new Writable({
-    write(chunk, _enc, cb) {
-      logged.push(JSON.parse(String(chunk)));
-      cb();
-    },
-  }));
+  const log = pino(
+    { level: 'warn' },
+    new Writable({
+      write(chunk, _enc, cb) {
+        logged.push(JSON.parse(String(chunk)));
+        cb();
+      },
+    }),
+  );
 
   before(async function () {
     this.timeout(30_000);
@@ -120,8 +134,9 @@ describe('search index: a 200,000-character word mark in the database', () => {
     await index.sync();
     const engine = await index.ready();
     expect(apps(engine, 'moonlight')).to.deep.equal([8000003]);
-    expect(logged.filter((l) => l.msg === 'search index: mark left out').map((l) => [l.application_number, l.reason]))
-      .to.deep.equal([['8000002', `its word mark runs to 200000 characters, more than ${MARK_MAX}`]]);
+    expect(logged.filter((l) => l.msg === 'search index: mark left out').map((l) => [l.application_number, l.reason])).to.deep.equal([
+      ['8000002', `its word mark runs to 200000 characters, more than ${MARK_MAX}`],
+    ]);
     expect(logged.filter((l) => /could not follow/.test(l.msg))).to.deep.equal([]);
     // Once it is changed into something the index can hold, it is found.
     await db('trademarks').where({ application_number: '8000002' }).update({ word_mark: 'STARDUST' });

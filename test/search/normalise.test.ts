@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { exactKey, maxEdits, normaliseMark, numberWords, phoneticCodes, romanise } from '../../src/search/normalise.ts';
 import { boundedDistance, distanceFrom } from '../../src/search/editDistance.ts';
 import { fnv1a, radixSortPairs } from '../../src/search/hash.ts';
+import { exactKey, maxEdits, normaliseMark, numberWords, phoneticCodes, romanise } from '../../src/search/normalise.ts';
 
 describe('search normalisation', () => {
   it('normalises marks: accents off, upper case, punctuation and runs of space to one space', () => {
@@ -35,7 +35,11 @@ describe('search normalisation', () => {
   });
 
   it('gives sound-alikes the same code', () => {
-    const same = (a: string, b: string) => expect(phoneticCodes(a).some((c) => phoneticCodes(b).includes(c)), `${a} ~ ${b}`).to.equal(true);
+    const same = (a: string, b: string) =>
+      expect(
+        phoneticCodes(a).some((c) => phoneticCodes(b).includes(c)),
+        `${a} ~ ${b}`,
+      ).to.equal(true);
     same('SHREE', 'SRI');
     same('SHRI', 'SRI');
     same('PHOOL', 'FUL');
@@ -64,7 +68,7 @@ describe('search normalisation', () => {
     // Seeded random words over a small alphabet (so that swaps, repeats and near-misses are common),
     // of every length up to the bit-parallel limit of 32 and past it.
     let s = 12345;
-    const rnd = (n: number) => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n);
+    const rnd = (n: number) => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n;
     const word = () => Array.from({ length: 1 + rnd(36) }, () => 'ABSHE4'[rnd(6)]).join('');
     let compared = 0;
     for (let i = 0; i < 400; i++) {

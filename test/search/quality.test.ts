@@ -1,17 +1,17 @@
 import { expect } from 'chai';
 import { IndexBuilder } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
-import { prepareQuery, type PreparedQuery } from '../../src/search/query.ts';
-import { normaliseMark } from '../../src/search/normalise.ts';
-import { STRATEGIES } from '../../src/search/strategies.ts';
-import { MarkIndex } from '../../src/search/markIndex.ts';
 import { LiveIndex } from '../../src/search/liveIndex.ts';
-import type { After, Filter, IndexResult } from '../../src/search/types.ts';
+import { MarkIndex } from '../../src/search/markIndex.ts';
+import { normaliseMark } from '../../src/search/normalise.ts';
+import { type PreparedQuery, prepareQuery } from '../../src/search/query.ts';
 import { classMask } from '../../src/search/service.ts';
-import { REGISTER } from './quality/register.ts';
+import { STRATEGIES } from '../../src/search/strategies.ts';
+import type { After, Filter, IndexResult } from '../../src/search/types.ts';
 import { distractors } from './quality/distractors.ts';
-import { QUERIES } from './quality/queries.ts';
 import { KINDS, type Query } from './quality/kinds.ts';
+import { QUERIES } from './quality/queries.ts';
+import { REGISTER } from './quality/register.ts';
 
 // Search quality (issue 4): hand-labelled queries against the hand-written targets hidden among tens
 // of thousands of generated marks. Reports recall@10 and MRR overall and by kind of query, and every
@@ -71,10 +71,14 @@ describe('search quality', function () {
     base = b.finish();
     engine = new SearchEngine(base, 0);
     shown = new Map([...marks.map((d) => [d.appNo, d.mark] as const), ...names]);
-    console.log(`      register: ${REGISTER.length} targets, ${marks.length} generated distractors (${skipped} generated copies of targets left out)`);
+    console.log(
+      `      register: ${REGISTER.length} targets, ${marks.length} generated distractors (${skipped} generated copies of targets left out)`,
+    );
     outcomes = QUERIES.map((query) => {
-      const search = (want: number) => engine.search(prepareQuery(query.q, 'SMART'), none, want, null).hits
-        .map((h): Hit => ({ appNo: h.appNo, strategy: STRATEGIES[h.strategy], dist: h.dist }));
+      const search = (want: number) =>
+        engine
+          .search(prepareQuery(query.q, 'SMART'), none, want, null)
+          .hits.map((h): Hit => ({ appNo: h.appNo, strategy: STRATEGIES[h.strategy], dist: h.dist }));
       const top = search(TOP);
       const at = top.map((h) => h.appNo);
       const found = query.expect.filter((a) => at.includes(a)).length;
@@ -94,7 +98,10 @@ describe('search quality', function () {
     const appNos = REGISTER.map((t) => t[0]);
     expect(new Set(appNos).size, 'application numbers given twice').to.equal(appNos.length);
     const texts = QUERIES.map((q) => normaliseMark(q.q));
-    expect(texts.filter((t, i) => texts.indexOf(t) !== i), 'queries listed twice').to.deep.equal([]);
+    expect(
+      texts.filter((t, i) => texts.indexOf(t) !== i),
+      'queries listed twice',
+    ).to.deep.equal([]);
     for (const q of QUERIES) {
       expect(q.expect.length, q.q).to.be.within(1, TOP);
       expect(new Set(q.expect).size, `${q.q}: an expected mark listed twice`).to.equal(q.expect.length);
@@ -159,7 +166,9 @@ describe('search quality', function () {
     expect(await ready.prepare()).to.be.greaterThan(10);
     const late = withReady();
     const filters: Filter[] = [
-      none, { classes: classMask([30]), status: null }, { classes: classMask([3, 29, 30, 43]), status: null },
+      none,
+      { classes: classMask([30]), status: null },
+      { classes: classMask([3, 29, 30, 43]), status: null },
       { classes: null, status: 'Registered' },
     ];
     let found = 0;
@@ -206,10 +215,22 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 function report(outcomes: Outcome[], shown: Map<number, string>): void {
   const line = (label: string, os: Outcome[]) =>
-    `      ${label.padEnd(16)}${String(os.length).padStart(8)}${mean(os.map((o) => o.recall)).toFixed(3).padStart(12)}` +
-    `${mean(os.map((o) => o.rr)).toFixed(3).padStart(8)}${String(os.filter((o) => o.recall < 1).length).padStart(8)}`;
-  console.log(`\n      ${'kind'.padEnd(16)}${'queries'.padStart(8)}${`recall@${TOP}`.padStart(12)}${'MRR'.padStart(8)}${'misses'.padStart(8)}`);
-  for (const kind of KINDS) console.log(line(kind, outcomes.filter((o) => o.query.kind === kind)));
+    `      ${label.padEnd(16)}${String(os.length).padStart(8)}${mean(os.map((o) => o.recall))
+      .toFixed(3)
+      .padStart(12)}` +
+    `${mean(os.map((o) => o.rr))
+      .toFixed(3)
+      .padStart(8)}${String(os.filter((o) => o.recall < 1).length).padStart(8)}`;
+  console.log(
+    `\n      ${'kind'.padEnd(16)}${'queries'.padStart(8)}${`recall@${TOP}`.padStart(12)}${'MRR'.padStart(8)}${'misses'.padStart(8)}`,
+  );
+  for (const kind of KINDS)
+    console.log(
+      line(
+        kind,
+        outcomes.filter((o) => o.query.kind === kind),
+      ),
+    );
   console.log(line('all', outcomes));
 
   const misses = outcomes.filter((o) => o.recall < 1);
@@ -226,6 +247,8 @@ function report(outcomes: Outcome[], shown: Map<number, string>): void {
     const marks = o.query.expect.map((a) => `${at.includes(a) ? '✓' : '✗'} ${name(a)} (${a}${where(a)})`).join(', ');
     console.log(`\n      [${o.query.kind}] ${o.query.q}  recall ${o.recall.toFixed(2)}  rr ${o.rr.toFixed(2)}\n        expected: ${marks}`);
     if (!o.top.length) console.log('        returned nothing');
-    o.top.forEach((h, i) => console.log(`        ${String(i + 1).padStart(2)}. ${h.appNo} ${`${h.strategy}/${h.dist}`.padEnd(18)} ${name(h.appNo)}`));
+    o.top.forEach((h, i) =>
+      console.log(`        ${String(i + 1).padStart(2)}. ${h.appNo} ${`${h.strategy}/${h.dist}`.padEnd(18)} ${name(h.appNo)}`),
+    );
   }
 }

@@ -14,7 +14,11 @@ const MARKS: MarkSpec[] = [
   { app: '5000008', mark: 'SHREE GANESH', cls: 30 },
   { app: '5000009', mark: 'SRI GANESH', cls: 30 },
   { app: '5000010', mark: 'KINGFISHER', cls: 32 },
-  ...Array.from({ length: 25 }, (_, i) => ({ app: String(5000100 + i), mark: `SUNRISE ${String.fromCharCode(65 + i)}`, cls: 30 + (i % 3) })),
+  ...Array.from({ length: 25 }, (_, i) => ({
+    app: String(5000100 + i),
+    mark: `SUNRISE ${String.fromCharCode(65 + i)}`,
+    cls: 30 + (i % 3),
+  })),
 ];
 
 describe('GET /v1/trademarks/ (word-mark search)', () => {
@@ -27,15 +31,40 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
 
   const search = (qs: string) => t.get(`/v1/trademarks/?${qs}`);
 
-  it('answers the contract\'s envelope, results with score and strategy, groups of single-entry objects', async () => {
+  it("answers the contract's envelope, results with score and strategy, groups of single-entry objects", async () => {
     const res = await search('word_mark=sunrise&limit=5');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(Object.keys(res.body)).to.deep.equal(['query', 'match_type', 'count', 'limit', 'offset', 'response_ms', 'from_cache', 'results', 'groups', 'next_cursor']);
+    expect(Object.keys(res.body)).to.deep.equal([
+      'query',
+      'match_type',
+      'count',
+      'limit',
+      'offset',
+      'response_ms',
+      'from_cache',
+      'results',
+      'groups',
+      'next_cursor',
+    ]);
     expect(res.body).to.include({ query: 'sunrise', match_type: 'SMART', limit: 5, offset: 0 });
     expect(res.body.results).to.have.length(5);
     expect(res.body.results[0]).to.include({ application_number: '5000001', word_mark: 'SUNRISE', strategy: 'exact', score: 100 });
-    expect(res.body.results[0]).to.have.keys('application_number', 'word_mark', 'class_number', 'status', 'application_date', 'expire_at',
-      'proprietor_name', 'state', 'tm_type', 'filing_mode', 'alert', 'slug', 'score', 'strategy');
+    expect(res.body.results[0]).to.have.keys(
+      'application_number',
+      'word_mark',
+      'class_number',
+      'status',
+      'application_date',
+      'expire_at',
+      'proprietor_name',
+      'state',
+      'tm_type',
+      'filing_mode',
+      'alert',
+      'slug',
+      'score',
+      'strategy',
+    );
     expect(Object.keys(res.body.groups)).to.deep.equal(['status', 'tm_type', 'filing_mode', 'state', 'class_number']);
     for (const bucket of Object.values(res.body.groups) as Record<string, number>[][]) {
       for (const entry of bucket) expect(Object.keys(entry)).to.have.length(1);
@@ -53,8 +82,17 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     expect(all).to.have.length(res.body.count);
     const apps = all.map((r) => r.application_number);
     expect(new Set(apps).size).to.equal(apps.length);
-    for (const [facet, column] of [['status', 'status'], ['tm_type', 'tm_type'], ['filing_mode', 'filing_mode'], ['state', 'state'], ['class_number', 'class_number']]) {
-      const sql = await t.deps.db.raw(`select ${column}::text as k, count(*)::int as n from trademarks where application_number = any(?) and ${column} is not null group by 1`, [apps]);
+    for (const [facet, column] of [
+      ['status', 'status'],
+      ['tm_type', 'tm_type'],
+      ['filing_mode', 'filing_mode'],
+      ['state', 'state'],
+      ['class_number', 'class_number'],
+    ]) {
+      const sql = await t.deps.db.raw(
+        `select ${column}::text as k, count(*)::int as n from trademarks where application_number = any(?) and ${column} is not null group by 1`,
+        [apps],
+      );
       const expected = Object.fromEntries(sql.rows.map((r: { k: string; n: number }) => [r.k, r.n]));
       const got = Object.assign({}, ...res.body.groups[facet]);
       expect(got, facet).to.deep.equal(expected);
@@ -63,7 +101,9 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
 
   it('pages with offset and with the cursor alike, and says when there is no next page', async () => {
     const whole = (await search('word_mark=sunrise&limit=100')).body;
-    const byOffset = (await search('word_mark=sunrise&limit=7&offset=7')).body.results.map((r: { application_number: string }) => r.application_number);
+    const byOffset = (await search('word_mark=sunrise&limit=7&offset=7')).body.results.map(
+      (r: { application_number: string }) => r.application_number,
+    );
     expect(byOffset).to.deep.equal(whole.results.slice(7, 14).map((r: { application_number: string }) => r.application_number));
     const first = (await search('word_mark=sunrise&limit=7')).body;
     const second = (await search(`word_mark=sunrise&limit=7&cursor=${first.next_cursor}`)).body;
@@ -75,7 +115,8 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
   });
 
   it('filters by class_number, classes (together: either) and status in any case', async () => {
-    const classes = (r: { body: { results: { class_number: number }[] } }) => [...new Set(r.body.results.map((x) => x.class_number))].sort();
+    const classes = (r: { body: { results: { class_number: number }[] } }) =>
+      [...new Set(r.body.results.map((x) => x.class_number))].sort();
     expect(classes(await search('word_mark=sunrise&class_number=29&limit=100'))).to.deep.equal([29]);
     expect(classes(await search('word_mark=sunrise&classes=29,%2043&limit=100'))).to.deep.equal([29, 43]);
     expect(classes(await search('word_mark=sunrise&classes=43&class_number=29&limit=100'))).to.deep.equal([29, 43]);
@@ -92,7 +133,9 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
   });
 
   it('finds compounds, spelling variants and sound-alikes, each named', async () => {
-    const strategy = async (q: string, app: string) => (await search(`word_mark=${q}&limit=100`)).body.results.find((r: { application_number: string }) => r.application_number === app)?.strategy;
+    const strategy = async (q: string, app: string) =>
+      (await search(`word_mark=${q}&limit=100`)).body.results.find((r: { application_number: string }) => r.application_number === app)
+        ?.strategy;
     expect(await strategy('SUNRISEFOODS', '5000002')).to.equal('compound');
     expect(await strategy('SUNRISE', '5000007')).to.equal('compound');
     expect(await strategy('SUNRISE', '5000005')).to.equal('spelling');
@@ -101,11 +144,22 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
   });
 
   for (const [qs, parameter] of [
-    ['word_mark=', 'word_mark'], ['word_mark=%20%20', 'word_mark'], ['word_mark=%21%21', 'word_mark'], ['limit=1', 'word_mark'],
-    ['word_mark=a&limit=0', 'limit'], ['word_mark=a&limit=101', 'limit'], ['word_mark=a&match_type=FUZZY', 'match_type'],
-    ['word_mark=a&class_number=46', 'class_number'], ['word_mark=a&class_number=x', 'class_number'], ['word_mark=a&classes=1,46', 'classes'],
-    ['word_mark=a&classes=1;2', 'classes'], ['word_mark=a&offset=10001', 'offset'], ['word_mark=a&offset=-1', 'offset'],
-    ['word_mark=a&status=Registerd', 'status'], ['word_mark=a&cursor=abc', 'cursor'], ['word_mark=a&cursor=abc&offset=5', 'cursor'],
+    ['word_mark=', 'word_mark'],
+    ['word_mark=%20%20', 'word_mark'],
+    ['word_mark=%21%21', 'word_mark'],
+    ['limit=1', 'word_mark'],
+    ['word_mark=a&limit=0', 'limit'],
+    ['word_mark=a&limit=101', 'limit'],
+    ['word_mark=a&match_type=FUZZY', 'match_type'],
+    ['word_mark=a&class_number=46', 'class_number'],
+    ['word_mark=a&class_number=x', 'class_number'],
+    ['word_mark=a&classes=1,46', 'classes'],
+    ['word_mark=a&classes=1;2', 'classes'],
+    ['word_mark=a&offset=10001', 'offset'],
+    ['word_mark=a&offset=-1', 'offset'],
+    ['word_mark=a&status=Registerd', 'status'],
+    ['word_mark=a&cursor=abc', 'cursor'],
+    ['word_mark=a&cursor=abc&offset=5', 'cursor'],
   ] as const) {
     it(`answers 400 naming ${parameter} for ${qs}`, async () => {
       const res = await search(qs);
@@ -140,7 +194,7 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
 
   it('makes a changed mark searchable under its new words without a restart', async () => {
     await t.deps.db('trademarks').where({ application_number: '5000010' }).update({ word_mark: 'QUEENFISHER' });
-    let res;
+    let res: { count: number; results: object[] } = { count: 0, results: [] };
     for (let i = 0; i < 100; i++) {
       res = (await search('word_mark=queenfisher')).body;
       if (res.count > 0) break;
@@ -167,12 +221,20 @@ describe('GET /public/v1/trademarks/search/', () => {
   });
   after(async () => t.close());
 
-  it('needs no key, answers at most 10 results with the contract\'s seven fields, and limits searches per address', async () => {
+  it("needs no key, answers at most 10 results with the contract's seven fields, and limits searches per address", async () => {
     const res = await request(t.app).get('/public/v1/trademarks/search/?word_mark=sunrise');
     expect(res.status).to.equal(200);
     expect(res.body.count).to.be.greaterThan(10);
     expect(res.body.results).to.have.length(10);
-    expect(res.body.results[0]).to.have.keys('application_number', 'word_mark', 'class_number', 'status', 'application_date', 'state', 'tm_type');
+    expect(res.body.results[0]).to.have.keys(
+      'application_number',
+      'word_mark',
+      'class_number',
+      'status',
+      'application_date',
+      'state',
+      'tm_type',
+    );
     expect((await request(t.app).get('/public/v1/trademarks/search/?word_mark=')).status).to.equal(400);
     await request(t.app).get('/public/v1/trademarks/search/?word_mark=golden');
     const limited = await request(t.app).get('/public/v1/trademarks/search/?word_mark=sunrise');

@@ -1,11 +1,11 @@
-import { expect } from 'chai';
 import { Readable } from 'node:stream';
+import { expect } from 'chai';
 import request from 'supertest';
+import { loadConfig } from '../../src/config.ts';
+import { S3ObjectStore } from '../../src/storage/s3Store.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { S3ObjectStore } from '../../src/storage/s3Store.ts';
-import { loadConfig } from '../../src/config.ts';
 
 const local = (url: string) => {
   const u = new URL(url);
@@ -66,9 +66,11 @@ describe('S3-compatible object store (against a real S3 server on loopback)', ()
   it('streams a large object in as a multipart upload and reports its size', async () => {
     // Two 8 MB parts and a tail, produced lazily: never one buffer of the whole object.
     const part = Buffer.alloc(1024 * 1024, 7);
-    const big = Readable.from((function* () {
-      for (let i = 0; i < 17; i++) yield part;
-    })());
+    const big = Readable.from(
+      (function* () {
+        for (let i = 0; i < 17; i++) yield part;
+      })(),
+    );
     const bytes = await t.deps.store.putStream('bulk/big.bin', big, 'application/octet-stream');
     expect(bytes).to.equal(17 * 1024 * 1024);
     const back = await t.deps.store.read('bulk/big.bin');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { UrlSigner } from '../../src/storage/urlSigner.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('local object store behind signed URLs', () => {
   let t: TestApp;

@@ -20,26 +20,41 @@ function registerOf(marks: [number, string, number?, string?][]): SearchEngine {
 describe('threats: reading the register', () => {
   it('ranks the holders of a word by the weight of the words they share with a mark, times their standing', () => {
     const x = registerOf([
-      [2001, 'VANA'], [2002, 'VANA QUIX'], [2003, 'VANA BISCUITS'], [2004, 'BISCUITS VANA', 30, 'Abandoned'],
-      [2005, 'VANA BRAND'], [2006, 'VANA BISCUITS', 9], [2007, 'ROYAL VANA BISCUITS'],
+      [2001, 'VANA'],
+      [2002, 'VANA QUIX'],
+      [2003, 'VANA BISCUITS'],
+      [2004, 'BISCUITS VANA', 30, 'Abandoned'],
+      [2005, 'VANA BRAND'],
+      [2006, 'VANA BISCUITS', 9],
+      [2007, 'ROYAL VANA BISCUITS'],
     ]);
     const weight = (w: string) => (w === 'BISCUITS' || w === 'BRAND' ? 0.1 : w === 'ROYAL' ? 0.5 : 1);
     const by = {
-      words: new Map([['VANA', 1], ['BRAND', 0.1]]), total: 1.1, weight, day: 100,
+      words: new Map([
+        ['VANA', 1],
+        ['BRAND', 0.1],
+      ]),
+      total: 1.1,
+      weight,
+      day: 100,
       standing: (_cls: number, status: string) => (status === 'Abandoned' ? 0.5 : 1),
     };
-    const ranked = (skip: number[] = [], max = 10, limit = 100) => holdersBy(x, 'VANA', classMask([30]), max, limit, by, new Set(skip)).map((h) => h.appNo);
+    const ranked = (skip: number[] = [], max = 10, limit = 100) =>
+      holdersBy(x, 'VANA', classMask([30]), max, limit, by, new Set(skip)).map((h) => h.appNo);
     // VANA BRAND is the mark's own words (2.2/2.2), VANA alone shares all it holds (2/2.1); a descriptive
     // word costs little (2/2.2), a coined one much (2/3.1); dead halves; class 9 is not among the classes.
     expect(ranked()).to.deep.equal([2005, 2001, 2003, 2007, 2002, 2004]);
     expect(ranked([2001, 2005], 2)).to.deep.equal([2003, 2007]);
     expect(ranked([], 10, 5), 'more holders than the limit: none read').to.deep.equal([]);
     // Changes since the build: a changed holder is ranked as it is now, a removed one is gone.
-    x.apply([
-      { seq: 1, appNo: 2002, row: row(2002, 'VANA BRAND BISCUITS', 30) },
-      { seq: 2, appNo: 2001, row: null },
-      { seq: 3, appNo: 2008, row: row(2008, 'VANA', 30) },
-    ], 3);
+    x.apply(
+      [
+        { seq: 1, appNo: 2002, row: row(2002, 'VANA BRAND BISCUITS', 30) },
+        { seq: 2, appNo: 2001, row: null },
+        { seq: 3, appNo: 2008, row: row(2008, 'VANA', 30) },
+      ],
+      3,
+    );
     const after = holdersBy(x, 'VANA', classMask([30]), 3, 100, by, new Set());
     expect(after.map((h) => h.appNo)).to.deep.equal([2005, 2002, 2008]);
     expect(x.summaries(after).map((r) => r.word_mark)).to.deep.equal(['VANA BRAND', 'VANA BRAND BISCUITS', 'VANA']);
@@ -47,8 +62,14 @@ describe('threats: reading the register', () => {
 
   it('lists the words exactly two edits from a word, the most held first, for the threats of a rare mark', () => {
     const x = registerOf([
-      [3001, 'SWASTIK'], [3002, 'SWASTIK GOLD'], [3003, 'SWASTIK'], [3004, 'SWATSKIES'], [3005, 'SWATSKY'],
-      [3006, 'SWATSKI'], [3007, 'SWISS'], [3008, 'BRNA NEW'],
+      [3001, 'SWASTIK'],
+      [3002, 'SWASTIK GOLD'],
+      [3003, 'SWASTIK'],
+      [3004, 'SWATSKIES'],
+      [3005, 'SWATSKY'],
+      [3006, 'SWATSKI'],
+      [3007, 'SWISS'],
+      [3008, 'BRNA NEW'],
     ]);
     // SWATSKY is one edit away (search's own), SWATSKI the word itself, SWISS further than two.
     expect(farWords(x, 'SWATSKI', 5)).to.deep.equal(['SWASTIK', 'SWATSKIES']);

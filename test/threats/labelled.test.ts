@@ -1,9 +1,9 @@
 import { expect } from 'chai';
+import { LABELLED_PAIRS } from '../../bench/threats/labelledPairs.ts';
 import { Marks } from '../../src/ingest/generator/marks.ts';
 import { normaliseMark, wordsOf } from '../../src/search/normalise.ts';
 import { compareMarks, markForm } from '../../src/threats/compare.ts';
 import { PARAMS, scorePair, weightFor } from '../../src/threats/score.ts';
-import { LABELLED_PAIRS } from '../../bench/threats/labelledPairs.ts';
 
 // The hand-labelled real brand pairs (bench/threats/labelledPairs.ts), scored by the endpoint's code
 // with word weights from a generated register of 30,000 marks (as the endpoint takes them from the
@@ -20,7 +20,9 @@ describe('threats: hand-labelled real brand pairs', () => {
     }
     const weightOf = (w: string) => weightFor(w, holders.get(w) ?? 0, generated.n);
     const scored = LABELLED_PAIRS.map((p) => ({
-      p, s: scorePair(compareMarks(markForm(p.a, weightOf), markForm(p.b, weightOf)), null, { relation: 'same', live: true, later: false }).overall,
+      p,
+      s: scorePair(compareMarks(markForm(p.a, weightOf), markForm(p.b, weightOf)), null, { relation: 'same', live: true, later: false })
+        .overall,
     }));
     const flagged = (x: { s: number }) => x.s >= PARAMS.thresholds.medium;
     const tp = scored.filter((x) => x.p.confusing && flagged(x)).length;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { insertMarks } from '../helpers/marks.ts';
 import { COMPARED_MAX } from '../../src/threats/compare.ts';
 import type { Threat } from '../../src/threats/service.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { insertMarks } from '../helpers/marks.ts';
 
 // A word mark of 200,000 characters, written to the database by other means than the importer (which
 // refuses it): its threats and sound-alikes once never answered, comparing and cutting it grew with the

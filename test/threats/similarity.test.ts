@@ -1,17 +1,34 @@
 import { expect } from 'chai';
-import { editSimilarity, firstSyllable, jaroWinkler, orthographic, phonetic, soundex, soundOf, spokenForm, trigramSimilarity } from '../../src/threats/similarity.ts';
-import { compareMarks, markForm } from '../../src/threats/compare.ts';
 import { CLASS_GROUPS, classRelation, relatedClasses } from '../../src/threats/classes.ts';
+import { compareMarks, markForm } from '../../src/threats/compare.ts';
 import { descriptiveWords } from '../../src/threats/descriptive.ts';
 import { PARAMS, riskOf, scorePair, visualScale, weightFor } from '../../src/threats/score.ts';
+import {
+  editSimilarity,
+  firstSyllable,
+  jaroWinkler,
+  orthographic,
+  phonetic,
+  soundex,
+  soundOf,
+  spokenForm,
+  trigramSimilarity,
+} from '../../src/threats/similarity.ts';
 
 const same = () => 1;
 const cmp = (a: string, b: string) => compareMarks(markForm(a, same), markForm(b, same));
 
 describe('threats: similarity measures', () => {
   it('Soundex codes as the standard defines them (H and W do not separate, vowels do)', () => {
-    expect(['ROBERT', 'RUPERT', 'ASHCRAFT', 'TYMCZAK', 'PFISTER', 'A', ''].map(soundex))
-      .to.deep.equal(['R163', 'R163', 'A261', 'T522', 'P236', 'A000', '']);
+    expect(['ROBERT', 'RUPERT', 'ASHCRAFT', 'TYMCZAK', 'PFISTER', 'A', ''].map(soundex)).to.deep.equal([
+      'R163',
+      'R163',
+      'A261',
+      'T522',
+      'P236',
+      'A000',
+      '',
+    ]);
   });
 
   it('Jaro-Winkler, edit and trigram similarity: 1 for the same word, known values, lower for farther words', () => {
@@ -26,7 +43,12 @@ describe('threats: similarity measures', () => {
   });
 
   it('orthographic similarity is symmetric and ranks closer spellings higher', () => {
-    for (const [a, b] of [['NIKE', 'NIKEE'], ['HORLICKS', 'HORLIKS'], ['TATA', 'TAJ']]) expect(orthographic(a, b)).to.equal(orthographic(b, a));
+    for (const [a, b] of [
+      ['NIKE', 'NIKEE'],
+      ['HORLICKS', 'HORLIKS'],
+      ['TATA', 'TAJ'],
+    ])
+      expect(orthographic(a, b)).to.equal(orthographic(b, a));
     expect(orthographic('HORLICKS', 'HORLIKS')).to.be.greaterThan(orthographic('HORLICKS', 'HARPIC'));
   });
 
@@ -64,7 +86,8 @@ describe('threats: comparing marks', () => {
     expect(descriptiveWords([5]).has('REMEDIES')).to.equal(true);
     expect(descriptiveWords([29]).has('REMEDIES')).to.equal(false);
     expect(descriptiveWords([29]).has('FOODS')).to.equal(true);
-    for (const c of [[1], [25], [45], null]) for (const w of ['INDUSTRIES', 'THE', 'OF']) expect(descriptiveWords(c).has(w), w).to.equal(true);
+    for (const c of [[1], [25], [45], null])
+      for (const w of ['INDUSTRIES', 'THE', 'OF']) expect(descriptiveWords(c).has(w), w).to.equal(true);
   });
 
   it('word weights fall with how many marks hold the word; short words and numbers weigh little', () => {
@@ -98,8 +121,9 @@ describe('threats: scores, classes and risk levels', () => {
     const base = scorePair(c, null, { relation: 'same', live: true, later: false }).overall;
     expect(base).to.equal(90);
     expect(scorePair(c, null, { relation: 'related', live: true, later: false }).overall).to.be.lessThan(base);
-    expect(scorePair(c, null, { relation: 'unrelated', live: true, later: false }).overall)
-      .to.be.lessThan(scorePair(c, null, { relation: 'related', live: true, later: false }).overall);
+    expect(scorePair(c, null, { relation: 'unrelated', live: true, later: false }).overall).to.be.lessThan(
+      scorePair(c, null, { relation: 'related', live: true, later: false }).overall,
+    );
     expect(scorePair(c, null, { relation: 'same', live: false, later: false }).overall).to.be.lessThan(base);
     expect(scorePair(c, null, { relation: 'same', live: true, later: true }).overall).to.be.lessThan(base);
   });
@@ -111,7 +135,7 @@ describe('threats: scores, classes and risk levels', () => {
     expect(scorePair({ word: 0.3, phonetic: 0.3, exact: false, meaning: 0 }, 0.9, st).criterion).to.equal('visual');
   });
 
-  it('a logo cosine lands on the text scale through the model\'s thresholds', () => {
+  it("a logo cosine lands on the text scale through the model's thresholds", () => {
     const t = { low: 0.5, medium: 0.7, high: 0.85 };
     expect(visualScale(0.5, t)).to.equal(0.5);
     expect(visualScale(0.85, t)).to.equal(0.85);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { insertMarks, type MarkSpec } from '../helpers/marks.ts';
 import { PARAMS, riskOf } from '../../src/threats/score.ts';
 import type { Threat } from '../../src/threats/service.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { insertMarks, type MarkSpec } from '../helpers/marks.ts';
 
 const OWNER = 'SUNRISE AGRO PVT LTD';
 /** A made-up four-letter word per i: each held by one mark, so it weighs as much as a word can. */
@@ -28,8 +28,8 @@ const MARKS: MarkSpec[] = [
   { app: '7000070', mark: 'SURAJ', cls: 32 },
   { app: '7000071', mark: 'SUN', cls: 32 }, // the same in English
   { app: '7000072', mark: 'MOON', cls: 32 }, // another heavenly body: no threat
-  { app: '7000060', mark: 'JAGDAMBA\'S CAFE', cls: 43 },
-  { app: '7000061', mark: 'JAGDAMBA\'S', cls: 43, date: '1990-01-01' }, // the mark less its trade word, among…
+  { app: '7000060', mark: "JAGDAMBA'S CAFE", cls: 43 },
+  { app: '7000061', mark: "JAGDAMBA'S", cls: 43, date: '1990-01-01' }, // the mark less its trade word, among…
   // …hundreds of marks that are JAGDAMBA alone, which fill every search for the mark or its words.
   ...Array.from({ length: 320 }, (_, i) => ({ app: String(7001000 + i), mark: 'JAGDAMBA', cls: 43 })),
   { app: '7000080', mark: 'RAZA', cls: 38 },
@@ -60,7 +60,6 @@ const base = Array.from({ length: 128 }, (_, i) => Math.sin(i * 1.7) + 0.3);
 const near = base.map((x, i) => x + (i % 7 === 0 ? 0.05 : 0));
 const far = base.map((x, i) => (i % 2 ? -x : x * 0.2) + Math.cos(i));
 
-
 describe('GET /v1/trademarks/{app_no}/threats/', () => {
   let t: TestApp;
   before(async () => {
@@ -69,8 +68,16 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
     const db = t.deps.db;
     await db('logos').insert(['7000030', '7000031', '7000032'].map((a) => ({ application_number: a, object_key: `logos/${a}.png` })));
     await db('logos').insert({ application_number: '7000041', object_key: 'logos/7000041.png', ocr_text: 'KINGFISHER' });
-    for (const [a, v] of [['7000030', base], ['7000031', near], ['7000032', far]] as const) {
-      await db.raw('insert into logo_vectors (application_number, model, embedding) values (?, ?, ?::halfvec)', [a, MODEL, `[${unit([...v]).join(',')}]`]);
+    for (const [a, v] of [
+      ['7000030', base],
+      ['7000031', near],
+      ['7000032', far],
+    ] as const) {
+      await db.raw('insert into logo_vectors (application_number, model, embedding) values (?, ?, ?::halfvec)', [
+        a,
+        MODEL,
+        `[${unit([...v]).join(',')}]`,
+      ]);
     }
   });
   after(async () => t.close());
@@ -82,20 +89,33 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
   };
   const byApp = (list: Threat[]) => new Map(list.map((x) => [x.threat_application_number, x]));
 
-  it('answers the envelope with the contract\'s fields, best first', async () => {
+  it("answers the envelope with the contract's fields, best first", async () => {
     const body = await threats('7000001');
     expect(Object.keys(body)).to.deep.equal(['application_number', 'count', 'from_cache', 'threats']);
     expect(body.application_number).to.equal('7000001');
     expect(body.count).to.equal(body.threats.length);
-    expect(body.threats[0]).to.include.keys('threat_application_number', 'threat_word_mark', 'word_similarity_percentage',
-      'visual_similarity_percentage', 'overall_similarity_score', 'risk_level', 'matching_criteria', 'phonetic_similarity_percentage');
+    expect(body.threats[0]).to.include.keys(
+      'threat_application_number',
+      'threat_word_mark',
+      'word_similarity_percentage',
+      'visual_similarity_percentage',
+      'overall_similarity_score',
+      'risk_level',
+      'matching_criteria',
+      'phonetic_similarity_percentage',
+    );
     const scores = body.threats.map((x) => x.overall_similarity_score);
     expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
   });
 
   it('finds exact, spelling and shared-word threats of a word mark, with the exact ones first', async () => {
     const m = byApp((await threats('7000001')).threats);
-    expect(m.get('7000002')).to.include({ matching_criteria: 'exact', overall_similarity_score: 100, risk_level: 'High', class_relation: 'same' });
+    expect(m.get('7000002')).to.include({
+      matching_criteria: 'exact',
+      overall_similarity_score: 100,
+      risk_level: 'High',
+      class_relation: 'same',
+    });
     expect(m.get('7000003')).to.include({ matching_criteria: 'word', risk_level: 'High' });
     expect(m.get('7000004')).to.include({ matching_criteria: 'word' });
     expect(m.get('7000003')!.word_similarity_percentage).to.be.within(70, 99);
@@ -141,20 +161,24 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
 
   it('finds the mark less its first or last word although hundreds of closer search results crowd it out', async () => {
     const x = byApp((await threats('7000060')).threats).get('7000061');
-    expect(x, 'JAGDAMBA\'S is a threat to JAGDAMBA\'S CAFE').to.include({ matching_criteria: 'word', risk_level: 'High' });
+    expect(x, "JAGDAMBA'S is a threat to JAGDAMBA'S CAFE").to.include({ matching_criteria: 'word', risk_level: 'High' });
   });
 
   it('finds the established respelling of a mark (RAZA and RAJA) although hundreds of marks holding the mark crowd it out', async () => {
     const x = byApp((await threats('7000080')).threats).get('7000081');
-    expect(x, 'RAJA is a threat to RAZA').to.include({ matching_criteria: 'word', risk_level: 'High', phonetic_similarity_percentage: 100 });
+    expect(x, 'RAJA is a threat to RAZA').to.include({
+      matching_criteria: 'word',
+      risk_level: 'High',
+      phonetic_similarity_percentage: 100,
+    });
   });
 
-  it('finds a holder of the mark\'s distinctive word whose other words describe the goods, although hundreds of shorter holders crowd it out', async () => {
+  it("finds a holder of the mark's distinctive word whose other words describe the goods, although hundreds of shorter holders crowd it out", async () => {
     const x = byApp((await threats('7000100')).threats).get('7000101');
     expect(x, 'VANA BISCUITS is a threat to VANA BRAND').to.include({ matching_criteria: 'word' });
   });
 
-  it('finds a rare word\'s respelling two edits away (SWATSKI GOLD and SWASTIK GOLD) although hundreds of marks GOLD crowd it out', async () => {
+  it("finds a rare word's respelling two edits away (SWATSKI GOLD and SWASTIK GOLD) although hundreds of marks GOLD crowd it out", async () => {
     const x = byApp((await threats('7000110')).threats).get('7000111');
     expect(x, 'SWASTIK GOLD is a threat to SWATSKI GOLD').to.include({ matching_criteria: 'word', class_relation: 'same' });
   });
@@ -215,8 +239,14 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
 
   it('answers 404 for an unknown mark and 400 naming a bad parameter', async () => {
     expect((await t.get('/v1/trademarks/7999999/threats/')).status).to.equal(404);
-    for (const [qs, parameter] of [['risk_level=high', 'risk_level'], ['risk_level=Severe', 'risk_level'], ['limit=0', 'limit'],
-      ['limit=101', 'limit'], ['limit=x', 'limit'], ['offset=-1', 'offset']] as const) {
+    for (const [qs, parameter] of [
+      ['risk_level=high', 'risk_level'],
+      ['risk_level=Severe', 'risk_level'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=x', 'limit'],
+      ['offset=-1', 'offset'],
+    ] as const) {
       const res = await t.get(`/v1/trademarks/7000001/threats/?${qs}`);
       expect(res.status, qs).to.equal(400);
       expect(res.body.details.map((d: { parameter: string }) => d.parameter)).to.include(parameter);

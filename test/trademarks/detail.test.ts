@@ -16,9 +16,18 @@ describe('GET /v1/trademarks/{app_no}/', () => {
     expect(res.status).to.equal(200);
     const b = res.body;
     expect(b).to.include({
-      application_number: '4000001', word_mark: 'SUNRISE FOODS', class_number: 30, status: 'Registered',
-      application_date: '2019-04-12', expire_at: '12/04/2029', proprietor_name: 'SUNRISE AGRO PRIVATE LIMITED',
-      state: 'MAHARASHTRA', tm_type: 'WORD', filing_mode: 'E-FILING', alert: 'Reply pending', slug: 'sunrise-foods-4000001',
+      application_number: '4000001',
+      word_mark: 'SUNRISE FOODS',
+      class_number: 30,
+      status: 'Registered',
+      application_date: '2019-04-12',
+      expire_at: '12/04/2029',
+      proprietor_name: 'SUNRISE AGRO PRIVATE LIMITED',
+      state: 'MAHARASHTRA',
+      tm_type: 'WORD',
+      filing_mode: 'E-FILING',
+      alert: 'Reply pending',
+      slug: 'sunrise-foods-4000001',
     });
     expect(b.journal).to.deep.equal({ id: 7, journal_number: '2101', publication_date: '2024-05-06' });
     expect(b.status_history.map((h: { new_status: string }) => h.new_status)).to.deep.equal(['New Application', 'Registered']);
@@ -58,8 +67,19 @@ describe('GET /v1/trademarks/{app_no}/', () => {
   });
 
   it('lists opposition filings among the documents only with cat_opp_docs, and names it when it is missing', async () => {
-    const pro = await t.client({ categories: ['cat_status_history', 'cat_proprietor', 'cat_journal', 'cat_alert_changes', 'cat_attorney',
-      'cat_oppositions', 'cat_hearings', 'cat_documents', 'cat_exam_reports'] });
+    const pro = await t.client({
+      categories: [
+        'cat_status_history',
+        'cat_proprietor',
+        'cat_journal',
+        'cat_alert_changes',
+        'cat_attorney',
+        'cat_oppositions',
+        'cat_hearings',
+        'cat_documents',
+        'cat_exam_reports',
+      ],
+    });
     const res = await pro.get('/v1/trademarks/4000001/');
     expect(res.body.documents.map((d: { id: number }) => d.id)).to.deep.equal([71]);
     expect(res.body.omitted_categories).to.deep.equal(['cat_opp_docs']);

@@ -1,18 +1,53 @@
 import { expect } from 'chai';
+import { CATEGORIES, type Category } from '../../src/accounts/access.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
-import { CATEGORIES, type Category } from '../../src/accounts/access.ts';
 
 // Each per-table endpoint: its envelope, an unknown mark (404) and a bad number (400).
 const CASES: { path: string; key: string; first: Record<string, unknown>; count: number; category?: Category }[] = [
-  { path: 'status', category: 'cat_status_history', key: 'history', count: 2, first: { id: 11, old_status: null, new_status: 'New Application', changed_at: '2019-04-12T09:00:00Z' } },
+  {
+    path: 'status',
+    category: 'cat_status_history',
+    key: 'history',
+    count: 2,
+    first: { id: 11, old_status: null, new_status: 'New Application', changed_at: '2019-04-12T09:00:00Z' },
+  },
   { path: 'alerts', category: 'cat_alert_changes', key: 'alerts', count: 1, first: { id: 21, new_alert: 'Reply pending' } },
-  { path: 'proprietor', category: 'cat_proprietor', key: 'proprietors', count: 1, first: { id: 31, entity_type: 'Company', country: 'India' } },
+  {
+    path: 'proprietor',
+    category: 'cat_proprietor',
+    key: 'proprietors',
+    count: 1,
+    first: { id: 31, entity_type: 'Company', country: 'India' },
+  },
   { path: 'attorney', category: 'cat_attorney', key: 'attorneys', count: 1, first: { id: 41, name: 'A. SHARMA & CO' } },
-  { path: 'oppositions', category: 'cat_oppositions', key: 'oppositions', count: 1, first: { id: 51, status: 'Decided', opposition_date: '2019-10-01' } },
-  { path: 'hearings', category: 'cat_hearings', key: 'hearings', count: 1, first: { id: 61, hearing_type: 'Show Cause', hearing_date: '2019-12-01' } },
-  { path: 'exam-report', category: 'cat_exam_reports', key: 'reports', count: 1, first: { id: 81, report_date: '2019-06-01', reply_due_date: '2019-07-01' } },
-  { path: 'cited', key: 'cited', count: 2, first: { cited_application_number: '4000002', word_mark: 'SUNRYZE', status: 'Objected', exam_report_id: 81 } },
+  {
+    path: 'oppositions',
+    category: 'cat_oppositions',
+    key: 'oppositions',
+    count: 1,
+    first: { id: 51, status: 'Decided', opposition_date: '2019-10-01' },
+  },
+  {
+    path: 'hearings',
+    category: 'cat_hearings',
+    key: 'hearings',
+    count: 1,
+    first: { id: 61, hearing_type: 'Show Cause', hearing_date: '2019-12-01' },
+  },
+  {
+    path: 'exam-report',
+    category: 'cat_exam_reports',
+    key: 'reports',
+    count: 1,
+    first: { id: 81, report_date: '2019-06-01', reply_due_date: '2019-07-01' },
+  },
+  {
+    path: 'cited',
+    key: 'cited',
+    count: 2,
+    first: { cited_application_number: '4000002', word_mark: 'SUNRYZE', status: 'Objected', exam_report_id: 81 },
+  },
 ];
 
 describe('per-trademark linked endpoints', () => {
@@ -40,8 +75,10 @@ describe('per-trademark linked endpoints', () => {
         expect(res.body).to.deep.equal({ application_number: '4000003', count: 0, [c.key]: [] });
       });
 
-      const op = () => (t.openapi as { paths: Record<string, { get: { description?: string; responses: object } }> })
-        .paths[`/v1/trademarks/{app_no}/${c.path}/`].get;
+      const op = () =>
+        (t.openapi as { paths: Record<string, { get: { description?: string; responses: object } }> }).paths[
+          `/v1/trademarks/{app_no}/${c.path}/`
+        ].get;
 
       if (c.category) {
         it(`is refused with 403 naming ${c.category} when the plan lacks it`, async () => {

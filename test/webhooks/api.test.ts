@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestApp } from '../helpers/app.ts';
-import { expectFields } from '../accounts/support.ts';
 import { EVENT_NAMES } from '../../src/webhooks/events.ts';
-import { importFixture, owner, startApp, type Owner } from './support.ts';
+import { expectFields } from '../accounts/support.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { importFixture, type Owner, owner, startApp } from './support.ts';
 
 const HOOK = 'https://127.0.0.1:9/hook';
 
@@ -19,9 +19,18 @@ describe('webhooks: registration and management', () => {
   after(() => t.close());
 
   it('registers a webhook: 201 with the secret shown once, then never again', async () => {
-    const res = await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001', '4100002', '4100001'], events: ['trademark.status_changed'] });
+    const res = await pro
+      .post('/user/v1/webhooks/')
+      .send({ url: HOOK, monitored_applications: ['4100001', '4100002', '4100001'], events: ['trademark.status_changed'] });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    expect(res.body).to.deep.include({ url: HOOK, events: ['trademark.status_changed'], monitored_applications: ['4100001', '4100002'], active: true, status: 'active', failure_count: 0 });
+    expect(res.body).to.deep.include({
+      url: HOOK,
+      events: ['trademark.status_changed'],
+      monitored_applications: ['4100001', '4100002'],
+      active: true,
+      status: 'active',
+      failure_count: 0,
+    });
     expect(res.body.secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(res.body.stats).to.deep.include({ deliveries: 0, pending: 0 });
     const list = await pro.get('/user/v1/webhooks/list/');
@@ -36,16 +45,23 @@ describe('webhooks: registration and management', () => {
   });
 
   it('keeps a secret the client gives, and refuses a weak one naming secret', async () => {
-    const ok = await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001'], events: ['*'], secret: 'a-long-enough-secret-123' });
+    const ok = await pro
+      .post('/user/v1/webhooks/')
+      .send({ url: HOOK, monitored_applications: ['4100001'], events: ['*'], secret: 'a-long-enough-secret-123' });
     expect(ok.status).to.equal(201);
     expect(ok.body.secret).to.equal('a-long-enough-secret-123');
     expect(ok.body.events).to.deep.equal(['*']);
-    expectFields(await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001'], events: ['*'], secret: 'short' }), 'secret');
+    expectFields(
+      await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001'], events: ['*'], secret: 'short' }),
+      'secret',
+    );
     await pro.del(`/user/v1/webhooks/${ok.body.id}/`).expect(200);
   });
 
   it('refuses an unknown event with a 400 naming it', async () => {
-    const res = await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001'], events: ['trademark.status_changed', 'trademark.renamed'] });
+    const res = await pro
+      .post('/user/v1/webhooks/')
+      .send({ url: HOOK, monitored_applications: ['4100001'], events: ['trademark.status_changed', 'trademark.renamed'] });
     expectFields(res, 'events');
     expect(res.body.error).to.contain('trademark.renamed');
     expect(res.body.details[0].message).to.contain('trademark.renamed');
@@ -63,8 +79,17 @@ describe('webhooks: registration and management', () => {
       expectFields(await pro.post('/user/v1/webhooks/').send({ url, monitored_applications: ['4100001'], events: ['*'] }), 'url');
     }
     // Classified without connecting anywhere: IP literals, and a name the local hosts file resolves.
-    for (const url of ['https://10.1.2.3/x', 'https://192.168.1.1/x', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://[::ffff:172.16.0.1]/x', 'https://127.0.0.2:8443/x',
-      'https://[::ffff:0:127.0.0.1]/x', 'https://[::127.0.0.1]/x', 'https://[64:ff9b::7f00:1]/x']) {
+    for (const url of [
+      'https://10.1.2.3/x',
+      'https://192.168.1.1/x',
+      'https://169.254.169.254/latest',
+      'https://[::1]/x',
+      'https://[::ffff:172.16.0.1]/x',
+      'https://127.0.0.2:8443/x',
+      'https://[::ffff:0:127.0.0.1]/x',
+      'https://[::127.0.0.1]/x',
+      'https://[64:ff9b::7f00:1]/x',
+    ]) {
       const res = await pro.post('/user/v1/webhooks/').send({ url, monitored_applications: ['4100001'], events: ['*'] });
       expectFields(res, 'url');
       expect(res.body.details[0].message).to.match(/private|loopback|link-local|IPv4-translated|global unicast|NAT64/);
@@ -77,7 +102,7 @@ describe('webhooks: registration and management', () => {
     expect(res.body.error).to.contain('999999999');
   });
 
-  it('enforces the monitored-mark limit across all of an account\'s webhooks, counting a mark once', async () => {
+  it("enforces the monitored-mark limit across all of an account's webhooks, counting a mark once", async () => {
     const a = await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001', '4100002'], events: ['*'] });
     expect(a.status).to.equal(201);
     // The same marks again plus one: 3 distinct, within the limit.
@@ -124,11 +149,23 @@ describe('webhooks: registration and management', () => {
 
   it('updates url, events, monitored applications and active status; a disabled webhook is turned on with a fresh count', async () => {
     const w = (await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001'], events: ['*'] })).body;
-    await t.deps.db('webhooks').where({ id: w.id }).update({ active: false, failure_count: 10, disabled_at: t.deps.db.fn.now(), disabled_reason: '10 failed attempts in a row' });
+    await t.deps
+      .db('webhooks')
+      .where({ id: w.id })
+      .update({ active: false, failure_count: 10, disabled_at: t.deps.db.fn.now(), disabled_reason: '10 failed attempts in a row' });
     expect((await pro.get(`/user/v1/webhooks/${w.id}/`)).body).to.deep.include({ status: 'disabled', failure_count: 10 });
-    const res = await pro.put(`/user/v1/webhooks/${w.id}/`).send({ url: `${HOOK}/v2`, events: ['trademark.hearing_scheduled', 'trademark.hearing_updated'], active: true });
+    const res = await pro
+      .put(`/user/v1/webhooks/${w.id}/`)
+      .send({ url: `${HOOK}/v2`, events: ['trademark.hearing_scheduled', 'trademark.hearing_updated'], active: true });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.deep.include({ url: `${HOOK}/v2`, active: true, status: 'active', failure_count: 0, disabled_reason: null, disabled_at: null });
+    expect(res.body).to.deep.include({
+      url: `${HOOK}/v2`,
+      active: true,
+      status: 'active',
+      failure_count: 0,
+      disabled_reason: null,
+      disabled_at: null,
+    });
     expect(res.body.events).to.deep.equal(['trademark.hearing_scheduled', 'trademark.hearing_updated']);
     expectFields(await pro.put(`/user/v1/webhooks/${w.id}/`).send({}), '(body)');
     expectFields(await pro.put(`/user/v1/webhooks/${w.id}/`).send({ events: ['nope'] }), 'events');
@@ -137,12 +174,17 @@ describe('webhooks: registration and management', () => {
     expect((await pro.get(`/user/v1/webhooks/${w.id}/`)).status).to.equal(404);
   });
 
-  it('scopes every operation to the owner: another account\'s webhook is 404', async () => {
+  it("scopes every operation to the owner: another account's webhook is 404", async () => {
     const w = (await pro.post('/user/v1/webhooks/').send({ url: HOOK, monitored_applications: ['4100001'], events: ['*'] })).body;
     const other = await owner(t);
-    for (const r of [other.get(`/user/v1/webhooks/${w.id}/`), other.put(`/user/v1/webhooks/${w.id}/`).send({ active: false }),
-      other.del(`/user/v1/webhooks/${w.id}/`), other.get(`/user/v1/webhooks/${w.id}/deliveries/`),
-      other.post(`/user/v1/webhooks/${w.id}/test/`), other.post(`/user/v1/webhooks/${w.id}/deliveries/1/replay/`)]) {
+    for (const r of [
+      other.get(`/user/v1/webhooks/${w.id}/`),
+      other.put(`/user/v1/webhooks/${w.id}/`).send({ active: false }),
+      other.del(`/user/v1/webhooks/${w.id}/`),
+      other.get(`/user/v1/webhooks/${w.id}/deliveries/`),
+      other.post(`/user/v1/webhooks/${w.id}/test/`),
+      other.post(`/user/v1/webhooks/${w.id}/deliveries/1/replay/`),
+    ]) {
       expect((await r).status).to.equal(404);
     }
     expect((await other.get('/user/v1/webhooks/list/')).body.count).to.equal(0);

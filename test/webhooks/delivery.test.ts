@@ -1,14 +1,13 @@
-import { expect } from 'chai';
-import request from 'supertest';
 import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
+import { expect } from 'chai';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import type { TestApp } from '../helpers/app.ts';
-import { Receiver, type Received } from '../helpers/receiver.ts';
+import request from 'supertest';
 import { CATEGORIES } from '../../src/accounts/access.ts';
 import { WebhookPayload } from '../../src/webhooks/schemas.ts';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
-import { importFixture, owner, startApp, startWorkers, type Owner, until } from './support.ts';
-
+import type { TestApp } from '../helpers/app.ts';
+import { type Received, Receiver } from '../helpers/receiver.ts';
+import { importFixture, type Owner, owner, startApp, startWorkers, until } from './support.ts';
 
 /** Verifies both signatures of a delivery with independent libraries, and returns its body. */
 async function verified(r: Received, secret: string, raw = false) {
@@ -16,7 +15,11 @@ async function verified(r: Received, secret: string, raw = false) {
   expect(await verifyGithubStyle(secret, r.body, r.headers['x-nishaan-signature'])).to.equal(true);
   expect(await verifyGithubStyle(`${secret}x`, r.body, r.headers['x-nishaan-signature'])).to.equal(false);
   const std = raw ? new StandardWebhook(secret, { format: 'raw' }) : new StandardWebhook(secret);
-  const body = std.verify(r.body, { 'webhook-id': r.headers['webhook-id'], 'webhook-timestamp': r.headers['webhook-timestamp'], 'webhook-signature': r.headers['webhook-signature'] });
+  const body = std.verify(r.body, {
+    'webhook-id': r.headers['webhook-id'],
+    'webhook-timestamp': r.headers['webhook-timestamp'],
+    'webhook-signature': r.headers['webhook-signature'],
+  });
   expect(body).to.deep.equal(JSON.parse(r.body));
   return body as Record<string, any>;
 }
@@ -37,9 +40,13 @@ describe('webhooks: delivery of imported changes', () => {
     await importFixture(t, 'baseline');
     full = await owner(t);
     narrow = await owner(t, { categories: CATEGORIES.filter((c) => c !== 'cat_attorney' && c !== 'cat_status_history') });
-    hookA = (await full.post('/user/v1/webhooks/').send({ url: `${receiver.url}/a`, monitored_applications: ['4100001'], events: ['*'] })).body;
+    hookA = (await full.post('/user/v1/webhooks/').send({ url: `${receiver.url}/a`, monitored_applications: ['4100001'], events: ['*'] }))
+      .body;
     const b = await narrow.post('/user/v1/webhooks/').send({
-      url: `${receiver.url}/b?tenant=7`, monitored_applications: ['4100001', '4100003'], events: ['*'], secret: 'b-secret-of-twenty-chars',
+      url: `${receiver.url}/b?tenant=7`,
+      monitored_applications: ['4100001', '4100003'],
+      events: ['*'],
+      secret: 'b-secret-of-twenty-chars',
     });
     hookB = b.body;
     workers = await startWorkers(t);
@@ -56,11 +63,17 @@ describe('webhooks: delivery of imported changes', () => {
 
   const at = (p: string) => receiver.received.filter((r) => r.path === p);
 
-  it('delivers every event of a monitored mark, signed, with the contract\'s headers', async () => {
+  it("delivers every event of a monitored mark, signed, with the contract's headers", async () => {
     const got = at('/a');
     expect(got.map((r) => r.headers['x-nishaan-event']).sort()).to.deep.equal([
-      'trademark.alert_changed', 'trademark.attorney_changed', 'trademark.document_added', 'trademark.expiry_changed',
-      'trademark.hearing_updated', 'trademark.journal_published', 'trademark.proprietor_changed', 'trademark.status_changed',
+      'trademark.alert_changed',
+      'trademark.attorney_changed',
+      'trademark.document_added',
+      'trademark.expiry_changed',
+      'trademark.hearing_updated',
+      'trademark.journal_published',
+      'trademark.proprietor_changed',
+      'trademark.status_changed',
     ]);
     for (const r of got) {
       expect(r.headers['content-type']).to.equal('application/json');
@@ -72,7 +85,11 @@ describe('webhooks: delivery of imported changes', () => {
       expect(Object.keys(body)).to.have.members(['event', 'event_id', 'trademark', 'change', 'full_record']);
       expect(WebhookPayload.safeParse(body).success, 'the payload matches its documented schema').to.equal(true);
       expect(body.event).to.equal(r.headers['x-nishaan-event']);
-      expect(body.trademark).to.deep.equal({ application_number: '4100001', word_mark: body.full_record.word_mark, class_number: body.full_record.class_number });
+      expect(body.trademark).to.deep.equal({
+        application_number: '4100001',
+        word_mark: body.full_record.word_mark,
+        class_number: body.full_record.class_number,
+      });
       expect(body.change).to.have.keys('old_value', 'new_value', 'changed_at');
     }
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).to.equal(got.length);
@@ -80,19 +97,29 @@ describe('webhooks: delivery of imported changes', () => {
 
   it('carries the change itself and the record as it now is', async () => {
     const status = JSON.parse(at('/a').find((r) => r.headers['x-nishaan-event'] === 'trademark.status_changed')!.body);
-    expect(status.change).to.deep.equal({ old_value: { status: 'Objected' }, new_value: { status: 'Registered' }, changed_at: '2024-02-01T05:30:00Z' });
+    expect(status.change).to.deep.equal({
+      old_value: { status: 'Objected' },
+      new_value: { status: 'Registered' },
+      changed_at: '2024-02-01T05:30:00Z',
+    });
     expect(status.full_record).to.include({ application_number: '4100001', status: 'Registered' });
     expect(status.full_record.attorneys[0].email).to.equal('filings@mehta.example');
     expect(status.full_record.omitted_categories).to.deep.equal([]);
   });
 
-  it('gives full_record only the categories on the owner\'s plan, and sends no event whose category the plan lacks', async () => {
+  it("gives full_record only the categories on the owner's plan, and sends no event whose category the plan lacks", async () => {
     const got = at('/b?tenant=7');
     const events = got.map((r) => `${JSON.parse(r.body).trademark.application_number} ${r.headers['x-nishaan-event']}`).sort();
     expect(events).to.deep.equal([
-      '4100001 trademark.alert_changed', '4100001 trademark.document_added', '4100001 trademark.expiry_changed',
-      '4100001 trademark.hearing_updated', '4100001 trademark.journal_published', '4100001 trademark.proprietor_changed',
-      '4100003 trademark.hearing_scheduled', '4100003 trademark.journal_published', '4100003 trademark.opposition_updated',
+      '4100001 trademark.alert_changed',
+      '4100001 trademark.document_added',
+      '4100001 trademark.expiry_changed',
+      '4100001 trademark.hearing_updated',
+      '4100001 trademark.journal_published',
+      '4100001 trademark.proprietor_changed',
+      '4100003 trademark.hearing_scheduled',
+      '4100003 trademark.journal_published',
+      '4100003 trademark.opposition_updated',
     ]);
     for (const r of got) {
       const body = await verified(r, hookB.secret, true);
@@ -101,7 +128,8 @@ describe('webhooks: delivery of imported changes', () => {
     }
     const log = await narrow.get(`/user/v1/webhooks/${hookB.id}/deliveries/?status=cancelled`);
     expect(log.body.deliveries.map((d: { event: string; last_error: string }) => [d.event, d.last_error]).sort()).to.deep.equal([
-      ['trademark.attorney_changed', 'cat_attorney is not on the plan'], ['trademark.attorney_changed', 'cat_attorney is not on the plan'],
+      ['trademark.attorney_changed', 'cat_attorney is not on the plan'],
+      ['trademark.attorney_changed', 'cat_attorney is not on the plan'],
       ['trademark.status_changed', 'cat_status_history is not on the plan'],
     ]);
   });
@@ -111,7 +139,7 @@ describe('webhooks: delivery of imported changes', () => {
     expect(apps).not.to.include.members(['4100002', '4100004']);
   });
 
-  it('logs each delivery with its attempts, and counts them in the webhook\'s statistics', async () => {
+  it("logs each delivery with its attempts, and counts them in the webhook's statistics", async () => {
     const log = await full.get(`/user/v1/webhooks/${hookA.id}/deliveries/?limit=100`);
     expect(log.status).to.equal(200);
     expect(log.body.count).to.equal(8);
@@ -149,17 +177,25 @@ describe('webhooks: delivery of imported changes', () => {
     expect(rest.body.has_more).to.equal(false);
     const all = [...first.body.changes, ...rest.body.changes];
     expect(all[0]).to.have.keys('event_id', 'event', 'trademark', 'change', 'recorded_at');
-    const hookEventIds = at('/a').map((r) => JSON.parse(r.body)).filter((b) => b.event !== 'webhook.ping').map((b) => b.event_id);
+    const hookEventIds = at('/a')
+      .map((r) => JSON.parse(r.body))
+      .filter((b) => b.event !== 'webhook.ping')
+      .map((b) => b.event_id);
     expect(all.map((c: { event_id: string }) => c.event_id)).to.include.members(hookEventIds);
     expect(await t.used(full.account.accountId, 'api_calls')).to.equal(before + 2);
     const empty = await read(full, `?since=${rest.body.next_since}`);
     expect(empty.body).to.deep.include({ count: 0, next_since: rest.body.next_since });
     const gated = await read(narrow, '?since=0&limit=100&application_numbers=4100001,4100003');
     expect(gated.body.omitted_events).to.have.members(['trademark.status_changed', 'trademark.attorney_changed']);
-    expect(gated.body.changes.map((c: { event: string }) => c.event)).not.to.include.members(['trademark.status_changed', 'trademark.attorney_changed']);
+    expect(gated.body.changes.map((c: { event: string }) => c.event)).not.to.include.members([
+      'trademark.status_changed',
+      'trademark.attorney_changed',
+    ]);
     expect(gated.body.count).to.equal(9);
     const byEvent = await read(full, '?events=trademark.opposition_filed');
-    expect(byEvent.body.changes.map((c: { trademark: { application_number: string } }) => c.trademark.application_number)).to.deep.equal(['4100004']);
+    expect(byEvent.body.changes.map((c: { trademark: { application_number: string } }) => c.trademark.application_number)).to.deep.equal([
+      '4100004',
+    ]);
     const bad = await read(full, '?since=yesterday&events=trademark.nope');
     expect(bad.status).to.equal(400);
     expect(bad.body.details.map((d: { parameter: string }) => d.parameter).sort()).to.deep.equal(['events', 'since']);

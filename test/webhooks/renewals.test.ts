@@ -1,8 +1,8 @@
 import { expect } from 'chai';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { insertMarks } from '../helpers/marks.ts';
 import { Receiver } from '../helpers/receiver.ts';
-import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { owner, startApp, startWorkers } from './support.ts';
 
 const day = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -20,14 +20,29 @@ describe('webhooks: renewal_due reminders', () => {
     this.timeout(60_000);
     receiver = await new Receiver().start();
     t = await startApp();
-    await insertMarks(t.deps.db, [{ app: '5100001', mark: 'NINETY' }, { app: '5100002', mark: 'TWENTY' }, { app: '5100003', mark: 'FIVE' },
-      { app: '5100004', mark: 'FAR' }, { app: '5100005', mark: 'PAST' }, { app: '5100006', mark: 'NONE' }]);
+    await insertMarks(t.deps.db, [
+      { app: '5100001', mark: 'NINETY' },
+      { app: '5100002', mark: 'TWENTY' },
+      { app: '5100003', mark: 'FIVE' },
+      { app: '5100004', mark: 'FAR' },
+      { app: '5100005', mark: 'PAST' },
+      { app: '5100006', mark: 'NONE' },
+    ]);
     const expiries: Record<string, string | null> = {
-      5100001: day(D, 90), 5100002: day(D, 20), 5100003: day(D, 5), 5100004: day(D, 200), 5100005: day(D, -1), 5100006: null,
+      5100001: day(D, 90),
+      5100002: day(D, 20),
+      5100003: day(D, 5),
+      5100004: day(D, 200),
+      5100005: day(D, -1),
+      5100006: null,
     };
-    for (const [app, expire_at] of Object.entries(expiries)) await t.deps.db('trademarks').where({ application_number: app }).update({ expire_at });
+    for (const [app, expire_at] of Object.entries(expiries))
+      await t.deps.db('trademarks').where({ application_number: app }).update({ expire_at });
     const o = await owner(t);
-    await o.post('/user/v1/webhooks/').send({ url: `${receiver.url}/r`, monitored_applications: ['5100001'], events: ['trademark.renewal_due'] }).expect(201);
+    await o
+      .post('/user/v1/webhooks/')
+      .send({ url: `${receiver.url}/r`, monitored_applications: ['5100001'], events: ['trademark.renewal_due'] })
+      .expect(201);
     workers = await startWorkers(t);
   });
   after(async () => {
@@ -36,8 +51,10 @@ describe('webhooks: renewal_due reminders', () => {
     await t.close();
   });
 
-  const reminders = async () => (await t.deps.db('renewal_reminders').orderBy(['application_number', 'threshold_days']))
-    .map((r) => `${r.application_number}@${r.threshold_days}`);
+  const reminders = async () =>
+    (await t.deps.db('renewal_reminders').orderBy(['application_number', 'threshold_days'])).map(
+      (r) => `${r.application_number}@${r.threshold_days}`,
+    );
 
   it('writes one reminder per mark at the threshold whose window it is in', async () => {
     expect(await workers.runRenewalsNow(D)).to.equal(3);
@@ -62,7 +79,10 @@ describe('webhooks: renewal_due reminders', () => {
   });
 
   it('re-arms when the expiry date changes', async () => {
-    await t.deps.db('trademarks').where({ application_number: '5100001' }).update({ expire_at: day(D, 84 + 3650) });
+    await t.deps
+      .db('trademarks')
+      .where({ application_number: '5100001' })
+      .update({ expire_at: day(D, 84 + 3650) });
     expect(await workers.runRenewalsNow(day(D, 84 + 3650 - 90))).to.equal(1);
     expect(await workers.runRenewalsNow(day(D, 84 + 3650 - 90))).to.equal(0);
   });
@@ -72,7 +92,10 @@ describe('webhooks: renewal_due reminders', () => {
     await new Promise((r) => setTimeout(r, 500));
     const got = receiver.received.map((r) => JSON.parse(r.body));
     expect(got.map((b) => `${b.event} ${b.trademark.application_number} ${b.change.new_value.days_before}`).sort()).to.deep.equal([
-      'trademark.renewal_due 5100001 30', 'trademark.renewal_due 5100001 7', 'trademark.renewal_due 5100001 90', 'trademark.renewal_due 5100001 90',
+      'trademark.renewal_due 5100001 30',
+      'trademark.renewal_due 5100001 7',
+      'trademark.renewal_due 5100001 90',
+      'trademark.renewal_due 5100001 90',
     ]);
     expect(new Set(got.map((b) => b.change.new_value.expire_at)).size).to.equal(2);
   });

@@ -1,23 +1,33 @@
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Receiver } from '../helpers/receiver.ts';
-import type { WebhookWorkers } from '../../workers/webhooks.ts';
-import { importFixture, owner, startApp, startWorkers, type Owner, until } from './support.ts';
+import { importFixture, type Owner, owner, startApp, startWorkers, until } from './support.ts';
 
-interface Mail { from: string; to: string[]; data: string }
+interface Mail {
+  from: string;
+  to: string[];
+  data: string;
+}
 
 /** A real SMTP server on an ephemeral loopback port, keeping what it receives. */
 async function smtpServer(): Promise<{ server: SMTPServer; port: number; mails: Mail[] }> {
   const mails: Mail[] = [];
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString('utf8') });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString('utf8'),
+        });
         done();
       });
     },
@@ -25,7 +35,6 @@ async function smtpServer(): Promise<{ server: SMTPServer; port: number; mails: 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return { server, port: (server.server.address() as AddressInfo).port, mails };
 }
-
 
 describe('webhooks: retries, disabling and replay', () => {
   let t: TestApp;
@@ -51,15 +60,26 @@ describe('webhooks: retries, disabling and replay', () => {
   });
 
   const hook = async (path: string) =>
-    (await acct.post('/user/v1/webhooks/').send({ url: `${receiver.url}${path}`, monitored_applications: ['4100002'], events: ['trademark.alert_changed'] })).body;
+    (
+      await acct
+        .post('/user/v1/webhooks/')
+        .send({ url: `${receiver.url}${path}`, monitored_applications: ['4100002'], events: ['trademark.alert_changed'] })
+    ).body;
   const change = async (n: number) => {
-    const [{ id }] = await t.deps.db('outbox').insert({
-      event: 'trademark.alert_changed', application_number: '4100002', old_value: null, new_value: JSON.stringify({ alert: `alert ${n}` }),
-      changed_at: new Date().toISOString(),
-    }).returning('id');
+    const [{ id }] = await t.deps
+      .db('outbox')
+      .insert({
+        event: 'trademark.alert_changed',
+        application_number: '4100002',
+        old_value: null,
+        new_value: JSON.stringify({ alert: `alert ${n}` }),
+        changed_at: new Date().toISOString(),
+      })
+      .returning('id');
     return id as number;
   };
-  const delivery = (outboxId: number, webhookId: string) => t.deps.db('webhook_deliveries').where({ outbox_id: outboxId, webhook_id: webhookId }).first();
+  const delivery = (outboxId: number, webhookId: string) =>
+    t.deps.db('webhook_deliveries').where({ outbox_id: outboxId, webhook_id: webhookId }).first();
   const at = (p: string) => receiver.received.filter((r) => r.path === p);
 
   it('retries a failed delivery after the backoff under the same webhook-id, until it succeeds', async () => {
@@ -134,7 +154,10 @@ describe('webhooks: retries, disabling and replay', () => {
 
     // Turned on again once the endpoint is fixed: a replay sends the cancelled delivery under its webhook-id.
     receiver.answer = () => ({ status: 204 });
-    expect((await acct.put(`/user/v1/webhooks/${w.id}/`).send({ active: true })).body).to.deep.include({ status: 'active', failure_count: 0 });
+    expect((await acct.put(`/user/v1/webhooks/${w.id}/`).send({ active: true })).body).to.deep.include({
+      status: 'active',
+      failure_count: 0,
+    });
     const replay = await acct.post(`/user/v1/webhooks/${w.id}/deliveries/${d3.id}/replay/`);
     expect(replay.status, JSON.stringify(replay.body)).to.equal(202);
     expect(replay.body).to.deep.include({ status: 'pending' });

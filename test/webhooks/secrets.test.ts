@@ -1,5 +1,5 @@
-import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
+import { expect } from 'chai';
 import { loadConfig } from '../../src/config.ts';
 import { generateSecret, SecretBox, secretProblem } from '../../src/webhooks/secrets.ts';
 import { signatureHeaders } from '../../src/webhooks/signing.ts';
@@ -30,15 +30,21 @@ describe('webhook secrets and signatures', () => {
     const h = signatureHeaders('sixteen-chars-ok', 'msg_1_ab', '{"x":1}', new Date(1_700_000_000_000));
     expect(h['X-Nishaan-Signature']).to.equal(`sha256=${createHmac('sha256', 'sixteen-chars-ok').update('{"x":1}').digest('hex')}`);
     expect(h['webhook-timestamp']).to.equal('1700000000');
-    expect(h['webhook-signature']).to.equal(`v1,${createHmac('sha256', 'sixteen-chars-ok').update('msg_1_ab.1700000000.{"x":1}').digest('base64')}`);
+    expect(h['webhook-signature']).to.equal(
+      `v1,${createHmac('sha256', 'sixteen-chars-ok').update('msg_1_ab.1700000000.{"x":1}').digest('base64')}`,
+    );
   });
 
   it('refuses the development encryption key and the test allow-list in production', () => {
     const prod = { NODE_ENV: 'production', URL_SIGNING_SECRET: 'u'.repeat(32), JWT_SECRET: 'j'.repeat(40) };
     expect(() => loadConfig(prod)).to.throw(/WEBHOOK_SECRET_KEY: must be set in production/);
-    expect(() => loadConfig({ ...prod, WEBHOOK_SECRET_KEY: 'w'.repeat(40), WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1' })).to.throw(/WEBHOOK_ALLOW_ADDRESSES/);
+    expect(() => loadConfig({ ...prod, WEBHOOK_SECRET_KEY: 'w'.repeat(40), WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1' })).to.throw(
+      /WEBHOOK_ALLOW_ADDRESSES/,
+    );
     expect(loadConfig({ ...prod, WEBHOOK_SECRET_KEY: 'w'.repeat(40) }).WEBHOOK_RETRY_DELAY_MS).to.equal(60_000);
     expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short' })).to.throw(/WEBHOOK_SECRET_KEY/);
-    expect(() => loadConfig({ WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1,example.com' })).to.throw(/WEBHOOK_ALLOW_ADDRESSES: must be comma-separated/);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1,example.com' })).to.throw(
+      /WEBHOOK_ALLOW_ADDRESSES: must be comma-separated/,
+    );
   });
 });

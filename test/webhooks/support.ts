@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createAccount, type PlanSpec, type TestAccount } from '../helpers/accounts.ts';
-import { bearer } from '../accounts/support.ts';
-import { testCertificate } from '../helpers/receiver.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import { WebhookWorkers } from '../../workers/webhooks.ts';
+import { bearer } from '../accounts/support.ts';
+import { createAccount, type PlanSpec, type TestAccount } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { testCertificate } from '../helpers/receiver.ts';
 
 export const FIXTURES = new URL('../fixtures/ingest/', import.meta.url).pathname;
 
@@ -36,7 +36,8 @@ export async function owner(t: TestApp, plan: PlanSpec = {}): Promise<Owner> {
   const account = await createAccount(t.deps.db, plan);
   const auth = bearer(t, account.accountId);
   return {
-    account, auth,
+    account,
+    auth,
     post: (p) => request(t.app).post(p).set('Authorization', auth),
     put: (p) => request(t.app).put(p).set('Authorization', auth),
     get: (p) => request(t.app).get(p).set('Authorization', auth),
@@ -61,7 +62,11 @@ export async function startWorkers(t: TestApp): Promise<WebhookWorkers> {
 }
 
 /** Polls until `check` holds; on timeout the error says what was awaited and, if given, the state then. */
-export async function until(what: string, check: () => Promise<boolean> | boolean, o: { ms?: number; state?: () => Promise<string> } = {}): Promise<void> {
+export async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  o: { ms?: number; state?: () => Promise<string> } = {},
+): Promise<void> {
   const end = Date.now() + (o.ms ?? 20_000);
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${o.state ? `; ${await o.state()}` : ''}`);

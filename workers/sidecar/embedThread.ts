@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
+import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
 import { decodeLogo, ImageError } from '../../src/logos/image.ts';
-import { LogoImage, loadEmbedder, type Embedder } from '../../src/logos/embedders.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
 
 // One sidecar worker thread: decodes and normalises images with sharp and runs the embedders.
@@ -54,7 +54,13 @@ try {
     reason = (err as Error).message;
     main = hogEmbedder;
   }
-  const loaded: Loaded = { model: main.name, dimensions: main.dimensions, fallbackUsed: main === hogEmbedder && primary.name !== fallback.name, reason, fallbackDimensions: hogEmbedder.dimensions };
+  const loaded: Loaded = {
+    model: main.name,
+    dimensions: main.dimensions,
+    fallbackUsed: main === hogEmbedder && primary.name !== fallback.name,
+    reason,
+    fallbackDimensions: hogEmbedder.dimensions,
+  };
   parentPort!.postMessage({ ready: true, loaded });
 } catch (err) {
   parentPort!.postMessage({ failed: (err as Error).message });
@@ -77,7 +83,11 @@ parentPort!.on('message', async (task: EmbedTask) => {
     const img = new LogoImage(bytes, await decodeLogo(bytes));
     const vector = await main.embed(img);
     const value: EmbedResult = {
-      model: main.name, vector, width: img.decoded.source.width, height: img.decoded.source.height, format: img.decoded.source.format,
+      model: main.name,
+      vector,
+      width: img.decoded.source.width,
+      height: img.decoded.source.height,
+      format: img.decoded.source.format,
     };
     if (task.withFallback) value.fallbackVector = main === hogEmbedder ? vector : await hogEmbedder.embed(img);
     if (task.forOcr) value.ocrPng = await ocrPng(img);

@@ -9,8 +9,12 @@ const log = createLogger(config.LOG_LEVEL);
 const url = new URL(config.ML_URL);
 const t0 = Date.now();
 const sidecar = await startSidecar({
-  host: url.hostname, port: Number(url.port || 80), workers: config.ML_WORKERS, ocrWorkers: config.OCR_WORKERS,
-  model: config.LOGO_MODEL, log: (msg) => log.warn(msg),
+  host: url.hostname,
+  port: Number(url.port || 80),
+  workers: config.ML_WORKERS,
+  ocrWorkers: config.OCR_WORKERS,
+  model: config.LOGO_MODEL,
+  log: (msg) => log.warn(msg),
 });
 log.info({ url: sidecar.url, model: sidecar.model, ms: Date.now() - t0 }, 'ML sidecar ready');
 process.send?.('ready');
@@ -19,7 +23,10 @@ let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  void sidecar.close().then(() => process.exit(0), () => process.exit(1));
+  void sidecar.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import Tesseract from 'tesseract.js';
 
 // OCR with tesseract.js, English and Devanagari, from the language data the @tesseract.js-data
@@ -34,13 +34,21 @@ function languageFolder(codes: string[]): string {
 const MIN_WORD_CONFIDENCE = 55;
 
 export class Ocr {
-  private constructor(private readonly scheduler: Tesseract.Scheduler, readonly workers: number, private readonly dir: string) {}
+  private constructor(
+    private readonly scheduler: Tesseract.Scheduler,
+    readonly workers: number,
+    private readonly dir: string,
+  ) {}
 
   static async start(workers: number, languages = ['eng', 'hin']): Promise<Ocr> {
     const scheduler = Tesseract.createScheduler();
     const dir = languageFolder(languages);
     for (let i = 0; i < workers; i++) {
-      const w = await Tesseract.createWorker(languages.join('+'), Tesseract.OEM.LSTM_ONLY, { langPath: dir, cacheMethod: 'none', gzip: true });
+      const w = await Tesseract.createWorker(languages.join('+'), Tesseract.OEM.LSTM_ONLY, {
+        langPath: dir,
+        cacheMethod: 'none',
+        gzip: true,
+      });
       // Sparse text: a logo's words sit anywhere, around a picture, in no reading order.
       await w.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SPARSE_TEXT, user_defined_dpi: '300' });
       scheduler.addWorker(w);
@@ -56,7 +64,8 @@ export class Ocr {
         for (const l of p.lines) {
           for (const w of l.words) {
             const text = w.text.trim();
-            if (text && w.confidence >= MIN_WORD_CONFIDENCE && /[\p{L}\p{N}]/u.test(text)) words.push({ text, confidence: Math.round(w.confidence) });
+            if (text && w.confidence >= MIN_WORD_CONFIDENCE && /[\p{L}\p{N}]/u.test(text))
+              words.push({ text, confidence: Math.round(w.confidence) });
           }
         }
       }

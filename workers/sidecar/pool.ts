@@ -23,7 +23,12 @@ export class ThreadPool {
   /** What the first thread reported when it had loaded (the `loaded` field of its ready message). */
   info: unknown;
 
-  constructor(private readonly script: URL, size: number, private readonly data: unknown, readonly maxQueue = 256) {
+  constructor(
+    private readonly script: URL,
+    size: number,
+    private readonly data: unknown,
+    readonly maxQueue = 256,
+  ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -62,7 +67,8 @@ export class ThreadPool {
 
   private spawn(): Slot {
     // Threads do not inherit the tsx loader: the script is imported after registering it.
-    const src = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); ` +
+    const src =
+      `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); ` +
       `await import(${JSON.stringify(this.script.href)});`;
     const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(src)}`), { workerData: this.data });
     const slot: Slot = { worker, task: null, ready: Promise.resolve() };
@@ -75,17 +81,20 @@ export class ThreadPool {
       worker.once('message', onFirst);
       worker.once('error', reject);
     });
-    slot.ready.then(() => {
-      worker.on('message', (m: { ok: boolean; value?: unknown; error?: Error }) => {
-        const t = slot.task;
-        slot.task = null;
-        if (t) {
-          if (m.ok) t.resolve(m.value);
-          else t.reject(Object.assign(new Error(m.error?.message ?? 'task failed'), m.error));
-        }
-        this.pump();
-      });
-    }, () => undefined);
+    slot.ready.then(
+      () => {
+        worker.on('message', (m: { ok: boolean; value?: unknown; error?: Error }) => {
+          const t = slot.task;
+          slot.task = null;
+          if (t) {
+            if (m.ok) t.resolve(m.value);
+            else t.reject(Object.assign(new Error(m.error?.message ?? 'task failed'), m.error));
+          }
+          this.pump();
+        });
+      },
+      () => undefined,
+    );
     worker.on('error', (err) => {
       slot.task?.reject(err);
       slot.task = null;
@@ -106,10 +115,13 @@ export class ThreadPool {
       if (slot.task) continue;
       const t = this.queue.shift()!;
       slot.task = t;
-      slot.ready.then(() => slot.worker.postMessage(t.msg, t.transfer), (err: Error) => {
-        slot.task = null;
-        t.reject(err);
-      });
+      slot.ready.then(
+        () => slot.worker.postMessage(t.msg, t.transfer),
+        (err: Error) => {
+          slot.task = null;
+          t.reject(err);
+        },
+      );
     }
   }
 }

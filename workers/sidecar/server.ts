@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_IMAGE_BYTES } from '../../src/logos/image.ts';
-import { MODELS_DIR, planModels, type ModelSpec } from '../../src/logos/models.ts';
-import { ThreadPool } from './pool.ts';
-import { Ocr, type OcrResult } from './ocr.ts';
+import { MODELS_DIR, type ModelSpec, planModels } from '../../src/logos/models.ts';
 import type { EmbedResult, Loaded, ThreadData } from './embedThread.ts';
+import { Ocr, type OcrResult } from './ocr.ts';
+import { ThreadPool } from './pool.ts';
 
 // The ML sidecar: image embeddings and OCR for the API and the workers, over HTTP on loopback.
 //   GET  /health            models loaded, pool and OCR state
@@ -33,7 +33,11 @@ export interface Sidecar {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -79,7 +83,10 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
     loaded = pool.info as Loaded;
   } catch (err) {
     await pool.close();
-    await ocrPromise.then((o) => o.close(), () => undefined);
+    await ocrPromise.then(
+      (o) => o.close(),
+      () => undefined,
+    );
     throw err;
   }
   const ocr = await ocrPromise;
@@ -102,7 +109,9 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
     }
   };
   const vectorBody = (r: EmbedResult) => ({
-    model: r.model, dimensions: r.vector.length, vector: Array.from(r.vector),
+    model: r.model,
+    dimensions: r.vector.length,
+    vector: Array.from(r.vector),
     ...(r.fallbackVector ? { fallback_model: fallback.name, fallback_vector: Array.from(r.fallbackVector) } : {}),
     image: { width: r.width, height: r.height, format: r.format },
   });
@@ -115,12 +124,16 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
       const hog = url.searchParams.get('hog') === '1';
       if (req.method === 'GET' && url.pathname === '/health') {
         send(res, 200, {
-          ok: true, model, fallback: { name: fallback.name, thresholds: fallback.thresholds },
-          pool: { workers: pool.size, busy: pool.busy, queued: pool.queued }, ocr: { workers: ocr.workers, languages: ['eng', 'hin'] },
+          ok: true,
+          model,
+          fallback: { name: fallback.name, thresholds: fallback.thresholds },
+          pool: { workers: pool.size, busy: pool.busy, queued: pool.queued },
+          ocr: { workers: ocr.workers, languages: ['eng', 'hin'] },
         });
         return;
       }
-      if (req.method !== 'POST' || !['/embed', '/ocr', '/analyse'].includes(url.pathname)) throw new HttpError(404, 'not_found', 'no such endpoint');
+      if (req.method !== 'POST' || !['/embed', '/ocr', '/analyse'].includes(url.pathname))
+        throw new HttpError(404, 'not_found', 'no such endpoint');
       const body = await readBody(req);
       if (!body.length) throw new HttpError(400, 'not_an_image', 'the body is empty: send the image bytes');
       const r = await embed(body, hog, url.pathname !== '/embed');

@@ -54,7 +54,15 @@ export interface AdmitOptions {
 }
 
 /** Admits a keyed request (or starts it early); a bearer request is admitted as its caller, a public one as nobody. */
-export async function admit(guard: Guard, req: Request, res: Response, caller: Caller | undefined, keyed: boolean, o: AdmitOptions, bill: Bill): Promise<Admission> {
+export async function admit(
+  guard: Guard,
+  req: Request,
+  res: Response,
+  caller: Caller | undefined,
+  keyed: boolean,
+  o: AdmitOptions,
+  bill: Bill,
+): Promise<Admission> {
   if (!keyed) return new Admission(guard, caller, caller && { caller });
   const admission = guard.admit(req, res, caller!, o.defaultCredit);
   if (o.mayStartEarly && guard.startEarly(caller!)) return new Admission(guard, caller, undefined, admission);

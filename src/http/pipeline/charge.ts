@@ -1,6 +1,6 @@
 import type { Resource } from '../../accounts/callerRepository.ts';
-import type { Admitted, Guard } from '../guard.ts';
 import type { Cost, Security } from '../definition.ts';
+import type { Admitted, Guard } from '../guard.ts';
 import type { Admission } from './admit.ts';
 import type { Bill } from './bill.ts';
 
@@ -29,7 +29,13 @@ export async function chargeUpFront(guard: Guard, admitted: Admitted, resource: 
  * resource unless it names another) once it knows what it hands out, before it hands anything out.
  * They go on the bill, so they are given back if the request fails afterwards.
  */
-export function deferredCharge(guard: Guard, admission: Admission, cost: Pick<Cost<never, never, never>, 'resource' | 'deferred'> | null, bill: Bill, operationId: string) {
+export function deferredCharge(
+  guard: Guard,
+  admission: Admission,
+  cost: Pick<Cost<never, never, never>, 'resource' | 'deferred'> | null,
+  bill: Bill,
+  operationId: string,
+) {
   return async (units: number, resource?: Resource): Promise<void> => {
     const admitted = admission.admitted;
     if (!cost?.deferred || !admitted) throw new Error(`${operationId} charges through ctx.charge without a deferred cost`);

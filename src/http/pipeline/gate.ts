@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { AppError } from '../../errors.ts';
-import { requireCategory, type Category } from '../../accounts/access.ts';
-import { requireFeature, type Feature } from '../../accounts/planRules.ts';
+import { type Category, requireCategory } from '../../accounts/access.ts';
 import type { Caller } from '../../accounts/callerRepository.ts';
+import { type Feature, requireFeature } from '../../accounts/planRules.ts';
+import { AppError } from '../../errors.ts';
 import { viewerOf } from '../viewer.ts';
 
 /** The plan category an endpoint needs: 403 category_not_on_plan before its input is read. */

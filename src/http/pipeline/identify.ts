@@ -1,9 +1,9 @@
 import type { Request } from 'express';
-import { AppError } from '../../errors.ts';
 import { viewerFor } from '../../accounts/access.ts';
 import type { Caller } from '../../accounts/callerRepository.ts';
-import type { Guard } from '../guard.ts';
+import { AppError } from '../../errors.ts';
 import type { Security } from '../definition.ts';
+import type { Guard } from '../guard.ts';
 
 /**
  * Who is calling: the account of an API key or of a bearer token, or nobody on public endpoints.
@@ -14,7 +14,8 @@ export async function identify(guard: Guard, req: Request, security: Security, i
   if (security === 'apiKey') {
     const caller = await guard.identify(req).catch((err: unknown) => {
       throw inactiveMessage && err instanceof AppError && err.code === 'subscription_inactive'
-        ? new AppError(err.code, inactiveMessage, err.details) : err;
+        ? new AppError(err.code, inactiveMessage, err.details)
+        : err;
     });
     req.viewer = viewerFor(caller);
     return caller;

@@ -1,15 +1,15 @@
 import type { Request, Response } from 'express';
 import type { z } from '../../schema/zod.ts';
-import type { Guard } from '../guard.ts';
 import type { AnyObject, CallerOf, EndpointDef, Security } from '../definition.ts';
-import { identify } from './identify.ts';
+import type { Guard } from '../guard.ts';
 import { admit } from './admit.ts';
-import { gateCategory, gateFeature } from './gate.ts';
-import { readInput } from './input.ts';
 import { checkBulk } from './bulk.ts';
 import { chargeUpFront, costOf, deferredCharge, isDefaultCost } from './charge.ts';
-import { startHandler } from './run.ts';
+import { gateCategory, gateFeature } from './gate.ts';
+import { identify } from './identify.ts';
+import { readInput } from './input.ts';
 import { checkResponse, send } from './respond.ts';
+import { startHandler } from './run.ts';
 
 /**
  * One endpoint's request handler, every request through the same steps: identify → admit (or start
@@ -17,7 +17,9 @@ import { checkResponse, send } from './respond.ts';
  * refuses or fails a request after admission gives back what is on its bill: errors cost nothing.
  */
 export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security>(
-  def: EndpointDef<P, Q, B, R, S>, guard: Guard, checkResponses: boolean,
+  def: EndpointDef<P, Q, B, R, S>,
+  guard: Guard,
+  checkResponses: boolean,
 ): (req: Request, res: Response) => Promise<void> {
   const status = def.status ?? 200;
   const security: Security = def.security ?? 'none';
@@ -45,7 +47,8 @@ export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.Z
       // An early start's handler runs while its admission is awaited; a refusal (429) wins over whatever it found.
       const run = startHandler(() => def.handler(ctx), admission.early);
       const admitted = await admission.settle(bill);
-      if (cost && !cost.deferred && admitted) await chargeUpFront(guard, admitted, cost.resource, defaultCredit ? 1 : cost.units?.(ctx) ?? 1, bill);
+      if (cost && !cost.deferred && admitted)
+        await chargeUpFront(guard, admitted, cost.resource, defaultCredit ? 1 : (cost.units?.(ctx) ?? 1), bill);
       result = await run();
       if (checkResponses && !def.contentType) checkResponse(def.response, result, def.operationId);
     } catch (err) {

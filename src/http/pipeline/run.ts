@@ -7,7 +7,10 @@ type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
  */
 export function startHandler<T>(handler: () => Promise<T>, now: boolean): () => Promise<T> {
   if (!now) return handler;
-  const running: Promise<Settled<T>> = handler().then((value) => ({ ok: true as const, value }), (err: unknown) => ({ ok: false as const, err }));
+  const running: Promise<Settled<T>> = handler().then(
+    (value) => ({ ok: true as const, value }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
   return async () => {
     const s = await running;
     if (!s.ok) throw s.err;

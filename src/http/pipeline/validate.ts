@@ -1,13 +1,17 @@
-import { z } from '../../schema/zod.ts';
-import { invalidParameters, type AppError, type Where } from '../../errors.ts';
+import { type AppError, invalidParameters, type Where } from '../../errors.ts';
+import type { z } from '../../schema/zod.ts';
 
 /** Turns zod issues into the `details` of a 400: one entry per offending parameter. */
 function validationError(where: Where, issues: z.core.$ZodIssue[]): AppError {
-  return invalidParameters(where, issues.map((i) => ({ parameter: i.path.length ? i.path.join('.') : '(body)', message: i.message })));
+  return invalidParameters(
+    where,
+    issues.map((i) => ({ parameter: i.path.length ? i.path.join('.') : '(body)', message: i.message })),
+  );
 }
 
 // C0 controls but tab, newline and carriage return; DEL; C1 controls; and UTF-16 halves without their pair
 // (JSON's \ud800 escape). None belongs in any field, and PostgreSQL refuses NUL in text with an error.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udfff]/u;
 
 interface Step {
@@ -32,7 +36,12 @@ export function controlCharacters(value: unknown): z.core.$ZodIssue[] {
     const bad = FORBIDDEN_CHARACTER.exec(s);
     if (bad) {
       const cp = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      out.push({ code: 'custom', path: pathOf(at), input: s, message: `contains a control character or unpaired surrogate (U+${cp}), which no field accepts` });
+      out.push({
+        code: 'custom',
+        path: pathOf(at),
+        input: s,
+        message: `contains a control character or unpaired surrogate (U+${cp}), which no field accepts`,
+      });
     }
   };
   // Each entry: a value, where it is, and whether its own name (an object key) is to be checked first.

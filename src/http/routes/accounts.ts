@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import * as S from '../../accounts/schemas.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { Services } from '../../root.ts';
 import type { Api } from '../endpoint.ts';
 import { clientIp } from '../guard.ts';
-import { AppError, notFound } from '../../errors.ts';
-import * as S from '../../accounts/schemas.ts';
-import type { Services } from '../../root.ts';
 
 const tags = ['Account'];
 
@@ -14,31 +14,52 @@ const JWT_SHAPE =
 
 export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' | 'tokens' | 'limits' | 'announced'>): void {
   api.add({
-    method: 'post', path: '/user/v1/signup/', operationId: 'signup', tags, security: 'none', cost: null,
+    method: 'post',
+    path: '/user/v1/signup/',
+    operationId: 'signup',
+    tags,
+    security: 'none',
+    cost: null,
     summary: 'Create an account: starts a 14-day trial of the chosen plan and returns a first API key',
     description:
-      'Every invalid field is named in the 400\'s `details`. An email that is already registered (compared without ' +
-      'regard to case) is 409 `email_taken`. ' + JWT_SHAPE,
-    body: S.SignupRequest, response: S.SignupResponse, status: 201, errors: [409],
+      "Every invalid field is named in the 400's `details`. An email that is already registered (compared without " +
+      'regard to case) is 409 `email_taken`. ' +
+      JWT_SHAPE,
+    body: S.SignupRequest,
+    response: S.SignupResponse,
+    status: 201,
+    errors: [409],
     handler: async ({ body }) => {
       const r = await d.accounts.signup(body);
       return {
-        token: d.tokens.issue(r.accountId).token, api_key: r.apiKey, email: r.email, name: r.name,
-        plan: body.plan, subscription_status: 'trial' as const, trial_ends_at: r.trialEndsAt?.toISOString() ?? null,
+        token: d.tokens.issue(r.accountId).token,
+        api_key: r.apiKey,
+        email: r.email,
+        name: r.name,
+        plan: body.plan,
+        subscription_status: 'trial' as const,
+        trial_ends_at: r.trialEndsAt?.toISOString() ?? null,
       };
     },
   });
 
   api.add({
-    method: 'post', path: '/user/v1/login/', operationId: 'login', tags, security: 'none', cost: null,
+    method: 'post',
+    path: '/user/v1/login/',
+    operationId: 'login',
+    tags,
+    security: 'none',
+    cost: null,
     summary: 'Exchange an email and password for a dashboard bearer token',
     description:
       `${JWT_SHAPE}\n\nA wrong email and a wrong password both give 401 \`invalid_credentials\` with the same message. ` +
       'Failed attempts are counted per email and per client address over 15 minutes: after 5 for one email (20 for one ' +
       'address) each further attempt is answered more slowly (up to 2 s); after 10 (50) attempts are refused with 429 ' +
       '`login_throttled`, `Retry-After` and `details: {limit, remaining, reset, resource: "login", per: "email"|"ip"}`. ' +
-      'A successful login clears the email\'s count.',
-    body: S.LoginRequest, response: S.LoginResponse, errors: [401, 429],
+      "A successful login clears the email's count.",
+    body: S.LoginRequest,
+    response: S.LoginResponse,
+    errors: [401, 429],
     handler: async ({ body, req }) => {
       const { delayMs } = await d.limits.loginAttempt(body.email, clientIp(req));
       if (delayMs > 0) await sleep(delayMs);
@@ -51,7 +72,12 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
   });
 
   api.add({
-    method: 'get', path: '/user/v1/keys/', operationId: 'listApiKeys', tags, security: 'bearer', cost: null,
+    method: 'get',
+    path: '/user/v1/keys/',
+    operationId: 'listApiKeys',
+    tags,
+    security: 'bearer',
+    cost: null,
     summary: 'Your API keys, active and revoked, oldest first (never the keys themselves)',
     response: S.ApiKeyList,
     handler: async ({ caller }) => {
@@ -61,10 +87,18 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
   });
 
   api.add({
-    method: 'post', path: '/user/v1/keys/', operationId: 'createApiKey', tags, security: 'bearer', cost: null,
+    method: 'post',
+    path: '/user/v1/keys/',
+    operationId: 'createApiKey',
+    tags,
+    security: 'bearer',
+    cost: null,
     summary: 'Create an API key (shown once)',
     description: 'Only while the subscription is active (trial or paid, not expired); otherwise 403 `subscription_inactive`.',
-    body: S.CreateKeyRequest, response: S.CreatedKey, status: 201, errors: [403, 409],
+    body: S.CreateKeyRequest,
+    response: S.CreatedKey,
+    status: 201,
+    errors: [403, 409],
     handler: async ({ caller, body }) => {
       const { key, apiKey } = await d.accounts.createKey(caller, body.name ?? 'default');
       return { key, api_key: apiKey };
@@ -72,11 +106,19 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
   });
 
   api.add({
-    method: 'delete', path: '/user/v1/keys/:key_id/', operationId: 'revokeApiKey', tags, security: 'bearer', cost: null,
+    method: 'delete',
+    path: '/user/v1/keys/:key_id/',
+    operationId: 'revokeApiKey',
+    tags,
+    security: 'bearer',
+    cost: null,
     summary: 'Revoke an API key at once',
-    description: 'Idempotent: revoking a revoked key answers 200 with the key as it is. Another account\'s key id is 404. ' +
-      'Allowed whatever the subscription\'s state, so a leaked key can always be switched off.',
-    params: S.KeyParams, response: S.ApiKey, errors: [404],
+    description:
+      "Idempotent: revoking a revoked key answers 200 with the key as it is. Another account's key id is 404. " +
+      "Allowed whatever the subscription's state, so a leaked key can always be switched off.",
+    params: S.KeyParams,
+    response: S.ApiKey,
+    errors: [404],
     handler: async ({ caller, params }) => {
       const key = await d.accounts.revokeKey(caller.accountId, params.key_id);
       if (!key) throw notFound(`API key ${params.key_id}`);
@@ -86,11 +128,20 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
   });
 
   api.add({
-    method: 'post', path: '/user/v1/keys/:key_id/rotate/', operationId: 'rotateApiKey', tags, security: 'bearer', cost: null,
+    method: 'post',
+    path: '/user/v1/keys/:key_id/rotate/',
+    operationId: 'rotateApiKey',
+    tags,
+    security: 'bearer',
+    cost: null,
     summary: 'Replace an API key: a new key with the same name, the old one revoked, in one transaction',
-    description: 'Only an active key can be rotated: a revoked key (or another account\'s) is 404 `not_found`, since there is no ' +
+    description:
+      "Only an active key can be rotated: a revoked key (or another account's) is 404 `not_found`, since there is no " +
       'active key with that id to replace. Like creating a key, it needs an active subscription (403 `subscription_inactive`).',
-    params: S.KeyParams, response: S.RotatedKey, status: 201, errors: [403, 404],
+    params: S.KeyParams,
+    response: S.RotatedKey,
+    status: 201,
+    errors: [403, 404],
     handler: async ({ caller, params }) => {
       const r = await d.accounts.rotateKey(caller, params.key_id);
       if (!r) throw notFound(`active API key ${params.key_id}`);
@@ -100,9 +151,15 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
   });
 
   api.add({
-    method: 'get', path: '/user/v1/usage/', operationId: 'getUsage', tags, security: 'bearer', cost: null,
-    summary: 'This month\'s use per resource type against your plan\'s monthly limits',
-    description: 'Months are calendar months in UTC. A keyed 2xx read costs one `api_calls` unless another resource is charged ' +
+    method: 'get',
+    path: '/user/v1/usage/',
+    operationId: 'getUsage',
+    tags,
+    security: 'bearer',
+    cost: null,
+    summary: "This month's use per resource type against your plan's monthly limits",
+    description:
+      'Months are calendar months in UTC. A keyed 2xx read costs one `api_calls` unless another resource is charged ' +
       'instead (see docs/plans.md); errors cost nothing.',
     response: S.Usage,
     handler: async ({ caller }) => d.usage.report(caller.accountId),

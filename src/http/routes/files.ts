@@ -1,10 +1,10 @@
-import express, { type NextFunction, type Response, type Router } from 'express';
 import path from 'node:path';
+import express, { type NextFunction, type Response, type Router } from 'express';
+import type { PlanState } from '../../accounts/planCache.ts';
+import { requireActive } from '../../accounts/planRules.ts';
 import { AppError } from '../../errors.ts';
 import { contentDisposition, contentTypeOf, FILES_PREFIX, isSafeKey, type ObjectStore } from '../../storage/objectStore.ts';
 import type { UrlSigner } from '../../storage/urlSigner.ts';
-import type { PlanState } from '../../accounts/planCache.ts';
-import { requireActive } from '../../accounts/planRules.ts';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 /** How long the S3 URL a checked request is redirected to stays valid. */
@@ -35,7 +35,9 @@ export function filesRouter(store: ObjectStore, signer: UrlSigner, planOf: PlanC
     }
     if (!isSafeKey(key)) throw new AppError('not_found', 'file not found');
     // Account ids are UUIDs; anything else names no account (and must not reach PostgreSQL as one).
-    const plan = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(verdict.accountId) ? await planOf(verdict.accountId) : undefined;
+    const plan = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(verdict.accountId)
+      ? await planOf(verdict.accountId)
+      : undefined;
     if (!plan) throw new AppError('forbidden', 'the account this link was issued to no longer exists');
     requireActive(plan, LINK_INACTIVE_MESSAGE);
 
@@ -57,10 +59,14 @@ function sendLocal(store: ObjectStore, key: string, filename: string, type: stri
   res.setHeader('Content-Disposition', contentDisposition(filename));
   res.setHeader('Cache-Control', 'private, max-age=60');
   // Read in 1 MiB chunks rather than 64 KiB: large PDFs go out in a sixteenth of the reads and writes.
-  res.sendFile(store.localPath!(key), { dotfiles: 'deny', lastModified: true, acceptRanges: true, highWaterMark: 1024 * 1024 } as object, (err) => {
-    if (!err) return;
-    // A key naming a directory (EISDIR) or running through a file (ENOTDIR) names no file either.
-    if (MISSING.has((err as NodeJS.ErrnoException).code ?? '')) next(new AppError('not_found', 'file not found'));
-    else next(err);
-  });
+  res.sendFile(
+    store.localPath!(key),
+    { dotfiles: 'deny', lastModified: true, acceptRanges: true, highWaterMark: 1024 * 1024 } as object,
+    (err) => {
+      if (!err) return;
+      // A key naming a directory (EISDIR) or running through a file (ENOTDIR) names no file either.
+      if (MISSING.has((err as NodeJS.ErrnoException).code ?? '')) next(new AppError('not_found', 'file not found'));
+      else next(err);
+    },
+  );
 }

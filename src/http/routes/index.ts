@@ -1,16 +1,16 @@
-import type { Api } from '../endpoint.ts';
 import type { Services } from '../../root.ts';
-import { searchRoutes } from './search.ts';
-import { trademarkRoutes } from './trademarks.ts';
-import { threatRoutes } from './threats.ts';
-import { journalRoutes } from './journals.ts';
-import { referenceRoutes } from './reference.ts';
+import type { Api } from '../endpoint.ts';
 import { accountRoutes } from './accounts.ts';
-import { documentRoutes } from './documents.ts';
-import { reportRoutes } from './reports.ts';
 import { bulkDocumentRoutes } from './bulkDocuments.ts';
-import { webhookRoutes, changesRoutes } from './webhooks.ts';
+import { documentRoutes } from './documents.ts';
+import { journalRoutes } from './journals.ts';
 import { logoRoutes } from './logos.ts';
+import { referenceRoutes } from './reference.ts';
+import { reportRoutes } from './reports.ts';
+import { searchRoutes } from './search.ts';
+import { threatRoutes } from './threats.ts';
+import { trademarkRoutes } from './trademarks.ts';
+import { changesRoutes, webhookRoutes } from './webhooks.ts';
 
 /** A group of endpoints: declared on the Api, each handler calling the services it is given. */
 export type Routes = (api: Api, services: Services) => void;
@@ -18,8 +18,18 @@ export type Routes = (api: Api, services: Services) => void;
 // In the order they are matched (and documented). Search first: /v1/trademarks/ and
 // /v1/trademarks/bulk/ must not be taken for a mark's detail.
 const ROUTES: Routes[] = [
-  searchRoutes, trademarkRoutes, threatRoutes, journalRoutes, referenceRoutes, accountRoutes,
-  documentRoutes, reportRoutes, bulkDocumentRoutes, webhookRoutes, changesRoutes, logoRoutes,
+  searchRoutes,
+  trademarkRoutes,
+  threatRoutes,
+  journalRoutes,
+  referenceRoutes,
+  accountRoutes,
+  documentRoutes,
+  reportRoutes,
+  bulkDocumentRoutes,
+  webhookRoutes,
+  changesRoutes,
+  logoRoutes,
 ];
 
 export function registerRoutes(api: Api, services: Services): void {

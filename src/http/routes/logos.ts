@@ -1,11 +1,11 @@
-import type { Api } from '../endpoint.ts';
 import type { Request, Response } from 'express';
+import { MAX_IMAGE_BYTES } from '../../logos/image.ts';
 import * as S from '../../logos/schemas.ts';
 import { distinctFiles, distinctTexts } from '../../logos/service.ts';
-import { MAX_IMAGE_BYTES } from '../../logos/image.ts';
+import type { Services } from '../../root.ts';
+import type { Api } from '../endpoint.ts';
 import { multipartReader } from '../uploads.ts';
 import { viewerOf } from '../viewer.ts';
-import type { Services } from '../../root.ts';
 
 const tags = ['Logo search'];
 const cost = { resource: 'logo_searches' as const };
@@ -18,71 +18,116 @@ const gone = (res: Response) => {
   });
   return ac.signal;
 };
-const IMAGE_ERRORS = 'An upload that is not a JPEG or PNG (not_an_image, unsupported_image_type), whose name or type says another ' +
+const IMAGE_ERRORS =
+  'An upload that is not a JPEG or PNG (not_an_image, unsupported_image_type), whose name or type says another ' +
   'format (image_type_mismatch), that is corrupt or truncated (image_corrupt), or smaller than 16 or larger than 10,000 pixels a side ' +
   '(image_dimensions) is a 400; over 5 MB a 413.';
-const URL_ERRORS = 'The URL must be http or https on a public host: a private, loopback or link-local address, also after DNS or a ' +
+const URL_ERRORS =
+  'The URL must be http or https on a public host: a private, loopback or link-local address, also after DNS or a ' +
   'redirect, is 400 image_url_refused; no answer within 10 s, an HTTP error or a failed connection 400 image_url_unreachable; a body ' +
   'over 5 MB 400 image_url_too_large; something other than a JPEG or PNG 400 not_an_image.';
-const BULK = 'Needs a plan with bulk_logo_limit above 0 (403 bulk_not_on_plan), at most the plan\'s bulk size (403 bulk_size_exceeds_plan; ' +
+const BULK =
+  "Needs a plan with bulk_logo_limit above 0 (403 bulk_not_on_plan), at most the plan's bulk size (403 bulk_size_exceeds_plan; " +
   'above 100 a 400). One logo_searches credit per distinct item, taken before the search; when fewer remain the request is refused whole ' +
   '(429) and costs nothing. An item that fails has an `error` and its credit is given back.';
 
 export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos' | 'uploadDir'>): void {
   api.add({
-    method: 'post', path: '/v1/logo-search/text/', operationId: 'logoSearchText', tags, security: 'apiKey', cost,
+    method: 'post',
+    path: '/v1/logo-search/text/',
+    operationId: 'logoSearchText',
+    tags,
+    security: 'apiKey',
+    cost,
     summary: 'Logos whose words (read by OCR) match the text, as word marks match: spelling variants and sound-alikes included',
-    description: 'Ordered by text_score. similarity_level: high keeps exact, prefix, whole-word and compound matches (score 68+), medium adds ' +
+    description:
+      'Ordered by text_score. similarity_level: high keeps exact, prefix, whole-word and compound matches (score 68+), medium adds ' +
       'all words, suffix, substring and spelling variants (24+), low adds sound-alikes and partial matches (1+). One logo_searches credit.',
-    body: S.TextSearchBody, response: S.TextSearchResponse,
+    body: S.TextSearchBody,
+    response: S.TextSearchResponse,
     handler: ({ body, req }) => logos.text(body, body.max_results, account(req)),
   });
 
   api.add({
-    method: 'post', path: '/v1/logo-search/image/', operationId: 'logoSearchImage', tags, security: 'apiKey', cost,
+    method: 'post',
+    path: '/v1/logo-search/image/',
+    operationId: 'logoSearchImage',
+    tags,
+    security: 'apiKey',
+    cost,
     summary: 'Registered logos similar to an uploaded image (multipart uploaded_file), most similar first, with clip_similarity',
     description: `Minimum similarities of high, medium and low depend on the model named in the response (docs/logos.md). ${IMAGE_ERRORS} One logo_searches credit.`,
-    multipart: multipartReader(uploadDir, 'uploaded_file', 1, MAX_IMAGE_BYTES), errors: [413, 503],
-    body: S.ImageSearchForm, response: S.ImageSearchResponse,
+    multipart: multipartReader(uploadDir, 'uploaded_file', 1, MAX_IMAGE_BYTES),
+    errors: [413, 503],
+    body: S.ImageSearchForm,
+    response: S.ImageSearchResponse,
     handler: ({ body, req }) => logos.upload(body.uploaded_file, body.similarity_level, body.img_cnt, account(req)),
   });
 
   api.add({
-    method: 'post', path: '/v1/logo-search/image-url/', operationId: 'logoSearchImageUrl', tags, security: 'apiKey', cost,
+    method: 'post',
+    path: '/v1/logo-search/image-url/',
+    operationId: 'logoSearchImageUrl',
+    tags,
+    security: 'apiKey',
+    cost,
     summary: 'Registered logos similar to the image at a public URL, most similar first',
-    description: `${URL_ERRORS} ${IMAGE_ERRORS.replace(' is a 400; over 5 MB a 413', ' is a 400')} One logo_searches credit.`, errors: [503],
-    body: S.ImageUrlBody, response: S.ImageSearchResponse,
+    description: `${URL_ERRORS} ${IMAGE_ERRORS.replace(' is a 400; over 5 MB a 413', ' is a 400')} One logo_searches credit.`,
+    errors: [503],
+    body: S.ImageUrlBody,
+    response: S.ImageSearchResponse,
     handler: ({ body, req }) => logos.url(body.image_url, body.similarity_level, body.img_cnt, account(req)),
   });
 
   const texts = ({ body }: { body: { queries: { query_text: string; similarity_level: S.Level[] }[] } }) => distinctTexts(body.queries);
   api.add({
-    method: 'post', path: '/v1/logo-search/bulk-text/', operationId: 'logoSearchBulkText', tags, security: 'apiKey',
+    method: 'post',
+    path: '/v1/logo-search/bulk-text/',
+    operationId: 'logoSearchBulkText',
+    tags,
+    security: 'apiKey',
     summary: 'Up to 100 text logo searches at once; results per query',
-    description: BULK, body: S.BulkTextBody, response: S.BulkTextResponse,
-    bulk: { family: 'logo', items: ({ body }) => body.queries.length }, cost: { resource: 'logo_searches', units: texts },
+    description: BULK,
+    body: S.BulkTextBody,
+    response: S.BulkTextResponse,
+    bulk: { family: 'logo', items: ({ body }) => body.queries.length },
+    cost: { resource: 'logo_searches', units: texts },
     handler: ({ body, req }) => logos.bulkText(body.queries, body.max_results_per_query, account(req)),
   });
 
   api.add({
-    method: 'post', path: '/v1/logo-search/bulk-image/', operationId: 'logoSearchBulkImage', tags, security: 'apiKey',
+    method: 'post',
+    path: '/v1/logo-search/bulk-image/',
+    operationId: 'logoSearchBulkImage',
+    tags,
+    security: 'apiKey',
     summary: 'Up to 100 uploaded images (multipart uploaded_files) searched at once; results per image',
-    description: `${BULK} Files are searched by content: the same image twice is one search and one credit. ${IMAGE_ERRORS.replace(' is a 400', ' is that item\'s error')}`,
-    multipart: multipartReader(uploadDir, 'uploaded_files', S.MAX_BULK, MAX_IMAGE_BYTES), errors: [413],
-    body: S.BulkImageForm, response: S.BulkImageResponse,
+    description: `${BULK} Files are searched by content: the same image twice is one search and one credit. ${IMAGE_ERRORS.replace(' is a 400', " is that item's error")}`,
+    multipart: multipartReader(uploadDir, 'uploaded_files', S.MAX_BULK, MAX_IMAGE_BYTES),
+    errors: [413],
+    body: S.BulkImageForm,
+    response: S.BulkImageResponse,
     bulk: { family: 'logo', items: ({ body }) => body.uploaded_files.length },
     cost: { resource: 'logo_searches', units: ({ body }) => distinctFiles(body.uploaded_files) },
-    handler: ({ body, req, res, uncharge }) => logos.bulkUploads(body.uploaded_files, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
+    handler: ({ body, req, res, uncharge }) =>
+      logos.bulkUploads(body.uploaded_files, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
   });
 
   api.add({
-    method: 'post', path: '/v1/logo-search/bulk-image-url/', operationId: 'logoSearchBulkImageUrl', tags, security: 'apiKey',
+    method: 'post',
+    path: '/v1/logo-search/bulk-image-url/',
+    operationId: 'logoSearchBulkImageUrl',
+    tags,
+    security: 'apiKey',
     summary: 'Up to 100 image URLs searched at once; results per URL',
-    description: `${BULK} ${URL_ERRORS.replace(/ is 400 | 400 /g, ' ')} (each is that item's error). The exception to the refund: a URL ` +
+    description:
+      `${BULK} ${URL_ERRORS.replace(/ is 400 | 400 /g, ' ')} (each is that item's error). The exception to the refund: a URL ` +
       'that gave no answer within 10 s is charged, as it held a search slot all that time.',
-    body: S.BulkUrlBody, response: S.BulkUrlResponse,
+    body: S.BulkUrlBody,
+    response: S.BulkUrlResponse,
     bulk: { family: 'logo', items: ({ body }) => body.image_urls.length },
     cost: { resource: 'logo_searches', units: ({ body }) => new Set(body.image_urls).size },
-    handler: ({ body, req, res, uncharge }) => logos.bulkUrls(body.image_urls, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
+    handler: ({ body, req, res, uncharge }) =>
+      logos.bulkUrls(body.image_urls, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
   });
 }

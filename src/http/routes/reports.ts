@@ -1,19 +1,20 @@
-import type { Response } from 'express';
 import { finished } from 'node:stream/promises';
-import { z } from '../../schema/zod.ts';
-import type { Api } from '../endpoint.ts';
-import { viewerOf } from '../viewer.ts';
-import { appNoParam, intParam } from '../../schema/params.ts';
-import { SearchQuery } from '../../search/schemas.ts';
-import { contentDisposition } from '../../storage/objectStore.ts';
+import type { Response } from 'express';
 import { EXPORT_MAX_ROWS, type GeneratedFile } from '../../documents/reportService.ts';
 import type { Services } from '../../root.ts';
+import { appNoParam, intParam } from '../../schema/params.ts';
+import { z } from '../../schema/zod.ts';
+import { SearchQuery } from '../../search/schemas.ts';
+import { contentDisposition } from '../../storage/objectStore.ts';
+import type { Api } from '../endpoint.ts';
+import { viewerOf } from '../viewer.ts';
 
 const tags = ['Reports'];
 
 const ExportQuery = SearchQuery.pick({ word_mark: true, match_type: true, class_number: true, classes: true, status: true }).extend({
   max_rows: intParam('max_rows', 1, EXPORT_MAX_ROWS, { type: `max_rows must be an integer from 1 to ${EXPORT_MAX_ROWS}` })
-    .default(EXPORT_MAX_ROWS).openapi({ description: `Rows to export, in result order (default and maximum ${EXPORT_MAX_ROWS.toLocaleString('en')})` }),
+    .default(EXPORT_MAX_ROWS)
+    .openapi({ description: `Rows to export, in result order (default and maximum ${EXPORT_MAX_ROWS.toLocaleString('en')})` }),
 });
 
 /** Streams a generated file as the response body; resolves when the client has it all. */
@@ -28,22 +29,36 @@ async function send(res: Response, file: GeneratedFile): Promise<void> {
 
 export function reportRoutes(api: Api, { reports }: Pick<Services, 'reports'>): void {
   api.add({
-    method: 'get', path: '/v1/reports/trademarks/:app_no/pdf/', operationId: 'trademarkPdfReport', tags, security: 'apiKey',
+    method: 'get',
+    path: '/v1/reports/trademarks/:app_no/pdf/',
+    operationId: 'trademarkPdfReport',
+    tags,
+    security: 'apiKey',
     summary: 'A PDF report of one trademark: core data, logo and the linked tables the plan opens; one pdf_reports credit',
     description: 'Sections whose category is not on the plan say so instead of listing rows. 429 quota_exceeded when pdf_reports is spent.',
-    contentType: 'application/pdf', cost: { resource: 'pdf_reports', deferred: true },
-    params: z.object({ app_no: appNoParam }), response: z.any(), errors: [404],
+    contentType: 'application/pdf',
+    cost: { resource: 'pdf_reports', deferred: true },
+    params: z.object({ app_no: appNoParam }),
+    response: z.any(),
+    errors: [404],
     handler: async ({ params, req, res, charge }) => send(res, await reports.trademarkPdf(params.app_no, viewerOf(req), charge)),
   });
 
   api.add({
-    method: 'get', path: '/v1/reports/search/xlsx/', operationId: 'searchExcelExport', tags, security: 'apiKey',
+    method: 'get',
+    path: '/v1/reports/search/xlsx/',
+    operationId: 'searchExcelExport',
+    tags,
+    security: 'apiKey',
     summary: 'A search exported as an xlsx workbook (up to 10,000 rows); one excel_reports credit',
-    description: 'The same search as GET /v1/trademarks/ (word_mark, match_type, class_number, classes, status). Sheets: Results '
-      + '(every result field, in result order), Groups (counts over all matches) and Search (the parameters, the match count and the '
-      + 'rows written). Streamed as it is made. 429 quota_exceeded when excel_reports is spent.',
-    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', cost: { resource: 'excel_reports', deferred: true },
-    query: ExportQuery, response: z.any(),
+    description:
+      'The same search as GET /v1/trademarks/ (word_mark, match_type, class_number, classes, status). Sheets: Results ' +
+      '(every result field, in result order), Groups (counts over all matches) and Search (the parameters, the match count and the ' +
+      'rows written). Streamed as it is made. 429 quota_exceeded when excel_reports is spent.',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    cost: { resource: 'excel_reports', deferred: true },
+    query: ExportQuery,
+    response: z.any(),
     handler: async ({ query, res, charge }) => send(res, await reports.searchWorkbook(query, charge)),
   });
 }

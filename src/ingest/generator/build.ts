@@ -1,17 +1,18 @@
-import { Rng } from './rng.ts';
-import { AS_OF, FIRST_JOURNAL, LAST_JOURNAL, addYears, dayOf, iso, journalDay, journalOnOrAfter } from './dates.ts';
-import type { Reference } from './reference.ts';
+import { AS_OF, addYears, dayOf, FIRST_JOURNAL, iso, journalDay, journalOnOrAfter, LAST_JOURNAL } from './dates.ts';
+import { linkRecords } from './linked.ts';
 import { Marks } from './marks.ts';
 import { Parties } from './parties.ts';
 import { OFFICE_CITY } from './places.ts';
-import { ADVERTISED, EXAM_STATUSES, REGISTERED_LIKE, S, type Status, currentStatus, keptSteps, route, timeline } from './status.ts';
-import { linkRecords } from './linked.ts';
+import type { Reference } from './reference.ts';
+import { Rng } from './rng.ts';
+import { ADVERTISED, currentStatus, EXAM_STATUSES, keptSteps, REGISTERED_LIKE, route, S, type Status, timeline } from './status.ts';
 import { type Force, type HistoryRow, type Mark, STRIDE } from './types.ts';
 
 // Everything the register holds about one mark, as plain data. Built from pure functions of
 // (seed, index), so the delta can rebuild a baseline mark exactly and change only what it means to.
 
-const S_STATUS = 31, S_DETAIL = 32;
+const S_STATUS = 31,
+  S_DETAIL = 32;
 const POST_EXAM = new Set<Status>([S.ACC, S.ABA, S.AA, S.ADV, S.RADV, S.AWP, S.OPP, S.REG, S.RECT, S.DIV, S.REM, S.ABN]);
 const PENDING: Status[] = [S.NA, S.FCP, S.ME, S.UE];
 const E_FILING_FROM = dayOf('2009-01-01');
@@ -21,7 +22,11 @@ export class Builder {
   readonly parties: Parties;
   private readonly rng = new Rng();
 
-  constructor(readonly seed: number, readonly n: number, readonly ref: Reference) {
+  constructor(
+    readonly seed: number,
+    readonly n: number,
+    readonly ref: Reference,
+  ) {
     this.marks = new Marks(seed, n);
     this.parties = new Parties(seed, ref);
   }
@@ -37,11 +42,26 @@ export class Builder {
     const rng = this.rng.reseed(this.seed, i, S_STATUS);
 
     // A mark filed on the delta day has only just entered the system.
-    const status = i >= this.n ? (rng.chance(0.7) ? S.NA : hasDevice ? S.SVC : S.FCP)
-      : force ? forcedStatus(force, rng) : currentStatus(rng, ageYears, hasDevice, citable.length > 0);
-    const exam = citable.length > 0 && force !== 'marked_for_exam' && force !== 'pending'
-      && (EXAM_STATUSES.has(status) || force === 'objected' || (POST_EXAM.has(status) && rng.chance(0.65)));
-    const opposed = status === S.OPP || (status === S.REG && rng.chance(0.025)) || (status === S.REF && rng.chance(0.2)) || (status === S.ABN && rng.chance(0.05));
+    const status =
+      i >= this.n
+        ? rng.chance(0.7)
+          ? S.NA
+          : hasDevice
+            ? S.SVC
+            : S.FCP
+        : force
+          ? forcedStatus(force, rng)
+          : currentStatus(rng, ageYears, hasDevice, citable.length > 0);
+    const exam =
+      citable.length > 0 &&
+      force !== 'marked_for_exam' &&
+      force !== 'pending' &&
+      (EXAM_STATUSES.has(status) || force === 'objected' || (POST_EXAM.has(status) && rng.chance(0.65)));
+    const opposed =
+      status === S.OPP ||
+      (status === S.REG && rng.chance(0.025)) ||
+      (status === S.REF && rng.chance(0.2)) ||
+      (status === S.ABN && rng.chance(0.05));
     const path = route(status, exam, opposed, rng);
     const slow = filed < E_FILING_FROM ? 2 + rng.float() * 2 : 1;
     let lastDay = AS_OF;
@@ -70,14 +90,35 @@ export class Builder {
     const agent = detail.chance(who.owners[0].country === 'India' ? 0.58 : 0.98) ? this.parties.agent(detail, who.office) : null;
 
     const mark: Mark = {
-      i, appNo: m.appNo(i), type, cls: core.cls, word: core.word, parent: core.parent, filed, status, path, pathDays: days,
-      expire, journal, office: who.office,
+      i,
+      appNo: m.appNo(i),
+      type,
+      cls: core.cls,
+      word: core.word,
+      parent: core.parent,
+      filed,
+      status,
+      path,
+      pathDays: days,
+      expire,
+      journal,
+      office: who.office,
       filingMode: filed >= E_FILING_FROM && detail.chance(0.85) ? 'E-FILING' : OFFICE_CITY[who.office],
-      owners: who.owners, ownerIds: who.owners.map((_, k) => i * STRIDE + k), agent, agentId: agent ? i * STRIDE : 0, cited: exam ? citable.slice(0, 1 + detail.int(citable.length)) : [],
-      goods: goods(this.ref, core.cls, detail), usedSince: usedSince(filed, detail),
+      owners: who.owners,
+      ownerIds: who.owners.map((_, k) => i * STRIDE + k),
+      agent,
+      agentId: agent ? i * STRIDE : 0,
+      cited: exam ? citable.slice(0, 1 + detail.int(citable.length)) : [],
+      goods: goods(this.ref, core.cls, detail),
+      usedSince: usedSince(filed, detail),
       vienna: hasDevice && type !== 'SOUND' ? vienna(this.ref, detail) : [],
-      history: [], alert: '',
-      opposition: null, hearings: [], documents: [], exam: null, alerts: [],
+      history: [],
+      alert: '',
+      opposition: null,
+      hearings: [],
+      documents: [],
+      exam: null,
+      alerts: [],
     };
     mark.history = history(mark, i * STRIDE, filed < E_FILING_FROM - 3650, detail);
     linkRecords(this, mark, exam, opposed, force, detail);
@@ -87,14 +128,23 @@ export class Builder {
 
 function forcedStatus(force: Force, rng: Rng): Status {
   switch (force) {
-    case 'pending': return rng.pick(PENDING);
-    case 'accepted': return S.ACC;
-    case 'advertised_recently': return S.AA;
-    case 'opposed': case 'opposition_hearing': return S.OPP;
-    case 'objected': return S.OBJ;
-    case 'show_cause': return S.SCH;
-    case 'marked_for_exam': return S.ME;
-    case 'renewal_window': return S.REG;
+    case 'pending':
+      return rng.pick(PENDING);
+    case 'accepted':
+      return S.ACC;
+    case 'advertised_recently':
+      return S.AA;
+    case 'opposed':
+    case 'opposition_hearing':
+      return S.OPP;
+    case 'objected':
+      return S.OBJ;
+    case 'show_cause':
+      return S.SCH;
+    case 'marked_for_exam':
+      return S.ME;
+    case 'renewal_window':
+      return S.REG;
   }
 }
 
@@ -135,7 +185,7 @@ function goods(ref: Reference, cls: number, rng: Rng): string {
   // Nearby items in the alphabetical list read like a real specification.
   for (let k = 1; k < n; k++) {
     at += 1 + rng.int(7);
-    s += '; ' + items[at % items.length];
+    s += `; ${items[at % items.length]}`;
   }
   return s;
 }

@@ -85,4 +85,3 @@ export function addYears(day: number, years: number): number {
   }
   return YEAR_START[t - YEAR_FROM] + doy + (leap(t) && doy >= 59 ? 1 : 0);
 }
-

@@ -1,15 +1,25 @@
-import { Rng } from './rng.ts';
-import { DELTA_DAY, DELTA_JOURNAL, addYears } from './dates.ts';
 import type { Builder } from './build.ts';
+import { addYears, DELTA_DAY, DELTA_JOURNAL } from './dates.ts';
 import {
-  type Sink, alertLine, attorneyLine, citedLine, documentLine, emitMark, examLine, hearingLine, historyLine, oppositionLine,
-  proprietorLine, trademarkLine,
+  alertLine,
+  attorneyLine,
+  citedLine,
+  documentLine,
+  emitMark,
+  examLine,
+  hearingLine,
+  historyLine,
+  oppositionLine,
+  proprietorLine,
+  type Sink,
+  trademarkLine,
 } from './emit.ts';
+import { docFile } from './files.ts';
 import { ALERTS, examReasons, opponentOf, timeSlot } from './linked.ts';
 import type { Plan, Slot } from './plan.ts';
+import { Rng } from './rng.ts';
 import { S, type Status } from './status.ts';
-import { type Doc, type Mark, DELTA_K, STRIDE } from './types.ts';
-import { docFile } from './files.ts';
+import { DELTA_K, type Doc, type Mark, STRIDE } from './types.ts';
 
 // One registry day on top of the baseline. Each changed mark is rebuilt exactly as the baseline wrote
 // it, changed the way the plan says, and written out: the full trademark line (so the importer sees
@@ -23,7 +33,11 @@ class Change {
   private next = new Map<string, number>();
   private minute = 0;
 
-  constructor(readonly m: Mark, readonly rng: Rng, readonly out: Sink) {}
+  constructor(
+    readonly m: Mark,
+    readonly rng: Rng,
+    readonly out: Sink,
+  ) {}
 
   /** A fresh id for this mark's entity in the delta's id range. */
   id(entity: string): number {
@@ -40,7 +54,10 @@ class Change {
 
   status(to: Status): void {
     const m = this.m;
-    this.out.add('status_history', historyLine(m.appNo, { id: this.id('status'), old: m.status, status: to, day: DELTA_DAY, minute: this.tick() }));
+    this.out.add(
+      'status_history',
+      historyLine(m.appNo, { id: this.id('status'), old: m.status, status: to, day: DELTA_DAY, minute: this.tick() }),
+    );
     m.status = to;
   }
 
@@ -92,7 +109,16 @@ function apply(b: Builder, slot: Slot, c: Change): void {
     case 'opposition_filed': {
       const id = c.id('opposition');
       const opp = opponentOf(b, m, rng);
-      m.opposition = { id, number: `OPP-${id}`, opponent: opp.name, opponentAddress: opp.address, day: DELTA_DAY, status: 'Notice Filed', decision: null, decisionDay: -1 };
+      m.opposition = {
+        id,
+        number: `OPP-${id}`,
+        opponent: opp.name,
+        opponentAddress: opp.address,
+        day: DELTA_DAY,
+        status: 'Notice Filed',
+        decision: null,
+        decisionDay: -1,
+      };
       out.add('oppositions', oppositionLine(m.appNo, m.opposition));
       c.status(S.OPP);
       c.doc('Notice of Opposition', id);
@@ -117,7 +143,13 @@ function apply(b: Builder, slot: Slot, c: Change): void {
       break;
     case 'hearing_scheduled': {
       const objected = m.status === S.OBJ;
-      const h = { id: c.id('hearing'), day: DELTA_DAY + 14 + rng.int(45), type: objected ? 'Show Cause Hearing' : 'Opposition Hearing', slot: timeSlot(rng), status: 'Scheduled' };
+      const h = {
+        id: c.id('hearing'),
+        day: DELTA_DAY + 14 + rng.int(45),
+        type: objected ? 'Show Cause Hearing' : 'Opposition Hearing',
+        slot: timeSlot(rng),
+        status: 'Scheduled',
+      };
       out.add('hearings', hearingLine(m, h));
       if (objected) c.status(S.SCH);
       c.doc('Hearing Notice');

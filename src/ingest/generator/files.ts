@@ -1,16 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Rng } from './rng.ts';
 import { iso, journalDay } from './dates.ts';
 import { pdf } from './pdf.ts';
+import type { Rng } from './rng.ts';
 
 // The PDFs a set references. Documents share a small pool per document type (the importer stores
 // content-addressed blobs, so a pool keeps sets small without losing realism); every journal has its own.
 
 const POOL_PER_TYPE = 6;
 export const DOC_TYPES = [
-  'TM-A', 'Examination Report', 'Reply to Examination Report', 'Registration Certificate', 'TM-R', 'Hearing Notice',
-  'TM-M', 'TM-48', 'Notice of Opposition', 'Counter Statement', 'Evidence in Support of Opposition',
+  'TM-A',
+  'Examination Report',
+  'Reply to Examination Report',
+  'Registration Certificate',
+  'TM-R',
+  'Hearing Notice',
+  'TM-M',
+  'TM-48',
+  'Notice of Opposition',
+  'Counter Statement',
+  'Evidence in Support of Opposition',
 ] as const;
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -47,14 +56,16 @@ export function writeDocumentPool(setDir: string): void {
   fs.mkdirSync(path.join(setDir, 'files/documents'), { recursive: true });
   for (const t of DOC_TYPES) {
     DOC_PATHS.get(t)!.forEach((file, v) => {
-      const body = pdf(t, [[
-        [11, 'GOVERNMENT OF INDIA'],
-        [11, 'OFFICE OF THE CONTROLLER GENERAL OF PATENTS, DESIGNS AND TRADE MARKS'],
-        [16, 'TRADE MARKS REGISTRY'],
-        [13, t],
-        [10, DESCRIPTIONS[t] ?? t],
-        [10, `Specimen ${v + 1} of ${POOL_PER_TYPE}. Synthetic document generated for testing; not an official record.`],
-      ]]);
+      const body = pdf(t, [
+        [
+          [11, 'GOVERNMENT OF INDIA'],
+          [11, 'OFFICE OF THE CONTROLLER GENERAL OF PATENTS, DESIGNS AND TRADE MARKS'],
+          [16, 'TRADE MARKS REGISTRY'],
+          [13, t],
+          [10, DESCRIPTIONS[t] ?? t],
+          [10, `Specimen ${v + 1} of ${POOL_PER_TYPE}. Synthetic document generated for testing; not an official record.`],
+        ],
+      ]);
       fs.writeFileSync(path.join(setDir, file), body);
     });
   }
@@ -77,8 +88,16 @@ function journalPdf(n: number): Buffer {
   const d = iso(journalDay(n));
   const printed = `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
   return pdf(`Trade Marks Journal No. ${n}`, [
-    [[18, 'TRADE MARKS JOURNAL'], [14, `No. ${n}, ${printed}`], [11, 'Class 1 - 45'], [10, 'Published under Section 20 of the Trade Marks Act, 1999']],
-    [[11, `Trade Marks Journal No. ${n}, ${printed}`], [10, 'Advertisements of applications accepted or advertised before acceptance.'],
-      [10, 'Synthetic journal generated for testing; not an official publication.']],
+    [
+      [18, 'TRADE MARKS JOURNAL'],
+      [14, `No. ${n}, ${printed}`],
+      [11, 'Class 1 - 45'],
+      [10, 'Published under Section 20 of the Trade Marks Act, 1999'],
+    ],
+    [
+      [11, `Trade Marks Journal No. ${n}, ${printed}`],
+      [10, 'Advertisements of applications accepted or advertised before acceptance.'],
+      [10, 'Synthetic journal generated for testing; not an official publication.'],
+    ],
   ]);
 }

@@ -1,20 +1,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hash3 } from './rng.ts';
-import { AS_OF, DELTA_DAY, DELTA_JOURNAL, FIRST_JOURNAL, LAST_JOURNAL, iso, journalDay } from './dates.ts';
-import { loadReference } from './reference.ts';
-import { Marks } from './marks.ts';
 import { Builder } from './build.ts';
-import { Sink } from './emit.ts';
-import { SetWriter } from './output.ts';
-import { JOURNAL_PAGES, journalFile, writeDocumentPool, writeJournalPdfs } from './files.ts';
-import { LogoRenderer } from './logos.ts';
-import { hasLogoType, renderLogos, selectLogos } from './logoSet.ts';
-import { defaultDeltaSize, planDelta } from './plan.ts';
+import { AS_OF, DELTA_DAY, DELTA_JOURNAL, FIRST_JOURNAL, iso, journalDay, LAST_JOURNAL } from './dates.ts';
 import { writeDelta } from './delta.ts';
-import { unknownStatuses } from './status.ts';
+import { Sink } from './emit.ts';
+import { JOURNAL_PAGES, journalFile, writeDocumentPool, writeJournalPdfs } from './files.ts';
+import { hasLogoType, renderLogos, selectLogos } from './logoSet.ts';
+import { LogoRenderer } from './logos.ts';
+import { Marks } from './marks.ts';
+import { SetWriter } from './output.ts';
+import { defaultDeltaSize, planDelta } from './plan.ts';
 import { runChunks } from './pool.ts';
+import { loadReference } from './reference.ts';
+import { hash3 } from './rng.ts';
+import { unknownStatuses } from './status.ts';
 
 // A deterministic synthetic registry: a baseline file set of `records` trade marks with their linked
 // records, journals, documents and logos, and a delta set holding one day of changes on top of it,
@@ -54,7 +54,8 @@ export const MAX_RECORDS = 8_000_000; // application numbers stay 7 digits
 export async function generate(opts: GenerateOptions): Promise<GenerateSummary> {
   const n = opts.records;
   if (!Number.isInteger(n) || n < 1 || n > MAX_RECORDS) throw new Error(`records must be an integer from 1 to ${MAX_RECORDS}`);
-  if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff) throw new Error('seed must be an integer from 0 to 4294967295');
+  if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff)
+    throw new Error('seed must be an integer from 0 to 4294967295');
   const seed = opts.seed;
   const say = opts.progress ?? (() => {});
   const ref = loadReference(opts.dataDir);
@@ -90,14 +91,21 @@ export async function generate(opts: GenerateOptions): Promise<GenerateSummary> 
   logosDone.catch(() => {}); // awaited below; avoids an unhandled rejection while chunks run
 
   let lastSay = 0;
-  await runChunks({ seed, n, dataDir: ref.dir, forced: plan.forced }, n, CHUNK, threads, (c, out) => {
-    base.writeAll(out);
-    const now = Date.now();
-    if (now - lastSay > 2000 || (c + 1) * CHUNK >= n) {
-      lastSay = now;
-      say(`baseline: ${Math.min(n, (c + 1) * CHUNK)} / ${n} marks, ${(base.bytes / 1e9).toFixed(2)} GB`);
-    }
-  }, () => new Promise((r) => setImmediate(r)));
+  await runChunks(
+    { seed, n, dataDir: ref.dir, forced: plan.forced },
+    n,
+    CHUNK,
+    threads,
+    (c, out) => {
+      base.writeAll(out);
+      const now = Date.now();
+      if (now - lastSay > 2000 || (c + 1) * CHUNK >= n) {
+        lastSay = now;
+        say(`baseline: ${Math.min(n, (c + 1) * CHUNK)} / ${n} marks, ${(base.bytes / 1e9).toFixed(2)} GB`);
+      }
+    },
+    () => new Promise((r) => setImmediate(r)),
+  );
   await journalPdfs;
   const logos = await logosDone;
   base.write('logos', Buffer.from(logos.text, 'latin1'), logos.lines);
@@ -116,7 +124,10 @@ export async function generate(opts: GenerateOptions): Promise<GenerateSummary> 
   const deltaLogos = await renderLogos(renderer, freshLogos, deltaDir);
   delta.write('logos', Buffer.from(deltaLogos.text, 'latin1'), deltaLogos.lines);
   delta.close({
-    kind: 'delta', generatedAt: generatedAt(seed, DELTA_DAY), seed, records: out.lines.trademarks,
+    kind: 'delta',
+    generatedAt: generatedAt(seed, DELTA_DAY),
+    seed,
+    records: out.lines.trademarks,
     extra: { baseline_records: n, changed_marks: plan.slots.length, new_marks: plan.newMarks },
   });
   say(`delta: ${plan.slots.length} changed marks, ${plan.newMarks} new marks`);

@@ -1,11 +1,11 @@
-import { Rng } from './rng.ts';
 import { AS_OF, addYears, dayOf } from './dates.ts';
+import { docFile } from './files.ts';
 import type { Marks } from './marks.ts';
 import type { Parties } from './parties.ts';
 import { indianParty } from './people.ts';
+import type { Rng } from './rng.ts';
 import { S } from './status.ts';
-import { type Doc, type Force, type Hearing, type Mark, DELTA_K, STRIDE } from './types.ts';
-import { docFile } from './files.ts';
+import { DELTA_K, type Doc, type Force, type Hearing, type Mark, STRIDE } from './types.ts';
 
 // Examination reports, hearings, oppositions, documents and alerts of one mark, each tied to the
 // step of the mark's history it belongs to, so dates and statuses tell one consistent story.
@@ -17,7 +17,18 @@ export interface Drawn {
 }
 
 const CERTIFICATES_FROM = dayOf('2005-01-01');
-const TIME_SLOTS = ['10:30-11:00', '11:00-11:30', '11:30-12:00', '12:00-12:30', '12:30-13:00', '14:30-15:00', '15:00-15:30', '15:30-16:00', '16:00-16:30', '16:30-17:00'];
+const TIME_SLOTS = [
+  '10:30-11:00',
+  '11:00-11:30',
+  '11:30-12:00',
+  '12:00-12:30',
+  '12:30-13:00',
+  '14:30-15:00',
+  '15:00-15:30',
+  '15:30-16:00',
+  '16:00-16:30',
+  '16:30-17:00',
+];
 
 export const ALERTS = {
   opposed: 'Opposition filed: counter statement awaited',
@@ -25,7 +36,13 @@ export const ALERTS = {
   showCause: 'Show cause hearing scheduled',
   rectification: 'Rectification petition filed',
   renewal: 'Renewal due',
-  generic: ['Request on Form TM-M pending', 'Change of address recorded', 'Correspondence returned undelivered', 'Power of attorney on record', 'Request for certified copy pending'],
+  generic: [
+    'Request on Form TM-M pending',
+    'Change of address recorded',
+    'Correspondence returned undelivered',
+    'Power of attorney on record',
+    'Request for certified copy pending',
+  ],
 };
 
 export function hearingLink(office: string, id: number): string {
@@ -56,7 +73,10 @@ export function opponentOf(b: Drawn, m: Mark, rng: Rng): { name: string; address
 
 // Arrow helpers would be re-created (and re-named by tsx) per mark; methods are not.
 class Links {
-  constructor(readonly m: Mark, readonly rng: Rng) {}
+  constructor(
+    readonly m: Mark,
+    readonly rng: Rng,
+  ) {}
 
   day(s: string): number {
     const k = this.m.path.indexOf(s as never);
@@ -66,7 +86,13 @@ class Links {
   doc(type: string, day: number, oppId = 0): void {
     const m = this.m;
     if (m.documents.length < DELTA_K) {
-      m.documents.push({ id: m.i * STRIDE + m.documents.length, oppId, type, day: Math.min(day, AS_OF), file: docFile(type, this.rng) } satisfies Doc);
+      m.documents.push({
+        id: m.i * STRIDE + m.documents.length,
+        oppId,
+        type,
+        day: Math.min(day, AS_OF),
+        file: docFile(type, this.rng),
+      } satisfies Doc);
     }
   }
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { LogoRenderer } from './logos.ts';
 import type { Marks } from './marks.ts';
-import { LogoRenderer } from './logos.ts';
 
 // Which marks get a logo file, and rendering them to disk a few at a time. Rendering is async
 // (sharp works on libuv's pool), so it overlaps with JSONL generation on the worker threads.
@@ -31,7 +31,10 @@ export function logoPath(appNo: string): string {
 
 /** Renders every listed mark's logo into `setDir`; resolves to the logos.jsonl text. */
 export async function renderLogos(
-  renderer: LogoRenderer, list: number[], setDir: string, progress?: (done: number) => void,
+  renderer: LogoRenderer,
+  list: number[],
+  setDir: string,
+  progress?: (done: number) => void,
 ): Promise<{ text: string; lines: number }> {
   sharp.concurrency(1); // parallelism comes from several renders in flight, not threads per image
   const lines = new Array<string>(list.length);

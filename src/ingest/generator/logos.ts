@@ -1,21 +1,52 @@
 import sharp from 'sharp';
-import { Rng, Weighted, hash3, zipf } from './rng.ts';
 import type { Marks } from './marks.ts';
-import { type Font, type Mask, font, iconMask, iconSlugs, textWidth } from './raster.ts';
+import { type Font, font, iconMask, iconSlugs, type Mask, textWidth } from './raster.ts';
+import { hash3, Rng, Weighted, zipf } from './rng.ts';
 
 // Logos for device and composite marks: a simple-icons glyph with varied colour, background, added
 // text and layout. A mark that copies an earlier device mark usually copies its picture too, so the
 // logo set has genuine near-duplicates for the image-similarity engine to find.
 
-const S_LOGO = 41, S_ICON = 42;
-const CANVASES: [number, number][] = [[128, 128], [160, 160], [192, 128], [192, 96], [144, 144]];
+const S_LOGO = 41,
+  S_ICON = 42;
+const CANVASES: [number, number][] = [
+  [128, 128],
+  [160, 160],
+  [192, 128],
+  [192, 96],
+  [144, 144],
+];
 const INK: [number, number, number][] = [
-  [200, 16, 46], [0, 82, 147], [0, 122, 61], [255, 153, 51], [19, 136, 8], [106, 27, 154], [0, 0, 0], [33, 33, 33],
-  [183, 28, 28], [13, 71, 161], [245, 124, 0], [0, 105, 92], [121, 85, 72], [194, 24, 91], [63, 81, 181], [212, 160, 23],
+  [200, 16, 46],
+  [0, 82, 147],
+  [0, 122, 61],
+  [255, 153, 51],
+  [19, 136, 8],
+  [106, 27, 154],
+  [0, 0, 0],
+  [33, 33, 33],
+  [183, 28, 28],
+  [13, 71, 161],
+  [245, 124, 0],
+  [0, 105, 92],
+  [121, 85, 72],
+  [194, 24, 91],
+  [63, 81, 181],
+  [212, 160, 23],
 ];
 const PAPER: [number, number, number][] = [
-  [255, 255, 255], [255, 255, 255], [255, 255, 255], [250, 246, 233], [255, 248, 225], [232, 245, 233], [227, 242, 253],
-  [252, 228, 236], [245, 245, 245], [20, 20, 20], [13, 27, 62], [90, 10, 20],
+  [255, 255, 255],
+  [255, 255, 255],
+  [255, 255, 255],
+  [250, 246, 233],
+  [255, 248, 225],
+  [232, 245, 233],
+  [227, 242, 253],
+  [252, 228, 236],
+  [245, 245, 245],
+  [20, 20, 20],
+  [13, 27, 62],
+  [90, 10, 20],
 ];
 type Layout = 'mark' | 'badge' | 'stack' | 'inline' | 'frame' | 'split';
 
@@ -29,7 +60,10 @@ export class LogoRenderer {
   private readonly iconDraw: Weighted<number>;
   private readonly rng = new Rng();
 
-  constructor(readonly seed: number, readonly marks: Marks) {
+  constructor(
+    readonly seed: number,
+    readonly marks: Marks,
+  ) {
     // Popularity over icons is Zipf-shaped (a few motifs such as stars and lions recur everywhere);
     // which icons are popular is shuffled by seed.
     const order = this.slugs.map((_, k) => k).sort((a, b) => hash3(seed, a, 7) - hash3(seed, b, 7));
@@ -53,7 +87,11 @@ export class LogoRenderer {
     const [w, h] = r.pick(CANVASES);
     const wide = w > h;
     let text = core.word ? core.word : r.chance(0.2) ? monogram(r) : '';
-    let layout: Layout = text ? (wide ? r.pick<Layout>(['inline', 'inline', 'stack']) : r.pick<Layout>(['stack', 'stack', 'frame', 'badge'])) : r.pick<Layout>(['mark', 'badge', 'split', 'frame']);
+    const layout: Layout = text
+      ? wide
+        ? r.pick<Layout>(['inline', 'inline', 'stack'])
+        : r.pick<Layout>(['stack', 'stack', 'frame', 'badge'])
+      : r.pick<Layout>(['mark', 'badge', 'split', 'frame']);
     const paper = r.pick(PAPER);
     const dark = paper[0] + paper[1] + paper[2] < 300;
     let ink = r.pick(INK);
@@ -85,7 +123,14 @@ export class LogoRenderer {
     }
     if (layout === 'split') c.split(accent, r.chance(0.5));
     if (layout === 'frame') c.frame(Math.max(3, Math.round(w / 40)), accent);
-    const iconColour = layout === 'badge' ? paper : layout === 'split' ? (dark ? [255, 255, 255] as [number, number, number] : [0, 0, 0] as [number, number, number]) : ink;
+    const iconColour =
+      layout === 'badge'
+        ? paper
+        : layout === 'split'
+          ? dark
+            ? ([255, 255, 255] as [number, number, number])
+            : ([0, 0, 0] as [number, number, number])
+          : ink;
     c.blit(await iconMask(this.slugs[iconIndex], iconSize), ix, iy, iconColour);
 
     if (text) {
@@ -99,7 +144,9 @@ export class LogoRenderer {
         c.text(fitted.font, text, tx, ty, ink);
       }
     }
-    const png = await sharp(c.px, { raw: { width: w, height: h, channels: 3 } }).png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+    const png = await sharp(c.px, { raw: { width: w, height: h, channels: 3 } })
+      .png({ compressionLevel: 6, adaptiveFiltering: false })
+      .toBuffer();
     return { png, text };
   }
 }
@@ -128,7 +175,11 @@ async function fit(text: string, room: number): Promise<{ font: Font; text: stri
 class Canvas {
   readonly px: Buffer;
 
-  constructor(readonly w: number, readonly h: number, bg: [number, number, number]) {
+  constructor(
+    readonly w: number,
+    readonly h: number,
+    bg: [number, number, number],
+  ) {
     this.px = Buffer.allocUnsafe(w * h * 3);
     for (let p = 0; p < w * h * 3; p += 3) {
       this.px[p] = bg[0];
@@ -142,7 +193,9 @@ class Canvas {
     const p = (y * this.w + x) * 3;
     const px = this.px;
     if (a >= 255) {
-      px[p] = c[0]; px[p + 1] = c[1]; px[p + 2] = c[2];
+      px[p] = c[0];
+      px[p + 1] = c[1];
+      px[p + 2] = c[2];
       return;
     }
     px[p] = (px[p] * (255 - a) + c[0] * a) / 255;
@@ -164,7 +217,8 @@ class Canvas {
   }
 
   split(c: [number, number, number], diagonal: boolean): void {
-    for (let y = 0; y < this.h; y++) for (let x = 0; x < this.w; x++) if (diagonal ? x / this.w + y / this.h > 1 : y > this.h / 2) this.set(x, y, c, 255);
+    for (let y = 0; y < this.h; y++)
+      for (let x = 0; x < this.w; x++) if (diagonal ? x / this.w + y / this.h > 1 : y > this.h / 2) this.set(x, y, c, 255);
   }
 
   frame(t: number, c: [number, number, number]): void {

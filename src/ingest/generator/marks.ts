@@ -1,7 +1,7 @@
-import { Rng, Weighted, unit } from './rng.ts';
 import { AS_OF, DELTA_DAY, FIRST_DAY } from './dates.ts';
-import { PREFIXES, genericWords, rootName } from './words.ts';
+import { Rng, unit, Weighted } from './rng.ts';
 import { normaliseTokens, similarTokens, variantOf } from './variants.ts';
+import { genericWords, PREFIXES, rootName } from './words.ts';
 
 // The identity of mark i: its type, class, word mark, filing date and application number, and the
 // earlier mark it imitates, if any. All are pure functions of (seed, i), cheap enough to recompute
@@ -12,19 +12,36 @@ const TYPES: TmType[] = ['WORD', 'COMPOSITE', 'DEVICE', '3D', 'SOUND', 'COLOUR']
 const TYPE_CUM = cumulative([0.565, 0.31, 0.1, 0.015, 0.004, 0.006]);
 
 // Filing share per Nice class: goods for daily life and "business services" dominate Indian filings.
-const CLASS_WEIGHT = [0,
-  2.0, 1.0, 5.5, 0.8, 9.0, 1.3, 3.0, 1.0, 8.0, 1.5, 3.0, 1.8, 0.15, 1.5, 0.25, 2.8, 0.8, 1.5, 1.5, 2.0,
-  1.6, 0.5, 0.3, 1.6, 7.0, 0.5, 0.4, 1.0, 6.0, 8.5, 2.5, 2.5, 1.0, 0.8, 10.0, 1.5, 1.5, 0.8, 1.0, 0.8,
-  3.5, 3.5, 2.5, 2.5, 0.6];
+const CLASS_WEIGHT = [
+  0, 2.0, 1.0, 5.5, 0.8, 9.0, 1.3, 3.0, 1.0, 8.0, 1.5, 3.0, 1.8, 0.15, 1.5, 0.25, 2.8, 0.8, 1.5, 1.5, 2.0, 1.6, 0.5, 0.3, 1.6, 7.0, 0.5,
+  0.4, 1.0, 6.0, 8.5, 2.5, 2.5, 1.0, 0.8, 10.0, 1.5, 1.5, 0.8, 1.0, 0.8, 3.5, 3.5, 2.5, 2.5, 0.6,
+];
 // Cognate classes: an examiner cites across these, and a copier drifts between them.
 const CLASS_GROUPS = [
-  [29, 30, 31, 32, 33, 43], [3, 5, 10, 44], [9, 38, 42], [14, 18, 24, 25, 26], [35, 36, 37, 39, 40, 41, 45],
-  [1, 2, 4, 17, 19], [6, 7, 8, 11, 12, 13], [15, 16, 20, 21, 22, 23, 27, 28, 34],
+  [29, 30, 31, 32, 33, 43],
+  [3, 5, 10, 44],
+  [9, 38, 42],
+  [14, 18, 24, 25, 26],
+  [35, 36, 37, 39, 40, 41, 45],
+  [1, 2, 4, 17, 19],
+  [6, 7, 8, 11, 12, 13],
+  [15, 16, 20, 21, 22, 23, 27, 28, 34],
 ];
-const classDraw = new Weighted(Array.from({ length: 45 }, (_, k) => k + 1), CLASS_WEIGHT.slice(1));
+const classDraw = new Weighted(
+  Array.from({ length: 45 }, (_, k) => k + 1),
+  CLASS_WEIGHT.slice(1),
+);
 const GROUP_OF: number[][] = [];
 for (const g of CLASS_GROUPS) for (const c of g) GROUP_OF[c] = g;
-const groupDraw = new Map(CLASS_GROUPS.map((g) => [g, new Weighted(g, g.map((c) => CLASS_WEIGHT[c]))]));
+const groupDraw = new Map(
+  CLASS_GROUPS.map((g) => [
+    g,
+    new Weighted(
+      g,
+      g.map((c) => CLASS_WEIGHT[c]),
+    ),
+  ]),
+);
 
 export function relatedClasses(a: number, b: number): boolean {
   return GROUP_OF[a] === GROUP_OF[b];
@@ -42,7 +59,11 @@ function cumulative(ws: number[]): number[] {
 }
 
 // Streams: independent uniform draws per aspect of a mark.
-const S_TYPE = 1, S_3D = 2, S_VARIANT = 3, S_PARENT = 4, S_CORE = 5;
+const S_TYPE = 1,
+  S_3D = 2,
+  S_VARIANT = 3,
+  S_PARENT = 4,
+  S_CORE = 5;
 const VARIANT_SHARE = 0.35;
 // Filing volume doubles about every eight years, so most of the register is recent.
 const GROWTH = Math.LN2 / (8 * 365.25);
@@ -62,7 +83,10 @@ export class Marks {
   private readonly growthSpan: number;
 
   /** `n` is the baseline size; indices from n on are marks filed on the delta day. */
-  constructor(readonly seed: number, readonly n: number) {
+  constructor(
+    readonly seed: number,
+    readonly n: number,
+  ) {
     this.span = AS_OF - FIRST_DAY;
     this.growthSpan = Math.expm1(GROWTH * this.span);
   }
@@ -114,7 +138,7 @@ export class Marks {
     const rng = this.rng.reseed(this.seed, i, S_CORE);
     const cls = pc ? (rng.chance(0.7) ? pc.cls : groupDraw.get(GROUP_OF[pc.cls])!.draw(rng)) : classDraw.draw(rng);
     let word = '';
-    if (words) word = pc && pc.word ? variantOf(pc.word, rng, cls) : rootName(rng, cls);
+    if (words) word = pc?.word ? variantOf(pc.word, rng, cls) : rootName(rng, cls);
     return { word, cls, parent, norm: null };
   }
 

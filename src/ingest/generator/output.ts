@@ -38,14 +38,25 @@ export class SetWriter {
     for (const e of ENTITIES) if (out.bytes[e]) this.write(e, out.bytes[e], out.lines[e]);
   }
 
-  close(manifest: { kind: 'baseline' | 'delta'; generatedAt: string; seed: number; records: number; extra?: Record<string, unknown> }): void {
+  close(manifest: {
+    kind: 'baseline' | 'delta';
+    generatedAt: string;
+    seed: number;
+    records: number;
+    extra?: Record<string, unknown>;
+  }): void {
     for (const fd of this.fds.values()) fs.closeSync(fd);
     this.fds.clear();
     const counts = Object.fromEntries(ENTITIES.filter((e) => this.counts[e] > 0).map((e) => [e, this.counts[e]]));
     const body = {
-      format: 'nishaan-ingest/1', kind: manifest.kind, generated_at: manifest.generatedAt, seed: manifest.seed,
-      records: manifest.records, ...manifest.extra, counts,
+      format: 'nishaan-ingest/1',
+      kind: manifest.kind,
+      generated_at: manifest.generatedAt,
+      seed: manifest.seed,
+      records: manifest.records,
+      ...manifest.extra,
+      counts,
     };
-    fs.writeFileSync(path.join(this.dir, 'manifest.json'), JSON.stringify(body, null, 2) + '\n');
+    fs.writeFileSync(path.join(this.dir, 'manifest.json'), `${JSON.stringify(body, null, 2)}\n`);
   }
 }

@@ -1,7 +1,7 @@
-import { Rng } from './rng.ts';
-import type { Reference, State } from './reference.ts';
-import { Places } from './places.ts';
 import { type Agent, agentFor, foreignParty, indianParty } from './people.ts';
+import { Places } from './places.ts';
+import type { Reference, State } from './reference.ts';
+import { Rng } from './rng.ts';
 
 // The applicant(s) of mark i, from their own stream so that another mark (an opposition by the
 // earlier mark's owner) can look them up without regenerating anything else.
@@ -32,7 +32,10 @@ export class Parties {
   private readonly agents = new Map<number, Agent>();
   private readonly agentRng = new Rng();
 
-  constructor(readonly seed: number, ref: Reference) {
+  constructor(
+    readonly seed: number,
+    ref: Reference,
+  ) {
     this.places = new Places(ref);
   }
 
@@ -40,7 +43,14 @@ export class Parties {
     const rng = this.rng.reseed(this.seed, i, S_PEOPLE);
     if (rng.chance(FOREIGN_SHARE)) {
       const f = foreignParty(rng, word);
-      const owner: Proprietor = { name: f.name, entityType: f.entityType, address: f.address, state: null, country: f.country, tradingAs: null };
+      const owner: Proprietor = {
+        name: f.name,
+        entityType: f.entityType,
+        address: f.address,
+        state: null,
+        country: f.country,
+        tradingAs: null,
+      };
       return { owners: [owner], office: rng.pick(FOREIGN_OFFICES) };
     }
     const state = this.places.state(rng, filed);
@@ -55,7 +65,14 @@ export class Parties {
 
   private indian(rng: Rng, word: string, cls: number, state: State): Proprietor {
     const p = indianParty(rng, word, cls);
-    return { name: p.name, entityType: p.entityType, address: this.places.address(rng, state), state, country: 'India', tradingAs: p.tradingAs };
+    return {
+      name: p.name,
+      entityType: p.entityType,
+      address: this.places.address(rng, state),
+      state,
+      country: 'India',
+      tradingAs: p.tradingAs,
+    };
   }
 
   /** A new owner after an assignment, drawn from a stream of its own. */

@@ -22,7 +22,9 @@ export function pdf(title: string, pages: [number, string][][]): Buffer {
       y -= Math.round(size * 1.6);
     }
     body += 'ET\n';
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${fontObj} 0 R >> >> /Contents ${4 + p * 2} 0 R >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${fontObj} 0 R >> >> /Contents ${4 + p * 2} 0 R >>`,
+    );
     objects.push(`<< /Length ${Buffer.byteLength(body, 'latin1')} >>\nstream\n${body}endstream`);
   });
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');

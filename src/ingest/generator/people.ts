@@ -1,17 +1,40 @@
-import { Rng, Weighted, hash3, zipf } from './rng.ts';
-import { genericWord, popularWord } from './words.ts';
 import { FOREIGN, OFFICE_CITY } from './places.ts';
+import { hash3, type Rng, Weighted, zipf } from './rng.ts';
+import { genericWord, popularWord } from './words.ts';
 
 // Applicants, agents and opponents. Names follow the register's conventions: upper case, firms as
 // "M/S ...", companies with their legal suffix, sole proprietors "trading as" their firm.
 
-const MALE = 'RAJESH SURESH RAMESH MAHESH DINESH MUKESH RAKESH ANIL SUNIL SANJAY VIJAY AJAY MANOJ ASHOK VINOD PRAKASH DEEPAK AMIT SUMIT ROHIT RAHUL VIKAS PANKAJ NITIN SACHIN ARUN KIRAN RAVI GOPAL MOHAN SHYAM HARISH NARESH JITENDRA BHARAT HEMANT KAMLESH PRAVIN DILIP MOHAMMED ABDUL IRFAN IMRAN SALIM GURPREET HARPREET JASWINDER MANPREET SENTHIL MURUGAN KARTHIK VENKATESH SRINIVAS RAGHAVENDRA SUBRAMANIAN BALAKRISHNAN ARJUN ADITYA KUNAL VARUN NIKHIL'.split(' ');
-const FEMALE = 'SUNITA ANITA KAVITA SAVITA PRIYA POOJA NEHA RENU MEENA GEETA SEEMA REKHA ASHA USHA LATA SHOBHA NISHA RITU ANJALI DEEPA LAKSHMI PADMA REVATHI FATIMA AYESHA SHABANA HARJEET KULWINDER SWATI SNEHA KOMAL'.split(' ');
+const MALE =
+  'RAJESH SURESH RAMESH MAHESH DINESH MUKESH RAKESH ANIL SUNIL SANJAY VIJAY AJAY MANOJ ASHOK VINOD PRAKASH DEEPAK AMIT SUMIT ROHIT RAHUL VIKAS PANKAJ NITIN SACHIN ARUN KIRAN RAVI GOPAL MOHAN SHYAM HARISH NARESH JITENDRA BHARAT HEMANT KAMLESH PRAVIN DILIP MOHAMMED ABDUL IRFAN IMRAN SALIM GURPREET HARPREET JASWINDER MANPREET SENTHIL MURUGAN KARTHIK VENKATESH SRINIVAS RAGHAVENDRA SUBRAMANIAN BALAKRISHNAN ARJUN ADITYA KUNAL VARUN NIKHIL'.split(
+    ' ',
+  );
+const FEMALE =
+  'SUNITA ANITA KAVITA SAVITA PRIYA POOJA NEHA RENU MEENA GEETA SEEMA REKHA ASHA USHA LATA SHOBHA NISHA RITU ANJALI DEEPA LAKSHMI PADMA REVATHI FATIMA AYESHA SHABANA HARJEET KULWINDER SWATI SNEHA KOMAL'.split(
+    ' ',
+  );
 const MIDDLE = ['KUMAR', 'KUMAR', 'PRASAD', 'CHAND', 'LAL', 'BHAI', 'SINGH', 'DEVI', 'RANI', 'BEN', 'KANT', 'NATH'];
-const SURNAMES = 'GUPTA AGARWAL SHARMA VERMA JAIN SHAH PATEL MEHTA DESAI JOSHI KULKARNI DESHPANDE PATIL SHINDE JADHAV PAWAR SINGH YADAV MISHRA TIWARI PANDEY DUBEY CHAUHAN RATHORE KHAN SHAIKH ANSARI QURESHI SIDDIQUI REDDY NAIDU RAO IYER IYENGAR NAIR MENON PILLAI KRISHNAN MUKHERJEE BANERJEE CHATTERJEE DAS BOSE GHOSH SEN DUTTA ROY GILL SANDHU DHILLON GREWAL BANSAL GOYAL MITTAL SINGHAL KHANDELWAL MAHESHWARI OSWAL CHOPRA KAPOOR MALHOTRA KHANNA ARORA BHATIA SETHI THAKKAR SONI CHAUDHARY'.split(' ');
+const SURNAMES =
+  'GUPTA AGARWAL SHARMA VERMA JAIN SHAH PATEL MEHTA DESAI JOSHI KULKARNI DESHPANDE PATIL SHINDE JADHAV PAWAR SINGH YADAV MISHRA TIWARI PANDEY DUBEY CHAUHAN RATHORE KHAN SHAIKH ANSARI QURESHI SIDDIQUI REDDY NAIDU RAO IYER IYENGAR NAIR MENON PILLAI KRISHNAN MUKHERJEE BANERJEE CHATTERJEE DAS BOSE GHOSH SEN DUTTA ROY GILL SANDHU DHILLON GREWAL BANSAL GOYAL MITTAL SINGHAL KHANDELWAL MAHESHWARI OSWAL CHOPRA KAPOOR MALHOTRA KHANNA ARORA BHATIA SETHI THAKKAR SONI CHAUDHARY'.split(
+    ' ',
+  );
 const surname = new Weighted(SURNAMES, zipf(SURNAMES.length, 0.7, 5));
 
-const FIRM_TAILS = ['TRADERS', 'ENTERPRISES', 'INDUSTRIES', 'AGENCIES', 'CORPORATION', 'EXPORTS', 'SALES', 'BROTHERS', '& SONS', 'MANUFACTURERS', 'IMPEX', 'MARKETING', 'DISTRIBUTORS'];
+const FIRM_TAILS = [
+  'TRADERS',
+  'ENTERPRISES',
+  'INDUSTRIES',
+  'AGENCIES',
+  'CORPORATION',
+  'EXPORTS',
+  'SALES',
+  'BROTHERS',
+  '& SONS',
+  'MANUFACTURERS',
+  'IMPEX',
+  'MARKETING',
+  'DISTRIBUTORS',
+];
 
 export function personName(rng: Rng): string {
   const female = rng.chance(0.22);
@@ -23,13 +46,25 @@ export function personName(rng: Rng): string {
 
 /** A firm name, usually echoing the mark: applicants name their business after their brand. */
 function firmBase(rng: Rng, word: string, cls: number): string {
-  const head = word && word.length <= 22 && /^[A-Z' ]+$/.test(word) && rng.chance(0.55)
-    ? word.split(' ').slice(0, 2).join(' ')
-    : rng.chance(0.5) ? `${popularWord(rng)} ${popularWord(rng)}` : `${surname.draw(rng)} ${genericWord(rng, cls)}`;
+  const head =
+    word && word.length <= 22 && /^[A-Z' ]+$/.test(word) && rng.chance(0.55)
+      ? word.split(' ').slice(0, 2).join(' ')
+      : rng.chance(0.5)
+        ? `${popularWord(rng)} ${popularWord(rng)}`
+        : `${surname.draw(rng)} ${genericWord(rng, cls)}`;
   return head.startsWith('SHREE') || rng.chance(0.8) ? head : `SHREE ${head}`;
 }
 
-export const ENTITY_TYPES = ['Individual', 'Sole Proprietorship', 'Partnership Firm', 'Private Limited Company', 'Public Limited Company', 'Limited Liability Partnership', 'Trust', 'Hindu Undivided Family'] as const;
+export const ENTITY_TYPES = [
+  'Individual',
+  'Sole Proprietorship',
+  'Partnership Firm',
+  'Private Limited Company',
+  'Public Limited Company',
+  'Limited Liability Partnership',
+  'Trust',
+  'Hindu Undivided Family',
+] as const;
 const entityType = new Weighted([...ENTITY_TYPES], [25, 24, 15, 25, 3, 5, 1.5, 1.5]);
 
 export interface Party {
@@ -67,7 +102,10 @@ export function foreignParty(rng: Rng, word: string): Party & { country: string;
   const suffix = rng.pick(f.suffixes);
   const name = suffix === 'KABUSHIKI KAISHA' ? `${suffix} ${head}` : `${head} ${suffix}`;
   return {
-    name, entityType: 'Body Incorporate', tradingAs: null, country: f.country,
+    name,
+    entityType: 'Body Incorporate',
+    tradingAs: null,
+    country: f.country,
     address: `${rng.range(1, 999)} ${rng.pick(['HARBOUR', 'PARK', 'KING', 'MAIN', 'CENTRAL', 'RIVER'])} ${rng.pick(['STREET', 'AVENUE', 'ROAD', 'TOWER'])}, ${f.city}, ${f.country.toUpperCase()}`,
   };
 }
@@ -76,7 +114,10 @@ export function foreignParty(rng: Rng, word: string): Party & { country: string;
 
 // A few hundred agents per office file most of the register, with a long tail of one-off advocates.
 const AGENTS_PER_OFFICE = 1500;
-const agentRank = new Weighted(Array.from({ length: AGENTS_PER_OFFICE }, (_, k) => k), zipf(AGENTS_PER_OFFICE, 1.1, 4));
+const agentRank = new Weighted(
+  Array.from({ length: AGENTS_PER_OFFICE }, (_, k) => k),
+  zipf(AGENTS_PER_OFFICE, 1.1, 4),
+);
 const AGENT_STYLES = ['& ASSOCIATES', '& CO.', 'LAW OFFICES', 'IP ATTORNEYS', 'LEGAL', '& PARTNERS'];
 const OFFICE_STD: Record<string, string> = { MUM: '22', DEL: '11', KOL: '33', CHE: '44', AHD: '79' };
 

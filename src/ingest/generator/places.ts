@@ -1,15 +1,48 @@
-import { Rng, Weighted } from './rng.ts';
-import type { Reference, State } from './reference.ts';
 import { dayOf } from './dates.ts';
+import type { Reference, State } from './reference.ts';
+import { type Rng, Weighted } from './rng.ts';
 
 // Where applicants are. Filing volume is heavily concentrated in a few commercial states, and a
 // state's registry office follows from it (Trade Marks Rules r.4), so both are drawn together.
 
 // Share of filings by state code (rough, from the Registry's annual reports' office-wise split).
 const STATE_WEIGHT: Record<string, number> = {
-  MH: 17, DL: 14, GJ: 10, TN: 8, KA: 8, UP: 8, WB: 6, TG: 5, RJ: 4, HR: 4, PB: 3.5, KL: 3, MP: 3, AP: 2.5,
-  BR: 1.2, OR: 1, UT: 1, CH: 0.8, AS: 0.8, HP: 0.6, JH: 0.7, CT: 0.7, GA: 0.6, JK: 0.5, PY: 0.2, DH: 0.2,
-  TR: 0.1, ML: 0.08, MN: 0.06, NL: 0.05, AR: 0.04, MZ: 0.04, SK: 0.05, AN: 0.03, LA: 0.02, LD: 0.01,
+  MH: 17,
+  DL: 14,
+  GJ: 10,
+  TN: 8,
+  KA: 8,
+  UP: 8,
+  WB: 6,
+  TG: 5,
+  RJ: 4,
+  HR: 4,
+  PB: 3.5,
+  KL: 3,
+  MP: 3,
+  AP: 2.5,
+  BR: 1.2,
+  OR: 1,
+  UT: 1,
+  CH: 0.8,
+  AS: 0.8,
+  HP: 0.6,
+  JH: 0.7,
+  CT: 0.7,
+  GA: 0.6,
+  JK: 0.5,
+  PY: 0.2,
+  DH: 0.2,
+  TR: 0.1,
+  ML: 0.08,
+  MN: 0.06,
+  NL: 0.05,
+  AR: 0.04,
+  MZ: 0.04,
+  SK: 0.05,
+  AN: 0.03,
+  LA: 0.02,
+  LD: 0.01,
 };
 
 // Cities with the first three digits of their PIN codes; enough variety for addresses to look real.
@@ -56,7 +89,28 @@ const SPLIT_CITIES: Record<string, [string, string][]> = Object.fromEntries(
   Object.entries(CITIES).map(([code, list]) => [code, list.map((c) => c.split(':') as [string, string])]),
 );
 
-const STREETS = ['M.G. ROAD', 'STATION ROAD', 'MAIN ROAD', 'GANDHI NAGAR', 'NEHRU PLACE', 'MARKET YARD', 'INDUSTRIAL AREA', 'MIDC', 'G.T. ROAD', 'RING ROAD', 'CIVIL LINES', 'SADAR BAZAR', 'NEW MARKET', 'PHASE II', 'SECTOR 18', 'BAZAR PETH', 'RAILWAY ROAD', 'TILAK ROAD', 'PATEL NAGAR', 'SHASTRI NAGAR'];
+const STREETS = [
+  'M.G. ROAD',
+  'STATION ROAD',
+  'MAIN ROAD',
+  'GANDHI NAGAR',
+  'NEHRU PLACE',
+  'MARKET YARD',
+  'INDUSTRIAL AREA',
+  'MIDC',
+  'G.T. ROAD',
+  'RING ROAD',
+  'CIVIL LINES',
+  'SADAR BAZAR',
+  'NEW MARKET',
+  'PHASE II',
+  'SECTOR 18',
+  'BAZAR PETH',
+  'RAILWAY ROAD',
+  'TILAK ROAD',
+  'PATEL NAGAR',
+  'SHASTRI NAGAR',
+];
 const UNITS = ['SHOP NO.', 'PLOT NO.', 'FLAT NO.', 'H.NO.', 'GALA NO.', 'OFFICE NO.', 'KHASRA NO.'];
 
 // Carved-out states did not exist when older marks were filed; the register shows the parent state.
@@ -75,7 +129,10 @@ export class Places {
   constructor(ref: Reference) {
     for (const s of ref.states) this.byCode.set(s.code, s);
     const states = ref.states.filter((s) => CITIES[s.code]);
-    this.draw = new Weighted(states, states.map((s) => STATE_WEIGHT[s.code] ?? 0.05));
+    this.draw = new Weighted(
+      states,
+      states.map((s) => STATE_WEIGHT[s.code] ?? 0.05),
+    );
   }
 
   state(rng: Rng, day: number): State {
@@ -89,7 +146,6 @@ export class Places {
     const [city, pin] = rng.pick(SPLIT_CITIES[state.code] ?? [['CITY', '100']]);
     return `${rng.pick(UNITS)} ${rng.range(1, 450)}, ${rng.pick(STREETS)}, ${city}, ${state.name} - ${pin}${String(rng.range(1, 99)).padStart(3, '0')}`;
   }
-
 }
 
 export const OFFICE_CITY: Record<string, string> = { MUM: 'MUMBAI', DEL: 'DELHI', KOL: 'KOLKATA', CHE: 'CHENNAI', AHD: 'AHMEDABAD' };

@@ -1,6 +1,6 @@
-import { Rng } from './rng.ts';
 import { AS_OF, addYears } from './dates.ts';
 import type { Marks } from './marks.ts';
+import { Rng } from './rng.ts';
 import type { Force } from './types.ts';
 
 // Which baseline marks the delta changes, and how. Chosen before the baseline is written: a change
@@ -8,8 +8,20 @@ import type { Force } from './types.ts';
 // advertise), and the baseline builder is told to give exactly those marks that state.
 
 export const KINDS = [
-  'status', 'alert', 'expiry', 'journal', 'opposition_filed', 'opposition_updated', 'opposition_document',
-  'hearing_scheduled', 'hearing_updated', 'exam_report', 'document', 'proprietor', 'attorney', 'new',
+  'status',
+  'alert',
+  'expiry',
+  'journal',
+  'opposition_filed',
+  'opposition_updated',
+  'opposition_document',
+  'hearing_scheduled',
+  'hearing_updated',
+  'exam_report',
+  'document',
+  'proprietor',
+  'attorney',
+  'new',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -17,8 +29,20 @@ export type Kind = (typeof KINDS)[number];
 export const MIN_PER_KIND = 3;
 // Share of the remaining slots: a registry day is mostly status moves, new filings and paperwork.
 const WEIGHT: Record<Kind, number> = {
-  status: 24, alert: 5, expiry: 7, journal: 8, opposition_filed: 3, opposition_updated: 3, opposition_document: 3,
-  hearing_scheduled: 4, hearing_updated: 3, exam_report: 9, document: 10, proprietor: 4, attorney: 3, new: 14,
+  status: 24,
+  alert: 5,
+  expiry: 7,
+  journal: 8,
+  opposition_filed: 3,
+  opposition_updated: 3,
+  opposition_document: 3,
+  hearing_scheduled: 4,
+  hearing_updated: 3,
+  exam_report: 9,
+  document: 10,
+  proprietor: 4,
+  attorney: 3,
+  new: 14,
 };
 
 export interface Slot {
@@ -72,15 +96,25 @@ interface Want {
 function want(marks: Marks, kind: Kind): Want {
   const citable = (i: number) => marks.citable(i).length > 0;
   switch (kind) {
-    case 'status': return { minYears: 0, maxYears: 1.5, force: () => 'pending' };
-    case 'journal': return { minYears: 0.3, maxYears: 3, force: () => 'accepted' };
-    case 'opposition_filed': return { minYears: 0.5, maxYears: 3, force: () => 'advertised_recently' };
-    case 'opposition_updated': case 'opposition_document': return { minYears: 1, maxYears: 6, force: () => 'opposed' };
-    case 'hearing_scheduled': return { minYears: 0.3, maxYears: 4, force: (i) => (citable(i) ? 'objected' : 'opposed') };
-    case 'hearing_updated': return { minYears: 0.5, maxYears: 4, force: (i) => (citable(i) ? 'show_cause' : 'opposition_hearing') };
-    case 'exam_report': return { minYears: 0, maxYears: 2, test: citable, force: () => 'marked_for_exam' };
-    case 'expiry': return { minYears: 10, maxYears: 200, test: (i) => inRenewalWindow(marks.day(i)), force: () => 'renewal_window' };
-    default: return { minYears: 0, maxYears: 200 };
+    case 'status':
+      return { minYears: 0, maxYears: 1.5, force: () => 'pending' };
+    case 'journal':
+      return { minYears: 0.3, maxYears: 3, force: () => 'accepted' };
+    case 'opposition_filed':
+      return { minYears: 0.5, maxYears: 3, force: () => 'advertised_recently' };
+    case 'opposition_updated':
+    case 'opposition_document':
+      return { minYears: 1, maxYears: 6, force: () => 'opposed' };
+    case 'hearing_scheduled':
+      return { minYears: 0.3, maxYears: 4, force: (i) => (citable(i) ? 'objected' : 'opposed') };
+    case 'hearing_updated':
+      return { minYears: 0.5, maxYears: 4, force: (i) => (citable(i) ? 'show_cause' : 'opposition_hearing') };
+    case 'exam_report':
+      return { minYears: 0, maxYears: 2, test: citable, force: () => 'marked_for_exam' };
+    case 'expiry':
+      return { minYears: 10, maxYears: 200, test: (i) => inRenewalWindow(marks.day(i)), force: () => 'renewal_window' };
+    default:
+      return { minYears: 0, maxYears: 200 };
   }
 }
 

@@ -24,7 +24,11 @@ function spawn(cfg: ShardConfig): Worker {
 }
 
 export async function runChunks(
-  cfg: ShardConfig, total: number, chunkSize: number, threads: number, deliver: Deliver,
+  cfg: ShardConfig,
+  total: number,
+  chunkSize: number,
+  threads: number,
+  deliver: Deliver,
   yieldToOthers: () => Promise<void>,
 ): Promise<void> {
   const chunks = Math.ceil(total / chunkSize);
@@ -56,7 +60,9 @@ export async function runChunks(
       const idle = new Set<Worker>();
       for (const w of workers) {
         w.on('error', reject);
-        w.on('exit', (code) => { if (code !== 0 && nextToDeliver < chunks) reject(new Error(`generator worker exited with code ${code}`)); });
+        w.on('exit', (code) => {
+          if (code !== 0 && nextToDeliver < chunks) reject(new Error(`generator worker exited with code ${code}`));
+        });
         w.on('message', (r: Reply) => {
           const bytes = {} as Record<Entity, Buffer>;
           for (const p of r.parts) bytes[p.entity] = Buffer.from(p.ab, p.offset, p.length);

@@ -14,7 +14,11 @@ export interface Mask {
 export const ICON_DIR = new URL('./icons/', import.meta.resolve('simple-icons')).pathname;
 
 export function iconSlugs(): string[] {
-  return fs.readdirSync(ICON_DIR).filter((f) => f.endsWith('.svg')).map((f) => f.slice(0, -4)).sort();
+  return fs
+    .readdirSync(ICON_DIR)
+    .filter((f) => f.endsWith('.svg'))
+    .map((f) => f.slice(0, -4))
+    .sort();
 }
 
 const icons = new Map<string, Promise<Mask>>();
@@ -65,14 +69,16 @@ async function buildFont(size: number): Promise<Font> {
   const height = Math.ceil(size * 1.25);
   const box = Math.ceil(size * 1.2);
   const glyphs = new Map<string, Mask>();
-  await Promise.all([...CHARSET].map(async (ch) => {
-    const esc = ch === '&' ? '&amp;' : ch === "'" ? '&apos;' : ch;
-    const svg = Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${box}" height="${height}"><text x="1" y="${Math.round(size * 0.98)}" font-family="DejaVu Sans" font-weight="bold" font-size="${size}">${esc}</text></svg>`,
-    );
-    const full = await rasterise(svg, box, height);
-    glyphs.set(ch, trimColumns(full));
-  }));
+  await Promise.all(
+    [...CHARSET].map(async (ch) => {
+      const esc = ch === '&' ? '&amp;' : ch === "'" ? '&apos;' : ch;
+      const svg = Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${box}" height="${height}"><text x="1" y="${Math.round(size * 0.98)}" font-family="DejaVu Sans" font-weight="bold" font-size="${size}">${esc}</text></svg>`,
+      );
+      const full = await rasterise(svg, box, height);
+      glyphs.set(ch, trimColumns(full));
+    }),
+  );
   return { size, height, glyphs, space: Math.round(size * 0.35) };
 }
 

@@ -36,8 +36,10 @@ export function findDataDir(explicit?: string): string {
 }
 
 // JSON-escaped and pure ASCII, so lines can be written with a single-byte encoder.
-const escape = (s: string) =>
-  JSON.stringify(s).slice(1, -1).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const jsonAscii = (s: string) =>
+  JSON.stringify(s)
+    .slice(1, -1)
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export function loadReference(explicitDir?: string): Reference {
   const dir = findDataDir(explicitDir);
@@ -51,9 +53,9 @@ export function loadReference(explicitDir?: string): Reference {
   for (const r of csv(dir, 'nice_items.csv')) {
     const c = Number(r.class);
     // WIPO alternative wordings ("x / y") read oddly in a specification; keep the first.
-    if (c >= 1 && c <= 45) items[c].push(escape(r.item.split(' / ')[0]));
+    if (c >= 1 && c <= 45) items[c].push(jsonAscii(r.item.split(' / ')[0]));
   }
-  for (let c = 1; c <= 45; c++) if (items[c].length === 0) items[c].push(escape(`goods and services in class ${c}`));
+  for (let c = 1; c <= 45; c++) if (items[c].length === 0) items[c].push(jsonAscii(`goods and services in class ${c}`));
   // Categories above 29 are EUIPO-internal codes (sound, colour, "too bad logo"), not WIPO Vienna codes.
   const vienna = csv(dir, 'vienna_codes.csv')
     .filter((r) => r.level === 'section' && /^\d{6}$/.test(r.code) && Number(r.code.slice(0, 2)) <= 29)

@@ -84,7 +84,10 @@ export class Weighted<T> {
   private readonly prob: Float64Array;
   private readonly alias: Int32Array;
 
-  constructor(readonly items: readonly T[], weights: readonly number[]) {
+  constructor(
+    readonly items: readonly T[],
+    weights: readonly number[],
+  ) {
     const n = items.length;
     if (n === 0 || weights.length !== n) throw new Error('Weighted: items and weights must be non-empty and equal length');
     const total = weights.reduce((s, w) => s + w, 0);
@@ -121,6 +124,6 @@ export class Weighted<T> {
 /** Zipf weights 1/(rank + q)^s: a long tail with a heavy head, like real brand vocabularies. */
 export function zipf(n: number, s = 1, q = 2.7): number[] {
   const w = new Array<number>(n);
-  for (let r = 0; r < n; r++) w[r] = 1 / Math.pow(r + 1 + q, s);
+  for (let r = 0; r < n; r++) w[r] = 1 / (r + 1 + q) ** s;
   return w;
 }

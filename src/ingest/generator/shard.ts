@@ -1,6 +1,6 @@
 import { Builder } from './build.ts';
+import { type Entity, emitMark, Sink } from './emit.ts';
 import { loadReference } from './reference.ts';
-import { type Entity, Sink, emitMark } from './emit.ts';
 import type { Force } from './types.ts';
 
 // A contiguous range of baseline marks rendered to bytes. The same code runs in worker threads and,

@@ -1,6 +1,6 @@
 import type { TmType } from './marks.ts';
-import type { Agent } from './people.ts';
 import type { Proprietor } from './parties.ts';
+import type { Agent } from './people.ts';
 import type { Status } from './status.ts';
 
 // The in-memory shape of one mark and its linked records, between building and writing.
@@ -15,18 +15,60 @@ export const DELTA_K = 8;
 
 /** A baseline state the delta needs on a mark it will change (see delta.ts). */
 export type Force =
-  | 'pending' | 'accepted' | 'advertised_recently' | 'opposed' | 'objected' | 'show_cause'
-  | 'opposition_hearing' | 'marked_for_exam' | 'renewal_window';
+  | 'pending'
+  | 'accepted'
+  | 'advertised_recently'
+  | 'opposed'
+  | 'objected'
+  | 'show_cause'
+  | 'opposition_hearing'
+  | 'marked_for_exam'
+  | 'renewal_window';
 
-export interface HistoryRow { id: number; old: string | null; status: string; day: number; minute: number }
-export interface Opposition {
-  id: number; number: string; opponent: string; opponentAddress: string; day: number;
-  status: string; decision: string | null; decisionDay: number; // -1: undecided
+export interface HistoryRow {
+  id: number;
+  old: string | null;
+  status: string;
+  day: number;
+  minute: number;
 }
-export interface Hearing { id: number; day: number; type: string; slot: string; status: string }
-export interface Doc { id: number; oppId: number; type: string; day: number; file: string } // oppId 0: none
-export interface Exam { id: number; day: number; reasons: string[]; replyDue: number }
-export interface AlertRow { id: number; old: string | null; text: string; day: number; minute: number }
+export interface Opposition {
+  id: number;
+  number: string;
+  opponent: string;
+  opponentAddress: string;
+  day: number;
+  status: string;
+  decision: string | null;
+  decisionDay: number; // -1: undecided
+}
+export interface Hearing {
+  id: number;
+  day: number;
+  type: string;
+  slot: string;
+  status: string;
+}
+export interface Doc {
+  id: number;
+  oppId: number;
+  type: string;
+  day: number;
+  file: string;
+} // oppId 0: none
+export interface Exam {
+  id: number;
+  day: number;
+  reasons: string[];
+  replyDue: number;
+}
+export interface AlertRow {
+  id: number;
+  old: string | null;
+  text: string;
+  day: number;
+  minute: number;
+}
 
 export interface Mark {
   i: number;

@@ -1,5 +1,5 @@
-import { Rng } from './rng.ts';
-import { DIGIT_WORDS, PREFIXES, genericWord, isGeneric, isVocabulary, popularWord } from './words.ts';
+import type { Rng } from './rng.ts';
+import { DIGIT_WORDS, genericWord, isGeneric, isVocabulary, PREFIXES, popularWord } from './words.ts';
 
 // Deliberate look-alikes and sound-alikes of earlier marks. These families are the ground truth the
 // confusion engine is calibrated on (examination reports cite them), so every operation here must
@@ -7,8 +7,22 @@ import { DIGIT_WORDS, PREFIXES, genericWord, isGeneric, isVocabulary, popularWor
 
 // Romanisation pairs: the same Hindi sound written two ways (SHREE/SHRI, PHOOL/FOOL, VIJAY/WIJAY).
 const SOUND_PAIRS: [string, string][] = [
-  ['AA', 'A'], ['EE', 'I'], ['OO', 'U'], ['PH', 'F'], ['W', 'V'], ['Q', 'K'], ['SH', 'S'],
-  ['BH', 'B'], ['KH', 'K'], ['TH', 'T'], ['DH', 'D'], ['Z', 'J'], ['X', 'KS'], ['CK', 'K'], ['C', 'K'], ['Y', 'I'],
+  ['AA', 'A'],
+  ['EE', 'I'],
+  ['OO', 'U'],
+  ['PH', 'F'],
+  ['W', 'V'],
+  ['Q', 'K'],
+  ['SH', 'S'],
+  ['BH', 'B'],
+  ['KH', 'K'],
+  ['TH', 'T'],
+  ['DH', 'D'],
+  ['Z', 'J'],
+  ['X', 'KS'],
+  ['CK', 'K'],
+  ['C', 'K'],
+  ['Y', 'I'],
 ];
 const VOWEL = 'AEIOU';
 const NUMBER_SOUNDS: Record<string, string> = { FOUR: 'FOR', TWO: 'TO', ONE: 'WON', EIGHT: 'ATE' };
@@ -34,7 +48,8 @@ function distinctiveToken(toks: string[]): number {
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k];
     if (!/^[A-Z]{3,}$/.test(t)) continue;
-    if (best === -1 || (isGeneric(toks[best]) && !isGeneric(t)) || (isGeneric(toks[best]) === isGeneric(t) && t.length > toks[best].length)) best = k;
+    if (best === -1 || (isGeneric(toks[best]) && !isGeneric(t)) || (isGeneric(toks[best]) === isGeneric(t) && t.length > toks[best].length))
+      best = k;
   }
   return best;
 }
@@ -49,7 +64,8 @@ function spelling(parent: string, rng: Rng): string | null {
     const p = 1 + rng.int(w.length - 1);
     const op = rng.int(5);
     if (op === 0 && VOWEL.includes(w[p])) w = w.slice(0, p) + rng.pick(['A', 'E', 'I', 'O', 'U', 'Y']) + w.slice(p + 1);
-    else if (op === 1) w = w.slice(0, p) + w[p] + w.slice(p); // doubled letter: RAAJ, BALLAJI
+    else if (op === 1)
+      w = w.slice(0, p) + w[p] + w.slice(p); // doubled letter: RAAJ, BALLAJI
     else if (op === 2 && w.length > 4) w = w.slice(0, p) + w.slice(p + 1);
     else if (op === 3 && p < w.length - 1) w = w.slice(0, p) + w[p + 1] + w[p] + w.slice(p + 2);
     else w = w.slice(0, p) + rng.pick(['H', 'A', 'E', 'I', 'Y', 'R', 'N']) + w.slice(p);
@@ -62,7 +78,10 @@ function soundAlike(parent: string, rng: Rng): string | null {
   // Collect every place a pair applies, in either direction, then rewrite one of them.
   const spots: [number, string, string][] = [];
   for (const [a, b] of SOUND_PAIRS) {
-    for (const [from, to] of [[a, b], [b, a]] as const) {
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       let at = parent.indexOf(from, 1);
       while (at > 0 && spots.length < 64) {
         // Single letters only turn into digraphs inside words, so NEW does not become NEWH.
@@ -86,9 +105,15 @@ function numberSwap(parent: string, rng: Rng): string | null {
       return toks.join(' ');
     }
     const d = DIGIT_WORDS.indexOf(t);
-    if (d >= 0) { toks[k] = String(d); return toks.join(' '); }
+    if (d >= 0) {
+      toks[k] = String(d);
+      return toks.join(' ');
+    }
     const sound = Object.entries(NUMBER_SOUNDS).find(([, v]) => v === t);
-    if (sound) { toks[k] = String(DIGIT_WORDS.indexOf(sound[0])); return toks.join(' '); }
+    if (sound) {
+      toks[k] = String(DIGIT_WORDS.indexOf(sound[0]));
+      return toks.join(' ');
+    }
   }
   // No number to swap: prefix a lucky digit, which keeps the whole earlier mark.
   if (toks.length < 3 && rng.chance(0.5)) return `${rng.pick(['7', '4', '9', '1'])} ${parent}`;
@@ -143,9 +168,22 @@ export function normaliseTokens(mark: string): string[] {
 
 function fold(w: string): string {
   return w
-    .replace(/PH/g, 'F').replace(/SH/g, 'S').replace(/BH/g, 'B').replace(/KH/g, 'K').replace(/TH/g, 'T').replace(/DH/g, 'D')
-    .replace(/CK/g, 'K').replace(/Q/g, 'K').replace(/C/g, 'K').replace(/X/g, 'KS').replace(/W/g, 'V').replace(/Z/g, 'J')
-    .replace(/EE/g, 'I').replace(/OO/g, 'U').replace(/Y/g, 'I').replace(/H/g, '')
+    .replace(/PH/g, 'F')
+    .replace(/SH/g, 'S')
+    .replace(/BH/g, 'B')
+    .replace(/KH/g, 'K')
+    .replace(/TH/g, 'T')
+    .replace(/DH/g, 'D')
+    .replace(/CK/g, 'K')
+    .replace(/Q/g, 'K')
+    .replace(/C/g, 'K')
+    .replace(/X/g, 'KS')
+    .replace(/W/g, 'V')
+    .replace(/Z/g, 'J')
+    .replace(/EE/g, 'I')
+    .replace(/OO/g, 'U')
+    .replace(/Y/g, 'I')
+    .replace(/H/g, '')
     .replace(/(.)\1+/g, '$1');
 }
 

@@ -1,4 +1,4 @@
-import { Rng, Weighted, zipf } from './rng.ts';
+import { type Rng, Weighted, zipf } from './rng.ts';
 
 // The words Indian applicants actually reach for, most popular first: devotional and auspicious
 // words, prestige words, place words, then plain English. Rank order drives Zipf weights, so the top
@@ -27,7 +27,9 @@ MISSION AIM TARGET GOAL PEAK SUMMIT APEX ZENITH NOBLE ELITE CLASSIC VINTAGE HERI
 TRIBAL MAHARANI RAJWADI SHAHI NAWABI MUGHAL PESHWA MARATHA RAJPUT CHOLA PANDYA VIJAYNAGAR KOHINOOR
 PANCHAVATI GOKUL VRINDAVAN MATHURA KASHI AYODHYA DWARKA PUSHKAR HARIDWAR RISHIKESH KEDAR BADRI
 AMAR AKHAND ATAL AJAY ABHAY NIRMAL VIMAL KOMAL SARAL SUNDAR MANGAL SHUBHAM SHREEJI SHRIJI
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 // Words that describe the goods rather than identify the trader. They attach to a distinctive word
 // ("BALAJI MASALA") and are what a "shared distinctive word plus a different generic" variant swaps.
@@ -82,7 +84,28 @@ const GENERIC_ANY = ['INDUSTRIES', 'PRODUCTS', 'INTERNATIONAL', 'GROUP', 'INDIA'
 
 export const PREFIXES = ['SHREE', 'SRI', 'NEW', 'OM', 'JAI', 'ROYAL', 'SUPER', 'THE', 'MAA', 'GOLDEN', 'DR.'];
 export const DIGIT_WORDS = ['ZERO', 'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE'];
-const LUCKY_NUMBERS = ['7', '786', '999', '555', '420', '1', '24', '101', '1001', '9', '4', '2', '3', '5', '8', '99', '111', '21', '36', '501'];
+const LUCKY_NUMBERS = [
+  '7',
+  '786',
+  '999',
+  '555',
+  '420',
+  '1',
+  '24',
+  '101',
+  '1001',
+  '9',
+  '4',
+  '2',
+  '3',
+  '5',
+  '8',
+  '99',
+  '111',
+  '21',
+  '36',
+  '501',
+];
 const NUMBER_PARTNERS = ['STAR', 'GOLD', 'BRAND', 'HORSE', 'KING', 'CARAT', 'SEAS', 'STARS', 'LEAF', 'ACE', 'DAYS', 'FRESH'];
 
 const popular = new Weighted(POPULAR, zipf(POPULAR.length, 1.05, 3));
@@ -111,7 +134,39 @@ export function genericWord(rng: Rng, cls: number): string {
 
 // Syllables of Hindi-English coinages (NIVORA, KAVYON, ZORVIKA): romanised onsets and vowels,
 // with the brand endings Indian start-ups favour.
-const ONSETS = ['K', 'K', 'KH', 'G', 'CH', 'J', 'T', 'D', 'N', 'N', 'P', 'B', 'BH', 'M', 'M', 'Y', 'R', 'R', 'L', 'V', 'V', 'SH', 'S', 'S', 'H', 'TR', 'PR', 'KR', 'SR', 'DH', 'Z'];
+const ONSETS = [
+  'K',
+  'K',
+  'KH',
+  'G',
+  'CH',
+  'J',
+  'T',
+  'D',
+  'N',
+  'N',
+  'P',
+  'B',
+  'BH',
+  'M',
+  'M',
+  'Y',
+  'R',
+  'R',
+  'L',
+  'V',
+  'V',
+  'SH',
+  'S',
+  'S',
+  'H',
+  'TR',
+  'PR',
+  'KR',
+  'SR',
+  'DH',
+  'Z',
+];
 const VOWELS = ['A', 'A', 'A', 'A', 'I', 'I', 'U', 'O', 'O', 'E', 'EE', 'AA', 'AI', 'OO'];
 const CODAS = ['', '', '', '', '', 'N', 'R', 'M', 'SH', 'K', 'L', 'X', 'V'];
 const ENDINGS = ['IKA', 'ORA', 'EX', 'IX', 'ON', 'IFY', 'ISH', 'AYA', 'ITA', 'ANI', 'OVA', 'ERA', 'YO', 'ZA', 'IO', 'AM', 'US'];
@@ -132,7 +187,7 @@ function initials(rng: Rng): string {
   const n = rng.chance(0.7) ? 2 : 3;
   let s = '';
   for (let k = 0; k < n; k++) s += LETTERS[rng.int(LETTERS.length)];
-  return rng.chance(0.3) ? s.split('').join('.') + '.' : s;
+  return rng.chance(0.3) ? `${s.split('').join('.')}.` : s;
 }
 
 /** A new (non-derivative) mark name for class `cls`; upper case like the register. */

@@ -9,5 +9,8 @@ const shard = new Shard(workerData as ShardConfig);
 parentPort!.on('message', (msg: { chunk: number; start: number; end: number }) => {
   const out = shard.chunk(msg.start, msg.end);
   const parts = Object.entries(out.bytes).map(([entity, buf]) => ({ entity, ab: buf.buffer, offset: buf.byteOffset, length: buf.length }));
-  parentPort!.postMessage({ chunk: msg.chunk, parts, lines: out.lines }, parts.map((p) => p.ab as ArrayBuffer));
+  parentPort!.postMessage(
+    { chunk: msg.chunk, parts, lines: out.lines },
+    parts.map((p) => p.ab as ArrayBuffer),
+  );
 });

@@ -27,9 +27,12 @@ const MAX_PENDING = 64;
 function fileColumns(e: Entity, f: FileFacts): string {
   const n = (v: number | undefined) => (v === undefined ? '\\N' : String(v));
   switch (e.name) {
-    case 'documents': return `${copyText(f.key)}\t${f.size}`;
-    case 'logos': return `${copyText(f.key)}\t${f.contentType ?? '\\N'}\t${n(f.width)}\t${n(f.height)}`;
-    default: return copyText(f.key);
+    case 'documents':
+      return `${copyText(f.key)}\t${f.size}`;
+    case 'logos':
+      return `${copyText(f.key)}\t${f.contentType ?? '\\N'}\t${n(f.width)}\t${n(f.height)}`;
+    default:
+      return copyText(f.key);
   }
 }
 

@@ -5,15 +5,16 @@
 // new value, and once every entity is merged an event is written for each change the run has not
 // already announced with an event of the same name for that mark: one event per change, never two.
 import type { ClientBase } from 'pg';
-import { stageTable } from './stage.ts';
 import { eventSql } from '../../webhooks/events.ts';
+import { stageTable } from './stage.ts';
 
 const CHANGES = 'import_field_changes';
 
 export async function createFieldChanges(client: ClientBase): Promise<void> {
   await client.query(
     `create temp table ${CHANGES} (line integer not null, ord integer not null, event text not null,
-       application_number text not null, old_value jsonb, new_value jsonb) on commit drop`);
+       application_number text not null, old_value jsonb, new_value jsonb) on commit drop`,
+  );
 }
 
 /**
@@ -31,7 +32,8 @@ export async function noteFieldChanges(client: ClientBase): Promise<number> {
          (2, ${eventSql('trademark.alert_changed')}, jsonb_build_object('alert', nullif(t.alert, '')), jsonb_build_object('alert', nullif(s.alert, ''))),
          (3, ${eventSql('trademark.proprietor_changed')}, jsonb_build_object('name', t.proprietor_name), jsonb_build_object('name', s.proprietor_name))
        ) v(ord, event, old_value, new_value)
-     where v.old_value is distinct from v.new_value`);
+     where v.old_value is distinct from v.new_value`,
+  );
   // Temp tables have no statistics until analyzed; the outbox check below is planned from these.
   await client.query(`analyze ${CHANGES}`);
   return r.rowCount ?? 0;
@@ -46,6 +48,7 @@ export async function writeFieldEvents(client: ClientBase, runId: number, import
      where not exists (select 1 from outbox o
                        where o.application_number = c.application_number and o.event = c.event and o.import_run_id = $1)
      order by c.line, c.ord`,
-    [runId, importTime]);
+    [runId, importTime],
+  );
   return r.rowCount ?? 0;
 }

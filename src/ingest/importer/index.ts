@@ -12,8 +12,16 @@ import { feedFile, type RejectSink } from './feed.ts';
 import { createFieldChanges, noteFieldChanges, writeFieldEvents } from './fieldEvents.ts';
 import { SetFiles } from './files.ts';
 import {
-  createRunTables, dropSecondary, insertAll, isEmpty, rejectDuplicates, rejectUnknown, rememberNewTrademarks, takeRejects,
-  upsert, writeEvents,
+  createRunTables,
+  dropSecondary,
+  insertAll,
+  isEmpty,
+  rejectDuplicates,
+  rejectUnknown,
+  rememberNewTrademarks,
+  takeRejects,
+  upsert,
+  writeEvents,
 } from './merge.ts';
 import { Progress } from './progress.ts';
 import { createStage, stageTable } from './stage.ts';
@@ -105,9 +113,10 @@ export async function importSet(opts: ImportOptions): Promise<ImportResult> {
   const progress = new Progress(opts.log);
   const rejections = new Rejections(opts.keepErrors ?? 10_000, opts.onReject);
   const files = new SetFiles(dir, opts.store);
-  const counts = Object.fromEntries(
-    ENTITIES.map((e) => [e.name, { lines: 0, inserted: 0, updated: 0, rejected: 0, events: 0 }]),
-  ) as Record<EntityName, EntityCounts>;
+  const counts = Object.fromEntries(ENTITIES.map((e) => [e.name, { lines: 0, inserted: 0, updated: 0, rejected: 0, events: 0 }])) as Record<
+    EntityName,
+    EntityCounts
+  >;
 
   // A connection of its own, closed afterwards, so session settings never reach the app's pool.
   const client = (await opts.db.client.acquireRawConnection()) as pg.Client;
@@ -122,7 +131,9 @@ export async function importSet(opts: ImportOptions): Promise<ImportResult> {
       if (!locked.rows[0].ok) throw new Error('another import is running');
       const baseline = await isEmpty(client, 'trademarks');
       const run = await client.query<{ id: number; started_at: Date }>(
-        'insert into import_runs (source, baseline) values ($1, $2) returning id, started_at', [dir, baseline]);
+        'insert into import_runs (source, baseline) values ($1, $2) returning id, started_at',
+        [dir, baseline],
+      );
       const { id: runId, started_at: importTime } = run.rows[0];
       progress.note(`${baseline ? 'baseline' : 'delta'} import of ${dir} (run ${runId})`);
       await createRunTables(client);
@@ -136,19 +147,30 @@ export async function importSet(opts: ImportOptions): Promise<ImportResult> {
       }
       if (!baseline) {
         // Last, so that the set's own status, alert and proprietor entries have spoken first (fieldEvents.ts).
-        const n = await progress.step('trademarks: field changes without an entry, events written',
-          () => writeFieldEvents(client, runId, importTime), (x) => x);
+        const n = await progress.step(
+          'trademarks: field changes without an entry, events written',
+          () => writeFieldEvents(client, runId, importTime),
+          (x) => x,
+        );
         counts.trademarks.events += n;
         events += n;
       }
 
-      await client.query(
-        `update import_runs set finished_at = clock_timestamp(), counts = $2, rejected = $3, events = $4 where id = $1`,
-        [runId, JSON.stringify(counts), rejections.count, events]);
+      await client.query(`update import_runs set finished_at = clock_timestamp(), counts = $2, rejected = $3, events = $4 where id = $1`, [
+        runId,
+        JSON.stringify(counts),
+        rejections.count,
+        events,
+      ]);
       await client.query('commit');
       progress.note(`committed: ${rejections.count} lines refused, ${events} events`);
       return {
-        runId, baseline, counts, rejected: rejections.count, events, errors: rejections.errors,
+        runId,
+        baseline,
+        counts,
+        rejected: rejections.count,
+        events,
+        errors: rejections.errors,
         files: { hashed: files.hashed, stored: files.stored },
       };
     } catch (err) {
@@ -200,7 +222,11 @@ async function applyEntity(client: pg.Client, e: Entity, file: string, run: RunS
       }
       c.events = await progress.step(`${e.name}: events written`, () => writeEvents(client, e, run.runId, run.importTime), n);
     }
-    const w = await progress.step(`${e.name}: rows upserted`, () => upsert(client, e), (r) => r.inserted + r.updated);
+    const w = await progress.step(
+      `${e.name}: rows upserted`,
+      () => upsert(client, e),
+      (r) => r.inserted + r.updated,
+    );
     c.inserted = w.inserted;
     c.updated = w.updated;
   }

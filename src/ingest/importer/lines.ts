@@ -3,8 +3,8 @@
 // A valid line becomes one row of PostgreSQL's COPY text format, so staging is a plain COPY.
 import { isUtf8 } from 'node:buffer';
 import fsp from 'node:fs/promises';
-import { ITEMS_MAX, TEXT_MAX, type Entity, type Field } from './entities.ts';
 import { slugOf } from '../../trademarks/slug.ts';
+import { type Entity, type Field, ITEMS_MAX, TEXT_MAX } from './entities.ts';
 
 /**
  * One batch of lines from a file; `first` is the 1-based number of `lines[0]`. A line refused already
@@ -144,9 +144,13 @@ export function isDate(s: string): boolean {
     if (c < 0 || c > 9) return false;
     y = y * 10 + c;
   }
-  const m1 = s.charCodeAt(5) - 48, m2 = s.charCodeAt(6) - 48, d1 = s.charCodeAt(8) - 48, d2 = s.charCodeAt(9) - 48;
+  const m1 = s.charCodeAt(5) - 48,
+    m2 = s.charCodeAt(6) - 48,
+    d1 = s.charCodeAt(8) - 48,
+    d2 = s.charCodeAt(9) - 48;
   if (m1 < 0 || m1 > 9 || m2 < 0 || m2 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return false;
-  const m = m1 * 10 + m2, d = d1 * 10 + d2;
+  const m = m1 * 10 + m2,
+    d = d1 * 10 + d2;
   if (y < 1 || m < 1 || m > 12 || d < 1 || d > DAYS[m]) return false;
   return !(m === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)));
 }
@@ -170,18 +174,30 @@ function arrayLiteral(items: string[]): string {
 
 function describe(f: Field): string {
   switch (f.kind) {
-    case 'id': return `${f.name} must be a non-negative integer`;
-    case 'int32': return `${f.name} must be a non-negative integer below 2^31`;
-    case 'class': return `${f.name} must be an integer 1-45`;
-    case 'digits': return `${f.name} must be 1-12 digits without a leading zero`;
-    case 'date': return `${f.name} must be a date (YYYY-MM-DD)`;
-    case 'timestamp': return `${f.name} must be an ISO 8601 timestamp with a zone`;
-    case 'textArray': return `${f.name} must be an array of strings`;
-    case 'tmType': return `${f.name} must be one of ${[...TM_TYPES].join(', ')}`;
-    case 'office': return `${f.name} must be one of ${[...OFFICES].join(', ')}`;
-    case 'usedSince': return `${f.name} must be "${PROPOSED}" or a date (YYYY-MM-DD)`;
-    case 'file': return `${f.name} must be a path inside the set`;
-    default: return `${f.name} must be a string`;
+    case 'id':
+      return `${f.name} must be a non-negative integer`;
+    case 'int32':
+      return `${f.name} must be a non-negative integer below 2^31`;
+    case 'class':
+      return `${f.name} must be an integer 1-45`;
+    case 'digits':
+      return `${f.name} must be 1-12 digits without a leading zero`;
+    case 'date':
+      return `${f.name} must be a date (YYYY-MM-DD)`;
+    case 'timestamp':
+      return `${f.name} must be an ISO 8601 timestamp with a zone`;
+    case 'textArray':
+      return `${f.name} must be an array of strings`;
+    case 'tmType':
+      return `${f.name} must be one of ${[...TM_TYPES].join(', ')}`;
+    case 'office':
+      return `${f.name} must be one of ${[...OFFICES].join(', ')}`;
+    case 'usedSince':
+      return `${f.name} must be "${PROPOSED}" or a date (YYYY-MM-DD)`;
+    case 'file':
+      return `${f.name} must be a path inside the set`;
+    default:
+      return `${f.name} must be a string`;
   }
 }
 
@@ -332,7 +348,8 @@ export class AscendingKeys {
     const last = this.last;
     if (last !== undefined) {
       const before =
-        typeof key === 'number' ? (last as number) < key
+        typeof key === 'number'
+          ? (last as number) < key
           : (last as string).length < key.length || ((last as string).length === key.length && (last as string) < key);
       if (!before) this.ascending = false;
     }

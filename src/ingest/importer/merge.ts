@@ -3,9 +3,9 @@
 // stored rows, then inserting or updating. Everything runs on the import's one connection, inside
 // its one transaction.
 import type { ClientBase } from 'pg';
-import { stagedColumns, type Entity, type EntityName } from './entities.ts';
+import { type EventName, eventSql } from '../../webhooks/events.ts';
+import { type Entity, type EntityName, stagedColumns } from './entities.ts';
 import { stageTable } from './stage.ts';
-import { eventSql, type EventName } from '../../webhooks/events.ts';
 
 const REJECTS = 'import_rejects';
 const NEW_TRADEMARKS = 'import_new_trademarks';
@@ -29,7 +29,8 @@ export async function rejectDuplicates(client: ClientBase, e: Entity): Promise<n
     `with last as (select ${e.key} as k, max(line) as keep from ${s} group by ${e.key} having count(*) > 1),
           gone as (delete from ${s} st using last where st.${e.key} = last.k and st.line <> last.keep
                    returning st.line, last.keep)
-     insert into ${REJECTS} (line, reason) select line, 'duplicate ${e.key} (superseded by line ' || keep || ')' from gone`);
+     insert into ${REJECTS} (line, reason) select line, 'duplicate ${e.key} (superseded by line ' || keep || ')' from gone`,
+  );
   return r.rowCount ?? 0;
 }
 
@@ -74,7 +75,8 @@ export async function rejectUnknown(client: ClientBase, e: Entity): Promise<numb
       `with gone as (delete from ${s} st where st.${ref.column} is not null
                       and not exists (select 1 from ${ref.table} t where t.${ref.target} = st.${ref.column})
                      returning st.line)
-       insert into ${REJECTS} (line, reason) select line, 'unknown ${ref.column}' from gone`);
+       insert into ${REJECTS} (line, reason) select line, 'unknown ${ref.column}' from gone`,
+    );
     n += r.rowCount ?? 0;
     if (!ref.sameMark) continue;
     // Rows naming an unknown record are gone already, so "no match" here means "another mark's".
@@ -83,7 +85,8 @@ export async function rejectUnknown(client: ClientBase, e: Entity): Promise<numb
                       and not exists (select 1 from ${ref.table} t where t.${ref.target} = st.${ref.column}
                                         and t.application_number = st.application_number)
                      returning st.line)
-       insert into ${REJECTS} (line, reason) select line, '${ref.column} belongs to another application_number' from gone`);
+       insert into ${REJECTS} (line, reason) select line, '${ref.column} belongs to another application_number' from gone`,
+    );
     n += m.rowCount ?? 0;
   }
   if (e.name === 'journals') {
@@ -92,7 +95,8 @@ export async function rejectUnknown(client: ClientBase, e: Entity): Promise<numb
       `with gone as (delete from ${s} st where exists (select 1 from journals j where j.journal_number = st.journal_number and j.id <> st.id)
                        or exists (select 1 from ${s} o where o.journal_number = st.journal_number and o.id <> st.id and o.line < st.line)
                      returning st.line)
-       insert into ${REJECTS} (line, reason) select line, 'journal_number already belongs to another journal' from gone`);
+       insert into ${REJECTS} (line, reason) select line, 'journal_number already belongs to another journal' from gone`,
+    );
     n += r.rowCount ?? 0;
   }
   return n;
@@ -103,7 +107,9 @@ export async function* takeRejects(client: ClientBase, e: Entity): AsyncGenerato
   let after = 0;
   for (;;) {
     const r = await client.query<{ line: number; reason: string }>(
-      `select line, reason from ${REJECTS} where line > $1 order by line limit 10000`, [after]);
+      `select line, reason from ${REJECTS} where line > $1 order by line limit 10000`,
+      [after],
+    );
     if (!r.rows.length) break;
     yield r.rows.map((x) => `${fileOf(e)}:${x.line}: ${x.reason}`);
     after = r.rows[r.rows.length - 1].line;
@@ -115,7 +121,8 @@ export async function* takeRejects(client: ClientBase, e: Entity): AsyncGenerato
 export async function rememberNewTrademarks(client: ClientBase): Promise<number> {
   const r = await client.query(
     `insert into ${NEW_TRADEMARKS} select s.application_number from ${stageTable({ name: 'trademarks' })} s
-     where not exists (select 1 from trademarks t where t.application_number = s.application_number)`);
+     where not exists (select 1 from trademarks t where t.application_number = s.application_number)`,
+  );
   await client.query(`analyze ${NEW_TRADEMARKS}`);
   return r.rowCount ?? 0;
 }
@@ -131,35 +138,73 @@ type EventSpec =
   /** A stored record whose `compare` columns differ; old and new values are `fields` of each side. */
   | { event: EventName; when: 'changed'; fields: string[]; compare: string[] };
 
-const OPPOSITION = ['id', 'opposition_number', 'opponent_name', 'opponent_address', 'opposition_date', 'status', 'decision', 'decision_date'];
+const OPPOSITION = [
+  'id',
+  'opposition_number',
+  'opponent_name',
+  'opponent_address',
+  'opposition_date',
+  'status',
+  'decision',
+  'decision_date',
+];
 const HEARING = ['id', 'hearing_date', 'hearing_type', 'virtual_room_link', 'time_slot', 'status'];
 const DOCUMENT = ['id', 'name', 'document_type', 'upload_date', 'content_type'];
 const PROPRIETOR = ['id', 'name', 'entity_type', 'address', 'state', 'country', 'trading_as'];
 const ATTORNEY = ['id', 'name', 'agent_code', 'address', 'email', 'phone'];
 
 const EVENTS: Partial<Record<EntityName, EventSpec[]>> = {
-  status_history: [{ event: 'trademark.status_changed', when: 'new', oldValue: `jsonb_build_object('status', s.old_status)`,
-    newValue: `jsonb_build_object('status', s.new_status)`, changedAt: 's.changed_at' }],
-  alerts: [{ event: 'trademark.alert_changed', when: 'new', oldValue: `jsonb_build_object('alert', s.old_alert)`,
-    newValue: `jsonb_build_object('alert', s.new_alert)`, changedAt: 's.changed_at' }],
+  status_history: [
+    {
+      event: 'trademark.status_changed',
+      when: 'new',
+      oldValue: `jsonb_build_object('status', s.old_status)`,
+      newValue: `jsonb_build_object('status', s.new_status)`,
+      changedAt: 's.changed_at',
+    },
+  ],
+  alerts: [
+    {
+      event: 'trademark.alert_changed',
+      when: 'new',
+      oldValue: `jsonb_build_object('alert', s.old_alert)`,
+      newValue: `jsonb_build_object('alert', s.new_alert)`,
+      changedAt: 's.changed_at',
+    },
+  ],
   oppositions: [
     { event: 'trademark.opposition_filed', when: 'new', newValue: obj('s', OPPOSITION) },
-    { event: 'trademark.opposition_updated', when: 'changed', fields: ['id', 'opposition_number', 'status', 'decision', 'decision_date'],
-      compare: ['status', 'decision', 'decision_date'] },
+    {
+      event: 'trademark.opposition_updated',
+      when: 'changed',
+      fields: ['id', 'opposition_number', 'status', 'decision', 'decision_date'],
+      compare: ['status', 'decision', 'decision_date'],
+    },
   ],
   hearings: [
     { event: 'trademark.hearing_scheduled', when: 'new', newValue: obj('s', HEARING) },
-    { event: 'trademark.hearing_updated', when: 'changed', fields: HEARING,
-      compare: ['hearing_date', 'hearing_type', 'virtual_room_link', 'time_slot', 'status'] },
+    {
+      event: 'trademark.hearing_updated',
+      when: 'changed',
+      fields: HEARING,
+      compare: ['hearing_date', 'hearing_type', 'virtual_room_link', 'time_slot', 'status'],
+    },
   ],
   documents: [
     { event: 'trademark.document_added', when: 'new', newValue: obj('s', DOCUMENT), filter: 's.opposition_id is null' },
-    { event: 'trademark.opposition_document_added', when: 'new', newValue: obj('s', ['opposition_id', ...DOCUMENT]),
-      filter: 's.opposition_id is not null' },
+    {
+      event: 'trademark.opposition_document_added',
+      when: 'new',
+      newValue: obj('s', ['opposition_id', ...DOCUMENT]),
+      filter: 's.opposition_id is not null',
+    },
   ],
-  exam_reports: [{ event: 'trademark.exam_report_added', when: 'new',
-    newValue: obj('s', ['id', 'report_date', 'objection_reasons', 'reply_due_date']) }],
-  cited_marks: [{ event: 'trademark.cited_mark_added', when: 'new', newValue: obj('s', ['id', 'exam_report_id', 'cited_application_number']) }],
+  exam_reports: [
+    { event: 'trademark.exam_report_added', when: 'new', newValue: obj('s', ['id', 'report_date', 'objection_reasons', 'reply_due_date']) },
+  ],
+  cited_marks: [
+    { event: 'trademark.cited_mark_added', when: 'new', newValue: obj('s', ['id', 'exam_report_id', 'cited_application_number']) },
+  ],
   proprietors: [
     { event: 'trademark.proprietor_changed', when: 'new', newValue: obj('s', PROPRIETOR) },
     { event: 'trademark.proprietor_changed', when: 'changed', fields: PROPRIETOR, compare: ['application_number', ...PROPRIETOR] },
@@ -189,7 +234,8 @@ function eventSelect(e: Entity, spec: EventSpec, ord: number): string {
 /** Trademark-level events: only for stored trademarks, comparing the stored row with the staged one. */
 function trademarkEventSelects(): string[] {
   const s = stageTable({ name: 'trademarks' });
-  const journal = (a: string) => `jsonb_build_object('journal_id', ${a}.id, 'journal_number', ${a}.journal_number, 'publication_date', ${a}.publication_date)`;
+  const journal = (a: string) =>
+    `jsonb_build_object('journal_id', ${a}.id, 'journal_number', ${a}.journal_number, 'publication_date', ${a}.publication_date)`;
   // expire_at is DD/MM/YYYY in events as in every response (the contract's format for it).
   return [
     `select s.line, 1 as ord, ${eventSql('trademark.expiry_changed')} as event, s.application_number,
@@ -219,7 +265,8 @@ export async function writeEvents(client: ClientBase, e: Entity, runId: number, 
      select event, application_number, old_value, new_value, coalesce(changed_at, $2::timestamptz), $1
      from (${selects.join('\nunion all\n')}) ev
      order by line, ord`,
-    [runId, importTime]);
+    [runId, importTime],
+  );
   return r.rowCount ?? 0;
 }
 
@@ -249,7 +296,8 @@ export async function upsert(client: ClientBase, e: Entity): Promise<{ inserted:
        on conflict (${e.key}) do update set ${set.join(', ')}
        where (${list(changed, 't')}) is distinct from (${list(changed, 'excluded')})
        returning (xmax = 0) as fresh)
-     select count(*) filter (where fresh)::int as inserted, count(*) filter (where not fresh)::int as updated from w`);
+     select count(*) filter (where fresh)::int as inserted, count(*) filter (where not fresh)::int as updated from w`,
+  );
   return r.rows[0];
 }
 
@@ -266,10 +314,14 @@ export async function dropSecondary(client: ClientBase, table: string): Promise<
     `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
      from pg_index i
      where i.indrelid = $1::regclass and not i.indisunique and not i.indisprimary
-       and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`, [table]);
+       and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
+    [table],
+  );
   const fks = await client.query<{ name: string; def: string }>(
     `select quote_ident(conname) as name, pg_get_constraintdef(oid) as def
-     from pg_constraint where conrelid = $1::regclass and contype = 'f'`, [table]);
+     from pg_constraint where conrelid = $1::regclass and contype = 'f'`,
+    [table],
+  );
   for (const i of idx.rows) await client.query(`drop index ${i.name}`);
   for (const f of fks.rows) await client.query(`alter table ${table} drop constraint ${f.name}`);
   return [

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import type { ClientBase } from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { stagedColumns, type Entity } from './entities.ts';
+import { type Entity, stagedColumns } from './entities.ts';
 
 export const stageTable = (e: { name: string }) => `stage_${e.name}`;
 
@@ -13,7 +13,8 @@ export async function createStage(client: ClientBase, e: Entity): Promise<void> 
   await client.query(`drop table if exists ${stageTable(e)}`);
   await client.query(
     `create temp table ${stageTable(e)} on commit drop as
-       select 0::integer as line, ${cols} from ${e.table} with no data`);
+       select 0::integer as line, ${cols} from ${e.table} with no data`,
+  );
 }
 
 // Rows are gathered into strings of about this size before they go to the socket: big enough that

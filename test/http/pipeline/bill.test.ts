@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAccount } from '../../helpers/accounts.ts';
+import type { Resource } from '../../../src/accounts/callerRepository.ts';
 import { Bill } from '../../../src/http/pipeline/bill.ts';
 import type { Charge } from '../../../src/limits/credits.ts';
-import type { Resource } from '../../../src/accounts/callerRepository.ts';
+import { createAccount } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
 // The bill against the real ledger: what a request was charged, and what of it goes back.
 describe('request pipeline: the bill', () => {
@@ -14,8 +14,12 @@ describe('request pipeline: the bill', () => {
   after(async () => t.close());
 
   const LIMIT = 10_000;
-  const take = async (accountId: string, resource: Resource, units: number): Promise<Charge> => (await t.ledger.take(accountId, resource, units, LIMIT))!;
-  const used = async (accountId: string) => ({ api_calls: await t.used(accountId, 'api_calls'), doc_views: await t.used(accountId, 'doc_views') });
+  const take = async (accountId: string, resource: Resource, units: number): Promise<Charge> =>
+    (await t.ledger.take(accountId, resource, units, LIMIT))!;
+  const used = async (accountId: string) => ({
+    api_calls: await t.used(accountId, 'api_calls'),
+    doc_views: await t.used(accountId, 'doc_views'),
+  });
 
   it('gives back everything on it, each charge once, and nothing taken adds nothing', async () => {
     const a = await createAccount(t.deps.db);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { Admission } from '../../../src/http/pipeline/admit.ts';
 import { chargeUpFront, costOf, deferredCharge, isDefaultCost } from '../../../src/http/pipeline/charge.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { callerOf, guardFor, rejection } from './support.ts';
 
 describe('request pipeline: charge', () => {
@@ -73,15 +73,22 @@ describe('request pipeline: charge', () => {
     const { guard, callers } = guardFor(t);
     const caller = await callerOf(callers, t.account.key);
     const admitted = new Admission(guard, caller, { caller });
-    const message = (p: Promise<unknown>) => p.then(() => '', (err: Error) => err.message);
-    expect(await message(deferredCharge(guard, admitted, { resource: 'api_calls' }, guard.bill(), 'getThing')(1)))
-      .to.equal('getThing charges through ctx.charge without a deferred cost');
+    const message = (p: Promise<unknown>) =>
+      p.then(
+        () => '',
+        (err: Error) => err.message,
+      );
+    expect(await message(deferredCharge(guard, admitted, { resource: 'api_calls' }, guard.bill(), 'getThing')(1))).to.equal(
+      'getThing charges through ctx.charge without a deferred cost',
+    );
     expect(await message(deferredCharge(guard, admitted, null, guard.bill(), 'getThing')(1))).to.contain('without a deferred cost');
     const pending = new Admission(guard, caller, undefined, new Promise(() => undefined));
-    expect(await message(deferredCharge(guard, pending, { resource: 'doc_views', deferred: true }, guard.bill(), 'getThing')(1))).to.contain('without a deferred cost');
+    expect(
+      await message(deferredCharge(guard, pending, { resource: 'doc_views', deferred: true }, guard.bill(), 'getThing')(1)),
+    ).to.contain('without a deferred cost');
   });
 
-  it('charges nothing with the checks off (the benchmark\'s unguarded app)', async () => {
+  it("charges nothing with the checks off (the benchmark's unguarded app)", async () => {
     const { guard, callers } = guardFor(t, {}, true);
     const caller = await callerOf(callers, t.account.key);
     const bill = guard.bill();

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Request } from 'express';
-import { gateCategory, gateFeature } from '../../../src/http/pipeline/gate.ts';
-import { checkBulk } from '../../../src/http/pipeline/bulk.ts';
 import type { Caller } from '../../../src/accounts/callerRepository.ts';
+import { checkBulk } from '../../../src/http/pipeline/bulk.ts';
+import { gateCategory, gateFeature } from '../../../src/http/pipeline/gate.ts';
 import { refusal } from './support.ts';
 
 describe('request pipeline: what the plan allows', () => {
@@ -22,7 +22,8 @@ describe('request pipeline: what the plan allows', () => {
   });
 
   describe('gateFeature', () => {
-    const caller = (c: Partial<Caller>) => ({ subscriptionActive: true, subscriptionStatus: 'active', expiresAt: null, webhookEnabled: true, planCode: 'pro', ...c }) as Caller;
+    const caller = (c: Partial<Caller>) =>
+      ({ subscriptionActive: true, subscriptionStatus: 'active', expiresAt: null, webhookEnabled: true, planCode: 'pro', ...c }) as Caller;
 
     it('lets a plan with the feature through, and any request where the endpoint needs none', () => {
       gateFeature(caller({}), 'webhooks');
@@ -41,7 +42,7 @@ describe('request pipeline: what the plan allows', () => {
   describe('checkBulk', () => {
     const caller = { bulkSearchLimit: 50, bulkLogoLimit: 0 } as Caller;
 
-    it('lets a bulk request of at most the plan\'s size through', () => {
+    it("lets a bulk request of at most the plan's size through", () => {
       checkBulk(caller, 'search', 50);
     });
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Request, Response } from 'express';
-import { z } from '../../../src/schema/zod.ts';
 import { AppError } from '../../../src/errors.ts';
 import { readInput } from '../../../src/http/pipeline/input.ts';
 import { controlCharacters, parseOrThrow } from '../../../src/http/pipeline/validate.ts';
+import { z } from '../../../src/schema/zod.ts';
 import { refusal, rejection } from './support.ts';
 
 describe('request pipeline: reading and checking the input', () => {
@@ -20,20 +20,39 @@ describe('request pipeline: reading and checking the input', () => {
       expect(err).to.be.instanceOf(AppError);
       expect(err.code).to.equal('validation_error');
       expect(err.message).to.equal('invalid body parameters: n, names.0');
-      expect((err.details as { in: string; parameter: string }[]).map((d) => [d.in, d.parameter])).to.deep.equal([['body', 'n'], ['body', 'names.0']]);
-      expect(refusal(() => parseOrThrow(z.string(), 5, 'body')).details).to.deep.include.members([{ in: 'body', parameter: '(body)', message: 'Invalid input: expected string, received number' }]);
+      expect((err.details as { in: string; parameter: string }[]).map((d) => [d.in, d.parameter])).to.deep.equal([
+        ['body', 'n'],
+        ['body', 'names.0'],
+      ]);
+      expect(refusal(() => parseOrThrow(z.string(), 5, 'body')).details).to.deep.include.members([
+        { in: 'body', parameter: '(body)', message: 'Invalid input: expected string, received number' },
+      ]);
     });
 
     it('refuses control characters and unpaired surrogates in values and keys before the schema reads them', () => {
-      const err = refusal(() => parseOrThrow(schema, { n: '1', names: ['ok', 'a\u0000b'], ['k\u0085']: 'v' }, 'body'));
+      const err = refusal(() => parseOrThrow(schema, { n: '1', names: ['ok', 'a\u0000b'], 'k\u0085': 'v' }, 'body'));
       expect(err.details).to.deep.equal([
-        { in: 'body', parameter: 'names.1', message: 'contains a control character or unpaired surrogate (U+0000), which no field accepts' },
-        { in: 'body', parameter: 'k\u0085', message: 'contains a control character or unpaired surrogate (U+0085), which no field accepts' },
+        {
+          in: 'body',
+          parameter: 'names.1',
+          message: 'contains a control character or unpaired surrogate (U+0000), which no field accepts',
+        },
+        {
+          in: 'body',
+          parameter: 'k\u0085',
+          message: 'contains a control character or unpaired surrogate (U+0085), which no field accepts',
+        },
       ]);
       expect(controlCharacters({ text: 'tab\tnewline\ncr\r and 🙂' })).to.deep.equal([]);
       expect(controlCharacters(['\ud800'])[0].message).to.contain('U+D800');
       // An uploaded file's record is not the client's text.
-      expect(controlCharacters({ file: new (class { path = '\u0001'; })() })).to.deep.equal([]);
+      expect(
+        controlCharacters({
+          file: new (class {
+            path = '\u0001';
+          })(),
+        }),
+      ).to.deep.equal([]);
     });
 
     it('walks a body nested 100,000 levels deep without overflowing the stack, and names the path to what it refuses', () => {
@@ -58,7 +77,11 @@ describe('request pipeline: reading and checking the input', () => {
     const res = {} as Response;
 
     it('checks path, query and body, in that order', async () => {
-      expect(await readInput(def, req({ id: '7' }, {}, { name: 'a' }), res)).to.deep.equal({ params: { id: '7' }, query: { page: 1 }, body: { name: 'a' } });
+      expect(await readInput(def, req({ id: '7' }, {}, { name: 'a' }), res)).to.deep.equal({
+        params: { id: '7' },
+        query: { page: 1 },
+        body: { name: 'a' },
+      });
       expect((await rejection(readInput(def, req({ id: 'x' }, { page: 'y' }, {}), res))).message).to.equal('invalid path parameter: id');
       expect((await rejection(readInput(def, req({ id: '7' }, { page: 'y' }, {}), res))).message).to.equal('invalid query parameter: page');
       expect((await rejection(readInput(def, req({ id: '7' }, {}, {}), res))).message).to.equal('invalid body parameter: name');
@@ -77,7 +100,12 @@ describe('request pipeline: reading and checking the input', () => {
       expect(reads).to.equal(0);
       expect((await readInput(form, req({ id: '7' }, {}), res)).body).to.deep.equal({ name: 'from the form' });
       expect(reads).to.equal(1);
-      const failing = { ...def, multipart: async () => { throw new AppError('validation_error', 'cut off'); } };
+      const failing = {
+        ...def,
+        multipart: async () => {
+          throw new AppError('validation_error', 'cut off');
+        },
+      };
       expect((await rejection(readInput(failing, req({ id: '7' }, {}), res))).message).to.equal('cut off');
     });
   });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { z } from '../../../src/schema/zod.ts';
 import { AppError } from '../../../src/errors.ts';
 import { errorHandler } from '../../../src/http/errorHandler.ts';
+import { z } from '../../../src/schema/zod.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { standInApi } from '../../helpers/standIn.ts';
 
@@ -18,8 +18,15 @@ describe('request pipeline: the steps together', () => {
     t = await createTestApp();
     const { api, router } = standInApi(t, { ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 60 });
     api.add({
-      method: 'post', path: '/v1/test/links/:n/', operationId: 'testLinks', summary: 'stand-in deferred cost', tags: ['test'], security: 'apiKey',
-      params: z.object({ n: z.coerce.number().int() }), cost: { resource: 'doc_views', deferred: true }, response: z.object({ ok: z.boolean() }),
+      method: 'post',
+      path: '/v1/test/links/:n/',
+      operationId: 'testLinks',
+      summary: 'stand-in deferred cost',
+      tags: ['test'],
+      security: 'apiKey',
+      params: z.object({ n: z.coerce.number().int() }),
+      cost: { resource: 'doc_views', deferred: true },
+      response: z.object({ ok: z.boolean() }),
       handler: async ({ params, charge }) => {
         await charge(params.n);
         await charge(1, 'api_calls');
@@ -28,8 +35,14 @@ describe('request pipeline: the steps together', () => {
       },
     });
     api.add({
-      method: 'post', path: '/v1/test/items/', operationId: 'testItems', summary: 'stand-in bulk with failed items', tags: ['test'], security: 'apiKey',
-      category: 'cat_documents', query: z.object({ failed: z.coerce.number().int().default(0) }),
+      method: 'post',
+      path: '/v1/test/items/',
+      operationId: 'testItems',
+      summary: 'stand-in bulk with failed items',
+      tags: ['test'],
+      security: 'apiKey',
+      category: 'cat_documents',
+      query: z.object({ failed: z.coerce.number().int().default(0) }),
       body: z.object({ items: z.array(z.string()).min(1).max(100) }),
       bulk: { family: 'logo', items: ({ body }) => body.items.length },
       cost: { resource: 'logo_searches', units: ({ body }) => body.items.length },
@@ -40,7 +53,12 @@ describe('request pipeline: the steps together', () => {
       },
     });
     api.add({
-      method: 'get', path: '/v1/test/wrong/', operationId: 'testWrong', summary: 'stand-in answering off its schema', tags: ['test'], security: 'apiKey',
+      method: 'get',
+      path: '/v1/test/wrong/',
+      operationId: 'testWrong',
+      summary: 'stand-in answering off its schema',
+      tags: ['test'],
+      security: 'apiKey',
       response: z.object({ n: z.number() }),
       handler: async () => ({ n: 'one' }) as unknown as { n: number },
     });
@@ -52,7 +70,9 @@ describe('request pipeline: the steps together', () => {
   after(async () => t.close());
 
   const used = async (accountId: string) => ({
-    api_calls: await t.used(accountId, 'api_calls'), doc_views: await t.used(accountId, 'doc_views'), logo_searches: await t.used(accountId, 'logo_searches'),
+    api_calls: await t.used(accountId, 'api_calls'),
+    doc_views: await t.used(accountId, 'doc_views'),
+    logo_searches: await t.used(accountId, 'logo_searches'),
   });
 
   it('keeps what a deferred-cost handler charged when it succeeds, and gives it all back when it fails afterwards', async () => {
@@ -66,15 +86,19 @@ describe('request pipeline: the steps together', () => {
     expect(await used(c.account.accountId)).to.deep.equal({ api_calls: 1, doc_views: 3, logo_searches: 0 });
   });
 
-  it('gives back the part of a bulk request\'s cost its failed items did not use', async () => {
+  it("gives back the part of a bulk request's cost its failed items did not use", async () => {
     const c = await t.client();
-    const res = await request(app).post('/v1/test/items/?failed=2').set('X-API-Key', c.account.key).send({ items: ['a', 'b', 'c', 'd', 'e'] });
+    const res = await request(app)
+      .post('/v1/test/items/?failed=2')
+      .set('X-API-Key', c.account.key)
+      .send({ items: ['a', 'b', 'c', 'd', 'e'] });
     expect(res.status).to.equal(200);
     expect((await used(c.account.accountId)).logo_searches).to.equal(3);
   });
 
   it('refuses in order (category, then input, then bulk size, then credits), each refusal free', async () => {
-    const post = (key: string, query: string, items: string[]) => request(app).post(`/v1/test/items/?${query}`).set('X-API-Key', key).send({ items });
+    const post = (key: string, query: string, items: string[]) =>
+      request(app).post(`/v1/test/items/?${query}`).set('X-API-Key', key).send({ items });
     const without = await t.without('cat_documents');
     expect((await post(without.account.key, 'failed=x', [])).body.code).to.equal('category_not_on_plan');
     const c = await t.client({ bulk_logo_limit: 3, quotas: { logo_searches: 2 } });

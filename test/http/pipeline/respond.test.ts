@@ -1,14 +1,16 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { z } from '../../../src/schema/zod.ts';
 import { checkResponse, send } from '../../../src/http/pipeline/respond.ts';
+import { z } from '../../../src/schema/zod.ts';
 
 describe('request pipeline: the response', () => {
   it('checks a result against its schema, naming the operation when it does not match', () => {
     const schema = z.object({ n: z.number() });
     checkResponse(schema, { n: 1 }, 'op');
-    expect(() => checkResponse(schema, { n: '1' }, 'getThing')).to.throw(/^response of getThing does not match its schema: .*"path":\["n"\]/);
+    expect(() => checkResponse(schema, { n: '1' }, 'getThing')).to.throw(
+      /^response of getThing does not match its schema: .*"path":\["n"\]/,
+    );
   });
 
   it('sends the result as JSON with its status, unless the handler has answered already', async () => {
@@ -23,11 +25,14 @@ describe('request pipeline: the response', () => {
     expect(json.status).to.equal(201);
     expect(json.headers['content-type']).to.equal('application/json; charset=utf-8');
     expect(json.body).to.deep.equal({ a: 'é', b: [1] });
-    const file = await request(app).get('/file').buffer(true).parse((res, cb) => {
-      let s = '';
-      res.on('data', (c: Buffer) => (s += c));
-      res.on('end', () => cb(null, s));
-    });
+    const file = await request(app)
+      .get('/file')
+      .buffer(true)
+      .parse((res, cb) => {
+        let s = '';
+        res.on('data', (c: Buffer) => (s += c));
+        res.on('end', () => cb(null, s));
+      });
     expect(file.headers['content-type']).to.equal('application/pdf');
     expect(file.body).to.equal('%PDF');
   });

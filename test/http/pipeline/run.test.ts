@@ -13,17 +13,24 @@ describe('request pipeline: starting the handler', () => {
     expect(await now()).to.equal(2);
   });
 
-  it('keeps an early start\'s error until it is asked for, and never leaves it unhandled', async () => {
+  it("keeps an early start's error until it is asked for, and never leaves it unhandled", async () => {
     const unhandled: unknown[] = [];
     const listener = (err: unknown) => unhandled.push(err);
     process.on('unhandledRejection', listener);
     try {
-      const refusedRun = startHandler(async () => { throw new Error('found nothing'); }, true);
-      const askedRun = startHandler(async () => { throw new Error('failed'); }, true);
+      const refusedRun = startHandler(async () => {
+        throw new Error('found nothing');
+      }, true);
+      const askedRun = startHandler(async () => {
+        throw new Error('failed');
+      }, true);
       void refusedRun; // its admission was refused: nobody asks
       await new Promise((r) => setTimeout(r, 20));
       expect(unhandled).to.deep.equal([]);
-      const err = await askedRun().then(() => null, (e: Error) => e);
+      const err = await askedRun().then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err?.message).to.equal('failed');
     } finally {
       process.off('unhandledRejection', listener);

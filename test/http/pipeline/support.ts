@@ -1,19 +1,23 @@
-import express from 'express';
 import { randomBytes } from 'node:crypto';
-import { Guard } from '../../../src/http/guard.ts';
-import { errorHandler } from '../../../src/http/errorHandler.ts';
+import express from 'express';
 import { CallerCache } from '../../../src/accounts/callerCache.ts';
-import { CallerRepository, type Caller } from '../../../src/accounts/callerRepository.ts';
+import { type Caller, CallerRepository } from '../../../src/accounts/callerRepository.ts';
 import { hashApiKey } from '../../../src/accounts/keys.ts';
 import { TokenService } from '../../../src/accounts/tokens.ts';
-import { RateLimits, type LimitSettings } from '../../../src/limits/rateLimits.ts';
-import type { TestApp } from '../../helpers/app.ts';
 import type { AppError } from '../../../src/errors.ts';
+import { errorHandler } from '../../../src/http/errorHandler.ts';
+import { Guard } from '../../../src/http/guard.ts';
+import { type LimitSettings, RateLimits } from '../../../src/limits/rateLimits.ts';
+import type { TestApp } from '../../helpers/app.ts';
 
 const HIGH = { ipPerMinute: 1_000_000, keyPerSecond: 1_000_000, publicSearchPerHour: 1_000_000 };
 
 /** A guard as the app builds it (real callers, Redis limits, credit ledger), with limits of its own; `unguarded` as the benchmark's. */
-export function guardFor(t: TestApp, limits: Partial<Omit<LimitSettings, 'prefix'>> = {}, unguarded = false): { guard: Guard; tokens: TokenService; callers: CallerRepository } {
+export function guardFor(
+  t: TestApp,
+  limits: Partial<Omit<LimitSettings, 'prefix'>> = {},
+  unguarded = false,
+): { guard: Guard; tokens: TokenService; callers: CallerRepository } {
   const { deps } = t;
   const rateLimits = new RateLimits(deps.redis, { ...HIGH, ...limits, prefix: `test:${randomBytes(5).toString('hex')}` }, deps.log);
   const callers = new CallerRepository(deps.db);
@@ -47,5 +51,10 @@ export function refusal(fn: () => unknown): AppError {
 
 /** The error a step's promise rejects with; fails the test when it resolves. */
 export function rejection(p: Promise<unknown>): Promise<AppError> {
-  return p.then(() => { throw new Error('not refused'); }, (err: AppError) => err);
+  return p.then(
+    () => {
+      throw new Error('not refused');
+    },
+    (err: AppError) => err,
+  );
 }

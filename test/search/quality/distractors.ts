@@ -1,6 +1,6 @@
 import { Marks } from '../../../src/ingest/generator/marks.ts';
-import { DIGIT_WORDS, PREFIXES, genericWords } from '../../../src/ingest/generator/words.ts';
 import { editDistance, normaliseTokens, similarTokens } from '../../../src/ingest/generator/variants.ts';
+import { DIGIT_WORDS, genericWords, PREFIXES } from '../../../src/ingest/generator/words.ts';
 import type { Target } from './register.ts';
 
 // The rest of the register: marks from the project's synthetic generator (src/ingest/generator,

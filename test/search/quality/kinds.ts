@@ -2,7 +2,15 @@
 // queries can use it while queries.ts gathers them.
 
 export const KINDS = [
-  'exact', 'partial', 'misspelling', 'sound_alike', 'hinglish', 'compound_split', 'compound_join', 'digit_word', 'word_order',
+  'exact',
+  'partial',
+  'misspelling',
+  'sound_alike',
+  'hinglish',
+  'compound_split',
+  'compound_join',
+  'digit_word',
+  'word_order',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
