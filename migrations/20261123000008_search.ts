@@ -60,7 +60,13 @@ export async function up(knex: Knex): Promise<void> {
     -- Same folds as romanise() in src/search/normalise.ts; numbers are spelled digit by digit here
     -- (single digits the way the index does, 2 → TO, 4 → FOR).
     create function nishaan_romanise(w text) returns text language sql immutable parallel safe as $$
-      select replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(regexp_replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(w, '0', 'ZERO'), '1', 'ONE'), '2', 'TO'), '3', 'THREE'), '4', 'FOR'), '5', 'FIVE'), '6', 'SIX'), '7', 'SEVEN'), '8', 'ATE'), '9', 'NINE'), 'IGH', 'I'), 'QU', 'KV'), '^TWO', 'TO'), 'AA', 'A'), 'EE', 'I'), 'OO', 'U'), 'PH', 'F'), 'W', 'V'), 'Q', 'K'), 'SH', 'S'), 'BH', 'B'), 'KH', 'K'), 'GH', 'G'), 'TH', 'T'), 'DH', 'D'), 'JH', 'J'), 'CK', 'K'), 'Z', 'J')
+      select replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
+        regexp_replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
+          w, '0', 'ZERO'), '1', 'ONE'), '2', 'TO'), '3', 'THREE'), '4', 'FOR'), '5', 'FIVE'), '6', 'SIX'), '7', 'SEVEN'), '8', 'ATE'),
+          '9', 'NINE'), 'IGH', 'I'), 'QU', 'KV'),
+        '^TWO', 'TO'),
+        'AA', 'A'), 'EE', 'I'), 'OO', 'U'), 'PH', 'F'), 'W', 'V'), 'Q', 'K'), 'SH', 'S'), 'BH', 'B'), 'KH', 'K'), 'GH', 'G'), 'TH', 'T'),
+        'DH', 'D'), 'JH', 'J'), 'CK', 'K'), 'Z', 'J')
     $$;
 
     create function nishaan_codes(t text) returns text[] language sql immutable parallel safe as $$

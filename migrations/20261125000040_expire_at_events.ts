@@ -6,7 +6,8 @@ import type { Knex } from 'knex';
 const EVENTS = `('trademark.expiry_changed', 'trademark.renewal_due')`;
 
 function rewrite(column: 'old_value' | 'new_value', from: string, to: string, pattern: string): string {
-  return `update outbox set ${column} = jsonb_set(${column}, '{expire_at}', to_jsonb(to_char(to_date(${column}->>'expire_at', '${from}'), '${to}')))
+  return `update outbox
+    set ${column} = jsonb_set(${column}, '{expire_at}', to_jsonb(to_char(to_date(${column}->>'expire_at', '${from}'), '${to}')))
     where event in ${EVENTS} and jsonb_typeof(${column}->'expire_at') = 'string' and ${column}->>'expire_at' ~ '${pattern}'`;
 }
 

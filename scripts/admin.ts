@@ -223,14 +223,13 @@ export async function runAdmin(argv: string[], db: Db, out: Out, usage: UsageRea
       const { used } = await usage(a.id);
       out(`${a.email} (${a.name}${a.organisation ? `, ${a.organisation}` : ''}) id ${a.id}, since ${a.created_at}`);
       out(
-        `  plan ${a.plan_code ?? '(none)'}, status ${a.status ?? '(none)'}, expires ${a.expires_at ?? 'never'}, ${a.active ? 'ACTIVE' : 'NOT ACTIVE'}`,
+        `  plan ${a.plan_code ?? '(none)'}, status ${a.status ?? '(none)'}, ` +
+          `expires ${a.expires_at ?? 'never'}, ${a.active ? 'ACTIVE' : 'NOT ACTIVE'}`,
       );
-      out(
-        `  add-ons: ${a.addons.length ? a.addons.map((x) => `${x.category}${x.active ? '' : ' (expired)'}${x.expires_at ? ` until ${x.expires_at}` : ''}`).join(', ') : '(none)'}`,
-      );
-      out(
-        `  keys: ${a.keys.length ? a.keys.map((k) => `${k.display_prefix}… "${k.name}"${k.active ? '' : ' (revoked)'}`).join(', ') : '(none)'}`,
-      );
+      const addons = a.addons.map((x) => `${x.category}${x.active ? '' : ' (expired)'}${x.expires_at ? ` until ${x.expires_at}` : ''}`);
+      out(`  add-ons: ${addons.length ? addons.join(', ') : '(none)'}`);
+      const keys = a.keys.map((k) => `${k.display_prefix}… "${k.name}"${k.active ? '' : ' (revoked)'}`);
+      out(`  keys: ${keys.length ? keys.join(', ') : '(none)'}`);
       out(`  usage this month: ${RESOURCES.map((r) => `${r}=${used[r] ?? 0}`).join(' ')}`);
       return;
     }

@@ -177,7 +177,8 @@ async function primary(): Promise<void> {
   cluster.on('listening', (worker) => {
     if (++ready === n)
       console.error(
-        `Nishaan API on http://${config.HOST}:${config.PORT} (${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+        `Nishaan API on http://${config.HOST}:${config.PORT} ` +
+          `(${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
       );
     else if (ready > n) console.error(`api process ${worker.process.pid} listening, in place of one that exited`);
   });

@@ -32,7 +32,8 @@ const bulkDocuments = startBulkDocumentWorker(root);
 const logos = startLogoWorkers(root);
 process.send?.('ready');
 log.info(
-  'workers started: outbox relay, webhook fan-out and delivery, renewal reminders, mail, credit sweep, bulk document zips, logo indexing and bulk logo search',
+  'workers started: outbox relay, webhook fan-out and delivery, renewal reminders, mail, credit sweep, bulk document zips, ' +
+    'logo indexing and bulk logo search',
 );
 
 let stopping: Promise<void> | undefined;

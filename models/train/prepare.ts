@@ -27,7 +27,8 @@ async function textMask(text: string, font: (typeof TRAINING_FONTS)[number], siz
   const esc = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${TEXT_W * 2}" height="${TEXT_H * 2}">` +
-    `<text x="2" y="${Math.round(TEXT_H * 1.4)}" font-family="${font.family}" font-weight="${font.weight}" font-style="${font.style}" font-size="${size * 2}">${esc}</text></svg>`;
+    `<text x="2" y="${Math.round(TEXT_H * 1.4)}" font-family="${font.family}" ` +
+    `font-weight="${font.weight}" font-style="${font.style}" font-size="${size * 2}">${esc}</text></svg>`;
   const { data, info } = await sharp(Buffer.from(svg))
     .ensureAlpha()
     .extractChannel(3)

@@ -43,7 +43,8 @@ const CALLER_SQL = (where: string) => `
     p.quotas, p.concurrency, p.bulk_search_limit as "bulkSearchLimit", p.bulk_logo_limit as "bulkLogoLimit",
     p.webhook_enabled as "webhookEnabled", p.monitored_marks_limit as "monitoredMarksLimit",
     (extract(epoch from least(case when s.expires_at > now() then s.expires_at end,
-      (select min(ad.expires_at) from account_addons ad where ad.account_id = a.id and ad.expires_at > now()))) * 1000)::float8 as "refreshAt"
+      (select min(ad.expires_at) from account_addons ad
+        where ad.account_id = a.id and ad.expires_at > now()))) * 1000)::float8 as "refreshAt"
   from accounts a
   join subscriptions s on s.account_id = a.id
   join plans p on p.id = s.plan_id

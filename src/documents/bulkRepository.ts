@@ -39,7 +39,8 @@ export interface BulkJobRow {
 }
 
 // bigint[] would come back as strings: ids fit a double (src/db/knex.ts).
-const COLUMNS = `id, account_id, status, application_numbers, document_types, document_ids::float8[] as document_ids, not_found, charge, refunded, result,
+const COLUMNS = `id, account_id, status, application_numbers, document_types, document_ids::float8[] as document_ids,
+  not_found, charge, refunded, result,
   object_key, size_bytes, attempts, error, ${isoTimestamp('created_at')} as created_at, ${isoTimestamp('started_at')} as started_at,
   ${isoTimestamp('finished_at')} as finished_at`;
 
@@ -92,7 +93,8 @@ export class BulkJobRepository {
   async finish(job: BulkJobRow, done: { objectKey: string; size: number; result: BulkResult }): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       const r = await trx.raw(
-        `update bulk_document_jobs set status = 'done', object_key = ?, size_bytes = ?, result = ?::jsonb, refunded = ?, finished_at = now(), error = null
+        `update bulk_document_jobs
+         set status = 'done', object_key = ?, size_bytes = ?, result = ?::jsonb, refunded = ?, finished_at = now(), error = null
          where id = ? and status = 'running' returning id`,
         [done.objectKey, done.size, JSON.stringify(done.result), done.result.failures.length, job.id],
       );

@@ -181,7 +181,8 @@ async function writeSections(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkRe
     'Documents',
     'documents',
     (d) =>
-      `${text(d.upload_date)} ${text(d.document_type)}: ${text(d.name)} (document ${text(d.id)}${d.opposition_id ? `, opposition ${text(d.opposition_id)}` : ''})`,
+      `${text(d.upload_date)} ${text(d.document_type)}: ${text(d.name)} ` +
+      `(document ${text(d.id)}${d.opposition_id ? `, opposition ${text(d.opposition_id)}` : ''})`,
   );
 }
 

@@ -11,7 +11,10 @@ export type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 export type Security = 'none' | 'apiKey' | 'bearer';
 
-/** The caller a handler is given: the account on key and bearer endpoints (the pipeline has refused a request without one), nobody on public ones. */
+/**
+ * The caller a handler is given: the account on key and bearer endpoints (the pipeline has refused a request
+ * without one), nobody on public ones.
+ */
 export type CallerOf<S extends Security> = S extends 'none' ? undefined : Caller;
 
 export interface Ctx<P, Q, B, S extends Security = Security> {

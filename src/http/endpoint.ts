@@ -26,7 +26,9 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found',
   413: 'Body too large',
   415: 'Unsupported content type',
-  429: 'A limit was reached: `code` says which (ip_rate_limited, key_rate_limited, concurrency_limited, quota_exceeded, public_search_limited, login_throttled); `details` gives limit, remaining, reset and resource',
+  429:
+    'A limit was reached: `code` says which (ip_rate_limited, key_rate_limited, concurrency_limited, quota_exceeded, ' +
+    'public_search_limited, login_throttled); `details` gives limit, remaining, reset and resource',
 };
 
 /**

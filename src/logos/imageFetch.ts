@@ -35,7 +35,10 @@ export interface FetchOptions {
 const refused = (msg: string) => new AppError('image_url_refused', msg);
 const unreachable = (msg: string) => new AppError('image_url_unreachable', msg);
 
-/** The URL did not answer before the fetch's deadline: unreachable to the client, but the time was spent (a bulk item is charged, docs/logos.md). */
+/**
+ * The URL did not answer before the fetch's deadline: unreachable to the client, but the time was spent (a bulk item
+ * is charged, docs/logos.md).
+ */
 export class FetchDeadlineError extends AppError {
   constructor(message: string) {
     super('image_url_unreachable', message);

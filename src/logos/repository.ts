@@ -218,7 +218,8 @@ export class LogoRepository {
         ? 'true'
         : which === 'failed'
           ? `index_state = 'failed'`
-          : `index_state = 'done' and not exists (select 1 from logo_vectors v where v.application_number = logos.application_number and v.model = ?)`;
+          : `index_state = 'done' and not exists
+               (select 1 from logo_vectors v where v.application_number = logos.application_number and v.model = ?)`;
     const r = await this.db.raw(
       `update logos set index_state = 'pending', index_attempts = 0, index_error = null, index_after = null where ${where}`,
       which === 'missing' ? [model!] : [],

@@ -163,7 +163,8 @@ const ItemError = z
   })
   .openapi('LogoBulkItemError', {
     description:
-      'Why this item has no results, as the error body words it; a failed item costs no credit, except an image URL that ran to its deadline',
+      'Why this item has no results, as the error body words it; a failed item costs no credit, ' +
+      'except an image URL that ran to its deadline',
   });
 
 const imageItem = (key: 'file' | 'image_url') =>

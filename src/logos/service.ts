@@ -274,7 +274,8 @@ export function checkUpload(u: StoredUpload): void {
   if (claimed) {
     throw new AppError(
       'image_type_mismatch',
-      `${u.originalname} is a ${actual.toUpperCase()} file but its name or Content-Type (${u.mimetype}) says ${claimed.toUpperCase()}: send it under its own type`,
+      `${u.originalname} is a ${actual.toUpperCase()} file but its name or Content-Type (${u.mimetype}) ` +
+        `says ${claimed.toUpperCase()}: send it under its own type`,
     );
   }
 }

@@ -213,7 +213,10 @@ export class SearchScratch implements BitmapPool {
     return b;
   }
 
-  /** Scratch for multiWord's word roles: `head` (by word id, all -1) and `has` (by word id, empty), both to be left so, and room for `n` entries. */
+  /**
+   * Scratch for multiWord's word roles: `head` (by word id, all -1) and `has` (by word id, empty), both to be left so,
+   * and room for `n` entries.
+   */
   roleScratch(n: number): { head: Int32Array; has: Bitset; packed: Uint32Array; next: Int32Array } {
     this.roleHead ??= new Int32Array(this.ix.vocab.size).fill(-1);
     this.roleHas ??= new Bitset(this.ix.vocab.size);

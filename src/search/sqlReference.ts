@@ -92,7 +92,8 @@ export class SqlSearch {
     const strategyLimit = short ? 'strategy <= 2' : 'strategy is not null';
     const groups = await this.raw(
       `${match}
-      select grouping(status) as gs, grouping(tm_type) as gt, grouping(filing_mode) as gf, grouping(state) as ge, grouping(class_number) as gc,
+      select grouping(status) as gs, grouping(tm_type) as gt, grouping(filing_mode) as gf, grouping(state) as ge,
+        grouping(class_number) as gc,
         status, tm_type, filing_mode, state, class_number, count(*)::int as n
       from m where ${strategyLimit}
       group by grouping sets ((status), (tm_type), (filing_mode), (state), (class_number), ())`,

@@ -35,7 +35,10 @@ export interface IndexView {
   word(id: number): string;
   /** How many marks hold word id (hidden ones too). */
   postings(id: number): number;
-  /** Its words that search takes for spelling variants or sound-alikes of `word` (src/search/related.ts), best first, the word itself left out. */
+  /**
+   * Its words that search takes for spelling variants or sound-alikes of `word` (src/search/related.ts), best first,
+   * the word itself left out.
+   */
   relatives(word: string): number[];
   /** Its words up to `edits` edits from `word` as spelled, with their distance (the vocabulary's deletion table). */
   variants(word: string, edits: number): Map<number, number>;

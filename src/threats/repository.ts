@@ -54,8 +54,8 @@ export class ThreatRepository {
       with nn as (
         select application_number, embedding::${cast} <=> ${me} as distance from logo_vectors
         where model = '${model}' order by embedding::${cast} <=> ${me} limit ${k + 1})
-      select nn.application_number, 1 - nn.distance as similarity, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
-        ${isoDate('t.application_date')} as application_date
+      select nn.application_number, 1 - nn.distance as similarity, t.word_mark, t.class_number::int as class_number,
+        t.status, t.proprietor_name, ${isoDate('t.application_date')} as application_date
       from nn join trademarks t using (application_number)
       where nn.application_number <> '${appNo}' order by nn.distance, nn.application_number;
       commit;`);

@@ -21,7 +21,8 @@ export const Threat = z
     threat_application_number: z.string(),
     threat_word_mark: z.string(),
     word_similarity_percentage: pct(
-      'How alike the words look: edit distance, Jaro-Winkler, trigrams and the first syllable, over the whole marks and word by word weighted by distinctiveness',
+      'How alike the words look: edit distance, Jaro-Winkler, trigrams and the first syllable, ' +
+        'over the whole marks and word by word weighted by distinctiveness',
     ),
     phonetic_similarity_percentage: pct(
       'How alike the words sound after Indian romanisation: Double Metaphone and Soundex, over the whole marks and word by word',
@@ -32,7 +33,9 @@ export const Threat = z
         'look more alike) × class relation factor × dead-mark factor × later-filing factor',
     ),
     risk_level: z.enum(RISK_LEVELS).openapi({
-      description: `By overall_similarity_score: High from ${T.high}, Medium from ${T.medium}, Low from ${T.low} (below ${T.low} a mark is not listed)`,
+      description:
+        `By overall_similarity_score: High from ${T.high}, Medium from ${T.medium}, ` +
+        `Low from ${T.low} (below ${T.low} a mark is not listed)`,
     }),
     matching_criteria: z.enum(['exact', 'word', 'visual', 'logo']).openapi({
       description:

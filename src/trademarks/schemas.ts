@@ -131,7 +131,8 @@ export const TrademarkDetail = TrademarkSummary.extend({
   exam_reports: z.array(ExamReport).optional(),
   omitted_categories: z.array(z.string()).openapi({
     description:
-      'Categories of linked data left out because the plan does not include them: whole tables, and opposition filings among the documents (cat_opp_docs); named whether or not the mark has any',
+      'Categories of linked data left out because the plan does not include them: whole tables, ' +
+      'and opposition filings among the documents (cat_opp_docs); named whether or not the mark has any',
   }),
 }).openapi('TrademarkDetail');
 

@@ -163,13 +163,14 @@ export function pingBody(webhookId: string, msgId: string) {
 }
 
 function disabledMail(url: string, id: string, threshold: number) {
+  const log = `GET /user/v1/webhooks/${id}/deliveries/`;
   return (email: string) => ({
     subject: 'Nishaan: your webhook was disabled after repeated failed deliveries',
     body: [
       `Hello,`,
       '',
       `Your webhook ${id} (${url}) failed ${threshold} delivery attempts in a row, so Nishaan has disabled it and stopped sending to it.`,
-      `Deliveries still owed to it were cancelled; you can see them, and replay them, in its delivery log (GET /user/v1/webhooks/${id}/deliveries/).`,
+      `Deliveries still owed to it were cancelled; you can see them, and replay them, in its delivery log (${log}).`,
       '',
       `Once the endpoint answers with a 2xx again, turn the webhook back on with PUT /user/v1/webhooks/${id}/ {"active": true}.`,
       `Changes made while it was off can also be read from GET /v1/changes/.`,

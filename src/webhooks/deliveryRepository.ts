@@ -1,6 +1,7 @@
 // SQL of the delivery pipeline. PostgreSQL holds its whole state: which events are fanned out
-// (outbox.fanned_out_at, set with their deliveries in one transaction), which deliveries are owed (webhook_deliveries.status = 'pending'), when each
-// is due and when it was last handed to the queue; the queue holds nothing that cannot be rebuilt.
+// (outbox.fanned_out_at, set with their deliveries in one transaction), which deliveries are owed
+// (webhook_deliveries.status = 'pending'), when each is due and when it was last handed to the queue;
+// the queue holds nothing that cannot be rebuilt.
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
@@ -67,11 +68,13 @@ export class DeliveryRepository {
         items.map((i) => i.work.webhookId),
       );
       await trx.raw(
-        `with s as (select * from unnest(?::bigint[], ?::int[], ?::int[], ?::int[], ?::uuid[]) s(id, attempt, status_code, latency_ms, webhook_id)),
-         a as (insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms) select id, attempt, status_code, latency_ms from s),
+        `with s as (select * from unnest(?::bigint[], ?::int[], ?::int[], ?::int[], ?::uuid[])
+                    s(id, attempt, status_code, latency_ms, webhook_id)),
+         a as (insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms)
+               select id, attempt, status_code, latency_ms from s),
          w as (update webhooks set failure_count = 0 where id in (select webhook_id from s) and failure_count > 0)
-         update webhook_deliveries d set attempts = d.attempts + 1, status = 'delivered', last_attempt_at = now(), last_status_code = s.status_code,
-           last_error = null, next_attempt_at = now(), queued_at = now(), finished_at = now()
+         update webhook_deliveries d set attempts = d.attempts + 1, status = 'delivered', last_attempt_at = now(),
+           last_status_code = s.status_code, last_error = null, next_attempt_at = now(), queued_at = now(), finished_at = now()
          from s where d.id = s.id`,
         [
           items.map((i) => i.work.id),
@@ -150,7 +153,8 @@ export class DeliveryRepository {
         // Deliveries still owed to a disabled webhook (this one too, and those whose attempts were in flight
         // when it was disabled) end here; they can be replayed once it is on again.
         await trx.raw(
-          `update webhook_deliveries set status = 'cancelled', finished_at = now(), last_error = coalesce(last_error || '; ', '') || 'webhook disabled'
+          `update webhook_deliveries
+           set status = 'cancelled', finished_at = now(), last_error = coalesce(last_error || '; ', '') || 'webhook disabled'
            where webhook_id = ? and status = 'pending'`,
           [w.webhookId],
         );

@@ -144,7 +144,8 @@ export class WebhookRepository {
   /** Distinct marks across all the account's webhooks. */
   async monitoredTotal(accountId: string): Promise<number> {
     const r = await this.db.raw(
-      `select count(distinct m.application_number)::int as n from webhook_marks m join webhooks w on w.id = m.webhook_id where w.account_id = ?`,
+      `select count(distinct m.application_number)::int as n
+       from webhook_marks m join webhooks w on w.id = m.webhook_id where w.account_id = ?`,
       [accountId],
     );
     return r.rows[0].n;
@@ -194,6 +195,7 @@ const DELIVERY_SELECT = `
     case when d.status = 'pending' then ${isoTimestamp('d.next_attempt_at')} end as next_attempt_at,
     d.last_status_code, d.last_error, ${isoTimestamp('d.created_at')} as created_at, ${isoTimestamp('d.finished_at')} as finished_at,
     coalesce((select json_agg(json_build_object('attempt', a.attempt, 'attempted_at', ${isoTimestamp('a.attempted_at')},
-        'status_code', a.status_code, 'latency_ms', a.latency_ms, 'error', a.error, 'response_excerpt', a.response_excerpt) order by a.attempt)
+        'status_code', a.status_code, 'latency_ms', a.latency_ms, 'error', a.error, 'response_excerpt', a.response_excerpt)
+        order by a.attempt)
       from webhook_attempts a where a.delivery_id = d.id), '[]') as attempt_log
   from webhook_deliveries d join outbox o on o.id = d.outbox_id`;

@@ -16,7 +16,8 @@ export function bulkDocumentRoutes(api: Api, { bulkDocuments: service }: Pick<Se
     status: 202,
     summary: 'Zip the documents of up to 100 marks (cat_documents; opposition filings with cat_opp_docs): one doc_views per document',
     description:
-      "Accepted at once (202, with the job's absolute status_url in Location) and built by a worker; poll status_url until status is done, then download the zip " +
+      "Accepted at once (202, with the job's absolute status_url in Location) and built by a worker; " +
+      'poll status_url until status is done, then download the zip ' +
       '(one folder per application number and a manifest.json). Every matched document is charged when the request is accepted, ' +
       'refused whole with 429 when fewer doc_views remain; documents that cannot be included are listed in failures and refunded. ' +
       "Bulk rules as /v1/trademarks/bulk/ (the plan's bulk search size). 404 when no document matches.",

@@ -14,6 +14,7 @@ const SESSION_EXPIRED = 'the session has expired: your plan is no longer active;
 const LINK_NOTE =
   'Each link handed out costs one doc_views credit (a listing of N documents costs N; an empty listing one api_calls); ' +
   'when fewer remain than the request needs it is refused whole with 429. A link works for 30 minutes, and only while the plan is active.';
+const INACTIVE_NOTE = 'With an inactive plan: 403 subscription_inactive saying the session expired and the document must be reopened.';
 
 /** A mark's documents and journal downloads, each link charged as it is handed out. */
 export function documentRoutes(api: Api, { documents: service }: Pick<Services, 'documents'>): void {
@@ -56,7 +57,7 @@ export function documentRoutes(api: Api, { documents: service }: Pick<Services, 
     tags: ['Documents'],
     security: 'apiKey',
     summary: 'A fresh 30-minute link to one document (cat_documents, or cat_opp_docs for an opposition filing)',
-    description: `${LINK_NOTE} With an inactive plan: 403 subscription_inactive saying the session expired and the document must be reopened.`,
+    description: `${LINK_NOTE} ${INACTIVE_NOTE}`,
     cost: perLink,
     inactiveMessage: SESSION_EXPIRED,
     params: docParams,

@@ -22,6 +22,7 @@ const IMAGE_ERRORS =
   'An upload that is not a JPEG or PNG (not_an_image, unsupported_image_type), whose name or type says another ' +
   'format (image_type_mismatch), that is corrupt or truncated (image_corrupt), or smaller than 16 or larger than 10,000 pixels a side ' +
   '(image_dimensions) is a 400; over 5 MB a 413.';
+const LEVELS_NOTE = 'Minimum similarities of high, medium and low depend on the model named in the response (docs/logos.md).';
 const URL_ERRORS =
   'The URL must be http or https on a public host: a private, loopback or link-local address, also after DNS or a ' +
   'redirect, is 400 image_url_refused; no answer within 10 s, an HTTP error or a failed connection 400 image_url_unreachable; a body ' +
@@ -56,7 +57,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     security: 'apiKey',
     cost,
     summary: 'Registered logos similar to an uploaded image (multipart uploaded_file), most similar first, with clip_similarity',
-    description: `Minimum similarities of high, medium and low depend on the model named in the response (docs/logos.md). ${IMAGE_ERRORS} One logo_searches credit.`,
+    description: `${LEVELS_NOTE} ${IMAGE_ERRORS} One logo_searches credit.`,
     multipart: multipartReader(uploadDir, 'uploaded_file', 1, MAX_IMAGE_BYTES),
     errors: [413, 503],
     body: S.ImageSearchForm,
@@ -102,7 +103,9 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     tags,
     security: 'apiKey',
     summary: 'Up to 100 uploaded images (multipart uploaded_files) searched at once; results per image',
-    description: `${BULK} Files are searched by content: the same image twice is one search and one credit. ${IMAGE_ERRORS.replace(' is a 400', " is that item's error")}`,
+    description:
+      `${BULK} Files are searched by content: the same image twice is one search and one credit. ` +
+      `${IMAGE_ERRORS.replace(' is a 400', " is that item's error")}`,
     multipart: multipartReader(uploadDir, 'uploaded_files', S.MAX_BULK, MAX_IMAGE_BYTES),
     errors: [413],
     body: S.BulkImageForm,

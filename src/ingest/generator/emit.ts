@@ -73,43 +73,69 @@ const qDay = (d: number) => (d < 0 ? 'null' : `"${iso(d)}"`);
 export function trademarkLine(m: Mark): string {
   const owner = m.owners[0];
   const name = m.owners.length > 1 ? `${owner.name} AND ${m.owners[1].name}` : owner.name;
-  let s = `{"application_number":"${m.appNo}","word_mark":"${m.word}","class_number":${m.cls},"status":"${m.status}","application_date":"${iso(m.filed)}","expire_at":${qDay(m.expire)},"proprietor_name":"${name}"`;
+  let s =
+    `{"application_number":"${m.appNo}","word_mark":"${m.word}","class_number":${m.cls},"status":"${m.status}",` +
+    `"application_date":"${iso(m.filed)}","expire_at":${qDay(m.expire)},"proprietor_name":"${name}"`;
   if (owner.state) s += `,"state":"${owner.state.name}"`;
-  s += `,"tm_type":"${m.type}","filing_mode":"${m.filingMode}","alert":"${m.alert}","goods_services":"${m.goods}","used_since":"${m.usedSince}","registry_office":"${m.office}"`;
+  s +=
+    `,"tm_type":"${m.type}","filing_mode":"${m.filingMode}","alert":"${m.alert}","goods_services":"${m.goods}",` +
+    `"used_since":"${m.usedSince}","registry_office":"${m.office}"`;
   if (m.journal > 0) s += `,"journal_id":${m.journal}`;
   if (m.vienna.length) s += `,"vienna_codes":["${m.vienna.join('","')}"]`;
   return `${s}}\n`;
 }
 
 export function historyLine(appNo: string, h: HistoryRow): string {
-  return `{"id":${h.id},"application_number":"${appNo}","old_status":${q(h.old)},"new_status":"${h.status}","changed_at":"${stamp(h.day, h.minute)}"}\n`;
+  return (
+    `{"id":${h.id},"application_number":"${appNo}","old_status":${q(h.old)},"new_status":"${h.status}",` +
+    `"changed_at":"${stamp(h.day, h.minute)}"}\n`
+  );
 }
 
 export function proprietorLine(m: Mark, k: number): string {
   const p = m.owners[k];
-  return `{"id":${m.ownerIds[k]},"application_number":"${m.appNo}","name":"${p.name}","entity_type":"${p.entityType}","address":"${p.address}","state":${q(p.state ? p.state.name : null)},"country":"${p.country}","trading_as":${q(p.tradingAs)}}\n`;
+  return (
+    `{"id":${m.ownerIds[k]},"application_number":"${m.appNo}","name":"${p.name}","entity_type":"${p.entityType}",` +
+    `"address":"${p.address}","state":${q(p.state ? p.state.name : null)},"country":"${p.country}","trading_as":${q(p.tradingAs)}}\n`
+  );
 }
 
 export function attorneyLine(m: Mark): string {
   const a = m.agent!;
-  return `{"id":${m.agentId},"application_number":"${m.appNo}","name":"${a.name}","agent_code":"${a.code}","address":"${a.address}","email":"${a.email}","phone":"${a.phone}"}\n`;
+  return (
+    `{"id":${m.agentId},"application_number":"${m.appNo}","name":"${a.name}","agent_code":"${a.code}",` +
+    `"address":"${a.address}","email":"${a.email}","phone":"${a.phone}"}\n`
+  );
 }
 
 export function oppositionLine(appNo: string, o: Opposition): string {
-  return `{"id":${o.id},"application_number":"${appNo}","opposition_number":"${o.number}","opponent_name":"${o.opponent}","opponent_address":"${o.opponentAddress}","opposition_date":"${iso(o.day)}","status":"${o.status}","decision":${q(o.decision)},"decision_date":${qDay(o.decisionDay)}}\n`;
+  return (
+    `{"id":${o.id},"application_number":"${appNo}","opposition_number":"${o.number}","opponent_name":"${o.opponent}",` +
+    `"opponent_address":"${o.opponentAddress}","opposition_date":"${iso(o.day)}","status":"${o.status}",` +
+    `"decision":${q(o.decision)},"decision_date":${qDay(o.decisionDay)}}\n`
+  );
 }
 
 export function hearingLine(m: Mark, h: Hearing): string {
-  return `{"id":${h.id},"application_number":"${m.appNo}","hearing_date":"${iso(h.day)}","hearing_type":"${h.type}","virtual_room_link":"${hearingLink(m.office, h.id)}","time_slot":"${h.slot}","status":"${h.status}"}\n`;
+  return (
+    `{"id":${h.id},"application_number":"${m.appNo}","hearing_date":"${iso(h.day)}","hearing_type":"${h.type}",` +
+    `"virtual_room_link":"${hearingLink(m.office, h.id)}","time_slot":"${h.slot}","status":"${h.status}"}\n`
+  );
 }
 
 export function documentLine(appNo: string, d: Doc): string {
   const opp = d.oppId > 0 ? `,"opposition_id":${d.oppId}` : '';
-  return `{"id":${d.id},"application_number":"${appNo}"${opp},"name":"${d.type} ${iso(d.day)}","document_type":"${d.type}","upload_date":"${iso(d.day)}","file":"${d.file}","content_type":"application/pdf"}\n`;
+  return (
+    `{"id":${d.id},"application_number":"${appNo}"${opp},"name":"${d.type} ${iso(d.day)}","document_type":"${d.type}",` +
+    `"upload_date":"${iso(d.day)}","file":"${d.file}","content_type":"application/pdf"}\n`
+  );
 }
 
 export function examLine(appNo: string, e: Exam): string {
-  return `{"id":${e.id},"application_number":"${appNo}","report_date":"${iso(e.day)}","objection_reasons":["${e.reasons.join('","')}"],"reply_due_date":"${iso(e.replyDue)}"}\n`;
+  return (
+    `{"id":${e.id},"application_number":"${appNo}","report_date":"${iso(e.day)}",` +
+    `"objection_reasons":["${e.reasons.join('","')}"],"reply_due_date":"${iso(e.replyDue)}"}\n`
+  );
 }
 
 export function citedLine(id: number, examId: number, appNo: string, citedAppNo: string): string {
@@ -117,7 +143,10 @@ export function citedLine(id: number, examId: number, appNo: string, citedAppNo:
 }
 
 export function alertLine(appNo: string, a: AlertRow): string {
-  return `{"id":${a.id},"application_number":"${appNo}","old_alert":${q(a.old)},"new_alert":"${a.text}","changed_at":"${stamp(a.day, a.minute)}"}\n`;
+  return (
+    `{"id":${a.id},"application_number":"${appNo}","old_alert":${q(a.old)},"new_alert":"${a.text}",` +
+    `"changed_at":"${stamp(a.day, a.minute)}"}\n`
+  );
 }
 
 /** Every line of a mark, as it appears in a baseline (or as a mark new in a delta). */

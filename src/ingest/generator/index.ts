@@ -139,7 +139,10 @@ export async function generate(opts: GenerateOptions): Promise<GenerateSummary> 
 }
 
 function journalLine(j: number): string {
-  return `{"id":${j},"journal_number":"${j}","publication_date":"${iso(journalDay(j))}","file":"${journalFile(j)}","page_count":${JOURNAL_PAGES}}\n`;
+  return (
+    `{"id":${j},"journal_number":"${j}","publication_date":"${iso(journalDay(j))}",` +
+    `"file":"${journalFile(j)}","page_count":${JOURNAL_PAGES}}\n`
+  );
 }
 
 /** A time on the snapshot day that depends on the seed only, never on the clock. */

@@ -144,7 +144,10 @@ export class Places {
 
   address(rng: Rng, state: State): string {
     const [city, pin] = rng.pick(SPLIT_CITIES[state.code] ?? [['CITY', '100']]);
-    return `${rng.pick(UNITS)} ${rng.range(1, 450)}, ${rng.pick(STREETS)}, ${city}, ${state.name} - ${pin}${String(rng.range(1, 99)).padStart(3, '0')}`;
+    return (
+      `${rng.pick(UNITS)} ${rng.range(1, 450)}, ${rng.pick(STREETS)}, ${city}, ` +
+      `${state.name} - ${pin}${String(rng.range(1, 99)).padStart(3, '0')}`
+    );
   }
 }
 

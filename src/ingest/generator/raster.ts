@@ -73,7 +73,8 @@ async function buildFont(size: number): Promise<Font> {
     [...CHARSET].map(async (ch) => {
       const esc = ch === '&' ? '&amp;' : ch === "'" ? '&apos;' : ch;
       const svg = Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="${box}" height="${height}"><text x="1" y="${Math.round(size * 0.98)}" font-family="DejaVu Sans" font-weight="bold" font-size="${size}">${esc}</text></svg>`,
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${box}" height="${height}"><text x="1" y="${Math.round(size * 0.98)}" ` +
+          `font-family="DejaVu Sans" font-weight="bold" font-size="${size}">${esc}</text></svg>`,
       );
       const full = await rasterise(svg, box, height);
       glyphs.set(ch, trimColumns(full));

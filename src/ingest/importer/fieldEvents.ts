@@ -29,8 +29,10 @@ export async function noteFieldChanges(client: ClientBase): Promise<number> {
      from ${stageTable({ name: 'trademarks' })} s join trademarks t on t.application_number = s.application_number
        cross join lateral (values
          (1, ${eventSql('trademark.status_changed')}, jsonb_build_object('status', t.status), jsonb_build_object('status', s.status)),
-         (2, ${eventSql('trademark.alert_changed')}, jsonb_build_object('alert', nullif(t.alert, '')), jsonb_build_object('alert', nullif(s.alert, ''))),
-         (3, ${eventSql('trademark.proprietor_changed')}, jsonb_build_object('name', t.proprietor_name), jsonb_build_object('name', s.proprietor_name))
+         (2, ${eventSql('trademark.alert_changed')},
+           jsonb_build_object('alert', nullif(t.alert, '')), jsonb_build_object('alert', nullif(s.alert, ''))),
+         (3, ${eventSql('trademark.proprietor_changed')},
+           jsonb_build_object('name', t.proprietor_name), jsonb_build_object('name', s.proprietor_name))
        ) v(ord, event, old_value, new_value)
      where v.old_value is distinct from v.new_value`,
   );

@@ -92,7 +92,8 @@ export async function rejectUnknown(client: ClientBase, e: Entity): Promise<numb
   if (e.name === 'journals') {
     // journal_number is unique: a number another journal already has (stored, or earlier in the set) is refused.
     const r = await client.query(
-      `with gone as (delete from ${s} st where exists (select 1 from journals j where j.journal_number = st.journal_number and j.id <> st.id)
+      `with gone as (delete from ${s} st
+                     where exists (select 1 from journals j where j.journal_number = st.journal_number and j.id <> st.id)
                        or exists (select 1 from ${s} o where o.journal_number = st.journal_number and o.id <> st.id and o.line < st.line)
                      returning st.line)
        insert into ${REJECTS} (line, reason) select line, 'journal_number already belongs to another journal' from gone`,
@@ -218,8 +219,9 @@ const EVENTS: Partial<Record<EntityName, EventSpec[]>> = {
 function eventSelect(e: Entity, spec: EventSpec, ord: number): string {
   const s = stageTable(e);
   if (spec.when === 'new') {
-    return `select s.line, ${ord} as ord, ${eventSql(spec.event)} as event, s.application_number, ${spec.oldValue ?? 'null::jsonb'} as old_value,
-        ${spec.newValue} as new_value, ${spec.changedAt ?? 'null::timestamptz'} as changed_at
+    return `select s.line, ${ord} as ord, ${eventSql(spec.event)} as event, s.application_number,
+        ${spec.oldValue ?? 'null::jsonb'} as old_value, ${spec.newValue} as new_value,
+        ${spec.changedAt ?? 'null::timestamptz'} as changed_at
       from ${s} s
       where not exists (select 1 from ${e.table} t where t.id = s.id)
         and not exists (select 1 from ${NEW_TRADEMARKS} n where n.application_number = s.application_number)
