@@ -87,47 +87,51 @@ describe('POST /user/v1/signup/', () => {
   });
 
   describe('success', () => {
-    it('answers 201 {token, api_key, email, name, plan, subscription_status, trial_ends_at} and stores a lower-case email and an argon2id hash', async () => {
-      const body = signupBody({
-        email: '  Asha.RAO+X@Example.IN ',
-        first_name: ' Asha ',
-        organisation: 'Rao & Co',
-        phone: '+91 98765 43210',
-      });
-      const res = await signup(body);
-      expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(Object.keys(res.body).sort()).to.deep.equal([
-        'api_key',
-        'email',
-        'name',
-        'plan',
-        'subscription_status',
-        'token',
-        'trial_ends_at',
-      ]);
-      // The plan chosen (basic unless named) and the trial's end: TRIAL_DAYS (14) from now, as stored.
-      expect(res.body).to.include({ plan: 'basic', subscription_status: 'trial' });
-      const sub = await t.deps
-        .db('subscriptions')
-        .join('accounts', 'accounts.id', 'subscriptions.account_id')
-        .where('accounts.email', 'asha.rao+x@example.in')
-        .first('subscriptions.expires_at');
-      expect(res.body.trial_ends_at).to.equal(sub.expires_at.toISOString());
-      expect(Date.parse(res.body.trial_ends_at) - Date.now()).to.be.within(13.9 * 86_400_000, 14 * 86_400_000);
-      expect(res.body.email).to.equal('asha.rao+x@example.in');
-      expect(res.body.name).to.equal('Asha Rao');
-      expect(res.body.api_key).to.match(KEY_PATTERN);
-      expect(res.body.token.split('.')).to.have.length(3);
-      const row = await t.deps.db('accounts').where({ email: 'asha.rao+x@example.in' }).first();
-      expect(row).to.include({ first_name: 'Asha', last_name: 'Rao', organisation: 'Rao & Co', phone: '+91 98765 43210' });
-      expect(row.password_hash).to.match(/^\$argon2id\$/);
-      expect(row.password_hash).to.not.contain(body.password);
-      // The key itself is never stored: only its SHA-256 and display prefix.
-      const keys = await t.deps.db('api_keys').where({ account_id: row.id });
-      expect(keys).to.have.length(1);
-      expect(keys[0].display_prefix).to.equal(res.body.api_key.slice(0, 8));
-      expect(JSON.stringify(keys[0])).to.not.contain(res.body.api_key);
-    });
+    it(
+      'answers 201 {token, api_key, email, name, plan, subscription_status, trial_ends_at} ' +
+        'and stores a lower-case email and an argon2id hash',
+      async () => {
+        const body = signupBody({
+          email: '  Asha.RAO+X@Example.IN ',
+          first_name: ' Asha ',
+          organisation: 'Rao & Co',
+          phone: '+91 98765 43210',
+        });
+        const res = await signup(body);
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        expect(Object.keys(res.body).sort()).to.deep.equal([
+          'api_key',
+          'email',
+          'name',
+          'plan',
+          'subscription_status',
+          'token',
+          'trial_ends_at',
+        ]);
+        // The plan chosen (basic unless named) and the trial's end: TRIAL_DAYS (14) from now, as stored.
+        expect(res.body).to.include({ plan: 'basic', subscription_status: 'trial' });
+        const sub = await t.deps
+          .db('subscriptions')
+          .join('accounts', 'accounts.id', 'subscriptions.account_id')
+          .where('accounts.email', 'asha.rao+x@example.in')
+          .first('subscriptions.expires_at');
+        expect(res.body.trial_ends_at).to.equal(sub.expires_at.toISOString());
+        expect(Date.parse(res.body.trial_ends_at) - Date.now()).to.be.within(13.9 * 86_400_000, 14 * 86_400_000);
+        expect(res.body.email).to.equal('asha.rao+x@example.in');
+        expect(res.body.name).to.equal('Asha Rao');
+        expect(res.body.api_key).to.match(KEY_PATTERN);
+        expect(res.body.token.split('.')).to.have.length(3);
+        const row = await t.deps.db('accounts').where({ email: 'asha.rao+x@example.in' }).first();
+        expect(row).to.include({ first_name: 'Asha', last_name: 'Rao', organisation: 'Rao & Co', phone: '+91 98765 43210' });
+        expect(row.password_hash).to.match(/^\$argon2id\$/);
+        expect(row.password_hash).to.not.contain(body.password);
+        // The key itself is never stored: only its SHA-256 and display prefix.
+        const keys = await t.deps.db('api_keys').where({ account_id: row.id });
+        expect(keys).to.have.length(1);
+        expect(keys[0].display_prefix).to.equal(res.body.api_key.slice(0, 8));
+        expect(JSON.stringify(keys[0])).to.not.contain(res.body.api_key);
+      },
+    );
 
     it('returns an API key the data endpoints accept and a token the dashboard endpoints accept', async () => {
       const res = await signup(signupBody());

@@ -63,7 +63,8 @@ describe('GET /user/v1/usage/', () => {
   it('never shows a negative remaining, and reflects an inactive subscription', async () => {
     const c = await createAccount(t.deps.db, { quotas: { api_calls: 2 } }, 'inactive');
     await t.deps.db.raw(
-      `insert into usage_counters (account_id, month, resource, used) values (?, date_trunc('month', now() at time zone 'UTC')::date, 'api_calls', 5)`,
+      `insert into usage_counters (account_id, month, resource, used)
+       values (?, date_trunc('month', now() at time zone 'UTC')::date, 'api_calls', 5)`,
       [c.accountId],
     );
     const u = await usage(bearer(t, c.accountId));

@@ -129,7 +129,8 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
       expect(Buffer.compare(await zip.file(name)!.async('nodebuffer'), files[key]), name).to.equal(0);
     }
     const manifest = JSON.parse(await zip.file('manifest.json')!.async('string'));
-    expect(manifest.documents.map((d: { document_id: number }) => d.document_id)).to.deep.equal([71, 73, 72, 75]); // by mark, then upload date
+    // by mark, then upload date
+    expect(manifest.documents.map((d: { document_id: number }) => d.document_id)).to.deep.equal([71, 73, 72, 75]);
     expect(manifest.failures).to.have.length(1);
     // Polling is free and each poll hands out a fresh link.
     expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
@@ -239,7 +240,8 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
         })
         .returning('id');
       await t.deps.db.raw(
-        `insert into usage_counters (account_id, month, resource, used) values (?, date_trunc('month', now() at time zone 'UTC')::date, 'doc_views', 1)`,
+        `insert into usage_counters (account_id, month, resource, used)
+         values (?, date_trunc('month', now() at time zone 'UTC')::date, 'doc_views', 1)`,
         [c.account.accountId],
       );
       expect(await w.relayOnce()).to.equal(1);

@@ -64,43 +64,47 @@ describe('API server process', () => {
     expect(closed).to.equal(true);
   });
 
-  it('closes a kept-alive connection once its request in flight is answered, so close() ends with the requests, not at the grace period', async () => {
-    const { url: dbUrl, db } = await cloneTestDatabase();
-    await db.destroy();
-    // A grace period longer than the test may run: only the requests may decide when close() ends.
-    const server = await startServer(
-      loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-        DATABASE_URL: dbUrl,
-        SEARCH_SNAPSHOT: '',
-        SHUTDOWN_GRACE_MS: '600000',
-      }),
-    );
-    const agent = new http.Agent({ keepAlive: true });
-    const body = JSON.stringify({ hello: 'world' });
-    const req = http.request(`${server.url}/healthz`, {
-      method: 'POST',
-      agent,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
-    });
-    const response = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
-      req.on('response', (r) => {
-        r.resume();
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, connection: r.headers.connection }));
+  it(
+    'closes a kept-alive connection once its request in flight is answered, ' +
+      'so close() ends with the requests, not at the grace period',
+    async () => {
+      const { url: dbUrl, db } = await cloneTestDatabase();
+      await db.destroy();
+      // A grace period longer than the test may run: only the requests may decide when close() ends.
+      const server = await startServer(
+        loadConfig({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          PORT: '0',
+          DATABASE_URL: dbUrl,
+          SEARCH_SNAPSHOT: '',
+          SHUTDOWN_GRACE_MS: '600000',
+        }),
+      );
+      const agent = new http.Agent({ keepAlive: true });
+      const body = JSON.stringify({ hello: 'world' });
+      const req = http.request(`${server.url}/healthz`, {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
       });
-      req.on('error', reject);
-    });
-    await new Promise<void>((resolve) => req.once('continue', () => resolve()));
-    const closing = server.close();
-    await new Promise((r) => setImmediate(r));
-    req.end(body);
-    const late = await response;
-    expect(late.status).to.equal(405);
-    // The client is told the connection ends with this answer.
-    expect(late.connection).to.equal('close');
-    await closing;
-    agent.destroy();
-  });
+      const response = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+        req.on('response', (r) => {
+          r.resume();
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, connection: r.headers.connection }));
+        });
+        req.on('error', reject);
+      });
+      await new Promise<void>((resolve) => req.once('continue', () => resolve()));
+      const closing = server.close();
+      await new Promise((r) => setImmediate(r));
+      req.end(body);
+      const late = await response;
+      expect(late.status).to.equal(405);
+      // The client is told the connection ends with this answer.
+      expect(late.connection).to.equal('close');
+      await closing;
+      agent.destroy();
+    },
+  );
 });

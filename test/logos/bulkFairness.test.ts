@@ -147,41 +147,44 @@ describe('logo search: bulk image URLs from a tenant with slow images', function
       expect(await t.app.used(a.account.accountId, 'logo_searches')).to.equal(12);
     });
 
-    it('withdraws the images of a client that went away: the running fetches are closed, the rest never fetched, nothing charged', async () => {
-      const a = await t.app.client({ bulk_logo_limit: 100 });
-      const api = http.createServer(t.app.app).listen(0, '127.0.0.1');
-      await new Promise((r) => api.once('listening', r));
-      try {
-        const req = http.request({
-          host: '127.0.0.1',
-          port: (api.address() as AddressInfo).port,
-          path: '/v1/logo-search/bulk-image-url/',
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'X-API-Key': a.account.key },
-        });
-        req.on('error', () => undefined);
-        req.end(JSON.stringify({ image_urls: Array.from({ length: 12 }, (_, i) => `${server.origin}/slow/gone/${i}.png`) }));
-        await until('the images fill every slot', () => heldUnder('/slow/gone/').length === 4);
-        expect(await t.app.used(a.account.accountId, 'logo_searches')).to.equal(12);
-        req.destroy();
+    it(
+      'withdraws the images of a client that went away: ' + 'the running fetches are closed, the rest never fetched, nothing charged',
+      async () => {
+        const a = await t.app.client({ bulk_logo_limit: 100 });
+        const api = http.createServer(t.app.app).listen(0, '127.0.0.1');
+        await new Promise((r) => api.once('listening', r));
+        try {
+          const req = http.request({
+            host: '127.0.0.1',
+            port: (api.address() as AddressInfo).port,
+            path: '/v1/logo-search/bulk-image-url/',
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-API-Key': a.account.key },
+          });
+          req.on('error', () => undefined);
+          req.end(JSON.stringify({ image_urls: Array.from({ length: 12 }, (_, i) => `${server.origin}/slow/gone/${i}.png`) }));
+          await until('the images fill every slot', () => heldUnder('/slow/gone/').length === 4);
+          expect(await t.app.used(a.account.accountId, 'logo_searches')).to.equal(12);
+          req.destroy();
 
-        await until('the running fetches to be closed', () => heldUnder('/slow/gone/').every((h) => h.dropped));
-        await until(
-          'no job of the request left to run',
-          async () => (await jobsOf('/slow/gone/', ['prioritized', 'wait', 'active', 'delayed'])).length === 0,
-        );
-        const failed = await jobsOf('/slow/gone/', ['failed']);
-        expect(failed.map((j) => j.failedReason))
-          .to.have.length(12)
-          .and.satisfy((r: string[]) => r.every((x) => x.startsWith('cancelled')));
-        expect(heldUnder('/slow/gone/')).to.have.length(4);
-        // Charged when admitted; every item given back, as none was searched.
-        await until('the credits given back', async () => (await t.app.used(a.account.accountId, 'logo_searches')) === 0);
-      } finally {
-        api.closeAllConnections();
-        await new Promise((r) => api.close(r));
-      }
-    });
+          await until('the running fetches to be closed', () => heldUnder('/slow/gone/').every((h) => h.dropped));
+          await until(
+            'no job of the request left to run',
+            async () => (await jobsOf('/slow/gone/', ['prioritized', 'wait', 'active', 'delayed'])).length === 0,
+          );
+          const failed = await jobsOf('/slow/gone/', ['failed']);
+          expect(failed.map((j) => j.failedReason))
+            .to.have.length(12)
+            .and.satisfy((r: string[]) => r.every((x) => x.startsWith('cancelled')));
+          expect(heldUnder('/slow/gone/')).to.have.length(4);
+          // Charged when admitted; every item given back, as none was searched.
+          await until('the credits given back', async () => (await t.app.used(a.account.accountId, 'logo_searches')) === 0);
+        } finally {
+          api.closeAllConnections();
+          await new Promise((r) => api.close(r));
+        }
+      },
+    );
 
     it('withdraws the images when the API stops waiting for them', async () => {
       const fan = new FanOut(t.app.deps.connections, t.app.deps.config.QUEUE_PREFIX, 3000);

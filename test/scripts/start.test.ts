@@ -36,107 +36,113 @@ describe('npm start', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('creates and migrates the database, imports a demo registry once, serves it with its workers and ML sidecar, indexes its logos, and stops cleanly', async () => {
-    const port = await freePort();
-    const mlPort = await freePort();
-    const env = {
-      PORT: String(port),
-      ML_URL: `http://127.0.0.1:${mlPort}`,
-      UPLOAD_DIR: path.join(dir, 'uploads'),
-      DATABASE_URL: dbUrl,
-      OBJECT_STORE_DIR: path.join(dir, 'objects'),
-      DEMO_DIR: path.join(dir, 'demo'),
-      DEMO_RECORDS: '300',
-      DEMO_LOGOS: '5',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'development',
-      QUEUE_PREFIX: prefix,
-      RATE_LIMIT_PREFIX: `test:${name}`,
-      SEARCH_SNAPSHOT: path.join(dir, 'search', 'index.snapshot'),
-    };
-    const first = await start(env);
-    expect(first.log()).to.contain('generating a demo registry of 300 marks');
-    // The search index is built once, before the API processes start, and saved for the next start.
-    expect(first.log()).to.match(/search index built in [\d.]+ s \(\d+ marks\)/);
-    const snapshotTime = fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs;
-    const db = createDb(dbUrl, 1);
-    const { rows } = await db.raw(
-      `select application_number, word_mark from trademarks where word_mark <> '' order by application_number limit 1`,
-    );
-    const marks = await db.raw('select count(*)::int as n from trademarks');
-    const { key } = await createAccount(db);
-    await db.destroy();
-    expect(marks.rows[0].n).to.equal(300);
-    const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`, { headers: { 'X-API-Key': key } });
-    expect(res.status).to.equal(200);
-    expect((await res.json()).application_number).to.equal(rows[0].application_number);
-    const search = (wordMark: string) =>
-      fetch(`http://127.0.0.1:${port}/v1/trademarks/?word_mark=${encodeURIComponent(wordMark)}&match_type=EXACT`, {
-        headers: { 'X-API-Key': key },
-      }).then((r) => r.json());
-    expect((await search(rows[0].word_mark)).results.map((r: { application_number: string }) => r.application_number)).to.include(
-      rows[0].application_number,
-    );
+  it(
+    'creates and migrates the database, imports a demo registry once, ' +
+      'serves it with its workers and ML sidecar, indexes its logos, and stops cleanly',
+    async () => {
+      const port = await freePort();
+      const mlPort = await freePort();
+      const env = {
+        PORT: String(port),
+        ML_URL: `http://127.0.0.1:${mlPort}`,
+        UPLOAD_DIR: path.join(dir, 'uploads'),
+        DATABASE_URL: dbUrl,
+        OBJECT_STORE_DIR: path.join(dir, 'objects'),
+        DEMO_DIR: path.join(dir, 'demo'),
+        DEMO_RECORDS: '300',
+        DEMO_LOGOS: '5',
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'development',
+        QUEUE_PREFIX: prefix,
+        RATE_LIMIT_PREFIX: `test:${name}`,
+        SEARCH_SNAPSHOT: path.join(dir, 'search', 'index.snapshot'),
+      };
+      const first = await start(env);
+      expect(first.log()).to.contain('generating a demo registry of 300 marks');
+      // The search index is built once, before the API processes start, and saved for the next start.
+      expect(first.log()).to.match(/search index built in [\d.]+ s \(\d+ marks\)/);
+      const snapshotTime = fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs;
+      const db = createDb(dbUrl, 1);
+      const { rows } = await db.raw(
+        `select application_number, word_mark from trademarks where word_mark <> '' order by application_number limit 1`,
+      );
+      const marks = await db.raw('select count(*)::int as n from trademarks');
+      const { key } = await createAccount(db);
+      await db.destroy();
+      expect(marks.rows[0].n).to.equal(300);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/trademarks/${rows[0].application_number}/`, { headers: { 'X-API-Key': key } });
+      expect(res.status).to.equal(200);
+      expect((await res.json()).application_number).to.equal(rows[0].application_number);
+      const search = (wordMark: string) =>
+        fetch(`http://127.0.0.1:${port}/v1/trademarks/?word_mark=${encodeURIComponent(wordMark)}&match_type=EXACT`, {
+          headers: { 'X-API-Key': key },
+        }).then((r) => r.json());
+      expect((await search(rows[0].word_mark)).results.map((r: { application_number: string }) => r.application_number)).to.include(
+        rows[0].application_number,
+      );
 
-    // A delta imported while it runs is relayed and fanned out by the workers process (webhooks).
-    const deps = createRoot(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
-    const imported = await importSet({ db: deps.db, store: deps.store, dir: path.join(dir, 'demo', 'delta') });
-    expect(imported.events).to.be.greaterThan(0);
-    let pending = -1;
-    for (let i = 0; i < 100 && pending !== 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      pending = (await deps.db.raw('select count(*)::int as n from outbox where fanned_out_at is null or seq is null')).rows[0].n;
-    }
-    await deps.close();
-    expect(pending).to.equal(0);
+      // A delta imported while it runs is relayed and fanned out by the workers process (webhooks).
+      const deps = createRoot(loadConfig({ ...env, PORT: '0', SEARCH_SNAPSHOT: '' }));
+      const imported = await importSet({ db: deps.db, store: deps.store, dir: path.join(dir, 'demo', 'delta') });
+      expect(imported.events).to.be.greaterThan(0);
+      let pending = -1;
+      for (let i = 0; i < 100 && pending !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        pending = (await deps.db.raw('select count(*)::int as n from outbox where fanned_out_at is null or seq is null')).rows[0].n;
+      }
+      await deps.close();
+      expect(pending).to.equal(0);
 
-    // The ML sidecar runs beside them, and the logos (the demo's and the delta's) are indexed in the background.
-    const health = await (await fetch(`http://127.0.0.1:${mlPort}/health`)).json();
-    expect(health.ok).to.equal(true);
-    const logoDb = createDb(dbUrl, 1);
-    let states: Record<string, number> = {};
-    for (let i = 0; i < 600 && !(states.done >= 5 && !states.pending); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const r = await logoDb.raw('select index_state, count(*)::int as n from logos group by 1');
-      states = Object.fromEntries(r.rows.map((x: { index_state: string; n: number }) => [x.index_state, x.n]));
-    }
-    const vectors = (await logoDb.raw('select count(*)::int as n from logo_vectors where model = ?', [health.model.model])).rows[0].n;
-    await logoDb.destroy();
-    expect(Object.keys(states)).to.deep.equal(['done']);
-    expect(vectors).to.equal(states.done);
+      // The ML sidecar runs beside them, and the logos (the demo's and the delta's) are indexed in the background.
+      const health = await (await fetch(`http://127.0.0.1:${mlPort}/health`)).json();
+      expect(health.ok).to.equal(true);
+      const logoDb = createDb(dbUrl, 1);
+      let states: Record<string, number> = {};
+      for (let i = 0; i < 600 && !(states.done >= 5 && !states.pending); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const r = await logoDb.raw('select index_state, count(*)::int as n from logos group by 1');
+        states = Object.fromEntries(r.rows.map((x: { index_state: string; n: number }) => [x.index_state, x.n]));
+      }
+      const vectors = (await logoDb.raw('select count(*)::int as n from logo_vectors where model = ?', [health.model.model])).rows[0].n;
+      await logoDb.destroy();
+      expect(Object.keys(states)).to.deep.equal(['done']);
+      expect(vectors).to.equal(states.done);
 
-    expect(await first.stop()).to.equal(0);
-    // The sidecar has stopped with the rest.
-    expect(
-      await fetch(`http://127.0.0.1:${mlPort}/health`).then(
-        () => 'up',
-        () => 'down',
-      ),
-    ).to.equal('down');
-    // The workers process is gone too (its relay would otherwise keep the database busy).
-    const check = createDb(dbUrl, 1);
-    const others = await check.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [name]);
-    await check.destroy();
-    expect(others.rows[0].n).to.equal(0);
+      expect(await first.stop()).to.equal(0);
+      // The sidecar has stopped with the rest.
+      expect(
+        await fetch(`http://127.0.0.1:${mlPort}/health`).then(
+          () => 'up',
+          () => 'down',
+        ),
+      ).to.equal('down');
+      // The workers process is gone too (its relay would otherwise keep the database busy).
+      const check = createDb(dbUrl, 1);
+      const others = await check.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [
+        name,
+      ]);
+      await check.destroy();
+      expect(others.rows[0].n).to.equal(0);
 
-    const second = await start(env);
-    expect(second.log()).to.not.contain('generating a demo registry');
-    expect(second.log()).to.not.contain('search index built');
-    expect(fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs).to.equal(snapshotTime);
-    // Started from the snapshot, the API caught up with the delta imported since it was made.
-    const later = createDb(dbUrl, 1);
-    const changed = (
-      await later.raw(
-        `select application_number, word_mark from trademarks where word_mark <> '' and updated_at > ?
+      const second = await start(env);
+      expect(second.log()).to.not.contain('generating a demo registry');
+      expect(second.log()).to.not.contain('search index built');
+      expect(fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs).to.equal(snapshotTime);
+      // Started from the snapshot, the API caught up with the delta imported since it was made.
+      const later = createDb(dbUrl, 1);
+      const changed = (
+        await later.raw(
+          `select application_number, word_mark from trademarks where word_mark <> '' and updated_at > ?
       order by application_number limit 1`,
-        [new Date(snapshotTime).toISOString()],
-      )
-    ).rows[0] as { application_number: string; word_mark: string } | undefined;
-    await later.destroy();
-    expect(changed, 'the delta changed a mark with words').to.not.equal(undefined);
-    expect((await search(changed!.word_mark)).results.map((r: { application_number: string }) => r.application_number)).to.include(
-      changed!.application_number,
-    );
-    expect(await second.stop()).to.equal(0);
-  });
+          [new Date(snapshotTime).toISOString()],
+        )
+      ).rows[0] as { application_number: string; word_mark: string } | undefined;
+      await later.destroy();
+      expect(changed, 'the delta changed a mark with words').to.not.equal(undefined);
+      expect((await search(changed!.word_mark)).results.map((r: { application_number: string }) => r.application_number)).to.include(
+        changed!.application_number,
+      );
+      expect(await second.stop()).to.equal(0);
+    },
+  );
 });

@@ -127,32 +127,36 @@ describe('search quality', function () {
     expect(compared).to.be.greaterThan(10_000);
   });
 
-  it('filters as if it searched everything and kept the marks of the classes or status asked for (counts, class groups and every hit in order)', () => {
-    // Strategies skip candidates a filter refuses before reading their words: that must change nothing.
-    const { info, dict } = base.d;
-    const filters: [Filter, (id: number) => boolean][] = [
-      [{ classes: classMask([30]), status: null }, (id) => (info[id] & 63) === 30],
-      [{ classes: classMask([3, 29, 30, 43]), status: null }, (id) => [3, 29, 30, 43].includes(info[id] & 63)],
-      [{ classes: null, status: 'Registered' }, (id) => dict.status[(info[id] >>> 6) & 255] === 'Registered'],
-    ];
-    let kept = 0;
-    for (const { q } of QUERIES) {
-      const query = prepareQuery(q, 'SMART');
-      const all = engine.search(query, none, 1_000_000, null);
-      for (const [filter, keeps] of filters) {
-        const only = all.hits.filter((h) => keeps(h.id));
-        const r = engine.search(query, filter, 200, null);
-        expect(r.count, q).to.equal(only.length);
-        expect(r.hits, q).to.deep.equal(only.slice(0, 200));
-        if (filter.classes) {
-          const classes = [...all.groups.class_number].filter(([c]) => filter.classes![Number(c)]);
-          expect([...r.groups.class_number], q).to.deep.equal(classes);
+  it(
+    'filters as if it searched everything and kept the marks of the classes or status asked for ' +
+      '(counts, class groups and every hit in order)',
+    () => {
+      // Strategies skip candidates a filter refuses before reading their words: that must change nothing.
+      const { info, dict } = base.d;
+      const filters: [Filter, (id: number) => boolean][] = [
+        [{ classes: classMask([30]), status: null }, (id) => (info[id] & 63) === 30],
+        [{ classes: classMask([3, 29, 30, 43]), status: null }, (id) => [3, 29, 30, 43].includes(info[id] & 63)],
+        [{ classes: null, status: 'Registered' }, (id) => dict.status[(info[id] >>> 6) & 255] === 'Registered'],
+      ];
+      let kept = 0;
+      for (const { q } of QUERIES) {
+        const query = prepareQuery(q, 'SMART');
+        const all = engine.search(query, none, 1_000_000, null);
+        for (const [filter, keeps] of filters) {
+          const only = all.hits.filter((h) => keeps(h.id));
+          const r = engine.search(query, filter, 200, null);
+          expect(r.count, q).to.equal(only.length);
+          expect(r.hits, q).to.deep.equal(only.slice(0, 200));
+          if (filter.classes) {
+            const classes = [...all.groups.class_number].filter(([c]) => filter.classes![Number(c)]);
+            expect([...r.groups.class_number], q).to.deep.equal(classes);
+          }
+          kept += r.count;
         }
-        kept += r.count;
       }
-    }
-    expect(kept).to.be.greaterThan(1_000);
-  });
+      expect(kept).to.be.greaterThan(1_000);
+    },
+  );
 
   /**
    * Searches `queries` on an index without ready answers and on two with them (`ready` made them all

@@ -90,7 +90,8 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
       ['class_number', 'class_number'],
     ]) {
       const sql = await t.deps.db.raw(
-        `select ${column}::text as k, count(*)::int as n from trademarks where application_number = any(?) and ${column} is not null group by 1`,
+        `select ${column}::text as k, count(*)::int as n from trademarks
+         where application_number = any(?) and ${column} is not null group by 1`,
         [apps],
       );
       const expected = Object.fromEntries(sql.rows.map((r: { k: string; n: number }) => [r.k, r.n]));

@@ -82,13 +82,16 @@ describe('threats: comparing marks', () => {
     expect(c('ROYAL CHALLENGE', 'ROYAL STAG')).to.be.lessThan(0.6);
   });
 
-  it('the words that describe a trade are its own: REMEDIES in medicines, not in food; business words and THE, OF, AND in every trade', () => {
-    expect(descriptiveWords([5]).has('REMEDIES')).to.equal(true);
-    expect(descriptiveWords([29]).has('REMEDIES')).to.equal(false);
-    expect(descriptiveWords([29]).has('FOODS')).to.equal(true);
-    for (const c of [[1], [25], [45], null])
-      for (const w of ['INDUSTRIES', 'THE', 'OF']) expect(descriptiveWords(c).has(w), w).to.equal(true);
-  });
+  it(
+    'the words that describe a trade are its own: ' + 'REMEDIES in medicines, not in food; business words and THE, OF, AND in every trade',
+    () => {
+      expect(descriptiveWords([5]).has('REMEDIES')).to.equal(true);
+      expect(descriptiveWords([29]).has('REMEDIES')).to.equal(false);
+      expect(descriptiveWords([29]).has('FOODS')).to.equal(true);
+      for (const c of [[1], [25], [45], null])
+        for (const w of ['INDUSTRIES', 'THE', 'OF']) expect(descriptiveWords(c).has(w), w).to.equal(true);
+    },
+  );
 
   it('word weights fall with how many marks hold the word; short words and numbers weigh little', () => {
     expect(weightFor('ZEPHYRA', 1, 1_000_000)).to.be.greaterThan(weightFor('SHREE', 30_000, 1_000_000));

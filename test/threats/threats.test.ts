@@ -173,15 +173,22 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
     });
   });
 
-  it("finds a holder of the mark's distinctive word whose other words describe the goods, although hundreds of shorter holders crowd it out", async () => {
-    const x = byApp((await threats('7000100')).threats).get('7000101');
-    expect(x, 'VANA BISCUITS is a threat to VANA BRAND').to.include({ matching_criteria: 'word' });
-  });
+  it(
+    "finds a holder of the mark's distinctive word whose other words describe the goods, " +
+      'although hundreds of shorter holders crowd it out',
+    async () => {
+      const x = byApp((await threats('7000100')).threats).get('7000101');
+      expect(x, 'VANA BISCUITS is a threat to VANA BRAND').to.include({ matching_criteria: 'word' });
+    },
+  );
 
-  it("finds a rare word's respelling two edits away (SWATSKI GOLD and SWASTIK GOLD) although hundreds of marks GOLD crowd it out", async () => {
-    const x = byApp((await threats('7000110')).threats).get('7000111');
-    expect(x, 'SWASTIK GOLD is a threat to SWATSKI GOLD').to.include({ matching_criteria: 'word', class_relation: 'same' });
-  });
+  it(
+    "finds a rare word's respelling two edits away (SWATSKI GOLD and SWASTIK GOLD) " + 'although hundreds of marks GOLD crowd it out',
+    async () => {
+      const x = byApp((await threats('7000110')).threats).get('7000111');
+      expect(x, 'SWASTIK GOLD is a threat to SWATSKI GOLD').to.include({ matching_criteria: 'word', class_relation: 'same' });
+    },
+  );
 
   it('finds the number that is the distinctive part of a mark (9 SWEETS and 9)', async () => {
     const x = byApp((await threats('7000120')).threats).get('7000121');

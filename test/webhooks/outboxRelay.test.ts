@@ -80,22 +80,25 @@ describe('outbox relay', () => {
 
   const jobIds = async () => (await deliveries.getJobs(['waiting', 'delayed'], 0, -1, true)).map((j) => j.id).sort();
 
-  it('fans each event out to the active webhooks that monitor its mark and want it, marks it done, and queues one job per delivery', async () => {
-    const relay = relayOf({ ...settings, batch: 2 });
-    expect(await relay.relayOnce()).to.deep.equal({ events: 2, deliveries: 3 });
-    expect(await relay.relayOnce()).to.deep.equal({ events: 1, deliveries: 1 });
-    expect(await relay.relayOnce()).to.deep.equal({ events: 0, deliveries: 0 });
-    const [e1, e2, e3] = (await db('outbox').orderBy('id')).map((r) => r.id);
-    expect(await jobIds()).to.deep.equal(
-      [`d-${e1}-${hooks[0]}`, `d-${e2}-${hooks[0]}`, `d-${e2}-${hooks[1]}`, `d-${e3}-${hooks[1]}`].sort(),
-    );
-    const job = (await deliveries.getJob(`d-${e1}-${hooks[0]}`))!;
-    expect(job.data as DeliveryJob).to.deep.equal({ outboxId: e1, webhookId: hooks[0] });
-    expect(job.opts.attempts).to.equal(4);
-    const rows = await db('outbox').orderBy('id');
-    expect(rows.every((r) => r.fanned_out_at !== null && Number(r.seq) > 0)).to.equal(true);
-    expect(new Set(rows.map((r) => r.seq)).size).to.equal(3);
-  });
+  it(
+    'fans each event out to the active webhooks that monitor its mark and want it, ' + 'marks it done, and queues one job per delivery',
+    async () => {
+      const relay = relayOf({ ...settings, batch: 2 });
+      expect(await relay.relayOnce()).to.deep.equal({ events: 2, deliveries: 3 });
+      expect(await relay.relayOnce()).to.deep.equal({ events: 1, deliveries: 1 });
+      expect(await relay.relayOnce()).to.deep.equal({ events: 0, deliveries: 0 });
+      const [e1, e2, e3] = (await db('outbox').orderBy('id')).map((r) => r.id);
+      expect(await jobIds()).to.deep.equal(
+        [`d-${e1}-${hooks[0]}`, `d-${e2}-${hooks[0]}`, `d-${e2}-${hooks[1]}`, `d-${e3}-${hooks[1]}`].sort(),
+      );
+      const job = (await deliveries.getJob(`d-${e1}-${hooks[0]}`))!;
+      expect(job.data as DeliveryJob).to.deep.equal({ outboxId: e1, webhookId: hooks[0] });
+      expect(job.opts.attempts).to.equal(4);
+      const rows = await db('outbox').orderBy('id');
+      expect(rows.every((r) => r.fanned_out_at !== null && Number(r.seq) > 0)).to.equal(true);
+      expect(new Set(rows.map((r) => r.seq)).size).to.equal(3);
+    },
+  );
 
   it('hands overdue pending deliveries over again, with the attempts they have left, never duplicating a queued job', async () => {
     const [e1] = (await db('outbox').orderBy('id')).map((r) => r.id);
