@@ -4,7 +4,8 @@
 // with limits, concurrency slot and credit), they just never say no.
 // Both servers run side by side and are measured in turns, off-on-on-off, so that a machine
 // warming up (page cache, PostgreSQL buffers) favours neither; the figures are the means of the turns.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/auth.ts [--duration 30] [--connections 16] [--rate N] [--accounts 8]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/auth.ts \
+//     [--duration 30] [--connections 16] [--rate N] [--accounts 8]
 
 import { createBenchAccounts } from './account.ts';
 import { args, DEFAULT_URL, detailPaths, measure, type Row, sampleMarks, startProcess, table } from './lib.ts';
@@ -55,5 +56,6 @@ const on = mean(turns.on, 'auth + limits + quota (mean of 2 turns)');
 console.log(`\n${o.duration}s x ${o.connections} connections per turn${o.rate ? ` at ${o.rate} req/s` : ''}, GET /v1/trademarks/{app_no}/`);
 table([...turns.off, ...turns.on, off, on]);
 console.log(
-  `\np50 added by the checks = ${(on.p50 - off.p50).toFixed(1)} ms (target <= 1); throughput ratio on/off = ${(on.rps / off.rps).toFixed(2)}`,
+  `\np50 added by the checks = ${(on.p50 - off.p50).toFixed(1)} ms (target <= 1); ` +
+    `throughput ratio on/off = ${(on.rps / off.rps).toFixed(2)}`,
 );

@@ -138,7 +138,8 @@ try {
     await load(urlPath, { 'x-api-key': key }, 3);
     const u = await load(urlPath, { 'x-api-key': key }, 10);
     console.log(
-      `GET /v1/documents/{id}/url/: ${u.requests.average.toFixed(0)} req/s, p50 ${u.latency.p50} ms, p99 ${u.latency.p99} ms, non-2xx ${u.non2xx}`,
+      `GET /v1/documents/{id}/url/: ${u.requests.average.toFixed(0)} req/s, ` +
+        `p50 ${u.latency.p50} ms, p99 ${u.latency.p99} ms, non-2xx ${u.non2xx}`,
     );
 
     // 3. Downloads of the 5 MB file through the API's signed link and from the bare server, interleaved.

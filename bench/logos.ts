@@ -31,7 +31,8 @@ if (parts.has('quality')) {
   const q = await evaluateQuality(log, { limit: a.has('limit') ? Number(a.get('limit')) : undefined });
   out.quality = q;
   console.log(
-    `\nRetrieval on test icons (gallery ${q.gallery} icons; ${q.queries.test} test queries, ${q.queries.val} validation): recall@1 / recall@10 / mAP, %`,
+    `\nRetrieval on test icons (gallery ${q.gallery} icons; ` +
+      `${q.queries.test} test queries, ${q.queries.val} validation): recall@1 / recall@10 / mAP, %`,
   );
   const kinds = Object.keys(q.test[q.models[0]]).filter((k) => k !== 'all');
   console.log(`| model | all | ${kinds.join(' | ')} |`);
@@ -47,7 +48,8 @@ if (parts.has('quality')) {
   console.log('thresholds from validation (similarity reached by 1 in 10,000 / 1,000 / 100 unrelated pairs; share of true matches above):');
   for (const [m, t] of Object.entries(q.thresholds))
     console.log(
-      `  ${m}: high ${t.high} (${f(t.positivesAbove.high)} %), medium ${t.medium} (${f(t.positivesAbove.medium)} %), low ${t.low} (${f(t.positivesAbove.low)} %)`,
+      `  ${m}: high ${t.high} (${f(t.positivesAbove.high)} %), ` +
+        `medium ${t.medium} (${f(t.positivesAbove.medium)} %), low ${t.low} (${f(t.positivesAbove.low)} %)`,
     );
   console.log(
     `embedding, one image at a time on one core, decode and normalise included: ${Object.entries(q.embedMs)
@@ -95,7 +97,8 @@ if (parts.has('ocr')) {
   const o = await evaluateOcr(Number(a.get('ocr') ?? 200), log);
   out.ocr = o;
   console.log(
-    `\nOCR: ${o.logos} logos with known words; read exactly ${f(o.exactRead)} %; text logo search recall@1 ${f(o.recallAt1)} %, recall@10 ${f(o.recallAt10)} % (target 90); ${o.msPerLogo.toFixed(0)} ms per logo`,
+    `\nOCR: ${o.logos} logos with known words; read exactly ${f(o.exactRead)} %; ` +
+      `text logo search recall@1 ${f(o.recallAt1)} %, recall@10 ${f(o.recallAt10)} % (target 90); ${o.msPerLogo.toFixed(0)} ms per logo`,
   );
 }
 
@@ -113,16 +116,20 @@ if (parts.has('scale')) {
   out.scale = s;
   console.log(`\nAt ${s.vectors.toLocaleString('en')} logos (loaded in ${s.loadS} s, HNSW built in ${s.hnswBuildS} s):`);
   console.log(
-    `  image search end to end (upload -> results, HTTP): p50 ${s.image.p50} ms, p95 ${s.image.p95} ms, p99 ${s.image.p99} ms over ${s.image.n} (target p95 <= 50)`,
+    `  image search end to end (upload -> results, HTTP): p50 ${s.image.p50} ms, ` +
+      `p95 ${s.image.p95} ms, p99 ${s.image.p99} ms over ${s.image.n} (target p95 <= 50)`,
   );
   console.log(
-    `  nearest 10 in PostgreSQL: HNSW p95 ${s.imageDb.hnswP95} ms vs exact scan ${s.imageDb.exactP95} ms (${s.imageDb.ratio}x); HNSW recall@10 vs exact ${f(s.imageDb.recallAt10VsExact)} %`,
+    `  nearest 10 in PostgreSQL: HNSW p95 ${s.imageDb.hnswP95} ms vs exact scan ${s.imageDb.exactP95} ms (${s.imageDb.ratio}x); ` +
+      `HNSW recall@10 vs exact ${f(s.imageDb.recallAt10VsExact)} %`,
   );
   console.log(
-    `  text logo search (HTTP): p50 ${s.text.p50} ms, p95 ${s.text.p95} ms over ${s.text.n} (target p95 <= 30); index built in ${s.text.buildS} s; trigram LIKE p95 ${s.text.baselineP95} ms (${s.text.ratio}x)`,
+    `  text logo search (HTTP): p50 ${s.text.p50} ms, p95 ${s.text.p95} ms over ${s.text.n} (target p95 <= 30); ` +
+      `index built in ${s.text.buildS} s; trigram LIKE p95 ${s.text.baselineP95} ms (${s.text.ratio}x)`,
   );
   console.log(
-    `  indexing: ${s.indexing.logos} logos (OCR + embedding + HNSW insert) in ${s.indexing.seconds} s: ${s.indexing.perSecond} logos/s on ${os.cpus().length} cores`,
+    `  indexing: ${s.indexing.logos} logos (OCR + embedding + HNSW insert) in ${s.indexing.seconds} s: ` +
+      `${s.indexing.perSecond} logos/s on ${os.cpus().length} cores`,
   );
 }
 

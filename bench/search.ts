@@ -35,7 +35,8 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
   const built = await buildIndex(url, snapshot);
   console.log(
     `build: ${(built.ms / 1000).toFixed(1)} s for ${built.engine.indexes[0].n.toLocaleString('en')} marks (target <= 60 s); ` +
-      `snapshot save ${(built.saveMs / 1000).toFixed(1)} s, ${mb(fs.statSync(snapshot).size)}; builder process RSS ${mb(process.memoryUsage().rss)}`,
+      `snapshot save ${(built.saveMs / 1000).toFixed(1)} s, ${mb(fs.statSync(snapshot).size)}; ` +
+      `builder process RSS ${mb(process.memoryUsage().rss)}`,
   );
 }
 globalThis.gc?.();
@@ -97,7 +98,9 @@ for (const [name, qs] of Object.entries(classes)) {
   }
   const f = (x: number) => x.toFixed(x < 10 ? 2 : 0);
   rows.push(
-    `| ${name} | ${qs.length} | ${f(pct(idx, 50))} | ${f(pct(idx, 95))} | ${f(pct(idx, 99))} | ${ref.length} | ${f(pct(ref, 50))} | ${f(pct(ref, 95))} | ${f(pct(ref, 99))} | ${(pct(ref, 50) / pct(idx, 50)).toFixed(0)}× | ${(pct(ref, 95) / pct(idx, 95)).toFixed(0)}× |`,
+    `| ${name} | ${qs.length} | ${f(pct(idx, 50))} | ${f(pct(idx, 95))} | ${f(pct(idx, 99))} | ` +
+      `${ref.length} | ${f(pct(ref, 50))} | ${f(pct(ref, 95))} | ${f(pct(ref, 99))} | ` +
+      `${(pct(ref, 50) / pct(idx, 50)).toFixed(0)}× | ${(pct(ref, 95) / pct(idx, 95)).toFixed(0)}× |`,
   );
   console.log(rows.at(-1));
 }
@@ -107,7 +110,8 @@ console.log('| class | queries | index p50 | p95 | p99 | SQL queries | SQL p50 |
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 console.log(
-  `SMART mixed set (${mixed.length} runs): p50 ${pct(mixed, 50).toFixed(2)} ms (target <= 5), p95 ${pct(mixed, 95).toFixed(2)} ms (target <= 25), p99 ${pct(mixed, 99).toFixed(2)} ms`,
+  `SMART mixed set (${mixed.length} runs): p50 ${pct(mixed, 50).toFixed(2)} ms (target <= 5), ` +
+    `p95 ${pct(mixed, 95).toFixed(2)} ms (target <= 25), p99 ${pct(mixed, 99).toFixed(2)} ms`,
 );
 
 // 3. HTTP: one API process per core from the snapshot just saved, result cache off; then the change lag.

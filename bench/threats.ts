@@ -35,7 +35,8 @@ if (a.has('later')) PARAMS.laterFactor = Number(a.get('later'));
 for (const k of ['related', 'unrelated'] as const) if (a.has(k)) PARAMS.classFactor[k] = Number(a.get(k));
 if (a.has('dead')) PARAMS.deadFactor = Number(a.get('dead'));
 console.log(
-  `factors: later ${PARAMS.laterFactor}, related class ${PARAMS.classFactor.related}, unrelated ${PARAMS.classFactor.unrelated}, dead ${PARAMS.deadFactor}`,
+  `factors: later ${PARAMS.laterFactor}, related class ${PARAMS.classFactor.related}, ` +
+    `unrelated ${PARAMS.classFactor.unrelated}, dead ${PARAMS.deadFactor}`,
 );
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 const config = loadConfig({
@@ -49,7 +50,8 @@ const deps = createRoot(config);
 const t0 = performance.now();
 const engine = await deps.search.ready();
 console.log(
-  `search index: ${engine.indexes[0].n.toLocaleString('en')} marks, ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (${o.snapshot ? 'snapshot' : 'built'})`,
+  `search index: ${engine.indexes[0].n.toLocaleString('en')} marks, ` +
+    `ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (${o.snapshot ? 'snapshot' : 'built'})`,
 );
 const cache = new SearchCache(deps.redis, 'bench', 0, deps.log);
 const marks = new TrademarkRepository(deps.db);
@@ -94,7 +96,8 @@ await deps.logos.texts.search('WARM', 1);
   const info = new Map(
     (
       await c.query(
-        `select application_number, word_mark, class_number, status, ${isoDate('application_date')} as application_date from trademarks where application_number = any($1::text[])`,
+        `select application_number, word_mark, class_number, status, ${isoDate('application_date')} as application_date
+         from trademarks where application_number = any($1::text[])`,
         [[...new Set(rows.flatMap((r) => [r.application_number, ...r.cited]))]],
       )
     ).rows.map((x) => [x.application_number, x]),
@@ -216,20 +219,27 @@ await deps.logos.texts.search('WARM', 1);
     `\nrecall of cited marks: ${rows.length} marks, ${pairs} cited pairs (${own} more of the same proprietor, left out by design)`,
   );
   console.log(
-    `  within the top 50: ${inTop50}/${pairs} = ${(inTop50 / pairs).toFixed(3)} (target >= 0.9); anywhere in the list: ${(inAll / pairs).toFixed(3)}`,
+    `  within the top 50: ${inTop50}/${pairs} = ${(inTop50 / pairs).toFixed(3)} (target >= 0.9); ` +
+      `anywhere in the list: ${(inAll / pairs).toFixed(3)}`,
   );
   console.log(
-    `  within the top 50, the cited mark or a twin (same normalised words, class and status): ${twinFound}/${pairs} = ${(twinFound / pairs).toFixed(3)}`,
+    `  within the top 50, the cited mark or a twin (same normalised words, class and status): ` +
+      `${twinFound}/${pairs} = ${(twinFound / pairs).toFixed(3)}`,
   );
   console.log(
-    `  of the ${pairs - inTop50} missed: ${outranked} score no higher than the 50th threat (50 marks at least as alike fill the top 50; ${tied} of them tie with it), ` +
-      `${missedCandidates} would have ranked in the top 50 but were not among the candidates, ${pairs - inTop50 - outranked - missedCandidates} other`,
+    `  of the ${pairs - inTop50} missed: ${outranked} score no higher than the 50th threat ` +
+      `(50 marks at least as alike fill the top 50; ${tied} of them tie with it), ` +
+      `${missedCandidates} would have ranked in the top 50 but were not among the candidates, ` +
+      `${pairs - inTop50 - outranked - missedCandidates} other`,
   );
   console.log(
-    `  cited marks already dead on the report's date: ${deadWhenCited}; recall over the others: ${inTop50 - foundDeadWhenCited}/${pairs - deadWhenCited} = ${((inTop50 - foundDeadWhenCited) / (pairs - deadWhenCited)).toFixed(3)}`,
+    `  cited marks already dead on the report's date: ${deadWhenCited}; ` +
+      `recall over the others: ${inTop50 - foundDeadWhenCited}/${pairs - deadWhenCited} = ` +
+      `${((inTop50 - foundDeadWhenCited) / (pairs - deadWhenCited)).toFixed(3)}`,
   );
+  const beating = 'beating them in every respect (alike in spelling and sound, class, live)';
   console.log(
-    `  missed with 50 or more earlier marks of the list beating them in every respect (alike in spelling and sound, class, live): ${beyondAnyRanking}; ` +
+    `  missed with 50 or more earlier marks of the list ${beating}: ${beyondAnyRanking}; ` +
       `so no ranking that rewards each of those finds more than ${((pairs - beyondAnyRanking) / pairs).toFixed(3)} with these candidates`,
   );
   console.log(`  risk levels of those found: High ${levels.High}, Medium ${levels.Medium}, Low ${levels.Low}`);
@@ -265,7 +275,8 @@ if (o.latency <= 0) {
 // (every word held by 20 marks or fewer) and a random sample of the register.
 const sample = (
   await c.query(
-    `select application_number, word_mark, class_number from trademarks tablesample bernoulli (${Math.min(100, (o.latency * 400 * 100) / engine.indexes[0].n)}) repeatable (${o.seed + 1})
+    `select application_number, word_mark, class_number
+   from trademarks tablesample bernoulli (${Math.min(100, (o.latency * 400 * 100) / engine.indexes[0].n)}) repeatable (${o.seed + 1})
    where word_mark <> '' limit ${o.latency * 40}`,
   )
 ).rows as { application_number: string; word_mark: string; class_number: number }[];
@@ -277,7 +288,8 @@ const groups: Record<string, typeof sample> = {
 };
 console.log('\nuncached analysis latency (in process: search index + PostgreSQL for the mark, logos and logo text; cache off)');
 console.log(
-  '| class | marks | p50 ms | p95 ms | p99 ms | max ms | SQL pg_trgm baseline marks | baseline p50 | baseline p95 | ratio p50 | ratio p95 |',
+  '| class | marks | p50 ms | p95 ms | p99 ms | max ms | ' +
+    'SQL pg_trgm baseline marks | baseline p50 | baseline p95 | ratio p50 | ratio p95 |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 const sqlDb = new pg.Client(url);
@@ -314,17 +326,20 @@ for (const [name, list] of Object.entries(groups)) {
   const lb = timedOut ? '≥ ' : '';
   console.log(
     `| ${name} | ${times.length} | ${f(pct(times, 50))} | ${f(pct(times, 95))} | ${f(pct(times, 99))} | ${f(Math.max(...times))} | ` +
-      `${base.length}${timedOut ? ` (${timedOut} hit the ${o.sqlTimeout} ms timeout)` : ''} | ${lb}${f(pct(base, 50))} | ${lb}${f(pct(base, 95))} | ` +
+      `${base.length}${timedOut ? ` (${timedOut} hit the ${o.sqlTimeout} ms timeout)` : ''} | ` +
+      `${lb}${f(pct(base, 50))} | ${lb}${f(pct(base, 95))} | ` +
       `${lb}${(pct(base, 50) / pct(times, 50)).toFixed(1)}× | ${lb}${(pct(base, 95) / pct(times, 95)).toFixed(1)}× |`,
   );
 }
 const allLb = allBase.some((x) => x >= o.sqlTimeout) ? '≥ ' : '';
 console.log(
-  `| all | ${all.length} | ${f(pct(all, 50))} | ${f(pct(all, 95))} | ${f(pct(all, 99))} | ${f(Math.max(...all))} | ${allBase.length} | ${allLb}${f(pct(allBase, 50))} | ${allLb}${f(pct(allBase, 95))} | ` +
+  `| all | ${all.length} | ${f(pct(all, 50))} | ${f(pct(all, 95))} | ${f(pct(all, 99))} | ${f(Math.max(...all))} | ` +
+    `${allBase.length} | ${allLb}${f(pct(allBase, 50))} | ${allLb}${f(pct(allBase, 95))} | ` +
     `${allLb}${(pct(allBase, 50) / pct(all, 50)).toFixed(1)}× | ${allLb}${(pct(allBase, 95) / pct(all, 95)).toFixed(1)}× |`,
 );
 console.log(
-  `target: p95 <= 100 ms uncached (all marks). The baseline times candidate generation alone (scoring excluded), so its ratios understate the gap.`,
+  'target: p95 <= 100 ms uncached (all marks). ' +
+    'The baseline times candidate generation alone (scoring excluded), so its ratios understate the gap.',
 );
 
 await sqlDb.end();

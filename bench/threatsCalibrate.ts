@@ -4,7 +4,8 @@
 // with the endpoint's own code, sets the thresholds from the scores, and prints precision and recall
 // of High and of High+Medium; then the hand-labelled real brand pairs (bench/threats/labelledPairs.ts),
 // which play no part in choosing anything, scored with the chosen setting.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_t8 npx tsx bench/threatsCalibrate.ts [--pairs 3000] [--snapshot FILE] [--seeds 8,9]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_t8 npx tsx bench/threatsCalibrate.ts \
+//     [--pairs 3000] [--snapshot FILE] [--seeds 8,9]
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { normaliseTokens, similarTokens } from '../src/ingest/generator/variants.ts';
@@ -116,7 +117,8 @@ async function samplePairs(c: pg.Client, engine: SearchEngine, dead: Set<string>
   // One random mark of the same class for each positive's mark.
   const pool = (
     await c.query(
-      `select word_mark, class_number, status from trademarks tablesample bernoulli (${Math.min(100, (o.pairs * 40 * 100) / engine.indexes[0].n)}) repeatable (${seed + 1})
+      `select word_mark, class_number, status
+     from trademarks tablesample bernoulli (${Math.min(100, (o.pairs * 40 * 100) / engine.indexes[0].n)}) repeatable (${seed + 1})
      where word_mark <> '' order by application_number`,
     )
   ).rows;
@@ -142,7 +144,8 @@ async function samplePairs(c: pg.Client, engine: SearchEngine, dead: Set<string>
   }
   console.log(
     `seed ${seed}: register: ${engine.indexes[0].n.toLocaleString('en')} marks; ${positives.length} cited pairs (positives), ` +
-      `${pairs.length - positives.length} random same-class pairs (negatives, ${NEGATIVES_PER_POSITIVE} per positive); precision at 1:${NEGATIVES_PER_POSITIVE} as sampled and at 1:1 (negatives weighted 1/${NEGATIVES_PER_POSITIVE}); ` +
+      `${pairs.length - positives.length} random same-class pairs (negatives, ${NEGATIVES_PER_POSITIVE} per positive); ` +
+      `precision at 1:${NEGATIVES_PER_POSITIVE} as sampled and at 1:1 (negatives weighted 1/${NEGATIVES_PER_POSITIVE}); ` +
       `${dropped} random pairs left out as look-alikes by the registry's own rule`,
   );
 
@@ -167,7 +170,8 @@ async function main(): Promise<void> {
   // 1. The free weights: how sound and spelling combine, and how steeply rare words outweigh common ones.
   console.log(
     '\nmean over the samples; thresholds the stricter of the samples' +
-      '\n| sound | weight exponent | AUC | High ≥ | Medium ≥ | Low ≥ | High P (1:1) | High P (1:10) | High R | High+Medium P (1:1) | High+Medium P (1:10) | High+Medium R |',
+      '\n| sound | weight exponent | AUC | High ≥ | Medium ≥ | Low ≥ | High P (1:1) | High P (1:10) | High R | ' +
+      'High+Medium P (1:1) | High+Medium P (1:10) | High+Medium R |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   let best: { p: ScoreParams; recall: number; auc: number } | null = null;
@@ -186,7 +190,8 @@ async function main(): Promise<void> {
       const mr = mean((x) => precisionRecall(x, thresholds.medium).recall);
       const area = mean(auc);
       console.log(
-        `| ${sound} | ${weightExponent} | ${pct(area)} | ${thresholds.high} | ${thresholds.medium} | ${thresholds.low} | ${pct(h)} | ${pct(h10)} | ${pct(hr)} | ` +
+        `| ${sound} | ${weightExponent} | ${pct(area)} | ${thresholds.high} | ${thresholds.medium} | ${thresholds.low} | ` +
+          `${pct(h)} | ${pct(h10)} | ${pct(hr)} | ` +
           `${pct(m)} | ${pct(m10)} | ${pct(mr)} |`,
       );
       // Chosen: the most cited pairs at High+Medium (mean over the samples); AUC breaks ties.
@@ -201,8 +206,8 @@ async function main(): Promise<void> {
       `Medium ${chosen.thresholds.medium}, Low ${chosen.thresholds.low}`,
   );
   console.log(
-    `in src/threats/score.ts: sound ${PARAMS.sound}, weight exponent ${PARAMS.weightExponent}, thresholds High ${PARAMS.thresholds.high}, ` +
-      `Medium ${PARAMS.thresholds.medium}, Low ${PARAMS.thresholds.low}`,
+    `in src/threats/score.ts: sound ${PARAMS.sound}, weight exponent ${PARAMS.weightExponent}, ` +
+      `thresholds High ${PARAMS.thresholds.high}, Medium ${PARAMS.thresholds.medium}, Low ${PARAMS.thresholds.low}`,
   );
 
   // 2. With the committed parameters: the generated pairs, and the hand-labelled real brand pairs.
@@ -211,7 +216,8 @@ async function main(): Promise<void> {
     const m = precisionRecall(scores, PARAMS.thresholds.medium, weight);
     const l = precisionRecall(scores, PARAMS.thresholds.low, weight);
     console.log(
-      `| ${name} | ${scores.filter((x) => x.positive).length} / ${scores.filter((x) => !x.positive).length} | ${pct(h.precision)} | ${pct(h.recall)} | ` +
+      `| ${name} | ${scores.filter((x) => x.positive).length} / ${scores.filter((x) => !x.positive).length} | ` +
+        `${pct(h.precision)} | ${pct(h.recall)} | ` +
         `${pct(m.precision)} | ${pct(m.recall)} | ${pct(l.precision)} | ${pct(l.recall)} | ${pct(auc(scores))} |`,
     );
   };
@@ -235,7 +241,8 @@ async function main(): Promise<void> {
       .filter((i) => handScores[i].s >= PARAMS.thresholds.medium !== LABELLED_PAIRS[i].confusing)
       .map((i) => `${LABELLED_PAIRS[i].a}/${LABELLED_PAIRS[i].b} ${handScores[i].s}`);
     console.log(
-      `  ${kind} (${LABELLED_PAIRS[idx[0]].confusing ? 'confusing' : 'not confusing'}): ${at}/${idx.length}${wrong.length ? `; wrong: ${wrong.join(', ')}` : ''}`,
+      `  ${kind} (${LABELLED_PAIRS[idx[0]].confusing ? 'confusing' : 'not confusing'}): ` +
+        `${at}/${idx.length}${wrong.length ? `; wrong: ${wrong.join(', ')}` : ''}`,
     );
   }
   await c.end();

@@ -216,7 +216,8 @@ async function main(): Promise<void> {
   }
   const rate = total / ((last - committed) / 1000);
   console.log(
-    `throughput: import of ${imported.events} events (${committed - c0} ms), ${total} deliveries, last ${last - committed} ms after commit: ${rate.toFixed(0)} deliveries/s`,
+    `throughput: import of ${imported.events} events (${committed - c0} ms), ${total} deliveries, ` +
+      `last ${last - committed} ms after commit: ${rate.toFixed(0)} deliveries/s`,
   );
   const baseAfter = await bareLoop();
   agent.destroy();
@@ -238,7 +239,8 @@ async function main(): Promise<void> {
     await new Promise((res) => setTimeout(res, Math.max(0, 1000 - (Date.now() - at))));
   }
   console.log(
-    `latency, commit to arrival, ${lat.length} deliveries in ${ROUNDS} imports of ${PER_ROUND} events: p50 ${pct(lat, 0.5)} ms, p95 ${pct(lat, 0.95)} ms, max ${Math.max(...lat)} ms`,
+    `latency, commit to arrival, ${lat.length} deliveries in ${ROUNDS} imports of ${PER_ROUND} events: ` +
+      `p50 ${pct(lat, 0.5)} ms, p95 ${pct(lat, 0.95)} ms, max ${Math.max(...lat)} ms`,
   );
   const failed = await db('webhook_deliveries').whereNot({ status: 'delivered' }).count('* as n').first();
   console.log(

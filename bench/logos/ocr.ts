@@ -54,8 +54,10 @@ async function drawWords(slug: string, words: string, r: Rng): Promise<Buffer> {
   const tx = inline ? 64 + 20 : w / 2;
   const ty = inline ? h / 2 + size / 3 : 64 + 16 + size;
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><text x="${tx}" y="${ty}" ${inline ? '' : 'text-anchor="middle"'} ` +
-    `font-family="${font.family}" font-weight="${font.weight}" font-style="${font.style}" font-size="${size}" fill="rgb(${ink.join(',')})">${words}</text></svg>`;
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">` +
+    `<text x="${tx}" y="${ty}" ${inline ? '' : 'text-anchor="middle"'} ` +
+    `font-family="${font.family}" font-weight="${font.weight}" font-style="${font.style}" font-size="${size}" ` +
+    `fill="rgb(${ink.join(',')})">${words}</text></svg>`;
   return sharp({ create: { width: w, height: h, channels: 3, background: '#ffffff' } })
     .composite([
       { input: tint, left: inline ? 12 : Math.round((w - 64) / 2), top: inline ? 16 : 8 },

@@ -168,7 +168,8 @@ export async function perturb(icon: Icon, kind: Perturbation): Promise<Buffer> {
       const word = WORDS[pick(WORDS.length, 3)];
       const svg =
         `<svg xmlns="http://www.w3.org/2000/svg" width="${c.w}" height="44"><text x="${c.w / 2}" y="32" text-anchor="middle" ` +
-        `font-family="DejaVu Serif" font-weight="bold" font-style="italic" font-size="26" fill="rgb(${ink.join(',')})">${word.replace('&', '&amp;')}</text></svg>`;
+        `font-family="DejaVu Serif" font-weight="bold" font-style="italic" font-size="26" fill="rgb(${ink.join(',')})">` +
+        `${word.replace('&', '&amp;')}</text></svg>`;
       return raw(c)
         .composite([{ input: Buffer.from(svg), left: 0, top: c.h - 46 }])
         .png()

@@ -149,7 +149,8 @@ export async function evaluateScale(
     await client.query(`set maintenance_work_mem = '2GB'`);
     await client.query('set max_parallel_maintenance_workers = 1');
     await client.query(`create index logo_vectors_hnsw_${spec.name.replace(/[^a-z0-9]+/g, '_')} on logo_vectors
-    using hnsw ((embedding::halfvec(${model.dimensions})) halfvec_cosine_ops) with (m = 16, ef_construction = 64) where model = '${spec.name}'`);
+    using hnsw ((embedding::halfvec(${model.dimensions})) halfvec_cosine_ops) with (m = 16, ef_construction = 64)
+    where model = '${spec.name}'`);
     hnswBuildS = (performance.now() - t1) / 1000;
     log(`scale: HNSW index built in ${hnswBuildS.toFixed(0)} s`);
     await client.query(`create index logos_ocr_trgm_idx on logos using gin (nishaan_norm(ocr_text) gin_trgm_ops)`);
@@ -169,7 +170,8 @@ export async function evaluateScale(
     await client.query(
       `insert into logo_vectors (application_number, model, embedding)
       select l.application_number, $1, h.embedding from logos l
-      join logo_vectors h on h.model = $1 and h.application_number = (20000000 + abs(hashtext(l.application_number)) % ${icons.length})::text
+      join logo_vectors h on h.model = $1
+        and h.application_number = (20000000 + abs(hashtext(l.application_number)) % ${icons.length})::text
       where l.application_number like '2%' and l.application_number::bigint >= ${20_000_000 + icons.length}`,
       [hogSpec.name],
     );

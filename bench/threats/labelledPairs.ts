@@ -3,8 +3,8 @@
 // Every pair is judged as if both marks were live and in the same class. `kind` says what makes a
 // confusing pair confusing (spelling, sound, Hinglish respelling, shared distinctive word, joined or
 // split, translation) or what a non-confusing pair has in common (a shared start, a shared common word,
-// a neighbouring meaning in the other language, nothing). Scored by bench/threatsCalibrate.ts and test/threats/labelled.test.ts with the same code
-// as the endpoint.
+// a neighbouring meaning in the other language, nothing). Scored by bench/threatsCalibrate.ts and
+// test/threats/labelled.test.ts with the same code as the endpoint.
 
 export type PairKind =
   | 'spelling'
