@@ -1,5 +1,5 @@
-import { expect } from 'chai';
 import fs from 'node:fs';
+import { expect } from 'chai';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
