@@ -97,7 +97,9 @@ export const PublicResult = TrademarkSummary.pick({
 
 export const PublicSearchQuery = z.object({
   word_mark: textParam('word_mark', 200).pipe(z.string().min(1, 'word_mark must not be empty')),
+  class_number: classNumber.optional().openapi({ description: 'Only marks in this Nice class (1-45)' }),
 });
+export type PublicSearchParams = z.infer<typeof PublicSearchQuery>;
 
 export const PublicSearchResponse = z
   .object({

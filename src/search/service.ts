@@ -7,7 +7,7 @@ import type { SearchEngine } from './engine.ts';
 import type { SearchIndex } from './manager.ts';
 import { phoneticCodes, romanise, wordsOf } from './normalise.ts';
 import { type MatchType, prepareQuery } from './query.ts';
-import type { SearchParams } from './schemas.ts';
+import type { PublicSearchParams, SearchParams } from './schemas.ts';
 import { S_SPELLING, STRATEGIES, score } from './strategies.ts';
 import { type After, FACETS, type Facet, type Filter, type IndexHit } from './types.ts';
 
@@ -82,8 +82,8 @@ export class SearchService {
   }
 
   /** The free search: SMART, ten results at most, the contract's few fields. */
-  async publicSearch(wordMark: string) {
-    const r = await this.search({ word_mark: wordMark, match_type: 'SMART', limit: 10, offset: 0 });
+  async publicSearch(p: PublicSearchParams) {
+    const r = await this.search({ word_mark: p.word_mark, class_number: p.class_number, match_type: 'SMART', limit: 10, offset: 0 });
     return {
       query: r.query,
       count: r.count,

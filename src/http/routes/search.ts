@@ -37,7 +37,7 @@ export function searchRoutes(api: Api, { search, trademarks }: Pick<Services, 's
     publicSearchLimit: true,
     query: S.PublicSearchQuery,
     response: S.PublicSearchResponse,
-    handler: ({ query }) => search.publicSearch(query.word_mark),
+    handler: ({ query }) => search.publicSearch(query),
   });
 
   api.add({
