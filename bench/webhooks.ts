@@ -4,7 +4,7 @@
 // allows on this machine). Everything runs on a database and queue prefix of its own, dropped after.
 //
 //   nice -n 10 npx tsx bench/webhooks.ts [--marks 2000] [--webhooks 5] [--events 1000] [--rounds 20] [--per-round 10]
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
@@ -24,6 +24,7 @@ import { WebhookRepository } from '../src/webhooks/repository.ts';
 import { generateSecret, SecretBox } from '../src/webhooks/secrets.ts';
 import { signatureHeaders } from '../src/webhooks/signing.ts';
 import { createAccount } from '../test/helpers/accounts.ts';
+import { writeLoopbackCertificate } from '../test/helpers/tls.ts';
 import { args } from './lib.ts';
 
 const a = args();
@@ -88,31 +89,7 @@ async function main(): Promise<void> {
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
-  const key = path.join(tmp, 'key.pem');
-  const cert = path.join(tmp, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { key, cert } = writeLoopbackCertificate(tmp);
 
   await prepareDatabase(url, () => undefined);
   const db = createDb(url, 4);

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { writeLoopbackCertificate } from './tls.ts';
 
 // A local HTTPS server for the image-URL tests: the only host the fetch may reach in tests (through
 // IMAGE_FETCH_TEST_ALLOW), with a certificate made for the run and trusted through IMAGE_FETCH_TEST_CA.
@@ -21,31 +21,7 @@ export type Route = (res: import('node:http').ServerResponse) => void;
 
 export async function startImageServer(routes: Record<string, Route>): Promise<ImageServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-tls-'));
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { key, cert } = writeLoopbackCertificate(dir);
   const seen: string[] = [];
   const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
     seen.push(req.url ?? '');

@@ -1,12 +1,12 @@
 // A real HTTPS webhook receiver on an ephemeral loopback port, with a self-signed certificate made by
 // the openssl CLI once per test process. Tests trust it through WEBHOOK_CA_FILE, as a customer's
 // private CA would be, and admit 127.0.0.1 through the test-only WEBHOOK_ALLOW_ADDRESSES.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { writeLoopbackCertificate } from './tls.ts';
 
 export interface Received {
   headers: Record<string, string>;
@@ -21,31 +21,7 @@ let certs: { dir: string; key: string; cert: string; caFile: string } | undefine
 export function testCertificate() {
   if (certs) return certs;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-tls-'));
-  const key = path.join(dir, 'key.pem');
-  const caFile = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      caFile,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { key, cert: caFile } = writeLoopbackCertificate(dir);
   certs = { dir, key: fs.readFileSync(key, 'utf8'), cert: fs.readFileSync(caFile, 'utf8'), caFile };
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return certs;
