@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Root } from '../root.ts';
+import { publicCors } from './cors.ts';
 import { docsRouter } from './docsPage.ts';
 import { Api } from './endpoint.ts';
 import { errorHandler, notFoundHandler, requireJsonBody } from './errorHandler.ts';
@@ -9,6 +10,7 @@ import { generateOpenApi } from './openapi.ts';
 import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
+import { PUBLIC_SEARCH_PATH } from './routes/search.ts';
 
 export interface BuiltApp {
   app: Express;
@@ -51,6 +53,7 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   registerRoutes(api, services);
   const openapi = generateOpenApi(api.registry);
 
+  app.use(publicCors([PUBLIC_SEARCH_PATH], (req) => guard.ip(req)));
   app.use(router);
   app.use(async (req, _res, next) => {
     await guard.ip(req);

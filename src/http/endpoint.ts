@@ -19,6 +19,13 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': intHeader('Seconds until the window resets'),
 };
 
+// Sent on every answer of the free public search, refusals included: its hourly window per address.
+const PUBLIC_SEARCH_HEADERS = {
+  'RateLimit-Limit': intHeader('Public searches allowed per hour from one address'),
+  'RateLimit-Remaining': intHeader('Public searches left in the current hour'),
+  'RateLimit-Reset': intHeader('Seconds until the hourly window resets'),
+};
+
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad request: a parameter or the body is invalid; `details` names each one',
   401: 'Missing or invalid credentials',
@@ -60,13 +67,14 @@ export class Api {
     if (def.publicSearchLimit) errorStatuses.push(429);
     if (def.security === 'apiKey') errorStatuses.push(403);
     const keyed = def.security === 'apiKey';
+    const windowHeaders = keyed ? RATE_LIMIT_HEADERS : def.publicSearchLimit ? PUBLIC_SEARCH_HEADERS : {};
     const responses: Record<string, ResponseConfig> = {
       [String(def.status ?? 200)]: {
         description: 'Success',
         content: def.contentType
           ? { [def.contentType]: { schema: { type: 'string', format: 'binary' } } }
           : { 'application/json': { schema: def.response } },
-        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(keyed ? RATE_LIMIT_HEADERS : {}) },
+        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...windowHeaders },
       },
     };
     for (const s of [...new Set(errorStatuses)].sort()) {
@@ -76,7 +84,7 @@ export class Api {
         headers: {
           'X-Request-Id': REQUEST_ID_HEADER,
           ...(s === 429 ? { 'Retry-After': RETRY_AFTER_HEADER } : {}),
-          ...(keyed && s === 429 ? RATE_LIMIT_HEADERS : {}),
+          ...(s === 429 || def.publicSearchLimit ? windowHeaders : {}),
         },
       };
     }

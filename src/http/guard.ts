@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import type { Charge, CreditLedger } from '../limits/credits.ts';
 import { EarlyStart } from '../limits/earlyStart.ts';
 import { monthOf, nextMonthStart } from '../limits/quotaRepository.ts';
-import type { RateLimits } from '../limits/rateLimits.ts';
+import type { RateLimits, WindowState } from '../limits/rateLimits.ts';
 import { Bill } from './pipeline/bill.ts';
 
 /** The socket's address, or X-Forwarded-For's when the request came through a trusted proxy. */
@@ -26,6 +26,12 @@ function readKey(req: Request): string {
   if (key === undefined) throw new AppError('unauthorized', 'an API key is required: send it in the X-API-Key header');
   if (!KEY_PATTERN.test(key)) throw new AppError('unauthorized', 'malformed API key: expected nsh_ followed by 32 letters and digits');
   return key;
+}
+
+function setWindowHeaders(res: Response, w: WindowState): void {
+  res.setHeader('RateLimit-Limit', String(w.limit));
+  res.setHeader('RateLimit-Remaining', String(w.remaining));
+  res.setHeader('RateLimit-Reset', String(w.resetSeconds));
 }
 
 const UNGUARDED_CALLER: Caller = {
@@ -109,12 +115,7 @@ export class Guard {
     // Freed as soon as the response is handed over ('finish'), or when the client went away ('close').
     res.once('finish', admission.release);
     res.once('close', admission.release);
-    const w = admission.window;
-    if (w) {
-      res.setHeader('RateLimit-Limit', String(w.limit));
-      res.setHeader('RateLimit-Remaining', String(w.remaining));
-      res.setHeader('RateLimit-Reset', String(w.resetSeconds));
-    }
+    if (admission.window) setWindowHeaders(res, admission.window);
     this.repo.touchKey(caller.keyId!);
     if (!defaultCredit) return { caller };
     if (admission.charged) {
@@ -147,9 +148,14 @@ export class Guard {
     if (!this.unguarded) await this.limits.checkIp(clientIp(req));
   }
 
-  /** The free public search's own limit (60 per hour per IP). */
-  async publicSearch(req: Request): Promise<void> {
-    if (!this.unguarded) await this.limits.checkPublicSearch(clientIp(req));
+  /**
+   * The free public search's own limit (60 per hour per IP), said in RateLimit-* headers on every answer
+   * (a refusal sets its own), so a page calling it can show what is left of the hour.
+   */
+  async publicSearch(req: Request, res: Response): Promise<void> {
+    if (this.unguarded) return;
+    const w = await this.limits.checkPublicSearch(clientIp(req));
+    if (w) setWindowHeaders(res, w);
   }
 
   async bearer(req: Request): Promise<Caller> {

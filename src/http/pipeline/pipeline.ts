@@ -33,7 +33,7 @@ export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.Z
     const caller = await identify(guard, req, security, def.inactiveMessage);
     const bill = guard.bill();
     const admission = await admit(guard, req, res, caller, keyed, { defaultCredit, mayStartEarly }, bill);
-    if (def.publicSearchLimit) await guard.publicSearch(req);
+    if (def.publicSearchLimit) await guard.publicSearch(req, res);
     let result: z.infer<R>;
     try {
       gateCategory(req, def.category);

@@ -5,6 +5,8 @@ import type { Api } from '../endpoint.ts';
 import { viewerOf } from '../viewer.ts';
 
 const tags = ['Search'];
+/** Callable from any site's page (src/http/cors.ts). */
+export const PUBLIC_SEARCH_PATH = '/public/v1/trademarks/search/';
 const distinct = ({ body }: { body: { application_numbers: string[] } }) => new Set(body.application_numbers).size;
 
 export function searchRoutes(api: Api, { search, trademarks }: Pick<Services, 'search' | 'trademarks'>): void {
@@ -29,11 +31,16 @@ export function searchRoutes(api: Api, { search, trademarks }: Pick<Services, 's
 
   api.add({
     method: 'get',
-    path: '/public/v1/trademarks/search/',
+    path: PUBLIC_SEARCH_PATH,
     operationId: 'publicSearch',
     tags,
     security: 'none',
     summary: 'Free search: SMART, at most 10 results with a few fields; 60 searches per hour per address',
+    description:
+      'No credential. `class_number` narrows it to one Nice class. Every answer, refusals included, carries ' +
+      'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset for the hourly window (429 adds Retry-After). ' +
+      "Callable from any site's page: CORS with Access-Control-Allow-Origin: * for GET, without credentials " +
+      '(the preflight is answered 204), and those headers exposed.',
     publicSearchLimit: true,
     query: S.PublicSearchQuery,
     response: S.PublicSearchResponse,
