@@ -7,27 +7,13 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { generate } from '../../src/ingest/generator/index.ts';
 import { findDataDir } from '../../src/ingest/generator/reference.ts';
+import { ENTITY_NAMES } from '../../src/ingest/importer/entities.ts';
 
 // The synthetic registry generator: reproducible output, every line valid per docs/ingest.md, linked
 // records that hold together, cited marks that really are similar, and a delta exercising every event.
 
 type Line = Record<string, unknown>;
 type SetData = Record<string, Line[]>;
-
-const ENTITIES = [
-  'journals',
-  'trademarks',
-  'status_history',
-  'proprietors',
-  'attorneys',
-  'oppositions',
-  'hearings',
-  'documents',
-  'exam_reports',
-  'cited_marks',
-  'alerts',
-  'logos',
-];
 
 // ---- docs/ingest.md field rules ----------------------------------------------------------------
 type Kind = 'int' | 'string' | 'digits' | 'date' | 'timestamp' | 'strings' | 'class';
@@ -154,7 +140,7 @@ function typeOk(v: unknown, kind: Kind): boolean {
 
 function readSet(dir: string): SetData {
   const data: SetData = {};
-  for (const e of ENTITIES) {
+  for (const e of ENTITY_NAMES) {
     const file = path.join(dir, `${e}.jsonl`);
     data[e] = [];
     if (!fs.existsSync(file)) continue;
@@ -393,7 +379,7 @@ describe('synthetic registry generator', function () {
   });
 
   it('gives every linked entity unique ids, and delta ids only reuse a baseline id to update that record', () => {
-    for (const e of ENTITIES.filter((x) => !['journals', 'trademarks', 'logos'].includes(x))) {
+    for (const e of ENTITY_NAMES.filter((x) => !['journals', 'trademarks', 'logos'].includes(x))) {
       for (const set of [base, delta]) {
         const ids = set[e].map((r) => r.id);
         expect(new Set(ids).size, e).to.equal(ids.length);
@@ -416,7 +402,7 @@ describe('synthetic registry generator', function () {
       [delta, [...base.trademarks, ...delta.trademarks]],
     ] as const) {
       const apps = new Set(marks.map((t) => t.application_number));
-      for (const e of ENTITIES.filter((x) => !['journals', 'trademarks'].includes(x))) {
+      for (const e of ENTITY_NAMES.filter((x) => !['journals', 'trademarks'].includes(x))) {
         for (const r of set[e]) expect(apps.has(r.application_number), `${e} -> ${r.application_number}`).to.equal(true);
       }
       const journals = new Set([...base.journals, ...set.journals].map((j) => j.id));
@@ -490,7 +476,7 @@ describe('synthetic registry generator', function () {
 
   it('repeats the full trademark line for every changed mark and updates its status, alert and journal', () => {
     const changed = new Set([
-      ...ENTITIES.filter((e) => !['journals', 'trademarks'].includes(e)).flatMap((e) => delta[e].map((r) => r.application_number)),
+      ...ENTITY_NAMES.filter((e) => !['journals', 'trademarks'].includes(e)).flatMap((e) => delta[e].map((r) => r.application_number)),
     ]);
     const lines = new Map(delta.trademarks.map((t) => [t.application_number, t]));
     for (const app of changed) expect(lines.has(app), `${app} has a trademark line`).to.equal(true);

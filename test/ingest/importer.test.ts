@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type pg from 'pg';
 import type { Db } from '../../src/db/knex.ts';
-import { ENTITY_BY_NAME, ITEMS_MAX, TEXT_MAX } from '../../src/ingest/importer/entities.ts';
+import { ENTITY_BY_NAME, ENTITY_NAMES, ITEMS_MAX, TEXT_MAX } from '../../src/ingest/importer/entities.ts';
 import { feedFile } from '../../src/ingest/importer/feed.ts';
 import type { SetFiles } from '../../src/ingest/importer/files.ts';
 import { type ImportResult, importSet } from '../../src/ingest/importer/index.ts';
@@ -23,21 +23,6 @@ const REPO = new URL('../../', import.meta.url).pathname;
 const BASELINE = path.join(FIXTURES, 'baseline');
 const DELTA = path.join(FIXTURES, 'delta');
 const BAD = path.join(FIXTURES, 'bad');
-
-const REGISTRY = [
-  'journals',
-  'trademarks',
-  'status_history',
-  'proprietors',
-  'attorneys',
-  'oppositions',
-  'hearings',
-  'documents',
-  'exam_reports',
-  'cited_marks',
-  'alerts',
-  'logos',
-];
 
 interface Env {
   db: Db;
@@ -69,7 +54,7 @@ async function freshEnv(): Promise<Env> {
 }
 
 /** Every row of every registry table (and the outbox) with its xmin, so an UPDATE shows even when values are equal. */
-async function snapshot(db: Db, tables = [...REGISTRY, 'outbox']): Promise<Record<string, unknown[]>> {
+async function snapshot(db: Db, tables = [...ENTITY_NAMES, 'outbox']): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const t of tables) {
     const r = await db.raw(`select x.xmin::text as xmin, to_jsonb(x) as row from ${t} x order by to_jsonb(x)::text`);
@@ -796,13 +781,13 @@ describe('importer: atomicity', () => {
     const env = await freshEnv();
     await env.run(BASELINE);
     await addCheck(env.db);
-    const before = await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs']);
+    const before = await snapshot(env.db, [...ENTITY_NAMES, 'outbox', 'import_runs']);
     const shape = await schema(env.db);
     const set = variantOf(DELTA, 'hearings.jsonl', boom);
     let error: unknown;
     await env.run(set).catch((e) => (error = e));
     expect(String(error)).to.match(/test_no_boom/);
-    expect(await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs'])).to.deep.equal(before);
+    expect(await snapshot(env.db, [...ENTITY_NAMES, 'outbox', 'import_runs'])).to.deep.equal(before);
     expect(await schema(env.db)).to.deep.equal(shape);
   });
 
@@ -814,7 +799,7 @@ describe('importer: atomicity', () => {
     let error: unknown;
     await env.run(set).catch((e) => (error = e));
     expect(String(error)).to.match(/test_no_boom/);
-    for (const t of [...REGISTRY, 'outbox', 'import_runs']) {
+    for (const t of [...ENTITY_NAMES, 'outbox', 'import_runs']) {
       expect((await env.db.raw(`select count(*)::int as n from ${t}`)).rows[0].n, t).to.equal(0);
     }
     expect(await schema(env.db)).to.deep.equal(shape);
@@ -894,7 +879,7 @@ describe('importer: fatal store errors', () => {
   it('fails the import with nothing applied', async () => {
     const env = await freshEnv();
     await env.run(BASELINE);
-    const before = await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs']);
+    const before = await snapshot(env.db, [...ENTITY_NAMES, 'outbox', 'import_runs']);
     const store = new FullStore(env.storeDir, new UrlSigner('test-signing-secret-0123456789'), () => 'http://127.0.0.1:1');
     let error: unknown;
     await noUnhandledRejection(() =>
@@ -904,7 +889,7 @@ describe('importer: fatal store errors', () => {
       ),
     );
     expect(String(error)).to.match(/ENOSPC/);
-    expect(await snapshot(env.db, [...REGISTRY, 'outbox', 'import_runs'])).to.deep.equal(before);
+    expect(await snapshot(env.db, [...ENTITY_NAMES, 'outbox', 'import_runs'])).to.deep.equal(before);
   });
 
   it('makes the command exit with status 2', async function () {
@@ -919,7 +904,7 @@ describe('importer: fatal store errors', () => {
     });
     expect(r.status, r.stderr).to.equal(2);
     expect(r.stderr).to.match(/import failed, nothing applied: .*blobs/);
-    for (const t of [...REGISTRY, 'import_runs'])
+    for (const t of [...ENTITY_NAMES, 'import_runs'])
       expect((await env.db.raw(`select count(*)::int as n from ${t}`)).rows[0].n, t).to.equal(0);
   });
 });

@@ -1,3 +1,4 @@
+import { ENTITY_NAMES, type EntityName } from '../importer/entities.ts';
 import { iso, stamp } from './dates.ts';
 import { hearingLink } from './linked.ts';
 import type { AlertRow, Doc, Exam, Hearing, HistoryRow, Mark, Opposition } from './types.ts';
@@ -6,21 +7,9 @@ import type { AlertRow, Doc, Exam, Hearing, HistoryRow, Mark, Opposition } from 
 // generated string is drawn from vocabularies without quotes or backslashes (goods items are escaped
 // once at load), which makes this several times faster than JSON.stringify on an object per line.
 
-export const ENTITIES = [
-  'journals',
-  'trademarks',
-  'status_history',
-  'proprietors',
-  'attorneys',
-  'oppositions',
-  'hearings',
-  'documents',
-  'exam_reports',
-  'cited_marks',
-  'alerts',
-  'logos',
-] as const;
-export type Entity = (typeof ENTITIES)[number];
+/** The files of a set: those of the ingest format, in the importer's order. */
+export const ENTITIES = ENTITY_NAMES;
+export type Entity = EntityName;
 
 /**
  * Per-entity bytes for one chunk of marks. Lines are encoded into growing buffers as they are made,

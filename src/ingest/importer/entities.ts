@@ -43,19 +43,22 @@ export interface Computed {
   name: string;
 }
 
-export type EntityName =
-  | 'journals'
-  | 'trademarks'
-  | 'status_history'
-  | 'proprietors'
-  | 'attorneys'
-  | 'oppositions'
-  | 'hearings'
-  | 'documents'
-  | 'exam_reports'
-  | 'cited_marks'
-  | 'alerts'
-  | 'logos';
+/** The set's files (and target tables), in the order a set is applied. */
+export const ENTITY_NAMES = [
+  'journals',
+  'trademarks',
+  'status_history',
+  'proprietors',
+  'attorneys',
+  'oppositions',
+  'hearings',
+  'documents',
+  'exam_reports',
+  'cited_marks',
+  'alerts',
+  'logos',
+] as const;
+export type EntityName = (typeof ENTITY_NAMES)[number];
 
 export interface Entity {
   name: EntityName;
