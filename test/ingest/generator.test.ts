@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { generate } from '../../src/ingest/generator/index.ts';
+import { CLASS_GROUPS } from '../../src/ingest/generator/marks.ts';
 import { findDataDir } from '../../src/ingest/generator/reference.ts';
 import { ENTITY_NAMES } from '../../src/ingest/importer/entities.ts';
 
@@ -238,16 +239,6 @@ function looksSimilar(a: string, b: string): boolean {
   if (wa.some((w) => w.length >= 3 && wb.includes(w))) return true;
   return levenshtein(wa.join(''), wb.join('')) <= 2;
 }
-const CLASS_GROUPS = [
-  [29, 30, 31, 32, 33, 43],
-  [3, 5, 10, 44],
-  [9, 38, 42],
-  [14, 18, 24, 25, 26],
-  [35, 36, 37, 39, 40, 41, 45],
-  [1, 2, 4, 17, 19],
-  [6, 7, 8, 11, 12, 13],
-  [15, 16, 20, 21, 22, 23, 27, 28, 34],
-];
 const related = (a: number, b: number) => CLASS_GROUPS.some((g) => g.includes(a) && g.includes(b));
 
 // ---- the delta's events, derived the way docs/ingest.md defines them ---------------------------

@@ -17,7 +17,7 @@ const CLASS_WEIGHT = [
   0.4, 1.0, 6.0, 8.5, 2.5, 2.5, 1.0, 0.8, 10.0, 1.5, 1.5, 0.8, 1.0, 0.8, 3.5, 3.5, 2.5, 2.5, 0.6,
 ];
 // Cognate classes: an examiner cites across these, and a copier drifts between them.
-const CLASS_GROUPS = [
+export const CLASS_GROUPS = [
   [29, 30, 31, 32, 33, 43],
   [3, 5, 10, 44],
   [9, 38, 42],
