@@ -24,6 +24,34 @@ const BASELINE = path.join(FIXTURES, 'baseline');
 const DELTA = path.join(FIXTURES, 'delta');
 const BAD = path.join(FIXTURES, 'bad');
 
+// Mark 4100001's proprietor, attorney and hearing in the baseline fixture, as stored less the application
+// number: the baseline test reads them back, the delta test sees them change.
+const PROP21 = {
+  id: 21,
+  name: 'SUNRISE FOODS PVT LTD',
+  entity_type: 'Company',
+  address: '12 Linking Road, Mumbai',
+  state: 'MAHARASHTRA',
+  country: 'India',
+  trading_as: null,
+};
+const ATT31 = {
+  id: 31,
+  name: 'MEHTA & ASSOCIATES',
+  agent_code: 'AG1234',
+  address: 'Fort, Mumbai',
+  email: 'tm@mehta.example',
+  phone: '+91 22 2345 6789',
+};
+const H51 = {
+  id: 51,
+  hearing_date: '2024-07-01',
+  hearing_type: 'Show Cause',
+  virtual_room_link: null,
+  time_slot: '10:30-11:00',
+  status: 'Scheduled',
+};
+
 interface Env {
   db: Db;
   url: string;
@@ -362,26 +390,9 @@ describe('importer: baseline', () => {
     expect((await db('status_history').where({ id: 14 }).first()).old_status).to.equal(null);
 
     const props = await db('proprietors').orderBy('id');
-    expect(props[0]).to.deep.equal({
-      id: 21,
-      application_number: '4100001',
-      name: 'SUNRISE FOODS PVT LTD',
-      entity_type: 'Company',
-      address: '12 Linking Road, Mumbai',
-      state: 'MAHARASHTRA',
-      country: 'India',
-      trading_as: null,
-    });
+    expect(props[0]).to.deep.equal({ ...PROP21, application_number: '4100001' });
     expect(props[2]).to.deep.include({ country: 'Singapore', address: 'Tower A\tFloor 3\nBengaluru \\ KA' });
-    expect(await db('attorneys').first()).to.deep.equal({
-      id: 31,
-      application_number: '4100001',
-      name: 'MEHTA & ASSOCIATES',
-      agent_code: 'AG1234',
-      address: 'Fort, Mumbai',
-      email: 'tm@mehta.example',
-      phone: '+91 22 2345 6789',
-    });
+    expect(await db('attorneys').first()).to.deep.equal({ ...ATT31, application_number: '4100001' });
     expect(await db('oppositions').first()).to.deep.equal({
       id: 41,
       application_number: '4100003',
@@ -393,15 +404,7 @@ describe('importer: baseline', () => {
       decision: null,
       decision_date: null,
     });
-    expect(await db('hearings').first()).to.deep.equal({
-      id: 51,
-      application_number: '4100001',
-      hearing_date: '2024-07-01',
-      hearing_type: 'Show Cause',
-      virtual_room_link: null,
-      time_slot: '10:30-11:00',
-      status: 'Scheduled',
-    });
+    expect(await db('hearings').first()).to.deep.equal({ ...H51, application_number: '4100001' });
 
     const form = path.join(BASELINE, 'files/application-form.pdf');
     const docs = await db('documents').orderBy('id');
@@ -511,31 +514,6 @@ describe('importer: delta events', () => {
       at(changedAt),
       delta.runId,
     ];
-    const prop21 = {
-      id: 21,
-      name: 'SUNRISE FOODS PVT LTD',
-      entity_type: 'Company',
-      address: '12 Linking Road, Mumbai',
-      state: 'MAHARASHTRA',
-      country: 'India',
-      trading_as: null,
-    };
-    const att31 = {
-      id: 31,
-      name: 'MEHTA & ASSOCIATES',
-      agent_code: 'AG1234',
-      address: 'Fort, Mumbai',
-      email: 'tm@mehta.example',
-      phone: '+91 22 2345 6789',
-    };
-    const h51 = {
-      id: 51,
-      hearing_date: '2024-07-01',
-      hearing_type: 'Show Cause',
-      virtual_room_link: null,
-      time_slot: '10:30-11:00',
-      status: 'Scheduled',
-    };
     expect(got).to.deep.equal([
       ev('expiry_changed', '4100001', { expire_at: null }, { expire_at: '12/04/2029' }),
       ev('journal_published', '4100001', null, { journal_id: 3, journal_number: '2102', publication_date: '2024-01-22' }),
@@ -546,7 +524,7 @@ describe('importer: delta events', () => {
         { journal_id: 2, journal_number: '2101', publication_date: '2024-01-15' },
       ),
       ev('status_changed', '4100001', { status: 'Objected' }, { status: 'Registered' }, '2024-02-01T05:30:00.000Z'),
-      ev('proprietor_changed', '4100001', prop21, { ...prop21, address: '7 Hill Road, Bandra, Mumbai' }),
+      ev('proprietor_changed', '4100001', PROP21, { ...PROP21, address: '7 Hill Road, Bandra, Mumbai' }),
       ev('proprietor_changed', '4100002', null, {
         id: 25,
         name: 'ASHA EXPORTS',
@@ -556,7 +534,7 @@ describe('importer: delta events', () => {
         country: 'India',
         trading_as: null,
       }),
-      ev('attorney_changed', '4100001', att31, { ...att31, email: 'filings@mehta.example' }),
+      ev('attorney_changed', '4100001', ATT31, { ...ATT31, email: 'filings@mehta.example' }),
       ev('attorney_changed', '4100003', null, {
         id: 32,
         name: 'RAO IP LAW',
@@ -581,7 +559,7 @@ describe('importer: delta events', () => {
         decision: null,
         decision_date: null,
       }),
-      ev('hearing_updated', '4100001', h51, { ...h51, time_slot: '11:00-11:30' }),
+      ev('hearing_updated', '4100001', H51, { ...H51, time_slot: '11:00-11:30' }),
       ev('hearing_scheduled', '4100003', null, {
         id: 52,
         hearing_date: '2024-03-15',
