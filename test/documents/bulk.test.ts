@@ -185,6 +185,22 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     expect((await c.get(`/v3/documents/bulk/${body.job_id}/`)).status).to.equal(200);
   });
 
+  /** A job for document 75 as the API commits it (one credit charged), a minute old and in no queue. */
+  async function unqueuedJob(accountId: string): Promise<string> {
+    const [row] = await t.deps
+      .db('bulk_document_jobs')
+      .insert({
+        account_id: accountId,
+        application_numbers: ['4000002'],
+        document_ids: [75],
+        not_found: [],
+        charge: JSON.stringify({ units: 1, month: `${new Date().toISOString().slice(0, 8)}01` }),
+        created_at: t.deps.db.raw("now() - interval '1 minute'"),
+      })
+      .returning('id');
+    return row.id;
+  }
+
   it('builds a job once: running it again does nothing, and a job whose enqueue was lost is relayed', async () => {
     const c = await t.client();
     const { body } = await c.post('/v3/documents/bulk/').send({ application_numbers: ['4000002'] });
@@ -194,19 +210,9 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
     expect((await c.get(`/v3/documents/bulk/${body.job_id}/`)).body.finished_at).to.equal(done.body.finished_at);
 
     // A request committed but never enqueued (the API lost Redis right after its commit).
-    const [row] = await t.deps
-      .db('bulk_document_jobs')
-      .insert({
-        account_id: c.account.accountId,
-        application_numbers: ['4000002'],
-        document_ids: [75],
-        not_found: [],
-        charge: JSON.stringify({ units: 1, month: `${new Date().toISOString().slice(0, 8)}01` }),
-        created_at: t.deps.db.raw("now() - interval '1 minute'"),
-      })
-      .returning('id');
+    const id = await unqueuedJob(c.account.accountId);
     expect(await worker.relayOnce()).to.equal(1);
-    expect((await settled(c, row.id)).body.status).to.equal('done');
+    expect((await settled(c, id)).body.status).to.equal('done');
     expect(await worker.relayOnce()).to.equal(0);
   });
 
@@ -228,26 +234,16 @@ describe('bulk document download (/v3/documents/bulk/)', () => {
       intervalMs: 60_000,
     });
     try {
-      const [row] = await t.deps
-        .db('bulk_document_jobs')
-        .insert({
-          account_id: c.account.accountId,
-          application_numbers: ['4000002'],
-          document_ids: [75],
-          not_found: [],
-          charge: JSON.stringify({ units: 1, month: `${new Date().toISOString().slice(0, 8)}01` }),
-          created_at: t.deps.db.raw("now() - interval '1 minute'"),
-        })
-        .returning('id');
+      const id = await unqueuedJob(c.account.accountId);
       await t.deps.db.raw(
         `insert into usage_counters (account_id, month, resource, used)
          values (?, date_trunc('month', now() at time zone 'UTC')::date, 'doc_views', 1)`,
         [c.account.accountId],
       );
       expect(await w.relayOnce()).to.equal(1);
-      const res = await settled(c, row.id);
+      const res = await settled(c, id);
       expect(res.body).to.include({ status: 'failed', error: 'disk full', credits_refunded: 1, download: null });
-      const attempts = await t.deps.db('bulk_document_jobs').where({ id: row.id }).first('attempts');
+      const attempts = await t.deps.db('bulk_document_jobs').where({ id }).first('attempts');
       expect(attempts.attempts).to.equal(2);
       expect(await t.used(c.account.accountId, 'doc_views')).to.equal(0);
     } finally {
