@@ -31,24 +31,27 @@ describe('npm start when API processes keep crashing', function () {
     return new Promise<void>((resolve) => (blocker.listening ? blocker.close(() => resolve()) : resolve()));
   });
 
+  /** A stack on the test's own ports, queues and folders (`tag` keeps each test's folders apart), with no demo data. */
+  const stackEnv = (apiPort: number, mlPort: number, tag: string) => ({
+    PORT: String(apiPort),
+    HOST: '127.0.0.1',
+    ML_URL: `http://127.0.0.1:${mlPort}`,
+    DATABASE_URL: dbUrl,
+    DEMO_RECORDS: '0',
+    DEMO_LOGOS: '0',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'development',
+    QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
+    RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
+    UPLOAD_DIR: path.join(dir, `uploads${tag}`),
+    OBJECT_STORE_DIR: path.join(dir, `objects${tag}`),
+    DEMO_DIR: path.join(dir, `demo${tag}`),
+    SEARCH_SNAPSHOT: '',
+  });
+
   it('backs off and says so while the port is taken, keeps the ML sidecar serving, and serves once the port is free', async () => {
     const mlPort = await freePort();
-    const stack = spawnStack({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ML_URL: `http://127.0.0.1:${mlPort}`,
-      DATABASE_URL: dbUrl,
-      DEMO_RECORDS: '0',
-      DEMO_LOGOS: '0',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'development',
-      QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
-      RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
-      UPLOAD_DIR: path.join(dir, 'uploads'),
-      OBJECT_STORE_DIR: path.join(dir, 'objects'),
-      DEMO_DIR: path.join(dir, 'demo'),
-      SEARCH_SNAPSHOT: '',
-    });
+    const stack = spawnStack(stackEnv(port, mlPort, ''));
     try {
       await stack.waitFor(/backing off/, 120_000);
       const log = stack.log();
@@ -84,22 +87,7 @@ describe('npm start when API processes keep crashing', function () {
 
   it('leaves no process behind when the supervisor itself is killed', async () => {
     const [apiPort, mlPort] = [await freePort(), await freePort()];
-    const stack = spawnStack({
-      PORT: String(apiPort),
-      HOST: '127.0.0.1',
-      ML_URL: `http://127.0.0.1:${mlPort}`,
-      DATABASE_URL: dbUrl,
-      DEMO_RECORDS: '0',
-      DEMO_LOGOS: '0',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'development',
-      QUEUE_PREFIX: `test-startcrash-${randomBytes(4).toString('hex')}`,
-      RATE_LIMIT_PREFIX: `test:${randomBytes(5).toString('hex')}`,
-      UPLOAD_DIR: path.join(dir, 'uploads2'),
-      OBJECT_STORE_DIR: path.join(dir, 'objects2'),
-      DEMO_DIR: path.join(dir, 'demo2'),
-      SEARCH_SNAPSHOT: '',
-    });
+    const stack = spawnStack(stackEnv(apiPort, mlPort, '2'));
     await stack.waitFor(/Nishaan API on/, 150_000);
     const kids = children(stack.child.pid!);
     expect(kids.map((k) => k.cmd).join('\n'))
