@@ -1,8 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Viewer } from '../accounts/access.ts';
 import { notFound } from '../errors.ts';
-import type { SearchParams } from '../search/schemas.ts';
-import type { SearchBody, SearchService } from '../search/service.ts';
+import type { SearchBody, SearchRequest, SearchService } from '../search/service.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { gateOf } from '../trademarks/gate.ts';
 import type { TrademarkRepository } from '../trademarks/repository.ts';
@@ -22,7 +21,7 @@ export const EXPORT_MAX_ROWS = 10_000;
 // Search results are read a thousand at a time through the search's cursor.
 const PAGE = 1000;
 
-export type ExportParams = Omit<SearchParams, 'limit' | 'offset' | 'cursor'> & { max_rows: number };
+export type ExportParams = Omit<SearchRequest, 'limit' | 'offset' | 'cursor'> & { max_rows: number };
 
 /**
  * Reports (contract §8: pdf_reports, excel_reports). Each costs one credit, taken after everything
@@ -71,7 +70,7 @@ export class ReportService {
       ['match_type', query.match_type],
       ['class_number', query.class_number ?? null],
       ['classes', query.classes?.join(',') ?? null],
-      ['status', query.status ?? null],
+      ['status', query.status?.join(',') ?? null],
       ['max_rows', max],
     ];
     return {

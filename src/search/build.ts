@@ -1,6 +1,8 @@
 import { inThread } from '../threads/run.ts';
 import { MarkIndex } from './markIndex.ts';
 import { exactKey, normaliseMark } from './normalise.ts';
+import { markRanks } from './order.ts';
+import { buildOwnerWords } from './owners.ts';
 import { buildPairs } from './pairs.ts';
 import type { RunTable } from './soundRuns.ts';
 import { buildRuns } from './soundRuns.ts';
@@ -239,9 +241,11 @@ export class IndexBuilder {
 
     const markLen = pick(this.markLen.done(), (k) => new Uint16Array(k));
     const info = pick(this.info.done(), (k) => new Uint32Array(k));
+    const posted = postings(n, words.length, wordOffsets, markWords, markLen, info);
     return {
       appNo: pick(appIn, (k) => new Float64Array(k)),
       info,
+      rank: markRanks({ wordOffsets, markWords, firstOffsets: posted.firstOffsets, firstMarks: posted.firstMarks }),
       dict: {
         status: this.dict.status.values,
         tm_type: this.dict.tm_type.values,
@@ -254,8 +258,9 @@ export class IndexBuilder {
       exactIds: Uint32Array.from(exactIds),
       exactKeys,
       summary: this.summary.finish(order),
-      ...postings(n, words.length, wordOffsets, markWords, markLen, info),
+      ...posted,
       ...buildPairs(words.length, wordOffsets, markWords),
+      ...buildOwnerWords(this.summary.ownerNames),
     };
   }
 

@@ -4,7 +4,7 @@ import { LiveIndex } from './liveIndex.ts';
 import type { MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import type { Change } from './source.ts';
-import { type After, FACETS, type Facet, type Filter, type IndexHit, type IndexResult } from './types.ts';
+import { type After, FACETS, type Facet, type Filter, type IndexHit, type IndexResult, type MarkData, type Sort } from './types.ts';
 import type { IndexView, RegisterView } from './view.ts';
 
 // The searchable register of one process: the index as built (or loaded from its snapshot) plus a
@@ -77,10 +77,11 @@ export class SearchEngine implements RegisterView {
     return this.base.prepare();
   }
 
-  search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult {
-    const a = this.base.search(q, filter, want, after);
+  /** `after` pages by relevance; a `sort` (another order) carries its own cursor. */
+  search(q: PreparedQuery, filter: Filter, want: number, after: After | null, sort: Sort | null = null): IndexResult {
+    const a = this.base.search(q, filter, want, after, sort);
     if (!this.delta) return a;
-    const b = this.delta.search(q, filter, want, after);
+    const b = this.delta.search(q, filter, want, after, sort);
     for (const h of b.hits) h.delta = true;
     const groups = {} as Record<Facet, Map<string, number>>;
     for (const f of FACETS) {
@@ -88,7 +89,7 @@ export class SearchEngine implements RegisterView {
       for (const [k, n] of b.groups[f]) m.set(k, (m.get(k) ?? 0) + n);
       groups[f] = m;
     }
-    return { count: a.count + b.count, groups, hits: mergeHits(a.hits, b.hits, want) };
+    return { count: a.count + b.count, groups, hits: mergeHits(a.hits, b.hits, want, sort ? sortedOrder(sort) : compareHits) };
   }
 
   /**
@@ -128,9 +129,9 @@ export class SearchEngine implements RegisterView {
     return n;
   }
 
-  /** Every status label some mark has. */
-  statuses(): string[] {
-    return [...new Set(this.indexes.flatMap((ix) => ix.d.dict.status.filter((s) => s !== '')))];
+  /** Every value of a facet some mark has. */
+  values(facet: keyof MarkData['dict']): string[] {
+    return [...new Set(this.indexes.flatMap((ix) => ix.d.dict[facet].filter((s) => s !== '')))];
   }
 
   /** The base index, then the index of recent changes if there is one. */
@@ -165,12 +166,27 @@ export function compareHits(x: IndexHit, y: IndexHit): number {
   return x.strategy - y.strategy || x.dist - y.dist || Math.min(x.len, 1023) - Math.min(y.len, 1023) || x.appNo - y.appNo;
 }
 
-function mergeHits(a: IndexHit[], b: IndexHit[], want: number): IndexHit[] {
+/** The order of hits under a sort (src/search/order.ts): by value, no value last, then application number, in the sort's direction. */
+export function sortedOrder(sort: Sort): (x: IndexHit, y: IndexHit) => number {
+  const dir = sort.desc ? -1 : 1;
+  return (x, y) => {
+    const a = x.value ?? null;
+    const b = y.value ?? null;
+    if (a !== b) {
+      if (a === null) return 1;
+      if (b === null) return -1;
+      return a < b ? -dir : dir;
+    }
+    return dir * (x.appNo - y.appNo);
+  };
+}
+
+function mergeHits(a: IndexHit[], b: IndexHit[], want: number, compare: (x: IndexHit, y: IndexHit) => number): IndexHit[] {
   const out: IndexHit[] = [];
   let i = 0;
   let j = 0;
   while (out.length < want && (i < a.length || j < b.length)) {
-    if (j >= b.length || (i < a.length && compareHits(a[i], b[j]) <= 0)) out.push(a[i++]);
+    if (j >= b.length || (i < a.length && compare(a[i], b[j]) <= 0)) out.push(a[i++]);
     else out.push(b[j++]);
   }
   return out;

@@ -1,7 +1,9 @@
 import { Bitset } from './bitset.ts';
 import { exact } from './exact.ts';
+import { classesOnly } from './filters.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { multiWord } from './multiWord.ts';
+import { sortedPage } from './order.ts';
 import { type PreparedQuery, prepareQuery } from './query.ts';
 import { orderPart, type Part, type ReadyAnswer, readyAnswer, readyCounts, readyHits } from './ready.ts';
 import { READY_FROM, ReadyWords } from './readyWords.ts';
@@ -10,7 +12,7 @@ import { SearchScratch } from './scratch.ts';
 import { SHORT_FROM, ShortPrefixes } from './shortPrefix.ts';
 import { singleWord } from './singleWord.ts';
 import { STRATEGY_COUNT } from './strategies.ts';
-import type { After, Filter, IndexResult } from './types.ts';
+import { type After, type Filter, type IndexResult, MAX_LEN, type Sort } from './types.ts';
 import { IndexReader, type IndexView } from './view.ts';
 
 // An index as it is searched now: its marks (a MarkIndex, never changed) less those hidden since it
@@ -66,10 +68,11 @@ export class LiveIndex {
     }
   }
 
-  search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult {
+  /** `after` pages by relevance; a `sort` carries its own cursor. */
+  search(q: PreparedQuery, filter: Filter, want: number, after: After | null, sort: Sort | null = null): IndexResult {
     const dict = this.index.d.dict;
-    const ready = this.readyAnswer(q, filter);
-    if (ready) {
+    const ready = this.readyAnswer(q);
+    if (ready && sort === null && classesOnly(filter)) {
       const c = readyCounts(ready, filter.classes);
       return {
         count: c.count,
@@ -78,7 +81,13 @@ export class LiveIndex {
       };
     }
     return this.withScratch(filter, (s) => {
-      if (q.words.length) {
+      if (ready) {
+        // Other filters, or another order: the ready answer's marks, strategy by strategy, through the filters.
+        ready.parts.forEach((part, b) => {
+          for (let i = 0; i < part.marks.length; i++) s.takeKnown(part.marks[i], part.keys[i] >>> 10, part.keys[i] & MAX_LEN, part.info[i]);
+          s.close(b);
+        });
+      } else if (q.words.length) {
         if (q.mode === 'EXACT') exact(this.index, s, q);
         else if (q.words.length === 1) singleWord(this.index, s, q);
         else multiWord(this.index, s, q);
@@ -87,7 +96,7 @@ export class LiveIndex {
       return {
         count: s.count,
         groups: groups(dict, s.facetClassStatus, s.facetTypeMode, s.facetState),
-        hits: page(s, this.index.d.appNo, want, after),
+        hits: sort ? sortedPage(s, this.index, sort, want) : page(s, this.index.d.appNo, want, after),
       };
     });
   }
@@ -98,7 +107,6 @@ export class LiveIndex {
    * about 5 s at 7.7M marks). Returns how many it made.
    */
   async prepare(): Promise<number> {
-    const none: Filter = { classes: null, status: null };
     const { vocab } = this.index;
     const queries = this.short.prefixes().map((p) => prepareQuery(p, 'SMART'));
     for (let w = 0; w < vocab.size; w++) {
@@ -106,7 +114,7 @@ export class LiveIndex {
     }
     let made = 0;
     for (const q of queries) {
-      if (this.readyAnswer(q, none)) made++;
+      if (this.readyAnswer(q)) made++;
       await new Promise((resolve) => setImmediate(resolve));
     }
     return made;
@@ -123,12 +131,9 @@ export class LiveIndex {
     }
   }
 
-  /**
-   * The ready answer of a SMART query of one word without a status filter, when it is a short prefix
-   * or a word common enough to keep one.
-   */
-  private readyAnswer(q: PreparedQuery, filter: Filter): ReadyAnswer | undefined {
-    if (q.mode !== 'SMART' || q.words.length !== 1 || filter.status !== null) return undefined;
+  /** The ready answer of a SMART query of one word, when it is a short prefix or a word common enough to keep one. */
+  private readyAnswer(q: PreparedQuery): ReadyAnswer | undefined {
+    if (q.mode !== 'SMART' || q.words.length !== 1) return undefined;
     const w = q.words[0];
     if (q.normalised.length <= 2) return this.short.get(w);
     const id = this.index.vocab.id(w);

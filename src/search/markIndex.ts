@@ -1,5 +1,6 @@
 import { runIn } from './gather.ts';
 import { partitionPoint } from './hash.ts';
+import { OwnerSearch } from './owners.ts';
 import { Summaries } from './summaries.ts';
 import type { MarkData, Postings } from './types.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -26,7 +27,10 @@ export class MarkIndex {
   readonly first: Postings;
   readonly last: Postings;
   readonly only: Postings;
+  /** Owners by the words of their names (the proprietor filter). */
+  readonly owners: OwnerSearch;
   private readonly exactOverride = new Map<number, string>();
+  private marksByRank: Uint32Array | null = null;
 
   /**
    * `bitmapFrom`: how many marks a word needs to keep a bitmap of them (tests lower it to reach that
@@ -45,6 +49,18 @@ export class MarkIndex {
     this.first = { offsets: d.firstOffsets, marks: d.firstMarks, len: d.firstLen, info: d.firstInfo };
     this.last = { offsets: d.lastOffsets, marks: d.lastMarks, len: d.lastLen, info: d.lastInfo };
     this.only = { offsets: d.onlyOffsets, marks: d.onlyMarks, len: null, info: d.onlyInfo };
+    this.owners = new OwnerSearch(d, d.summary.owners.offsets.length - 1);
+  }
+
+  /** Marks in the order of their normalised word marks (d.rank inverted), made when a cursor first needs it. */
+  byRank(): Uint32Array {
+    if (!this.marksByRank) {
+      const rank = this.d.rank;
+      const by = new Uint32Array(rank.length);
+      for (let m = 0; m < rank.length; m++) by[rank[m]] = m;
+      this.marksByRank = by;
+    }
+    return this.marksByRank;
   }
 
   /** How many marks hold the word. */

@@ -12,6 +12,43 @@ const classList = z
   .refine((list) => list.every((c) => c >= 1 && c <= 45), 'classes must be class numbers between 1 and 45')
   .openapi({ type: 'string', description: 'Several Nice classes, comma-separated (e.g. 29,30,43); combined with class_number' });
 
+/** Several values, comma-separated (e.g. Registered,Objected); each trimmed, repeats counted once. */
+const valueList = (name: string, description: string) =>
+  textParam(name, 1000)
+    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()))].filter((x) => x !== ''))
+    .refine((list) => list.length > 0, `${name} must name at least one value`)
+    .openapi({ type: 'string', description });
+
+/** Days since 1970-01-01 of a calendar date written YYYY-MM-DD or DD/MM/YYYY (as expire_at is shown). */
+export function daysOf(s: string): number | null {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const dmy = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
+  const parts = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : null;
+  if (!parts) return null;
+  const [y, m, d] = parts.map(Number);
+  // setUTCFullYear, not Date.UTC, which reads years below 100 as 19xx.
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d);
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return null;
+  return Math.round(t.getTime() / 86_400_000);
+}
+
+const dateParam = (name: string, description: string) =>
+  textParam(name, 10)
+    .transform((s, ctx) => {
+      const days = daysOf(s);
+      if (days === null) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a date, YYYY-MM-DD or DD/MM/YYYY` });
+        return z.NEVER;
+      }
+      return days;
+    })
+    .optional()
+    .openapi({ type: 'string', format: 'date', description: `${description} (YYYY-MM-DD or DD/MM/YYYY, inclusive)` });
+
+export const SORTS = ['relevance', 'application_date', '-application_date', 'expire_at', '-expire_at', 'word_mark', '-word_mark'] as const;
+export type SortParam = (typeof SORTS)[number];
+
 export const SearchQuery = z.object({
   word_mark: textParam('word_mark', 200)
     .pipe(z.string().min(1, 'word_mark must not be empty'))
@@ -30,7 +67,39 @@ export const SearchQuery = z.object({
     }),
   class_number: classNumber.optional(),
   classes: classList.optional(),
-  status: textParam('status', 100).optional().openapi({ description: 'Only marks with this status (as listed in groups.status)' }),
+  status: valueList(
+    'status',
+    'Only marks with one of these statuses, comma-separated, as groups.status spells them (any case), or the groups live, ' +
+      'pending and dead (docs/search.md)',
+  ).optional(),
+  tm_type: valueList('tm_type', 'Only marks of these types, comma-separated (as groups.tm_type spells them, any case)').optional(),
+  filing_mode: valueList('filing_mode', 'Only marks of these filing modes, comma-separated (as groups.filing_mode spells them)').optional(),
+  state: valueList('state', 'Only marks of these states, comma-separated (as groups.state spells them)').optional(),
+  proprietor: textParam('proprietor', 200)
+    .optional()
+    .openapi({
+      description:
+        "Only marks whose proprietor's name holds every word given, normalised as word marks are; a word of 3 characters or more " +
+        'also matches the words it begins (TATA MOT finds TATA MOTORS LTD)',
+    }),
+  application_date_from: dateParam('application_date_from', 'Only marks applied for on or after this day'),
+  application_date_to: dateParam('application_date_to', 'Only marks applied for on or before this day'),
+  expire_from: dateParam('expire_from', 'Only marks expiring on or after this day (marks without an expiry date are left out)'),
+  expire_to: dateParam('expire_to', 'Only marks expiring on or before this day (marks without an expiry date are left out)'),
+  sort: z
+    .string()
+    .optional()
+    .default('relevance')
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(SORTS, { error: 'sort must be relevance, application_date, expire_at or word_mark, each with - in front for descending' }))
+    .openapi({
+      type: 'string',
+      enum: [...SORTS],
+      default: 'relevance',
+      description:
+        'Order of results: relevance (default), or by application_date, expire_at or word_mark (normalised), - in front for ' +
+        'descending; ties by application number in the same direction, marks without an expiry date last',
+    }),
   limit: limitParam(50, 100),
   offset: intParam('offset', 0, OFFSET_LIMIT, {
     type: 'offset must be a non-negative integer',

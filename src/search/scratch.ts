@@ -1,4 +1,5 @@
 import { Bitset } from './bitset.ts';
+import { FilterCheck } from './filters.ts';
 import { Buckets, Candidates } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { RunScratch } from './soundRuns.ts';
@@ -38,8 +39,7 @@ export class SearchScratch implements BitmapPool {
 
   // The filters of the running search, and the index's hidden marks.
   private filtering = false;
-  private classes: Uint8Array | null = null;
-  private statusOk = -1;
+  private check: FilterCheck | null = null;
   private hidden = NO_MARKS;
 
   private readonly pool: Bitset[] = [];
@@ -71,11 +71,9 @@ export class SearchScratch implements BitmapPool {
     this.facetTypeMode.fill(0);
     this.facetState.fill(0);
     this.hidden = hidden;
-    this.classes = filter.classes;
-    this.statusOk = filter.status === null ? -1 : this.ix.d.dict.status.indexOf(filter.status);
-    // A status no mark here has: nothing passes.
-    if (filter.status !== null && this.statusOk < 0) this.classes = new Uint8Array(64);
-    this.filtering = this.classes !== null || this.statusOk !== -1 || hiddenCount > 0;
+    const check = new FilterCheck(this.ix, filter);
+    this.check = check.active ? check : null;
+    this.filtering = this.check !== null || hiddenCount > 0;
   }
 
   /** Strategy s is done: later admissions belong to later strategies. */
@@ -142,8 +140,7 @@ export class SearchScratch implements BitmapPool {
     const seen = this.seen.words;
     const dead = this.hidden.words;
     const { marks, len, info } = f;
-    const classes = this.classes;
-    const statusOk = this.statusOk;
+    const check = this.check;
     let c = this.count;
     for (let p = from; p < to; p++) {
       const m = marks[p];
@@ -152,8 +149,7 @@ export class SearchScratch implements BitmapPool {
       if ((seen[w] & bit) !== 0) continue;
       seen[w] |= bit;
       const x = info[p];
-      if ((dead[w] & bit) !== 0 || (classes !== null && classes[x & 63] === 0)) continue;
-      if (statusOk !== -1 && ((x >>> 6) & 255) !== statusOk) continue;
+      if ((dead[w] & bit) !== 0 || (check !== null && !check.passes(m, x))) continue;
       this.members[c] = m;
       if (len === null) this.keys[c] = fixed;
       else this.keys[c] = base + Math.min(len[p], MAX_LEN);
@@ -165,7 +161,7 @@ export class SearchScratch implements BitmapPool {
     return c;
   }
 
-  /** Whether the running search has filters (a class, a status, or marks hidden). */
+  /** Whether the running search has filters (src/search/filters.ts), or marks hidden. */
   get filtered(): boolean {
     return this.filtering;
   }
@@ -176,8 +172,7 @@ export class SearchScratch implements BitmapPool {
    */
   passes(m: number, x: number): boolean {
     if (!this.filtering) return true;
-    if (this.hidden.has(m) || (this.classes !== null && this.classes[x & 63] === 0)) return false;
-    return this.statusOk === -1 || ((x >>> 6) & 255) === this.statusOk;
+    return !this.hidden.has(m) && (this.check === null || this.check.passes(m, x));
   }
 
   /** Admits one mark at spelling distance `dist`, unless already found (its length and facets looked up). */

@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import { invalidParameter, notFound } from '../errors.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { SearchCache } from './cache.ts';
-import { decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
+import { type Cursor, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import type { SearchEngine } from './engine.ts';
 import type { SearchIndex } from './manager.ts';
-import { phoneticCodes, romanise, wordsOf } from './normalise.ts';
+import { normaliseMark, phoneticCodes, romanise, wordsOf } from './normalise.ts';
 import { type MatchType, prepareQuery } from './query.ts';
-import type { PublicSearchParams, SearchParams } from './schemas.ts';
+import type { PublicSearchParams, SearchParams, SortParam } from './schemas.ts';
+import { GROUP_NAMES, isGroup, labelsOf, STATUS_GROUPS, type StatusGroup } from './statusGroups.ts';
 import { S_SPELLING, STRATEGIES, score } from './strategies.ts';
-import { type After, FACETS, type Facet, type Filter, type IndexHit } from './types.ts';
+import { type After, type DayRange, FACETS, type Facet, type Filter, type IndexHit, type Sort, type SortField } from './types.ts';
 
 type Bucket = Record<string, number>[];
 export interface SearchBody {
@@ -25,7 +26,12 @@ export interface SearchBody {
   next_cursor: string | null;
 }
 
+/** A search's parameters; the sort is relevance when not given. */
+export type SearchRequest = Omit<SearchParams, 'sort'> & { sort?: SortParam };
+
 const bad = (parameter: string, message: string) => invalidParameter('query', parameter, message);
+// An open end of a date range: far past any date.
+const DAY_LIMIT = 100_000_000;
 
 /** Word-mark search over the in-process index, which also holds the summaries of the page. */
 export class SearchService {
@@ -36,18 +42,24 @@ export class SearchService {
   ) {}
 
   /** `cached: false` for callers that page through a whole result (exports): their pages would only fill the cache. */
-  async search(p: SearchParams, opts: { cached?: boolean } = {}): Promise<SearchBody> {
+  async search(p: SearchRequest, opts: { cached?: boolean } = {}): Promise<SearchBody> {
     const cached = opts.cached ?? true;
     const t0 = performance.now();
     const q = prepareQuery(p.word_mark, p.match_type);
     if (!q.words.length) throw bad('word_mark', 'word_mark must contain a letter or a digit');
     if (p.cursor !== undefined && p.offset > 0)
       throw bad('cursor', 'cursor and offset cannot be combined: a cursor says where the page starts');
-    const classes = [...new Set([...(p.classes ?? []), ...(p.class_number ? [p.class_number] : [])])].sort((a, b) => a - b);
-    const status = p.status === undefined ? null : await this.status(p.status);
-    const fp = fingerprint([q.normalised, q.exact, q.mode, classes, status]);
-    const after = p.cursor === undefined ? null : decodeCursor(p.cursor, fp);
     const engine = await this.index.ready();
+    const { filter, key: filterKey } = await this.filter(p, engine);
+    const sortName = p.sort ?? 'relevance';
+    const fp = fingerprint([q.normalised, q.exact, q.mode, filterKey, sortName]);
+    const cursor = p.cursor === undefined ? null : decodeCursor(p.cursor, fp);
+    const sort: Sort | null =
+      sortName === 'relevance'
+        ? null
+        : { field: sortName.replace('-', '') as SortField, desc: sortName.startsWith('-'), after: cursor?.sorted ?? null };
+    const after = cursor?.relevance ?? null;
+    if (cursor && !fits(cursor, sort)) throw bad('cursor', 'cursor is not one this API handed out');
     const key = this.cache.key(
       engine.seq,
       createHash('sha256')
@@ -57,11 +69,10 @@ export class SearchService {
     const hit = cached ? await this.cache.get<SearchBody>(key) : null;
     if (hit) return { ...hit, response_ms: Math.round(performance.now() - t0), from_cache: true };
 
-    const filter: Filter = { classes: classes.length ? classMask(classes) : null, status };
-    const upTo = after ? p.limit : p.offset + p.limit;
+    const upTo = cursor ? p.limit : p.offset + p.limit;
     // One more than the page: whether there is a next page is then known, not guessed.
-    const r = engine.search(q, filter, upTo + 1, after);
-    const page = r.hits.slice(after ? 0 : p.offset, upTo);
+    const r = engine.search(q, filter, upTo + 1, after, sort);
+    const page = r.hits.slice(cursor ? 0 : p.offset, upTo);
     const results = summaries(engine, page, q.normalised.length);
     const last = page.at(-1);
     const more = r.hits.length > upTo;
@@ -75,7 +86,7 @@ export class SearchService {
       from_cache: false,
       results,
       groups: formatGroups(r.groups),
-      next_cursor: more && last ? encodeCursor(fp, { strategy: last.strategy, dist: last.dist, len: last.len, appNo: last.appNo }) : null,
+      next_cursor: more && last ? encodeCursor(fp, last, sort !== null) : null,
     };
     if (cached) this.cache.set(key, body);
     return { ...body, response_ms: Math.round(performance.now() - t0) };
@@ -139,16 +150,77 @@ export class SearchService {
   }
 
   /**
-   * The status label as the register spells it (any case accepted); a label neither in the reference
-   * list nor on any mark is a 400 naming the known ones.
+   * The search's filter, each value as the register spells it (any case accepted), and a key of it
+   * for the cursor's fingerprint. A value that is neither in the reference list (statuses) nor on any
+   * mark is a 400 naming the known ones.
    */
-  private async status(label: string): Promise<string> {
-    const [reference, engine] = await Promise.all([this.repo.statusLabels(), this.index.ready()]);
-    const map = new Map([...reference, ...engine.statuses()].map((s) => [s.toUpperCase(), s]));
-    const found = map.get(label.toUpperCase());
-    if (!found) throw bad('status', `unknown status "${label}"; statuses are: ${[...map.values()].sort().join(', ')}`);
-    return found;
+  private async filter(p: SearchRequest, engine: SearchEngine): Promise<{ filter: Filter; key: unknown[] }> {
+    const classes = [...new Set([...(p.classes ?? []), ...(p.class_number ? [p.class_number] : [])])].sort((a, b) => a - b);
+    const status =
+      p.status === undefined ? null : this.statuses(p.status, [...(await this.repo.statusLabels()), ...engine.values('status')]);
+    const facet = (name: 'tm_type' | 'filing_mode' | 'state') => {
+      const given = p[name];
+      return given === undefined ? null : given.map((v) => known(name, v, engine.values(name)));
+    };
+    const range = (name: string, from: number | undefined, to: number | undefined): DayRange | null => {
+      if (from === undefined && to === undefined) return null;
+      if (from !== undefined && to !== undefined && from > to) throw bad(`${name}_to`, `${name}_to must not be before ${name}_from`);
+      return { from: from ?? -DAY_LIMIT, to: to ?? DAY_LIMIT };
+    };
+    let proprietor: string[] | null = null;
+    if (p.proprietor !== undefined) {
+      proprietor = wordsOf(normaliseMark(p.proprietor));
+      if (!proprietor.length) throw bad('proprietor', 'proprietor must contain a letter or a digit');
+    }
+    const filter: Filter = {
+      classes: classes.length ? classMask(classes) : null,
+      status,
+      tm_type: facet('tm_type'),
+      filing_mode: facet('filing_mode'),
+      state: facet('state'),
+      applicationDays: range('application_date', p.application_date_from, p.application_date_to),
+      expireDays: range('expire', p.expire_from, p.expire_to),
+      proprietor,
+    };
+    const sorted = (list: string[] | null | undefined) => (list ? [...list].sort() : null);
+    const key = [
+      classes,
+      sorted(status),
+      sorted(filter.tm_type),
+      sorted(filter.filing_mode),
+      sorted(filter.state),
+      filter.applicationDays,
+      filter.expireDays,
+      proprietor,
+    ];
+    return { filter, key };
   }
+
+  /** Status labels and groups (live, pending, dead: src/search/statusGroups.ts) as the labels they stand for. */
+  private statuses(given: string[], labels: string[]): string[] {
+    const out = new Set<string>();
+    for (const g of given) {
+      if (isGroup(g)) for (const l of labelsOf([g], new Set([...labels, ...STATUS_GROUPS[g.toLowerCase() as StatusGroup]]))) out.add(l);
+      else out.add(known('status', g, labels, ` or a group: ${GROUP_NAMES.join(', ')}`));
+    }
+    return [...out];
+  }
+}
+
+/** Whether a cursor is of the search's order: relevance, or a sort with a value of its field's kind. */
+function fits(c: Cursor, sort: Sort | null): boolean {
+  if (!sort || !c.sorted) return !sort && c.relevance !== null;
+  const v = c.sorted.value;
+  if (sort.field === 'word_mark') return typeof v === 'string';
+  return typeof v === 'number' || (v === null && sort.field === 'expire_at');
+}
+
+/** The value as the register spells it, given in any case; unknown, a 400 listing the known ones. */
+function known(name: string, value: string, values: string[], more = ''): string {
+  const map = new Map(values.filter((v) => v !== '').map((v) => [v.toUpperCase(), v]));
+  const found = map.get(value.toUpperCase());
+  if (!found) throw bad(name, `unknown ${name} "${value}"; ${name} is one of: ${[...map.values()].sort().join(', ')}${more}`);
+  return found;
 }
 
 /** The page's summaries with each hit's score and strategy, from the engine that just found them (no await in between). */

@@ -9,7 +9,7 @@ import { Vocabulary, type VocabularyData } from './vocabulary.ts';
 // Loading maps them straight back as typed arrays over the file's buffer. Written to a temporary
 // name and renamed, so a reader never sees half a file.
 
-const MAGIC = 'NSHIDX08';
+const MAGIC = 'NSHIDX09';
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 const TYPES = { Uint8Array, Uint16Array, Uint32Array, Int32Array, Float64Array } as const;
 type TypeName = keyof typeof TYPES;
@@ -27,6 +27,7 @@ const VOCAB_ARRAYS = ['reversed', 'gramOffsets', 'gramWords', 'delHashes', 'delW
 const MARK_ARRAYS = [
   'appNo',
   'info',
+  'rank',
   'wordOffsets',
   'markWords',
   'markLen',
@@ -54,8 +55,10 @@ const MARK_ARRAYS = [
   'pairOffsets',
   'pairNext',
   'pairMarks',
+  'ownerWordOffsets',
+  'ownerPostings',
 ] as const;
-const SUMMARY_ARRAYS = ['applicationDays', 'expireDays', 'alertCodes', 'displayIds', 'slugIds'] as const;
+const SUMMARY_ARRAYS = ['applicationDays', 'expireDays', 'alertCodes', 'ownerOf', 'displayIds', 'slugIds'] as const;
 const SUMMARY_HEAPS = ['alerts', 'owners', 'displays', 'slugs'] as const;
 
 export interface LoadedIndex {
@@ -84,6 +87,7 @@ export function saveSnapshot(file: string, index: MarkIndex, seq: number, instan
     ['v.words', v.words],
     ['v.codes', v.codes],
     ['m.exactKeys', m.exactKeys],
+    ['m.ownerWords', m.ownerWords],
   ];
   const blobs = strings.map(([, list]) => Buffer.from(list.join('\n'), 'utf8'));
   const header: Header = { seq, instance, builtAt: new Date().toISOString(), arrays: {}, strings: {}, dict: m.dict };
@@ -174,6 +178,7 @@ export async function loadSnapshot(file: string): Promise<LoadedIndex | null> {
   vd.codes = strings('v.codes');
   const md = Object.fromEntries(MARK_ARRAYS.map((k) => [k, array(`m.${k}`)])) as unknown as MarkData;
   md.exactKeys = strings('m.exactKeys');
+  md.ownerWords = strings('m.ownerWords');
   const sd = Object.fromEntries(SUMMARY_ARRAYS.map((k) => [k, array(`s.${k}`)])) as Record<string, unknown>;
   for (const k of SUMMARY_HEAPS) sd[k] = { offsets: array(`s.${k}.offsets`), bytes: array(`s.${k}.bytes`) };
   md.summary = sd as unknown as MarkData['summary'];

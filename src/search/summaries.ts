@@ -23,7 +23,8 @@ export interface SummaryData {
   /** Index into `alerts` (0 is the empty alert). */
   alertCodes: Uint8Array | Uint16Array | Uint32Array;
   alerts: TextHeap;
-  /** proprietor_name of mark i. */
+  /** Owner (proprietor_name) of mark i: an index into `owners`, the distinct names. */
+  ownerOf: Uint32Array;
   owners: TextHeap;
   /** Marks (ids ascending) whose word mark is not their normalised words, and that word mark. */
   displayIds: Uint32Array;
@@ -85,27 +86,10 @@ class HeapBuilder {
     }
     this.ends[this.size++] = this.text.n;
   }
-  /** The heap with its strings in the order `order` gives (`order[i]`: the position string i was added at). */
-  finish(order?: Uint32Array): TextHeap {
-    const n = this.size;
-    const src = this.text.a;
-    const ends = this.ends;
-    if (!order) {
-      const offsets = new Uint32Array(n + 1);
-      offsets.set(ends.subarray(0, n), 1);
-      return { offsets, bytes: src.slice(0, this.text.n) };
-    }
-    const offsets = new Uint32Array(n + 1);
-    const bytes = new Uint8Array(this.text.n);
-    for (let i = 0; i < n; i++) {
-      const j = order[i];
-      const from = j ? ends[j - 1] : 0;
-      const to = ends[j];
-      let at = offsets[i];
-      for (let p = from; p < to; p++) bytes[at++] = src[p];
-      offsets[i + 1] = at;
-    }
-    return { offsets, bytes };
+  finish(): TextHeap {
+    const offsets = new Uint32Array(this.size + 1);
+    offsets.set(this.ends.subarray(0, this.size), 1);
+    return { offsets, bytes: this.text.a.slice(0, this.text.n) };
   }
 }
 
@@ -147,7 +131,10 @@ function isDerivedSlug(slug: string, plain: string, appNo: number): boolean {
 
 /** Collects the summary fields of marks in the order they come; finish() puts them in mark order. */
 export class SummaryBuilder {
-  private readonly owners = new HeapBuilder();
+  private readonly ownerIds = new Map<string, number>();
+  /** The distinct proprietor names, in the order they came: owner ids. */
+  readonly ownerNames: string[] = [];
+  private ownerOf = new Uint32Array(1024);
   private appDays = new Int32Array(1024);
   private expDays = new Int32Array(1024);
   private alertCodes = new Uint32Array(1024);
@@ -167,8 +154,16 @@ export class SummaryBuilder {
       this.appDays = grow(this.appDays, (n) => new Int32Array(n));
       this.expDays = grow(this.expDays, (n) => new Int32Array(n));
       this.alertCodes = grow(this.alertCodes, (n) => new Uint32Array(n));
+      this.ownerOf = grow(this.ownerOf, (n) => new Uint32Array(n));
     }
-    this.owners.add(f.proprietor ?? '');
+    const owner = f.proprietor ?? '';
+    let o = this.ownerIds.get(owner);
+    if (o === undefined) {
+      o = this.ownerNames.length;
+      this.ownerIds.set(owner, o);
+      this.ownerNames.push(owner);
+    }
+    this.ownerOf[i] = o;
     this.appDays[i] = f.applicationDays ?? 0;
     this.expDays[i] = f.expireDays ?? NO_DATE;
     const alert = f.alert ?? '';
@@ -192,11 +187,13 @@ export class SummaryBuilder {
     const appDays = new Int32Array(n);
     const expDays = new Int32Array(n);
     const codes = new Uint32Array(n);
+    const ownerOf = new Uint32Array(n);
     for (let id = 0; id < n; id++) {
       const i = order[id];
       appDays[id] = this.appDays[i];
       expDays[id] = this.expDays[i];
       codes[id] = this.alertCodes[i];
+      ownerOf[id] = this.ownerOf[i];
     }
     const sparse = (m: Map<number, string>) => {
       const ids: number[] = [];
@@ -219,7 +216,8 @@ export class SummaryBuilder {
       expireDays: expDays,
       alertCodes: narrow(codes, this.alerts.length),
       alerts: heapOf(this.alerts),
-      owners: this.owners.finish(order),
+      ownerOf,
+      owners: heapOf(this.ownerNames),
       displayIds: display.ids,
       displays: display.heap,
       slugIds: slug.ids,
@@ -293,7 +291,7 @@ export class Summaries {
       status: this.dict.status[(x >>> 6) & 255],
       application_date: isoDay(s.applicationDays[id]),
       expire_at: exp === NO_DATE ? null : dmyDay(exp),
-      proprietor_name: this.owners.toString('utf8', s.owners.offsets[id], s.owners.offsets[id + 1]),
+      proprietor_name: this.owners.toString('utf8', s.owners.offsets[s.ownerOf[id]], s.owners.offsets[s.ownerOf[id] + 1]),
       state: x >>> 24 ? this.dict.state[x >>> 24] : null,
       tm_type: this.dict.tm_type[(x >>> 14) & 15],
       filing_mode: (x >>> 18) & 63 ? this.dict.filing_mode[(x >>> 18) & 63] : null,

@@ -1,9 +1,10 @@
+import type { OwnerData } from './owners.ts';
 import type { PairData } from './pairs.ts';
 import type { SummaryData } from './summaries.ts';
 
 // The shapes every layer of search shares: an index's data as built or loaded (MarkData), the
 // posting families strategies read, a search's filter and cursor, and what it answers. Nothing here
-// depends on anything else of search but the pairs' and summaries' data.
+// depends on anything else of search but the pairs', owners' and summaries' data.
 
 export const FACETS = ['status', 'tm_type', 'filing_mode', 'state', 'class_number'] as const;
 export type Facet = (typeof FACETS)[number];
@@ -19,9 +20,11 @@ export const INFO_LIMITS = { status: 256, tm_type: 16, filing_mode: 64, state: 2
  * in application-number order, as sequences of word ids, with packed facet columns, and postings
  * from words to marks. Never changed once made.
  */
-export interface MarkData extends PairData {
+export interface MarkData extends PairData, OwnerData {
   appNo: Float64Array;
   info: Uint32Array;
+  /** Each mark's place in the order of normalised word marks (src/search/order.ts). */
+  rank: Uint32Array;
   /** Values of the dictionary-coded facets; '' stands for no value. */
   dict: { status: string[]; tm_type: string[]; filing_mode: string[]; state: string[] };
   wordOffsets: Uint32Array;
@@ -70,8 +73,42 @@ export interface Postings {
 export interface Filter {
   /** 46 flags indexed by class number, or null for every class. */
   classes: Uint8Array | null;
-  /** Status label to keep, or null. */
-  status: string | null;
+  /** Status labels to keep (a mark with any of them), or null for every status. */
+  status: string[] | null;
+  /** Values of the other facets to keep, as the register spells them; absent or null for every value. */
+  tm_type?: string[] | null;
+  filing_mode?: string[] | null;
+  state?: string[] | null;
+  /** Inclusive ranges of days since 1970-01-01; a mark without an expiry date is in no expiry range. */
+  applicationDays?: DayRange | null;
+  expireDays?: DayRange | null;
+  /** Normalised words each of which a word of the mark's proprietor name must be (src/search/owners.ts). */
+  proprietor?: string[] | null;
+}
+
+export interface DayRange {
+  from: number;
+  to: number;
+}
+
+export const SORT_FIELDS = ['application_date', 'expire_at', 'word_mark'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/**
+ * An order other than relevance: by a field (word_mark: the normalised mark), ascending or descending,
+ * ties by application number in the same direction; marks without an expiry date come last either way.
+ */
+export interface Sort {
+  field: SortField;
+  desc: boolean;
+  /** Where a page starts: after this value and application number in the order. */
+  after: SortAfter | null;
+}
+
+export interface SortAfter {
+  /** Days since 1970-01-01 (null: no expiry date), or the normalised word mark. */
+  value: number | string | null;
+  appNo: number;
 }
 
 /** Where a page starts: after this result in the order (strategy, distance, length, application number). */
@@ -90,6 +127,8 @@ export interface IndexHit {
   strategy: number;
   dist: number;
   len: number;
+  /** Under a sort, the hit's value of the sorted field (as SortAfter.value). */
+  value?: number | string | null;
 }
 
 export interface IndexResult {

@@ -147,9 +147,9 @@ describe('search index', () => {
     const in30 = e.search(q, { classes: mask(30), status: null }, 1000, null);
     expect(in30.count).to.equal(in30.hits.length);
     expect([...in30.groups.class_number.keys()]).to.deep.equal(['30']);
-    const objected = e.search(q, { classes: null, status: 'Objected' }, 1000, null);
+    const objected = e.search(q, { classes: null, status: ['Objected'] }, 1000, null);
     expect(objected.hits.map((h) => h.appNo)).to.deep.equal([1005]);
-    expect(e.search(q, { classes: null, status: 'Nonexistent' }, 10, null).count).to.equal(0);
+    expect(e.search(q, { classes: null, status: ['Nonexistent'] }, 10, null).count).to.equal(0);
     expect(all.groups.state.get('DELHI')).to.equal(1);
   });
 

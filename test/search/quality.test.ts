@@ -136,7 +136,7 @@ describe('search quality', function () {
       const filters: [Filter, (id: number) => boolean][] = [
         [{ classes: classMask([30]), status: null }, (id) => (info[id] & 63) === 30],
         [{ classes: classMask([3, 29, 30, 43]), status: null }, (id) => [3, 29, 30, 43].includes(info[id] & 63)],
-        [{ classes: null, status: 'Registered' }, (id) => dict.status[(info[id] >>> 6) & 255] === 'Registered'],
+        [{ classes: null, status: ['Registered'] }, (id) => dict.status[(info[id] >>> 6) & 255] === 'Registered'],
       ];
       let kept = 0;
       for (const { q } of QUERIES) {
@@ -173,7 +173,7 @@ describe('search quality', function () {
       none,
       { classes: classMask([30]), status: null },
       { classes: classMask([3, 29, 30, 43]), status: null },
-      { classes: null, status: 'Registered' },
+      { classes: null, status: ['Registered'] },
     ];
     let found = 0;
     const compare = (ready: LiveIndex) => {
