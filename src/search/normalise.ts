@@ -1,19 +1,18 @@
 import { doubleMetaphone } from 'double-metaphone';
+import { foldGreekCyrillic, romaniseIndic } from './scripts.ts';
 
 // How word marks and queries are compared. One module, so the index, the SQL reference path
-// (src/search/sqlReference.ts mirrors normaliseMark in SQL) and logo OCR text all agree.
+// (src/search/sqlReference.ts mirrors normaliseMark in SQL for Latin text) and logo OCR text all agree.
 
 /**
- * The searchable form of a mark: accents dropped, upper case, every run of characters that are not
- * letters or digits turned into one space, trimmed. "Sri-Sai  Foods (P) Ltd." → "SRI SAI FOODS P LTD".
+ * The searchable form of a mark: letters folded (below), upper case, every run of characters that are
+ * not letters or digits turned into one space, trimmed. "Sri-Sai  Foods (P) Ltd." → "SRI SAI FOODS P LTD",
+ * "श्री गणेश" → "SHRI GANESH", "МОВВI" → "MOBBI".
  */
 export function normaliseMark(text: string): string {
   const fast = normaliseAscii(text);
   if (fast !== null) return fast;
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toUpperCase()
+  return foldLetters(text, true)
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
@@ -40,9 +39,40 @@ function normaliseAscii(text: string): string | null {
   return out;
 }
 
-/** EXACT's comparison key: the mark itself, ignoring case and runs of whitespace (DESIGN.md). */
+/**
+ * EXACT's comparison key: the mark as it looks, ignoring case, runs of whitespace, accents and the
+ * letters SMART folds letter for letter (Æ, Ø, Ł, ß; Greek and Cyrillic look-alikes), so CAFÉ is CAFE
+ * and МОВВI is MOBBI; punctuation counts, and a mark in another script stays in it (श्री गणेश is not
+ * SHRI GANESH). Marks with equal keys have equal normalised forms, which EXACT looks them up by.
+ */
 export function exactKey(text: string): string {
-  return text.toUpperCase().replace(/\s+/g, ' ').trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range from NUL
+  const letters = /^[\x00-\x7f]*$/.test(text) ? text.toUpperCase() : foldLetters(text, false);
+  return letters.replace(/\s+/g, ' ').trim();
+}
+
+// Letters Unicode does not decompose into a Latin letter and an accent, folded as PostgreSQL's
+// unaccent folds them (the SQL reference, src/search/sqlReference.ts, relies on it).
+const LATIN_LETTERS: Record<string, string> = { Æ: 'AE', Œ: 'OE', Ø: 'O', Ł: 'L', Đ: 'D', Ð: 'D', Þ: 'TH', Ħ: 'H', Ŧ: 'T', Ŋ: 'N', ĸ: 'Q' };
+const LATIN_LETTER = new RegExp(`[${Object.keys(LATIN_LETTERS).join('')}]`, 'g');
+const INDIC = /[\u0900-\u0d7f]/;
+// Combining marks, except the Indic vowel signs and viramas that EXACT keeps (they are letters there, not accents).
+const ACCENTS = /(?![\u0900-\u0d7f])\p{M}/gu;
+const GREEK_OR_CYRILLIC = /[\u0370-\u052f]/;
+
+/**
+ * Upper case, accents dropped, Æ Œ Ø Ł… spelled in Latin letters, Greek and Cyrillic look-alikes read
+ * as the Latin letters they look like; with `transliterate` (SMART) Indic scripts are also romanised and
+ * Greek and Cyrillic words transliterated (src/search/scripts.ts).
+ */
+function foldLetters(text: string, transliterate: boolean): string {
+  let s = transliterate && INDIC.test(text) ? romaniseIndic(text.normalize('NFC')) : text;
+  s = s
+    .normalize('NFKD')
+    .replace(transliterate ? /\p{M}+/gu : ACCENTS, '')
+    .toUpperCase()
+    .replace(LATIN_LETTER, (c) => LATIN_LETTERS[c]);
+  return GREEK_OR_CYRILLIC.test(s) ? foldGreekCyrillic(s, transliterate) : s;
 }
 
 export function wordsOf(normalised: string): string[] {

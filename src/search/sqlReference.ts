@@ -8,7 +8,8 @@ import { FACETS, type Facet } from './types.ts';
 // baseline its benchmark runs beside it. It uses the trigram index of the normalised mark for every
 // strategy that contains the query, trigram similarity for spelling variants and the GIN index of
 // the words' phonetic codes for sound-alikes. Its phonetic codes are PostgreSQL's dmetaphone (four
-// letters at most, numbers read digit by digit), so sound-alikes can differ from the index's.
+// letters at most, numbers read digit by digit), so sound-alikes can differ from the index's; and
+// nishaan_norm folds accents only, so it neither romanises other scripts nor folds look-alikes.
 
 /** The four textual relations the index and SQL must agree on exactly, as SQL predicates on n = nishaan_norm(word_mark). */
 export const RELATIONS = {
@@ -65,9 +66,11 @@ export class SqlSearch {
     let candidates: string;
     let strategy: string;
     if (q.mode === 'EXACT') {
-      // Equal exact keys have equal normalised forms: the trigram index finds the candidates.
+      // Equal exact keys have equal normalised forms: the trigram index finds the candidates. Accents
+      // and Æ Ø Ł… are folded by unaccent, as nishaan_norm folds them (look-alikes of other scripts are not).
       params = [q.normalised, q.exact];
-      candidates = `nishaan_norm(word_mark) = $1 and upper(btrim(regexp_replace(word_mark, '\\s+', ' ', 'g'))) = $2`;
+      candidates = `nishaan_norm(word_mark) = $1
+        and upper(btrim(regexp_replace(public.unaccent('public.unaccent'::regdictionary, word_mark), '\\s+', ' ', 'g'))) = $2`;
       strategy = '0';
     } else {
       const codes = short ? [] : [...new Set(q.words.flatMap((w) => phoneticCodes(w).map((c) => c.slice(0, 4))))];

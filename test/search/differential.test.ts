@@ -120,8 +120,13 @@ describe('search index against the SQL reference path (generated registry)', fun
     const marks: { word_mark: string; class_number: number }[] = (
       await t.deps.db.raw(`select word_mark, class_number from trademarks where word_mark <> '' order by application_number limit 60`)
     ).rows;
-    // Case and runs of whitespace do not matter; anything else does.
-    const variants = marks.flatMap((m) => [m.word_mark, ` ${m.word_mark.toLowerCase().replace(/ /g, '   ')} `, `${m.word_mark}.`]);
+    // Case, runs of whitespace and accents do not matter; anything else does.
+    const variants = marks.flatMap((m) => [
+      m.word_mark,
+      ` ${m.word_mark.toLowerCase().replace(/ /g, '   ')} `,
+      `${m.word_mark}.`,
+      m.word_mark.replace(/E/, 'É').replace(/O/, 'Ø'),
+    ]);
     let found = 0;
     for (const raw of variants) {
       const q = prepareQuery(raw, 'EXACT');

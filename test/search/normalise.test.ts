@@ -13,8 +13,9 @@ describe('search normalisation', () => {
     expect(normaliseMark('SUNRISE FOODS')).to.equal('SUNRISE FOODS');
   });
 
-  it('keys EXACT on case and runs of whitespace only', () => {
+  it('keys EXACT on the mark with case, runs of whitespace and accents ignored, punctuation kept', () => {
     expect(exactKey('Sunrise   foods')).to.equal('SUNRISE FOODS');
+    expect(exactKey('Café')).to.equal('CAFE');
     expect(exactKey(' M&M ')).to.equal('M&M');
     expect(exactKey('M&M')).to.not.equal(exactKey('M M'));
   });
