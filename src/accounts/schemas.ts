@@ -1,3 +1,4 @@
+import { enumParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 
 // Request and response bodies of the account endpoints under /user/v1/. Every message names its field,
@@ -44,10 +45,7 @@ export const SignupRequest = z
       .regex(/^\+?[0-9][0-9 ()-]{4,30}$/, 'phone must be a phone number: digits, spaces, ( ) - and an optional leading +')
       .optional()
       .openapi({ example: '+91 98765 43210' }),
-    plan: z
-      .enum(SIGNUP_PLANS, {
-        error: (iss) => (iss.input === undefined ? 'plan is required' : `plan must be one of ${SIGNUP_PLANS.join(', ')}`),
-      })
+    plan: enumParam(SIGNUP_PLANS, `plan must be one of ${SIGNUP_PLANS.join(', ')}`)
       .default('basic')
       .openapi({ description: 'The plan the 14-day trial is of (default basic)' }),
   })

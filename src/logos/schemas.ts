@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../errors.ts';
-import { intParam, textParam } from '../schema/params.ts';
+import { enumParam, intParam, textParam } from '../schema/params.ts';
 import { UploadField } from '../schema/upload.ts';
 import { z } from '../schema/zod.ts';
 import { STRATEGIES } from '../search/strategies.ts';
@@ -10,7 +10,7 @@ export type Level = (typeof LEVELS)[number];
 export const MAX_BULK = 100;
 
 const levelMessage = 'similarity_level must be high, medium or low (or an array of them)';
-const Level = z.enum(LEVELS, { error: levelMessage });
+const Level = enumParam(LEVELS, levelMessage);
 
 /** One level or several; the loosest given applies (DESIGN.md). */
 const levels = (def: Level) =>

@@ -1,4 +1,4 @@
-import { classNumber, classParam, limitParam, offsetParam, textParam } from '../schema/params.ts';
+import { classNumber, classParam, enumParam, limitParam, offsetParam, textParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 
 // ---- request parts ----
@@ -11,8 +11,7 @@ const optionalQ = (description: string) => textParam('q', Q_MAX).optional().open
 export const ITEM_TYPES = ['nice', 'tm', 'both'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
-const itemType = z
-  .enum(ITEM_TYPES, { error: 'type must be one of nice, tm, both' })
+const itemType = enumParam(ITEM_TYPES, 'type must be one of nice, tm, both')
   .default('both')
   .openapi({
     description:
@@ -48,7 +47,7 @@ export const StampDutyQuery = z.object({
     description: 'State or union territory: name (any case), ISO 3166-2 code (IN-MH) or short code (MH)',
     example: 'Maharashtra',
   }),
-  instrument: z.enum(INSTRUMENTS, { error: 'instrument must be one of affidavit, power_of_attorney' }).optional(),
+  instrument: enumParam(INSTRUMENTS, 'instrument must be one of affidavit, power_of_attorney').optional(),
 });
 
 export const ClassParams = z.object({ class_number: classNumber.openapi({ description: 'Nice class, 1-45', example: 25 }) });

@@ -59,3 +59,19 @@ export const appNoParam = z
   .openapi({ description: 'Trademark application number', example: '1234567' });
 
 export const Page = z.object({ limit: limitParam(50, 100), offset: offsetParam });
+
+/** A closed list's own spelling of a value given in any case; a value the list lacks comes back as given. */
+export function canonicalCase<T extends string>(values: readonly T[]): (s: string) => string {
+  const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
+  return (s) => byLower.get(s.toLowerCase()) ?? s;
+}
+
+/**
+ * One value of a closed list, in the query or a body, read in any case (risk_level=high is High) and
+ * handed on as the list spells it: a client should not have to guess our capitals. The OpenAPI document
+ * lists the canonical values. `message` names the parameter and the values.
+ */
+export const enumParam = <const T extends readonly [string, ...string[]]>(values: T, message: string) => {
+  const canonical = canonicalCase(values);
+  return z.preprocess((v) => (typeof v === 'string' ? canonical(v) : v), z.enum(values, { error: message }));
+};

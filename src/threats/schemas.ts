@@ -1,4 +1,4 @@
-import { limitParam, offsetParam } from '../schema/params.ts';
+import { enumParam, limitParam, offsetParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { PARAMS } from './score.ts';
 
@@ -8,10 +8,9 @@ const RISK_LEVELS = ['Low', 'Medium', 'High'] as const;
 const pct = (description: string) => z.number().min(0).max(100).openapi({ description });
 
 export const ThreatsQuery = z.object({
-  risk_level: z
-    .enum(RISK_LEVELS, { error: 'risk_level must be Low, Medium or High' })
+  risk_level: enumParam(RISK_LEVELS, 'risk_level must be Low, Medium or High')
     .optional()
-    .openapi({ description: 'Only threats of this risk level' }),
+    .openapi({ description: 'Only threats of this risk level (any case)' }),
   limit: limitParam(50, 100),
   offset: offsetParam,
 });

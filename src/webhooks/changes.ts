@@ -3,7 +3,7 @@
 // pages with next_since never skips an event committed late (see migrations/*_webhooks.ts).
 
 import type { Category } from '../accounts/access.ts';
-import { limitParam } from '../schema/params.ts';
+import { canonicalCase, limitParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { gateOf } from '../trademarks/gate.ts';
 import { EVENT_NAMES, isEventName } from './events.ts';
@@ -27,6 +27,8 @@ const list = (name: string, max: number, each: (s: string) => string | null) =>
     return items;
   });
 
+const eventName = canonicalCase(EVENT_NAMES);
+
 export const ChangesQuery = z.object({
   since: z
     .string()
@@ -44,9 +46,10 @@ export const ChangesQuery = z.object({
   application_numbers: list('application_numbers', 100, (a) => (/^[1-9]\d{0,11}$/.test(a) ? null : `not an application number: ${a}`))
     .optional()
     .openapi({ type: 'string', description: 'Comma-separated application numbers (at most 100): only their events' }),
-  events: list('events', EVENT_NAMES.length, (e) => (isEventName(e) ? null : `unknown event: ${e}`))
+  events: list('events', EVENT_NAMES.length, (e) => (isEventName(eventName(e)) ? null : `unknown event: ${e}`))
+    .transform((names) => [...new Set(names.map(eventName))])
     .optional()
-    .openapi({ type: 'string', description: 'Comma-separated event names: only these events' }),
+    .openapi({ type: 'string', description: 'Comma-separated event names (any case): only these events' }),
 });
 
 const Change = z.object({

@@ -1,3 +1,4 @@
+import { canonicalCase, enumParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { EVENT_NAMES, isEventName } from './events.ts';
 
@@ -7,6 +8,8 @@ export const unknownEvents = (list: string[]) => [...new Set(list.filter((e) => 
 import { secretProblem } from './secrets.ts';
 
 export const MAX_MONITORED_PER_REQUEST = 10_000;
+
+const eventName = canonicalCase(EVENT_NAMES);
 
 const Url = z
   .string({ error: 'url is required' })
@@ -33,8 +36,8 @@ const Events = z
   .array(z.string(), { error: 'events must be an array of event names' })
   .min(1, 'events must name at least one event')
   .max(EVENT_NAMES.length + 1)
-  // "*" means every event, now and later; a list holding it is just ["*"].
-  .transform((list) => (list.includes('*') ? ['*'] : [...new Set(list)]))
+  // "*" means every event, now and later; a list holding it is just ["*"]. Names are read in any case.
+  .transform((list) => (list.includes('*') ? ['*'] : [...new Set(list.map(eventName))]))
   .openapi({ description: `Event names (${EVENT_NAMES.join(', ')}) or ["*"] for all`, example: ['trademark.status_changed'] });
 
 const Monitored = z
@@ -164,9 +167,7 @@ export const Delivery = z
   .openapi('WebhookDelivery');
 
 export const DeliveryQuery = z.object({
-  status: z
-    .enum(['pending', 'delivered', 'failed', 'cancelled'], { error: 'status must be pending, delivered, failed or cancelled' })
-    .optional(),
+  status: enumParam(['pending', 'delivered', 'failed', 'cancelled'], 'status must be pending, delivered, failed or cancelled').optional(),
 });
 
 export const DeliveryList = z

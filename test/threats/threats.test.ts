@@ -247,7 +247,7 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
   it('answers 404 for an unknown mark and 400 naming a bad parameter', async () => {
     expect((await t.get('/v1/trademarks/7999999/threats/')).status).to.equal(404);
     for (const [qs, parameter] of [
-      ['risk_level=high', 'risk_level'],
+      ['risk_level=highest', 'risk_level'],
       ['risk_level=Severe', 'risk_level'],
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],
