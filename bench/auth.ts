@@ -8,7 +8,7 @@
 //     [--duration 30] [--connections 16] [--rate N] [--accounts 8]
 
 import { createBenchAccounts } from './account.ts';
-import { args, DEFAULT_URL, detailPaths, measure, type Row, sampleMarks, startProcess, table } from './lib.ts';
+import { args, DEFAULT_URL, detailPaths, loadEnv, measure, type Row, sampleMarks, startProcess, table } from './lib.ts';
 
 const a = args();
 // --rate N caps the offered load (requests per second) to see the cost below saturation.
@@ -18,13 +18,7 @@ const o = {
   rate: a.has('rate') ? Number(a.get('rate')) : undefined,
 };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
-const env = {
-  DATABASE_URL: url,
-  DB_POOL_MAX: String(o.connections),
-  RATE_KEY_PER_SECOND: '1000000',
-  RATE_IP_PER_MINUTE: '100000000',
-  RATE_LIMIT_PREFIX: `bench:${process.pid}`,
-};
+const env = loadEnv(url, o.connections);
 const paths = detailPaths(await sampleMarks(url, 20_000));
 // Plans allow at most 10 requests in flight: enough accounts that 16 connections never meet that limit.
 const keys = await createBenchAccounts(url, Number(a.get('accounts') ?? 8));

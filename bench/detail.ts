@@ -3,20 +3,12 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/detail.ts [--duration 30] [--connections 16]
 
 import { createBenchAccounts } from './account.ts';
-import { args, DEFAULT_URL, detailPaths, measure, sampleMarks, startProcess, table } from './lib.ts';
+import { args, DEFAULT_URL, detailPaths, loadEnv, measure, sampleMarks, startProcess, table } from './lib.ts';
 
 const a = args();
 const o = { duration: Number(a.get('duration') ?? 30), connections: Number(a.get('connections') ?? 16) };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
-// Limits high enough never to refuse (the checks still run in the guarded row).
-const env = {
-  DATABASE_URL: url,
-  DB_POOL_MAX: String(o.connections),
-  RATE_KEY_PER_SECOND: '1000000',
-  RATE_IP_PER_MINUTE: '100000000',
-  RATE_LIMIT_PREFIX: `bench:${process.pid}`,
-};
-
+const env = loadEnv(url, o.connections);
 const paths = detailPaths(await sampleMarks(url, 20_000));
 const keys = await createBenchAccounts(url, 4);
 const rows = [];

@@ -11,6 +11,18 @@ export function args(): Map<string, string> {
 
 export const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/nishaan_bench';
 
+/**
+ * An API process's environment for a load run: a pool of `pool` connections, and limits high enough
+ * never to refuse, so that the checks run in full but the figures are the endpoint's, not refusals.
+ */
+export const loadEnv = (url: string, pool: number) => ({
+  DATABASE_URL: url,
+  DB_POOL_MAX: String(pool),
+  RATE_KEY_PER_SECOND: '1000000',
+  RATE_IP_PER_MINUTE: '100000000',
+  RATE_LIMIT_PREFIX: `bench:${process.pid}`,
+});
+
 /** Paths of GET /v1/trademarks/{app_no}/ for the sampled marks. */
 export const detailPaths = (apps: string[]) => apps.map((a) => `/v1/trademarks/${a}/`);
 
