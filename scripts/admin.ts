@@ -5,11 +5,10 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CATEGORIES, type Category } from '../src/accounts/access.ts';
-import { AdminRepository, type PlanRow } from '../src/accounts/adminRepository.ts';
+import type { AdminRepository, PlanRow } from '../src/accounts/adminRepository.ts';
 import { RESOURCES, type Resource } from '../src/accounts/callerRepository.ts';
 import { loadConfig } from '../src/config.ts';
-import type { Db } from '../src/db/knex.ts';
-import { createRoot } from '../src/root.ts';
+import { createRoot, type Root } from '../src/root.ts';
 
 export const USAGE = `usage: npm run admin -- <command>
 
@@ -125,13 +124,13 @@ async function planOf(repo: AdminRepository, code: string): Promise<PlanRow> {
   return plan;
 }
 
-/** Runs one command against the database; throws AdminError for anything the operator got wrong. */
-/** This month's use per resource, as the usage endpoint counts it (src/limits/credits.ts). */
-export type UsageReader = (accountId: string) => Promise<{ used: Record<Resource, number> }>;
-
-export async function runAdmin(argv: string[], db: Db, out: Out, usage: UsageReader): Promise<void> {
+/**
+ * Runs one command against the database, with the root's admin repository and its ledger (`show` reports
+ * this month's use as the usage endpoint counts it); throws AdminError for anything the operator got wrong.
+ */
+export async function runAdmin(argv: string[], root: Pick<Root, 'repos' | 'services'>, out: Out): Promise<void> {
   const { positionals: p, flags } = parse(argv);
-  const repo = new AdminRepository(db);
+  const repo = root.repos.admin;
   const command = p.slice(0, p[0] === 'plans' || p[0] === 'addon' ? 2 : 1).join(' ');
   switch (command) {
     case 'plans list': {
@@ -220,7 +219,7 @@ export async function runAdmin(argv: string[], db: Db, out: Out, usage: UsageRea
       arity(p, 2, command);
       onlyFlags(flags, [], command);
       const a = await repo.overview(await accountOf(repo, p[1]));
-      const { used } = await usage(a.id);
+      const { used } = await root.services.ledger.usage(a.id);
       out(`${a.email} (${a.name}${a.organisation ? `, ${a.organisation}` : ''}) id ${a.id}, since ${a.created_at}`);
       out(
         `  plan ${a.plan_code ?? '(none)'}, status ${a.status ?? '(none)'}, ` +
@@ -245,14 +244,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // Silent: what the ledger would log (Redis away, say) is not the operator's output.
   const root = createRoot({ ...loadConfig(), LOG_LEVEL: 'silent' }, { dbPoolMax: 2 });
-  const { ledger } = root.services;
   try {
-    await runAdmin(
-      argv,
-      root.db,
-      (line) => process.stdout.write(`${line}\n`),
-      (id) => ledger.usage(id),
-    );
+    await runAdmin(argv, root, (line) => process.stdout.write(`${line}\n`));
     return 0;
   } catch (err) {
     if (err instanceof AdminError) {

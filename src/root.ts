@@ -8,6 +8,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AccountRepository } from './accounts/accountRepository.ts';
 import { AccountService } from './accounts/accountService.ts';
+import { AdminRepository } from './accounts/adminRepository.ts';
 import { CallerCache } from './accounts/callerCache.ts';
 import { CallerRepository } from './accounts/callerRepository.ts';
 import { PlanCache } from './accounts/planCache.ts';
@@ -73,6 +74,8 @@ export const WORKERS: RootOptions = { dbPoolMax: 16, sidecarTimeoutMs: 120_000 }
 
 export interface Repositories {
   accounts: AccountRepository;
+  /** Plans, subscriptions and add-ons, as the admin CLI changes them. */
+  admin: AdminRepository;
   callers: CallerRepository;
   quotas: QuotaRepository;
   trademarks: TrademarkRepository;
@@ -257,6 +260,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
 function repositories(db: Db): Repositories {
   return {
     accounts: new AccountRepository(db),
+    admin: new AdminRepository(db),
     callers: new CallerRepository(db),
     quotas: new QuotaRepository(db),
     trademarks: new TrademarkRepository(db),

@@ -17,12 +17,7 @@ describe('admin CLI (scripts/admin.ts)', () => {
   /** Runs one command against the test database; resolves to what it printed. */
   const admin = async (...argv: string[]): Promise<string> => {
     const lines: string[] = [];
-    await runAdmin(
-      argv,
-      t.deps.db,
-      (l) => lines.push(l),
-      (id) => t.ledger.usage(id),
-    );
+    await runAdmin(argv, t.deps, (l) => lines.push(l));
     // The API hears of the change once PostgreSQL announces it.
     await t.synced();
     return lines.join('\n');
