@@ -52,7 +52,7 @@ import { ThreatService } from './threats/service.ts';
 import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
 import { ChangesFeed } from './webhooks/changes.ts';
-import { Deliverer } from './webhooks/delivery.ts';
+import { Deliverer, type DeliverySettings } from './webhooks/delivery.ts';
 import { DeliveryRepository } from './webhooks/deliveryRepository.ts';
 import { FeedRepository } from './webhooks/feedRepository.ts';
 import { RenewalRepository } from './webhooks/renewalRepository.ts';
@@ -156,6 +156,11 @@ export interface Root {
   logos: LogoParts;
   /** HTTPS to customers' webhook endpoints, through the address policy. */
   outbound: OutboundClient;
+  /**
+   * How many times and how far apart a webhook delivery is attempted: the deliverer decides its last
+   * attempt by it and the relay sizes each delivery's BullMQ job by it, so the two must agree.
+   */
+  delivery: DeliverySettings;
   repos: Repositories;
   services: Services;
   close(): Promise<void>;
@@ -186,6 +191,11 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
   const mail = new MailRelay(repos.mail, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);
+  const delivery: DeliverySettings = {
+    maxAttempts: config.WEBHOOK_MAX_RETRIES + 1,
+    retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
+    disableAfter: config.WEBHOOK_DISABLE_AFTER,
+  };
 
   const services: Services = {
     trademarks,
@@ -214,11 +224,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
       trademarks,
       secrets,
       outbound,
-      {
-        maxAttempts: config.WEBHOOK_MAX_RETRIES + 1,
-        retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
-        disableAfter: config.WEBHOOK_DISABLE_AFTER,
-      },
+      delivery,
       log,
       () => void mail.sendPending().catch((err) => log.error({ err }, 'mail relay failed')),
     ),
@@ -240,6 +246,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     search,
     logos,
     outbound,
+    delivery,
     repos,
     services,
     close() {

@@ -33,10 +33,9 @@ export class WebhookWorkers {
       deliveries: new Queue(DELIVERY_QUEUE, { connection, prefix }),
       renewals: new Queue(RENEWALS_QUEUE, { connection, prefix }),
     };
-    const maxAttempts = config.WEBHOOK_MAX_RETRIES + 1;
     this.relay = new OutboxRelay(root.repos.deliveries, this.queues.deliveries, {
-      maxAttempts,
-      retryDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
+      maxAttempts: root.delivery.maxAttempts,
+      retryDelayMs: root.delivery.retryDelayMs,
       requeueAfterMs: config.WEBHOOK_REQUEUE_AFTER_MS,
     });
   }
