@@ -3,6 +3,7 @@ import { runAt, runIn } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { maxEdits } from './normalise.ts';
 import { PAIR_ENDS } from './pairs.ts';
+import { COMPOUND_BUCKET, PARTIAL_BUCKET, partialMatches } from './partial.ts';
 import type { PreparedQuery } from './query.ts';
 import { type Related, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
@@ -40,6 +41,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const found = s.classified;
   if (rel.every((r) => r.length)) classify(ix, s, words, rel, ids);
   else found.reset();
+  partialMatches(ix, s, words, ids, rel);
 
   found.admit(0, s);
   s.close(S_EXACT);
@@ -51,6 +53,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const joined = v.id(q.compact);
   if (joined >= 0) s.takeWord(ix.post, joined, 0);
   for (const parts of splits(v, q.compact, words)) admitRuns(ix, s, parts);
+  s.partials.admit(COMPOUND_BUCKET, s);
   s.close(S_COMPOUND);
   found.admit(3, s);
   // Two words the other way round and joined: SITARAM for RAM SITA.
@@ -75,24 +78,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   for (const r of whole) if (r.level === 2) s.takeWord(ix.post, r.id, r.dist);
   if (runs) takeRuns(s, runs, max, true);
   s.close(S_PHONETIC);
-  partial(ix, s, rel, ids);
-}
-
-/**
- * Marks that are one word of the query alone, or a variant of it: the distinctive part of a longer
- * name (SUNRISE for SUNRISE FOODS, BALAJI for SHRI BALAJEE). Rarer words first: they carry the name.
- */
-function partial(ix: MarkIndex, s: SearchScratch, rel: Related[][], ids: number[]): void {
-  const d = ix.d;
-  const words = ix.vocab.words;
-  const df = (i: number) => rel[i].reduce((n, r) => n + d.postOffsets[r.id + 1] - d.postOffsets[r.id], 0);
-  const order = rel
-    .map((_, i) => i)
-    .filter((i) => ids[i] < 0 || words[ids[i]].length >= 3)
-    .sort((a, b) => df(a) - df(b));
-  order.forEach((i, rank) => {
-    for (const r of rel[i]) if (words[r.id].length >= 3) s.takeWord(ix.only, r.id, r.dist + 8 * rank, words[r.id].length);
-  });
+  s.partials.admit(PARTIAL_BUCKET, s);
 }
 
 /**

@@ -35,6 +35,8 @@ export class SearchScratch implements BitmapPool {
   /** Candidates whose words a strategy reads, and the multi-word classification's buckets. */
   readonly candidates = new Candidates();
   readonly classified = new Buckets(6);
+  /** Marks holding some of a multi-word query's words (src/search/partial.ts). */
+  readonly partials = new Buckets(2);
   readonly runs = new RunScratch();
 
   // The filters of the running search, and the index's hidden marks.

@@ -11,7 +11,7 @@ export const STRATEGIES = [
   'substring_cross', // the query spans a word boundary of the mark (SE FO in SUNRISE FOODS)
   'spelling', // every query word matches a word of the mark within 1-2 edits (by length)
   'phonetic', // every query word sounds like a word of the mark (Double Metaphone after Indian romanisation)
-  'partial', // the mark is one word of a longer query, or a variant of it: SUNRISE for SUNRISE FOODS
+  'partial', // the mark holds some of the query's words, placed by the share of their weight: SUNRISE OIL for SUNRISE FOODS
 ] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
@@ -27,6 +27,8 @@ export const S_SPELLING = 8;
 export const S_PHONETIC = 9;
 export const S_PARTIAL = 10;
 export const STRATEGY_COUNT = STRATEGIES.length;
+/** A partial match's distance runs 0 (the query's whole weight shared) to PARTIAL_STEPS (none of it): src/search/partial.ts. */
+export const PARTIAL_STEPS = 15;
 
 // Score bands (0-100): each strategy has its own band, so a score never ranks a weaker strategy above
 // a stronger one. Within a band, distance costs more than length, as in the ordering.
@@ -53,6 +55,8 @@ export function score(strategy: number, dist: number, markLength: number, queryL
   const [low, high] = BANDS[strategy];
   const width = high - low;
   if (width === 0) return high;
+  // A partial match's distance is the share of the query's weight it misses, in PARTIAL_STEPS steps.
+  if (strategy === S_PARTIAL) return high - Math.round((Math.min(dist, PARTIAL_STEPS) * width) / PARTIAL_STEPS);
   const fuzzy = strategy >= S_SPELLING;
   // A fuzzy match's distance counts half steps (see Related.dist): the score takes whole edits.
   if (fuzzy) dist >>= 1;

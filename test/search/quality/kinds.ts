@@ -11,6 +11,13 @@ export const KINDS = [
   'compound_join',
   'digit_word',
   'word_order',
+  'article',
+  'word_absent',
+  'joined_long',
+  'split_long',
+  'short_typo',
+  'first_word',
+  'last_word',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 

@@ -1,9 +1,14 @@
 import type { Query } from './kinds.ts';
+import { ARTICLE } from './queries/articles.ts';
 import { COMPOUND_JOIN, COMPOUND_SPLIT } from './queries/compounds.ts';
 import { DIGIT_WORD } from './queries/digits.ts';
 import { HINGLISH } from './queries/hinglish.ts';
+import { JOINED_LONG, SPLIT_LONG } from './queries/longMarks.ts';
 import { MISSPELLING } from './queries/misspelling.ts';
+import { FIRST_WORD, LAST_WORD } from './queries/oneWord.ts';
 import { EXACT, PARTIAL, WORD_ORDER } from './queries/order.ts';
+import { WORD_ABSENT } from './queries/shared.ts';
+import { SHORT_TYPO } from './queries/shortWords.ts';
 import { SOUND_ALIKE } from './queries/sound.ts';
 
 // The labelled set: written by hand from how people misspell and respell the marks of register.ts,
@@ -20,4 +25,11 @@ export const QUERIES: Query[] = [
   ...COMPOUND_JOIN,
   ...DIGIT_WORD,
   ...WORD_ORDER,
+  ...ARTICLE,
+  ...WORD_ABSENT,
+  ...JOINED_LONG,
+  ...SPLIT_LONG,
+  ...SHORT_TYPO,
+  ...FIRST_WORD,
+  ...LAST_WORD,
 ];

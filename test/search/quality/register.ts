@@ -7,6 +7,8 @@
 // Application numbers read 9_FFFF_MM: family FFFF, member MM. They sit far above the generated
 // distractors (1_000_000 up, see distractors.ts) so the two never collide.
 
+import { PARTIAL_REGISTER } from './registerPartial.ts';
+
 const REG = 'Registered';
 const OBJ = 'Objected';
 const REF = 'Refused';
@@ -498,4 +500,5 @@ export const REGISTER: Target[] = [
   [9_0147_01, 'AMAR UJALA', 16, REG],
   [9_0147_02, 'AMARUJALA', 16, OBJ],
   [9_0147_03, 'UJALA', 3, REG],
+  ...PARTIAL_REGISTER,
 ];

@@ -1,0 +1,240 @@
+import { splits } from './compounds.ts';
+import { boundedDistance } from './editDistance.ts';
+import type { MarkIndex } from './markIndex.ts';
+import type { Related } from './related.ts';
+import type { SearchScratch } from './scratch.ts';
+import { PARTIAL_STEPS } from './strategies.ts';
+
+// Marks sharing only some of a multi-word query's words (docs/search.md, "Partial matches"). A lawyer
+// clearing SUNRISE FOODS must see SUNRISE OIL and STAR SUNRISE SWEETS: a query word with no counterpart
+// lowers a mark's place, it does not remove the mark. Each query word weighs by how rare it is in the
+// register (THE, OF, AND weigh little), and a mark is placed by the share of the query's weight it
+// holds: a word as spelled, a variant or a sound-alike of it, or the word joined with its neighbour or
+// split in two (SUNRISE FOODS ⇄ SUNRISEFOODS, at any position, in marks of any length).
+//
+// Candidates are the marks holding a distinctive query word (or a join or split of one): a word held
+// by a few thousandths of the register or more is a trade word (FOODS, INDIA) and finds nothing on its
+// own, though it still counts in the share of a mark found by another word.
+
+/** Connecting words of English and Hindi marks: they weigh little whatever the register says. */
+const STOP_WORDS = new Set(['THE', 'A', 'AN', 'OF', 'AND', 'N', 'AUR', 'KA', 'KE', 'KI', 'DE', 'LA', 'LE', 'EN']);
+const STOP_WEIGHT = 0.3;
+/** A word held by more than this share of the register (or ANCHOR_MIN marks) finds no candidates alone. */
+const ANCHOR_SHARE = 0.003;
+const ANCHOR_MIN = 256;
+/** At most this many postings are read for candidates, rarest units first. */
+const BUDGET_SHARE = 0.01;
+const BUDGET_MIN = 4096;
+/** Splits of one query word tried, the ones with the longest parts first. */
+const MAX_SPLITS = 6;
+/** How much of a word's weight a mark holding it other than as spelled keeps. */
+const KEEP = [1, 0.8, 0.7, 0.9, 0.6];
+const LEVEL_JOINED = 3;
+const LEVEL_NEAR = 4;
+/** A role's level for a part of a split query word (not a level a word is kept at). */
+const LEVEL_PART = 5;
+const NONE = 15;
+
+/** Where the partial candidates go: bucket 0 holds every query word joined or split (compounds), bucket 1 the rest. */
+export const COMPOUND_BUCKET = 0;
+export const PARTIAL_BUCKET = 1;
+
+interface Unit {
+  /** How many marks hold the word itself (its rarest relative, when the query word is not in the register). */
+  df: number;
+  /** Postings that would be read for candidates (the word's relatives too). */
+  cost: number;
+  /** Word ids whose postings are the candidates. */
+  read: number[];
+  /** Whether it may find candidates (a stop word never does). */
+  anchor: boolean;
+}
+
+/** The weight of each query word: ln of how many marks there are per mark holding it; stop words little. */
+export function weights(ix: MarkIndex, words: string[], ids: number[], rel: readonly Related[][]): number[] {
+  const n = ix.n + 1;
+  return words.map((w, i) => (STOP_WORDS.has(w) ? STOP_WEIGHT : Math.max(0.5, Math.log(n / (holders(ix, ids[i], rel[i]) + 1)))));
+}
+
+/** How many marks hold the query word, or its rarest relative when the register does not hold it. */
+function holders(ix: MarkIndex, id: number, rel: readonly Related[]): number {
+  if (id >= 0) return ix.postings(id);
+  let df = 0;
+  for (const r of rel) df = df === 0 ? ix.postings(r.id) : Math.min(df, ix.postings(r.id));
+  return df;
+}
+
+/**
+ * Sorts the marks holding some but not all of the query's words (as classify in multiWord.ts sees
+ * them) into the scratch's partial buckets: every word accounted for only with joins or splits, or the
+ * share of weight missed, 0-PARTIAL_STEPS, as the distance.
+ */
+export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[], ids: number[], rel: readonly Related[][]): void {
+  const out = s.partials;
+  out.reset();
+  const k = words.length;
+  if (k < 2 || k > 64) return;
+  const v = ix.vocab;
+  const d = ix.d;
+  const w = weights(ix, words, ids, rel);
+  const total = w.reduce((a, b) => a + b, 0);
+  const anchorMax = Math.max(ANCHOR_MIN, ix.n * ANCHOR_SHARE);
+  const units: Unit[] = [];
+
+  // Roles: word id → what it is to the query, packed (extra << 16 | query word << 8 | level << 4 | dist),
+  // chained through the scratch's role arrays as classify does.
+  const roles: [number, number][] = [];
+  rel.forEach((rs, i) => {
+    for (const r of rs) roles.push([r.id, (i << 8) | (r.level << 4) | Math.min(r.dist, 15)]);
+    units.push({
+      df: holders(ix, ids[i], rs),
+      cost: rs.reduce((c, r) => c + ix.postings(r.id), 0),
+      read: rs.map((r) => r.id),
+      anchor: !STOP_WORDS.has(words[i]),
+    });
+  });
+  // Two or three neighbouring words joined: SUNRISE FOODS in SUNRISEFOODS INDIA.
+  for (let i = 0; i + 1 < k; i++) {
+    for (let span = 2; span <= 3 && i + span <= k; span++) {
+      const id = v.id(words.slice(i, i + span).join(''));
+      if (id < 0) continue;
+      roles.push([id, (span << 16) | (i << 8) | (LEVEL_JOINED << 4)]);
+      units.push({ df: ix.postings(id), cost: ix.postings(id), read: [id], anchor: true });
+    }
+  }
+  // A word split in two or three: SUNRISEFOODS in SUNRISE FOODS INDIA. Split j of word i holds parts 0..2.
+  const splitOf: number[] = [];
+  const splitParts: number[] = [];
+  words.forEach((word, i) => {
+    if (word.length < 4) return;
+    const cuts = splits(v, word, [word])
+      .sort((a, b) => Math.min(...b.map((x) => v.words[x].length)) - Math.min(...a.map((x) => v.words[x].length)))
+      .slice(0, MAX_SPLITS);
+    for (const parts of cuts) {
+      const j = splitOf.length;
+      if (j >= 32) break;
+      splitOf.push(i);
+      splitParts.push(parts.length);
+      parts.forEach((part, at) => roles.push([part, (j << 16) | (i << 8) | (LEVEL_PART << 4) | at]));
+      const rarest = parts.reduce((a, b) => (ix.postings(a) <= ix.postings(b) ? a : b));
+      units.push({ df: ix.postings(rarest), cost: ix.postings(rarest), read: [rarest], anchor: true });
+    }
+  });
+
+  // Candidates: the postings of the rarest anchoring units, within the budget; when every word is a
+  // trade word, the rarest of them still anchors.
+  const budget = Math.max(BUDGET_MIN, ix.n * BUDGET_SHARE);
+  const usable = units.filter((u) => u.anchor && u.cost > 0).sort((a, b) => a.df - b.df || a.cost - b.cost);
+  const chosen = usable.filter((u) => u.df <= anchorMax);
+  if (!chosen.length && usable.length) chosen.push(usable[0]);
+  let spent = 0;
+  const visited = s.bitmap(3);
+  const cands = s.candidates;
+  const { postMarks, postLen, postInfo, postOffsets } = d;
+  cands.reset(
+    Math.min(
+      budget,
+      chosen.reduce((c, u) => c + u.cost, 0),
+    ),
+  );
+  for (const u of chosen) {
+    if (spent + u.cost > budget) break;
+    spent += u.cost;
+    for (const id of u.read) {
+      for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
+        const m = postMarks[p];
+        if (visited.has(m) || !s.passes(m, postInfo[p])) continue;
+        visited.add(m);
+        cands.push(m, postLen[p], postInfo[p]);
+      }
+    }
+  }
+  if (cands.n === 0) return;
+  cands.gather(d);
+  classifyPartial(ix, s, { words, w, total, roles, splitOf, splitParts });
+}
+
+interface Plan {
+  words: string[];
+  w: number[];
+  total: number;
+  roles: [number, number][];
+  splitOf: number[];
+  splitParts: number[];
+}
+
+function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
+  const { words, w, total, roles, splitOf, splitParts } = p;
+  const k = words.length;
+  const out = s.partials;
+  const vw = ix.vocab.words;
+  const { head, has, packed, next } = s.roleScratch(roles.length);
+  roles.forEach(([id, x], e) => {
+    packed[e] = x;
+    next[e] = head[id];
+    head[id] = e;
+    has.add(id);
+  });
+  const hasWords = has.words;
+  const level = new Uint8Array(k);
+  const seenParts = new Uint8Array(splitOf.length);
+  // Short query words (2-3 letters) have no spelling variants of their own; beside a shared word they
+  // may differ by one letter (BIG BAZAR for BIG BAZAAR is found anyway; GUD DAY for GOOD DAY is not).
+  const short = words.map((x) => x.length >= 2 && x.length <= 3 && !STOP_WORDS.has(x));
+  const { n, marks, lengths, infos, bounds, words: cw } = s.candidates;
+  for (let c = 0; c < n; c++) {
+    level.fill(NONE);
+    seenParts.fill(0);
+    const from = bounds[2 * c];
+    const to = bounds[2 * c + 1];
+    for (let q = from; q < to; q++) {
+      const id = cw[q];
+      if ((hasWords[id >>> 5] & (1 << (id & 31))) === 0) continue;
+      for (let e = head[id]; e >= 0; e = next[e]) {
+        const x = packed[e];
+        const lv = (x >>> 4) & 15;
+        const i = (x >>> 8) & 255;
+        if (lv <= 2) {
+          if (lv < level[i]) level[i] = lv;
+        } else if (lv === LEVEL_JOINED) {
+          for (let j = i; j < i + (x >>> 16); j++) if (level[j] > LEVEL_JOINED) level[j] = LEVEL_JOINED;
+        } else {
+          seenParts[x >>> 16] |= 1 << (x & 15);
+        }
+      }
+    }
+    for (let j = 0; j < splitOf.length; j++) {
+      if (seenParts[j] === (1 << splitParts[j]) - 1 && level[splitOf[j]] > LEVEL_JOINED) level[splitOf[j]] = LEVEL_JOINED;
+    }
+    let plain = true;
+    let all = true;
+    let shared = 0;
+    for (let i = 0; i < k; i++) {
+      if (level[i] === NONE && short[i] && nearWord(words[i], vw, cw, from, to)) level[i] = LEVEL_NEAR;
+      if (level[i] === NONE) all = false;
+      else shared += w[i] * KEEP[level[i]];
+      if (level[i] > 2) plain = false;
+    }
+    // Every word as spelled, a variant or a sound-alike: multiWord's own classification has it.
+    if (plain || shared === 0) continue;
+    if (all && level.every((l) => l === 0 || l === LEVEL_JOINED)) {
+      out.push(COMPOUND_BUCKET, marks[c], 0, lengths[c], infos[c]);
+      continue;
+    }
+    const missed = 1 - shared / total;
+    out.push(PARTIAL_BUCKET, marks[c], Math.min(PARTIAL_STEPS, Math.round(missed * PARTIAL_STEPS)), lengths[c], infos[c]);
+  }
+  for (const [id] of roles) {
+    head[id] = -1;
+    has.remove(id);
+  }
+}
+
+/** Whether a word of the mark (cw[from, to)) is one edit from the short query word `x`. */
+function nearWord(x: string, vw: string[], cw: Uint32Array, from: number, to: number): boolean {
+  for (let q = from; q < to; q++) {
+    const y = vw[cw[q]];
+    if (Math.abs(y.length - x.length) <= 1 && y.length >= 2 && boundedDistance(x, y, 1) <= 1) return true;
+  }
+  return false;
+}
