@@ -14,7 +14,7 @@ import { classMask } from '../src/search/service.ts';
 import { loadSnapshot } from '../src/search/snapshot.ts';
 import { SqlSearch } from '../src/search/sqlReference.ts';
 import { createBenchAccounts } from './account.ts';
-import { args, DEFAULT_URL, measure, startProcess, table } from './lib.ts';
+import { args, DEFAULT_URL, loadEnv, measure, startProcess, table } from './lib.ts';
 import { type BenchQuery, queryClasses } from './searchQueries.ts';
 
 const a = args();
@@ -116,16 +116,7 @@ console.log(
 
 // 3. HTTP: one API process per core from the snapshot just saved, result cache off; then the change lag.
 const keys = await createBenchAccounts(url, 4);
-const env = {
-  DATABASE_URL: url,
-  DB_POOL_MAX: '8',
-  RATE_KEY_PER_SECOND: '1000000',
-  RATE_IP_PER_MINUTE: '100000000',
-  RATE_LIMIT_PREFIX: `bench:${process.pid}`,
-  SEARCH_SNAPSHOT: snapshot,
-  SEARCH_CACHE_TTL_SECONDS: '0',
-  PORT: '3911',
-};
+const env = { ...loadEnv(url, 8), SEARCH_SNAPSHOT: snapshot, SEARCH_CACHE_TTL_SECONDS: '0', PORT: '3911' };
 const server = await startProcess('./servers/cluster.ts', env);
 try {
   const paths = Object.entries(classes)

@@ -7,7 +7,7 @@
 //     --snapshot var/search/index.snapshot [--classes exact,misspelling,mixed] [--duration 15]
 
 import { createBenchAccounts } from './account.ts';
-import { args, DEFAULT_URL, measure, type Row, startProcess, table } from './lib.ts';
+import { args, DEFAULT_URL, loadEnv, measure, type Row, startProcess, table } from './lib.ts';
 import { queryClasses } from './searchQueries.ts';
 
 const a = args();
@@ -18,16 +18,7 @@ const duration = Number(a.get('duration') ?? 15);
 const classes = await queryClasses(url, 60);
 // Eight accounts: 16 connections rotating over them never put more than a plan's 10 requests in flight on one key.
 const keys = await createBenchAccounts(url, 8);
-const env = {
-  DATABASE_URL: url,
-  DB_POOL_MAX: '8',
-  RATE_KEY_PER_SECOND: '1000000',
-  RATE_IP_PER_MINUTE: '100000000',
-  RATE_LIMIT_PREFIX: `bench:${process.pid}`,
-  SEARCH_SNAPSHOT: snapshot,
-  SEARCH_CACHE_TTL_SECONDS: '0',
-  PORT: '3912',
-};
+const env = { ...loadEnv(url, 8), SEARCH_SNAPSHOT: snapshot, SEARCH_CACHE_TTL_SECONDS: '0', PORT: '3912' };
 const server = await startProcess('./servers/cluster.ts', env);
 const rows: Row[] = [];
 try {
