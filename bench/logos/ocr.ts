@@ -7,6 +7,7 @@ import { decodeLogo } from '../../src/logos/image.ts';
 import type { LogoRepository } from '../../src/logos/repository.ts';
 import { LogoTextIndex } from '../../src/logos/textIndex.ts';
 import { Ocr } from '../../workers/sidecar/ocr.ts';
+import { ocrInput } from '../../workers/sidecar/ocrInput.ts';
 
 // OCR recall: logos drawn with known words (an icon and a brand name under or beside it, in fonts
 // and colours of several kinds), read by the sidecar's OCR exactly as indexing reads them, then
@@ -67,17 +68,6 @@ async function drawWords(slug: string, words: string, r: Rng): Promise<Buffer> {
     .toBuffer();
 }
 
-/** The OCR's input, as the sidecar's embedding thread prepares it (upscaled grey with a margin). */
-async function ocrInput(png: Buffer): Promise<Buffer> {
-  const d = await decodeLogo(png);
-  const scale = Math.min(4, Math.max(1, Math.round(600 / Math.max(d.width, d.height))));
-  return sharp(d.grey, { raw: { width: d.width, height: d.height, channels: 1 } })
-    .resize(d.width * scale, d.height * scale, { kernel: 'cubic' })
-    .extend({ top: 16, bottom: 16, left: 16, right: 16, background: { r: d.grey[0], g: d.grey[0], b: d.grey[0] } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-}
-
 export async function evaluateOcr(n: number, log: (s: string) => void): Promise<OcrReport> {
   const r = new Rng(2026, 11, 25);
   const vocab = genericWords().filter((w) => /^[A-Z]{4,}$/.test(w));
@@ -90,7 +80,7 @@ export async function evaluateOcr(n: number, log: (s: string) => void): Promise<
       const words = r.chance(0.5) ? r.pick(vocab) : `${r.pick(vocab)} ${r.pick(vocab)}`;
       const png = await drawWords(icons[(i * 37) % icons.length].slug, words, r);
       const t0 = performance.now();
-      const read = await ocr.read(await ocrInput(png));
+      const read = await ocr.read(await ocrInput(await decodeLogo(png)));
       ms += performance.now() - t0;
       items.push({ app: String(9_000_000 + i), words, text: read.text });
     }

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
 import { decodeLogo, ImageError } from '../../src/logos/image.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
+import { ocrInput } from './ocrInput.ts';
 
 // One sidecar worker thread: decodes and normalises images with sharp and runs the embedders.
 // It loads the primary model, or the fallback when the primary cannot be loaded, and always HOG
@@ -66,17 +67,6 @@ try {
   parentPort!.postMessage({ failed: (err as Error).message });
 }
 
-// Tesseract reads words best when letters are 20-40 px tall: small logos are enlarged.
-async function ocrPng(img: LogoImage): Promise<Uint8Array> {
-  const d = img.decoded;
-  const scale = Math.min(4, Math.max(1, Math.round(600 / Math.max(d.width, d.height))));
-  return sharp(d.grey, { raw: { width: d.width, height: d.height, channels: 1 } })
-    .resize(d.width * scale, d.height * scale, { kernel: 'cubic' })
-    .extend({ top: 16, bottom: 16, left: 16, right: 16, background: { r: d.grey[0], g: d.grey[0], b: d.grey[0] } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-}
-
 parentPort!.on('message', async (task: EmbedTask) => {
   try {
     const bytes = Buffer.from(task.bytes);
@@ -90,7 +80,7 @@ parentPort!.on('message', async (task: EmbedTask) => {
       format: img.decoded.source.format,
     };
     if (task.withFallback) value.fallbackVector = main === hogEmbedder ? vector : await hogEmbedder.embed(img);
-    if (task.forOcr) value.ocrPng = await ocrPng(img);
+    if (task.forOcr) value.ocrPng = await ocrInput(img.decoded);
     parentPort!.postMessage({ ok: true, value });
   } catch (err) {
     const e = err as Error;
