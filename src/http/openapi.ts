@@ -28,6 +28,7 @@ export function generateOpenApi(registry: OpenAPIRegistry): object {
       version: API_VERSION,
       description:
         "A JSON API over India's trade mark registry. Errors are `{error, code, request_id}` (+ `details`); " +
+        'a query parameter or body field an operation does not take is a 400 naming it; ' +
         'application numbers are strings; `application_date` is YYYY-MM-DD and `expire_at` DD/MM/YYYY.',
     },
     servers: [{ url: '/' }],

@@ -8,11 +8,14 @@ import { seedRegistry } from '../helpers/seed.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/serverProcess.ts';
 import { type FuzzRequest, hostileRequests } from './fuzzCases.ts';
 
+// The hostile requests that add a key named zzz_unknown where the operation takes no such thing.
+const NAMES_UNKNOWN = new Set(['an unknown query parameter', 'an unknown body field', 'an unknown form field', 'an unexpected JSON body']);
+
 // A bounded fuzz pass over every operation of the OpenAPI document against a real API process: hostile
 // values in every path parameter, query parameter and body field (wrong types, sizes, NUL and other
 // controls, huge numbers, 101-item arrays, deep nesting), malformed and truncated bodies and multipart
-// forms. No answer may be a 5xx, every 4xx is a JSON {error, code} from the closed list, and the process
-// answers afterwards.
+// forms. No answer may be a 5xx, every 4xx is a JSON {error, code} from the closed list, an unknown parameter
+// or field is a 400 naming it, and the process answers afterwards.
 describe('fuzz: hostile input to every operation', function () {
   this.timeout(300_000);
   let logos: LogoTestApp;
@@ -105,6 +108,10 @@ describe('fuzz: hostile input to every operation', function () {
             `${c.operation} ${c.what}: ${status} is not a JSON {error, code} of the closed list: ${type} ${text.slice(0, 200)}`,
           );
         }
+      }
+      // An unknown parameter or field is refused by name, wherever it is sent (docs/decisions.md).
+      if (NAMES_UNKNOWN.has(c.what) && !/^400 .*"parameter":"zzz_unknown"/.test(`${status} ${text}`)) {
+        failures.push(`${c.operation} ${c.what}: not a 400 naming zzz_unknown: ${status} ${text.slice(0, 200)}`);
       }
     };
     // A few at a time, as clients would send them; the process answers them side by side.

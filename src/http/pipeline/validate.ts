@@ -1,13 +1,10 @@
-import { type AppError, invalidParameters, type Where } from '../../errors.ts';
+import { type Invalid, invalidParameters, type Where } from '../../errors.ts';
 import type { z } from '../../schema/zod.ts';
+import { isPlainObject, unknownKeys } from './unknownKeys.ts';
 
-/** Turns zod issues into the `details` of a 400: one entry per offending parameter. */
-function validationError(where: Where, issues: z.core.$ZodIssue[]): AppError {
-  return invalidParameters(
-    where,
-    issues.map((i) => ({ parameter: i.path.length ? i.path.join('.') : '(body)', message: i.message })),
-  );
-}
+/** zod issues as the `details` of a 400: one entry per offending parameter. */
+const invalid = (issues: z.core.$ZodIssue[]): Invalid[] =>
+  issues.map((i) => ({ parameter: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
 
 // C0 controls but tab, newline and carriage return; DEL; C1 controls; and UTF-16 halves without their pair
 // (JSON's \ud800 escape). None belongs in any field, and PostgreSQL refuses NUL in text with an error.
@@ -52,7 +49,7 @@ export function controlCharacters(value: unknown): z.core.$ZodIssue[] {
     if (typeof v === 'string') check(v, at);
     else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) todo.push([v[i], { key: i, up: at }, false]);
     // Plain objects only: an uploaded file's record is ours, not the client's text.
-    else if (v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
+    else if (isPlainObject(v)) {
       const entries = Object.entries(v);
       for (let i = entries.length - 1; i >= 0; i--) todo.push([entries[i][1], { key: entries[i][0], up: at }, true]);
     }
@@ -60,13 +57,27 @@ export function controlCharacters(value: unknown): z.core.$ZodIssue[] {
   return out;
 }
 
-/** The value as its schema reads it (an empty object where there is no schema), or a 400 naming each bad field. */
+/**
+ * The value as its schema reads it (an empty object where there is no schema), or a 400 naming each bad
+ * field: keys the schema does not name first, then what it refuses. Path parameters are Express's, from
+ * the route, so only their values are checked.
+ */
 export function parseOrThrow<T extends z.ZodType>(schema: T | undefined, value: unknown, where: Where): z.infer<T> {
-  if (!schema) return {} as z.infer<T>;
+  if (!schema && where === 'path') return {} as z.infer<T>;
   // Checked once here for every schema, rather than in each string schema.
   const refused = controlCharacters(value);
-  if (refused.length) throw validationError(where, refused);
+  if (refused.length) throw invalidParameters(where, invalid(refused));
+  const unknown = where === 'path' ? [] : unknownKeys(schema, value, where);
+  if (!schema) {
+    if (unknown.length) throw invalidParameters(where, unknown);
+    return {} as z.infer<T>;
+  }
   const r = schema.safeParse(value ?? {});
-  if (!r.success) throw validationError(where, r.error.issues);
-  return r.data;
+  if (r.success && !unknown.length) return r.data;
+  const named = new Set(unknown.map((u) => u.parameter));
+  // A strict object's own complaint about the same keys would name them twice.
+  const issues = r.success
+    ? []
+    : r.error.issues.filter((i) => i.code !== 'unrecognized_keys' || i.keys.some((k) => !named.has([...i.path, k].join('.'))));
+  throw invalidParameters(where, [...unknown, ...invalid(issues)]);
 }

@@ -12,7 +12,46 @@ describe('request pipeline: reading and checking the input', () => {
 
     it('reads a value through its schema, and gives an empty object where there is none', () => {
       expect(parseOrThrow(schema, { n: '3' }, 'query')).to.deep.equal({ n: 3 });
-      expect(parseOrThrow(undefined, { anything: 1 }, 'body')).to.deep.equal({});
+      expect(parseOrThrow(undefined, {}, 'body')).to.deep.equal({});
+      expect(parseOrThrow(undefined, undefined, 'query')).to.deep.equal({});
+      // Express fills path parameters from the route: nothing there is the client's to misspell.
+      expect(parseOrThrow(undefined, { app_no: '1' }, 'path')).to.deep.equal({});
+    });
+
+    it('refuses keys no schema names, nested ones by their path, and any key where there is no schema', () => {
+      const nested = z.object({
+        q: z.string().optional(),
+        items: z.array(z.object({ a: z.string() })).optional(),
+        inner: z.object({ b: z.number() }).nullable().default(null),
+        loose: z.looseObject({}).optional(),
+        strict: z.strictObject({ c: z.number() }).optional(),
+      });
+      const err = refusal(() =>
+        parseOrThrow(
+          nested,
+          { q: 'x', zz: 1, items: [{ a: 'y', yy: 2 }], inner: { b: 1, xx: 3 }, loose: { any: 1 }, strict: { c: 1, d: 1 } },
+          'body',
+        ),
+      );
+      expect(err.details).to.deep.equal([
+        { in: 'body', parameter: 'zz', message: 'unknown field zz: this endpoint takes q, items, inner, loose, strict' },
+        { in: 'body', parameter: 'items.0.yy', message: 'unknown field yy: items.0 takes a' },
+        { in: 'body', parameter: 'inner.xx', message: 'unknown field xx: inner takes b' },
+        { in: 'body', parameter: 'strict.d', message: 'unknown field d: strict takes c' },
+      ]);
+      // Read through a preprocess and a transform alike; inherited names are no parameters.
+      const piped = z.preprocess((v) => v, z.object({ a: z.string() }));
+      expect(refusal(() => parseOrThrow(piped, { a: 'x', b: 'y' }, 'query')).message).to.equal('invalid query parameter: b');
+      const transformed = z.object({ a: z.string() }).transform((v) => v.a);
+      expect(refusal(() => parseOrThrow(transformed, { a: 'x', b: 'y' }, 'query')).message).to.equal('invalid query parameter: b');
+      expect(refusal(() => parseOrThrow(schema, JSON.parse('{"n":"1","__proto__":1,"constructor":2}'), 'query')).message).to.equal(
+        'invalid query parameters: __proto__, constructor',
+      );
+      // Unknown and invalid together, in one 400.
+      expect(refusal(() => parseOrThrow(schema, { n: 'x', m: 1 }, 'query')).message).to.equal('invalid query parameters: m, n');
+      expect(refusal(() => parseOrThrow(undefined, { page: '2' }, 'query')).details).to.deep.equal([
+        { in: 'query', parameter: 'page', message: 'unknown parameter page: this endpoint takes no query parameters' },
+      ]);
     });
 
     it('refuses with a 400 naming where and each bad parameter', () => {
