@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { loadIcons } from '../../models/train/iconSet.ts';
-import { iconMask } from '../../src/ingest/generator/raster.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
 import { genericWords } from '../../src/ingest/generator/words.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
 import type { LogoRepository } from '../../src/logos/repository.ts';
 import { LogoTextIndex } from '../../src/logos/textIndex.ts';
+import { inkedIcon } from '../../test/helpers/inkedIcon.ts';
 import { Ocr } from '../../workers/sidecar/ocr.ts';
 import { ocrInput } from '../../workers/sidecar/ocrInput.ts';
 
@@ -40,18 +40,10 @@ async function drawWords(slug: string, words: string, r: Rng): Promise<Buffer> {
     [0, 70, 140],
     [0, 110, 60],
   ]);
-  const icon = await iconMask(slug, 64);
   const textW = Math.ceil(words.length * size * 0.72) + 16;
   const w = inline ? 64 + textW + 24 : Math.max(120, textW + 16);
   const h = inline ? 96 : 64 + size + 40;
-  const glyph = await sharp(Buffer.from(icon.a), { raw: { width: icon.w, height: icon.h, channels: 1 } })
-    .toColourspace('b-w')
-    .png()
-    .toBuffer();
-  const tint = await sharp({ create: { width: icon.w, height: icon.h, channels: 3, background: { r: ink[0], g: ink[1], b: ink[2] } } })
-    .joinChannel(glyph)
-    .png()
-    .toBuffer();
+  const icon = await inkedIcon(slug, 64, ink);
   const tx = inline ? 64 + 20 : w / 2;
   const ty = inline ? h / 2 + size / 3 : 64 + 16 + size;
   const svg =
@@ -61,7 +53,7 @@ async function drawWords(slug: string, words: string, r: Rng): Promise<Buffer> {
     `fill="rgb(${ink.join(',')})">${words}</text></svg>`;
   return sharp({ create: { width: w, height: h, channels: 3, background: '#ffffff' } })
     .composite([
-      { input: tint, left: inline ? 12 : Math.round((w - 64) / 2), top: inline ? 16 : 8 },
+      { input: icon.png, left: inline ? 12 : Math.round((w - 64) / 2), top: inline ? 16 : 8 },
       { input: Buffer.from(svg), left: 0, top: 0 },
     ])
     .png()

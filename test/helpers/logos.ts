@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import sharp, { type OverlayOptions } from 'sharp';
-import { iconMask } from '../../src/ingest/generator/raster.ts';
 import { LOGO_SEARCH_QUEUE } from '../../src/logos/fanout.ts';
 import { indexLogos, LOGO_INDEX_QUEUE } from '../../src/logos/indexer.ts';
 import { type LogoWorkers, startLogoWorkers } from '../../workers/logos.ts';
 import { type Sidecar, startSidecar } from '../../workers/sidecar/server.ts';
 import { createTestApp, type TestApp } from './app.ts';
+import { inkedIcon } from './inkedIcon.ts';
 import { insertMarks } from './marks.ts';
 
 // One ML sidecar (one embedding thread, one tesseract worker) shared by every logo test file.
@@ -81,18 +81,10 @@ export async function drawLogo(spec: DrawSpec): Promise<Buffer> {
   const ink = spec.ink ?? [20, 40, 160];
   const paper = spec.paper ?? [255, 255, 255];
   const icon = Math.round(spec.text ? size * 0.6 : size * 0.8);
-  const m = await iconMask(spec.slug, icon);
-  const glyph = await sharp(Buffer.from(m.a), { raw: { width: m.w, height: m.h, channels: 1 } })
-    .toColourspace('b-w')
-    .png()
-    .toBuffer();
-  const tint = await sharp({ create: { width: m.w, height: m.h, channels: 3, background: { r: ink[0], g: ink[1], b: ink[2] } } })
-    .joinChannel(glyph)
-    .png()
-    .toBuffer();
+  const m = await inkedIcon(spec.slug, icon, ink);
   const width = spec.text ? Math.max(size, spec.text.length * 22 + 20) : size;
   const height = spec.text ? size + 36 : size;
-  const layers: OverlayOptions[] = [{ input: tint, left: Math.round((width - m.w) / 2), top: Math.round((size - m.h) / 2) }];
+  const layers: OverlayOptions[] = [{ input: m.png, left: Math.round((width - m.w) / 2), top: Math.round((size - m.h) / 2) }];
   if (spec.text) {
     const svg =
       `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="40"><text x="${width / 2}" y="30" text-anchor="middle" ` +
