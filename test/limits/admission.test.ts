@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { AdmissionBatcher, type AdmissionRequest, instanceKey, releaseInstance } from '../../src/limits/admission.ts';
 import { createLogger } from '../../src/logger.ts';
+import { unreachableRedis } from '../helpers/redis.ts';
 
 // The batched admission script against the real Redis: every admission and release of one turn of
 // the event loop go in one call, and each is decided as if it had come alone, in order.
@@ -99,15 +100,7 @@ describe('admission batches', () => {
   });
 
   it('answers null for every admission of a batch when Redis cannot be reached', async () => {
-    const down = new Redis({
-      host: '127.0.0.1',
-      port: 1,
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      enableOfflineQueue: false,
-      retryStrategy: () => null,
-    });
-    down.on('error', () => undefined);
+    const down = unreachableRedis();
     const b = new AdmissionBatcher(down, windows, createLogger('silent'), instanceKey(prefix, 'p1'));
     const v = await Promise.all([b.admit(request('d', 1)), b.admit(request('d', 2))]);
     expect(v).to.deep.equal([null, null]);

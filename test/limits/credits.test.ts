@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import { blockSize, CreditLedger } from '../../src/limits/credits.ts';
 import { monthOf, QuotaRepository } from '../../src/limits/quotaRepository.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { unreachableRedis } from '../helpers/redis.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 
 describe('credit ledger (PostgreSQL counts, Redis balance)', () => {
@@ -84,16 +84,7 @@ describe('credit ledger (PostgreSQL counts, Redis balance)', () => {
 
   it('charges and refunds in PostgreSQL while Redis is unreachable, never past the limit', async () => {
     const a = await createAccount(t.deps.db);
-    // Nothing listens on this loopback port: every Redis call fails at once.
-    const down = new Redis({
-      host: '127.0.0.1',
-      port: 1,
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      enableOfflineQueue: false,
-      retryStrategy: () => null,
-    });
-    down.on('error', () => undefined);
+    const down = unreachableRedis();
     const offline = new CreditLedger(down, quotas, 'test:down', t.deps.log);
     try {
       const c = await offline.take(a.accountId, 'doc_views', 2, 3);
