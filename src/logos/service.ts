@@ -154,14 +154,7 @@ export class LogoService {
         accountId,
       ),
     }));
-    return {
-      requested: files.length,
-      charged: answers.charged,
-      similarity_level: level,
-      img_cnt: k,
-      response_ms: Math.round(performance.now() - t0),
-      results,
-    };
+    return bulkImageAnswer(results, answers.charged, level, k, t0);
   }
 
   async bulkUrls(
@@ -182,14 +175,7 @@ export class LogoService {
       signal,
     );
     const results = urls.map((image_url, index) => ({ index, image_url, ...this.item(answers[index]!, level, accountId) }));
-    return {
-      requested: urls.length,
-      charged: answers.charged,
-      similarity_level: level,
-      img_cnt: k,
-      response_ms: Math.round(performance.now() - t0),
-      results,
-    };
+    return bulkImageAnswer(results, answers.charged, level, k, t0);
   }
 
   /**
@@ -249,6 +235,18 @@ export class LogoService {
       logo: signedLink(this.store, row.object_key, accountId),
     };
   }
+}
+
+/** A bulk image search's answer (BulkImageResponse, BulkUrlResponse): one result per requested item, in order. */
+function bulkImageAnswer<R>(results: R[], charged: number, level: Level, k: number, t0: number) {
+  return {
+    requested: results.length,
+    charged,
+    similarity_level: level,
+    img_cnt: k,
+    response_ms: Math.round(performance.now() - t0),
+    results,
+  };
 }
 
 /** Distinct text queries of a bulk request (the same words as word-mark search reads them, at the same level): what it is charged. */
