@@ -219,14 +219,14 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 function report(outcomes: Outcome[], shown: Map<number, string>): void {
   const line = (label: string, os: Outcome[]) =>
-    `      ${label.padEnd(16)}${String(os.length).padStart(8)}${mean(os.map((o) => o.recall))
+    `      ${label.padEnd(20)}${String(os.length).padStart(8)}${mean(os.map((o) => o.recall))
       .toFixed(3)
       .padStart(12)}` +
     `${mean(os.map((o) => o.rr))
       .toFixed(3)
       .padStart(8)}${String(os.filter((o) => o.recall < 1).length).padStart(8)}`;
   console.log(
-    `\n      ${'kind'.padEnd(16)}${'queries'.padStart(8)}${`recall@${TOP}`.padStart(12)}${'MRR'.padStart(8)}${'misses'.padStart(8)}`,
+    `\n      ${'kind'.padEnd(20)}${'queries'.padStart(8)}${`recall@${TOP}`.padStart(12)}${'MRR'.padStart(8)}${'misses'.padStart(8)}`,
   );
   for (const kind of KINDS)
     console.log(

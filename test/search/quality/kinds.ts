@@ -18,6 +18,8 @@ export const KINDS = [
   'short_typo',
   'first_word',
   'last_word',
+  'other_script',
+  'clearance_multiword',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 

@@ -1,5 +1,6 @@
 import type { Query } from './kinds.ts';
 import { ARTICLE } from './queries/articles.ts';
+import { CLEARANCE_MULTIWORD } from './queries/clearance.ts';
 import { COMPOUND_JOIN, COMPOUND_SPLIT } from './queries/compounds.ts';
 import { DIGIT_WORD } from './queries/digits.ts';
 import { HINGLISH } from './queries/hinglish.ts';
@@ -7,6 +8,7 @@ import { JOINED_LONG, SPLIT_LONG } from './queries/longMarks.ts';
 import { MISSPELLING } from './queries/misspelling.ts';
 import { FIRST_WORD, LAST_WORD } from './queries/oneWord.ts';
 import { EXACT, PARTIAL, WORD_ORDER } from './queries/order.ts';
+import { OTHER_SCRIPT } from './queries/scripts.ts';
 import { WORD_ABSENT } from './queries/shared.ts';
 import { SHORT_TYPO } from './queries/shortWords.ts';
 import { SOUND_ALIKE } from './queries/sound.ts';
@@ -32,4 +34,6 @@ export const QUERIES: Query[] = [
   ...SHORT_TYPO,
   ...FIRST_WORD,
   ...LAST_WORD,
+  ...OTHER_SCRIPT,
+  ...CLEARANCE_MULTIWORD,
 ];

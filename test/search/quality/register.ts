@@ -7,7 +7,9 @@
 // Application numbers read 9_FFFF_MM: family FFFF, member MM. They sit far above the generated
 // distractors (1_000_000 up, see distractors.ts) so the two never collide.
 
+import { CLEARANCE_REGISTER } from './registerClearance.ts';
 import { PARTIAL_REGISTER } from './registerPartial.ts';
+import { SCRIPTS_REGISTER } from './registerScripts.ts';
 
 const REG = 'Registered';
 const OBJ = 'Objected';
@@ -501,4 +503,6 @@ export const REGISTER: Target[] = [
   [9_0147_02, 'AMARUJALA', 16, OBJ],
   [9_0147_03, 'UJALA', 3, REG],
   ...PARTIAL_REGISTER,
+  ...SCRIPTS_REGISTER,
+  ...CLEARANCE_REGISTER,
 ];

@@ -1,0 +1,33 @@
+import { of } from '../kinds.ts';
+
+// A clearance search for a proposed name of several words: a brand's distinctive word with trade
+// words of the applicant's own (APOLLO DIAGNOSTICS, SARAVANA SWEETS, PRESTIGE PRESSURE COOKERS).
+// A lawyer must see every mark holding the distinctive word (as spelled, a variant or a sound-alike)
+// in any class, whatever its other words; marks sharing only a trade word do not count.
+export const CLEARANCE_MULTIWORD = of('clearance_multiword', [
+  ['SARAVANA SWEETS', [9_0651_01, 9_0651_02, 9_0651_03, 9_0651_04]],
+  ['SRI SARAVANA BHAVAN CATERERS', [9_0651_01, 9_0651_02, 9_0651_03, 9_0651_04]],
+  ['AGARWAL LOGISTICS', [9_0652_01, 9_0652_02, 9_0652_03, 9_0652_04]],
+  ['PRESTIGE PRESSURE COOKERS', [9_0653_01, 9_0653_02, 9_0653_03, 9_0653_04]],
+  ['USHA SEWING MACHINES', [9_0654_01, 9_0654_02, 9_0654_03, 9_0654_04]],
+  ['RELAXO FOOTWEAR', [9_0655_01, 9_0655_02, 9_0655_03]],
+  ['CHAAYOS TEA CAFE', [9_0656_01, 9_0656_02, 9_0656_03]],
+  ['BIBA ETHNIC WEAR', [9_0657_01, 9_0657_02, 9_0657_03]],
+  ['TITAN WATCHES', [9_0658_01, 9_0658_02, 9_0658_03, 9_0658_04]],
+  ['CROMPTON FANS AND LIGHTS', [9_0659_01, 9_0659_02, 9_0659_03]],
+  ['LENSKART OPTICALS', [9_0660_01, 9_0660_02, 9_0660_03]],
+  ['SAFARI LUGGAGE', [9_0661_01, 9_0661_02, 9_0661_03]],
+  ['GIRNAR MASALA CHAI', [9_0662_01, 9_0662_02, 9_0662_03]],
+  ['PRAVIN PICKLES', [9_0663_01, 9_0663_02, 9_0663_03]],
+  ['RUPA INNERWEAR', [9_0664_01, 9_0664_02, 9_0664_03]],
+  ['KARACHI BISCUITS', [9_0665_01, 9_0665_02, 9_0665_03]],
+  ['INDULEKHA HAIR OIL', [9_0666_01, 9_0666_02, 9_0666_03]],
+  ['BIOTIQUE HERBAL CREAM', [9_0667_01, 9_0667_02, 9_0667_03]],
+  ['APOLLO DIAGNOSTICS', [9_0668_01, 9_0668_02, 9_0668_03, 9_0668_04, 9_0668_05]],
+  ['APOLLO TYRES INDIA', [9_0668_01, 9_0668_02, 9_0668_03, 9_0668_04, 9_0668_05]],
+  ['CIPLA PHARMACEUTICALS', [9_0669_01, 9_0669_02, 9_0669_03]],
+  ['SYSKA LED LIGHTS', [9_0670_01, 9_0670_02, 9_0670_03]],
+  ['BERGER WALL PUTTY', [9_0671_01, 9_0671_02, 9_0671_03]],
+  ['MONGINIS BAKERY', [9_0672_01, 9_0672_02, 9_0672_03]],
+  ['NATHU SWEETS', [9_0673_01, 9_0673_02, 9_0673_03]],
+]);
