@@ -1,50 +1,10 @@
+import { classList, dateParam, valueList } from '../schema/markFilters.ts';
 import { classNumber, intParam, limitParam, textParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { TrademarkDetail, TrademarkSummary } from '../trademarks/schemas.ts';
 import { STRATEGIES } from './strategies.ts';
 
 export const OFFSET_LIMIT = 10_000;
-
-const classList = z
-  .string()
-  .regex(/^\s*\d{1,2}(\s*,\s*\d{1,2})*\s*$/, 'classes must be class numbers separated by commas, e.g. 29,30,43')
-  .transform((s) => [...new Set(s.split(',').map((x) => Number(x.trim())))])
-  .refine((list) => list.every((c) => c >= 1 && c <= 45), 'classes must be class numbers between 1 and 45')
-  .openapi({ type: 'string', description: 'Several Nice classes, comma-separated (e.g. 29,30,43); combined with class_number' });
-
-/** Several values, comma-separated (e.g. Registered,Objected); each trimmed, repeats counted once. */
-const valueList = (name: string, description: string) =>
-  textParam(name, 1000)
-    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()))].filter((x) => x !== ''))
-    .refine((list) => list.length > 0, `${name} must name at least one value`)
-    .openapi({ type: 'string', description });
-
-/** Days since 1970-01-01 of a calendar date written YYYY-MM-DD or DD/MM/YYYY (as expire_at is shown). */
-export function daysOf(s: string): number | null {
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  const dmy = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
-  const parts = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : null;
-  if (!parts) return null;
-  const [y, m, d] = parts.map(Number);
-  // setUTCFullYear, not Date.UTC, which reads years below 100 as 19xx.
-  const t = new Date(0);
-  t.setUTCFullYear(y, m - 1, d);
-  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return null;
-  return Math.round(t.getTime() / 86_400_000);
-}
-
-const dateParam = (name: string, description: string) =>
-  textParam(name, 10)
-    .transform((s, ctx) => {
-      const days = daysOf(s);
-      if (days === null) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a date, YYYY-MM-DD or DD/MM/YYYY` });
-        return z.NEVER;
-      }
-      return days;
-    })
-    .optional()
-    .openapi({ type: 'string', format: 'date', description: `${description} (YYYY-MM-DD or DD/MM/YYYY, inclusive)` });
 
 export const SORTS = ['relevance', 'application_date', '-application_date', 'expire_at', '-expire_at', 'word_mark', '-word_mark'] as const;
 export type SortParam = (typeof SORTS)[number];
