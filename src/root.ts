@@ -49,6 +49,7 @@ import type { ObjectStore } from './storage/objectStore.ts';
 import { UrlSigner } from './storage/urlSigner.ts';
 import { ThreatRepository } from './threats/repository.ts';
 import { ThreatService } from './threats/service.ts';
+import { RegisterValues } from './trademarks/markFilter.ts';
 import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
 import { ChangesFeed } from './webhooks/changes.ts';
@@ -186,6 +187,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const trademarks = new TrademarkService(repos.trademarks, store);
   const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log);
   const wordSearch = new SearchService(search, repos.trademarks, cache);
+  const registerValues = new RegisterValues(search, repos.trademarks);
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
@@ -201,7 +203,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     trademarks,
     search: wordSearch,
     threats: new ThreatService(search, repos.trademarks, repos.threats, logos.texts, cache, config.LOGO_MODEL),
-    journals: new JournalService(repos.journals),
+    journals: new JournalService(repos.journals, registerValues),
     reference: new ReferenceService(repos.reference),
     accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),
     usage: new UsageService(repos.accounts, ledger),

@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex.ts';
 import { isoDate } from '../db/sql.ts';
+import type { MarkFilter } from '../trademarks/markFilter.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
-import { SUMMARY_COLUMNS } from '../trademarks/sql.ts';
+import { markFilterSql, SUMMARY_COLUMNS } from '../trademarks/sql.ts';
 
 const JOURNAL_COLUMNS = `j.id, j.journal_number, ${isoDate('j.publication_date')} as publication_date,
   j.page_count, j.object_key is not null as has_pdf`;
@@ -38,17 +39,26 @@ export class JournalRepository {
   }
 
   /**
-   * Marks advertised in a journal, in ascending application number. Numbers are digit strings without
-   * leading zeros, so shorter is smaller: as text, '1000000' would sort before '999999'. The journal index
-   * finds the rows; sorting them is cheap, as one journal advertises a few thousand marks at most.
+   * Marks advertised in a journal, in ascending application number, those the filter keeps. Numbers
+   * are digit strings without leading zeros, so shorter is smaller: as text, '1000000' would sort before
+   * '999999'. The journal index finds the rows; filtering and sorting them is cheap, as one journal
+   * advertises a few thousand marks at most.
    */
-  async trademarks(id: number, limit: number, offset: number): Promise<SummaryRow[]> {
+  async trademarks(id: number, limit: number, offset: number, filter: MarkFilter | null = null): Promise<SummaryRow[]> {
+    const f = markFilterSql(filter);
     const r = await this.db.raw(
-      `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ?
+      `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ? and ${f.sql}
        order by length(t.application_number), t.application_number limit ? offset ?`,
-      [id, limit, offset],
+      [id, ...f.bindings, limit, offset],
     );
     return r.rows;
+  }
+
+  /** How many of a journal's marks the filter keeps. */
+  async countTrademarks(id: number, filter: MarkFilter | null): Promise<number> {
+    const f = markFilterSql(filter);
+    const r = await this.db.raw(`select count(*)::int as n from trademarks t where t.journal_id = ? and ${f.sql}`, [id, ...f.bindings]);
+    return r.rows[0].n;
   }
 
   /** Where the journal's PDF is stored; null when the register has none. */

@@ -1,3 +1,5 @@
+import { listingFilters } from '../schema/markFilters.ts';
+import { Page } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { TrademarkSummary } from '../trademarks/schemas.ts';
 
@@ -21,11 +23,14 @@ export const JournalDetail = Journal.extend({
   trademark_count: z.number().int().openapi({ description: 'Marks advertised in this journal' }),
 }).openapi('JournalDetail');
 
+/** Paging and the filters of the fields a journal's marks carry (docs/documents.md). */
+export const JournalTrademarksQuery = Page.extend(listingFilters('marks'));
+
 export const JournalTrademarks = z
   .object({
     journal_id: z.number().int(),
     journal_number: z.string(),
-    count: z.number().int(),
+    count: z.number().int().openapi({ description: "The journal's marks the filters keep (all of them without filters)" }),
     limit: z.number().int(),
     offset: z.number().int(),
     results: z.array(TrademarkSummary),

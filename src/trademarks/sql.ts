@@ -1,7 +1,9 @@
 // SQL fragments shared by every query that returns trademarks or their linked tables, so a field
 // is formatted the same way everywhere (expire_at DD/MM/YYYY, timestamps ISO 8601 UTC).
 
+import type { Knex } from 'knex';
 import { isoDate as date, isoTimestamp as iso } from '../db/sql.ts';
+import type { MarkFilter } from './markFilter.ts';
 
 export const SUMMARY_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status,
   ${date('t.application_date')} as application_date, to_char(t.expire_at, 'DD/MM/YYYY') as expire_at,
@@ -47,3 +49,26 @@ export const LINKED_SQL = {
 } as const;
 
 export type LinkedTable = keyof typeof LINKED_SQL;
+
+/**
+ * The conditions of a mark filter (src/trademarks/markFilter.ts) on the trademark aliased `t`, with
+ * their bindings in order (knex `?` placeholders); `true` for no filter.
+ */
+export function markFilterSql(f: MarkFilter | null): { sql: string; bindings: Knex.RawBinding[] } {
+  const where: string[] = [];
+  const bindings: Knex.RawBinding[] = [];
+  const add = (condition: string, value: Knex.RawBinding) => {
+    where.push(condition);
+    bindings.push(value);
+  };
+  if (f?.classes) add('t.class_number = any(?::int[])', f.classes);
+  for (const column of ['status', 'tm_type', 'filing_mode', 'state'] as const) {
+    const values = f?.[column];
+    if (values) add(`t.${column} = any(?::text[])`, values);
+  }
+  // Days since 1970-01-01 added to that date: any year the parameters take is a date PostgreSQL has.
+  const days = f?.applicationDays;
+  if (days && days.from !== null) add(`t.application_date >= date '1970-01-01' + ?::int`, days.from);
+  if (days && days.to !== null) add(`t.application_date <= date '1970-01-01' + ?::int`, days.to);
+  return { sql: where.length ? where.join(' and ') : 'true', bindings };
+}

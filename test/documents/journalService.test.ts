@@ -15,7 +15,8 @@ describe('JournalService', () => {
       return [];
     },
   } as unknown as JournalRepository;
-  const service = new JournalService(repo);
+  // No filters are given here, so no facet's values are asked for.
+  const service = new JournalService(repo, { values: async () => [] });
 
   it('answers a page with its paging', async () => {
     expect(await service.list(10, 0)).to.deep.equal({ count: 1, limit: 10, offset: 0, journals: [journal] });

@@ -40,12 +40,15 @@ export function journalRoutes(api: Api, { journals: service }: Pick<Services, 'j
     operationId: 'listJournalTrademarks',
     tags,
     security: 'apiKey',
-    summary: 'Marks advertised in a journal, in ascending application number (cat_journal)',
+    summary: 'Marks advertised in a journal, in ascending application number, optionally filtered (cat_journal)',
+    description:
+      'Filters (docs/documents.md), as word-mark search takes them: class_number and classes, status (labels or the groups ' +
+      'live, pending, dead), tm_type, filing_mode, state, application_date_from and _to. A value the register does not have is a 400.',
     params,
-    query: Page,
+    query: S.JournalTrademarksQuery,
     response: S.JournalTrademarks,
     errors: [404],
     category: 'cat_journal',
-    handler: ({ params, query }) => service.trademarks(params.journal_id, query.limit, query.offset),
+    handler: ({ params, query }) => service.trademarks(params.journal_id, query.limit, query.offset, query),
   });
 }

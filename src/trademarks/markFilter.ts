@@ -1,0 +1,105 @@
+import { invalidParameter, type Where } from '../errors.ts';
+import type { SearchIndex } from '../search/manager.ts';
+import { GROUP_NAMES, isGroup, labelsOf, STATUS_GROUPS, type StatusGroup } from '../search/statusGroups.ts';
+import type { TrademarkRepository } from './repository.ts';
+
+// A filter of marks by their register fields, as listings other than word-mark search apply it (a
+// journal's marks, logo search): the parameters of src/schema/markFilters.ts, each value checked
+// against what the register has and written as the register spells it. Word-mark search reads the
+// same parameters the same way (src/search/service.ts), against its index.
+
+export type Facet = 'status' | 'tm_type' | 'filing_mode' | 'state';
+
+/** The parameters as src/schema/markFilters.ts reads them; a listing takes those of its results' fields. */
+export interface MarkFilterParams {
+  class_number?: number;
+  classes?: number[];
+  status?: string[];
+  tm_type?: string[];
+  filing_mode?: string[];
+  state?: string[];
+  /** Days since 1970-01-01, inclusive. */
+  application_date_from?: number;
+  application_date_to?: number;
+}
+
+/** Each null is no condition; a list keeps marks with any of its values. */
+export interface MarkFilter {
+  classes: number[] | null;
+  status: string[] | null;
+  tm_type: string[] | null;
+  filing_mode: string[] | null;
+  state: string[] | null;
+  /** Days since 1970-01-01, inclusive; an open end is null. */
+  applicationDays: { from: number | null; to: number | null } | null;
+}
+
+/** The values of a facet a filter may name. */
+export interface FacetValues {
+  values(facet: Facet): Promise<string[]>;
+}
+
+/**
+ * The values of each facet some mark of the register has, from the word-mark search index (which
+ * keeps them as marks change), and for status also the reference list's labels: a listing knows the
+ * register's values without scanning it.
+ */
+export class RegisterValues implements FacetValues {
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly repo: Pick<TrademarkRepository, 'statusLabels'>,
+  ) {}
+
+  async values(facet: Facet): Promise<string[]> {
+    const engine = await this.index.ready();
+    const on = engine.values(facet);
+    return facet === 'status' ? [...(await this.repo.statusLabels()), ...on] : on;
+  }
+}
+
+/**
+ * The filter the parameters ask for, or null when they ask for none. A value the register does not
+ * have is a 400 naming its parameter and listing the known values; a status may also be a group
+ * (live, pending, dead: src/search/statusGroups.ts), which stands for its labels.
+ */
+export async function resolveMarkFilter(p: MarkFilterParams, known: FacetValues, where: Where): Promise<MarkFilter | null> {
+  const classes = [...new Set([...(p.classes ?? []), ...(p.class_number ? [p.class_number] : [])])].sort((a, b) => a - b);
+  const facet = async (name: Exclude<Facet, 'status'>) => {
+    const given = p[name];
+    if (given === undefined) return null;
+    const values = await known.values(name);
+    return given.map((v) => spelled(name, v, values, where));
+  };
+  const from = p.application_date_from ?? null;
+  const to = p.application_date_to ?? null;
+  if (from !== null && to !== null && from > to)
+    throw invalidParameter(where, 'application_date_to', 'application_date_to must not be before application_date_from');
+  const f: MarkFilter = {
+    classes: classes.length ? classes : null,
+    status: p.status === undefined ? null : statuses(p.status, await known.values('status'), where),
+    tm_type: await facet('tm_type'),
+    filing_mode: await facet('filing_mode'),
+    state: await facet('state'),
+    applicationDays: from === null && to === null ? null : { from, to },
+  };
+  return Object.values(f).some((x) => x !== null) ? f : null;
+}
+
+/** Status labels and groups as the labels they stand for. */
+function statuses(given: string[], labels: string[], where: Where): string[] {
+  const out = new Set<string>();
+  for (const g of given) {
+    if (isGroup(g)) for (const l of labelsOf([g], new Set([...labels, ...STATUS_GROUPS[g.toLowerCase() as StatusGroup]]))) out.add(l);
+    else out.add(spelled('status', g, labels, where, ` or a group: ${GROUP_NAMES.join(', ')}`));
+  }
+  return [...out];
+}
+
+/** The value as the register spells it, given in any case; unknown, a 400 listing the known ones. */
+function spelled(name: string, value: string, values: string[], where: Where, more = ''): string {
+  const map = new Map(values.filter((v) => v !== '').map((v) => [v.toUpperCase(), v]));
+  const found = map.get(value.toUpperCase());
+  if (!found)
+    throw invalidParameter(where, name, `unknown ${name} "${value}"; ${name} is one of: ${[...map.values()].sort().join(', ')}${more}`);
+  return found;
+}
