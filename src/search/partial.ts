@@ -1,3 +1,4 @@
+import { tradeWords } from '../threats/descriptive.ts';
 import { splits } from './compounds.ts';
 import { boundedDistance } from './editDistance.ts';
 import type { MarkIndex } from './markIndex.ts';
@@ -12,9 +13,11 @@ import { PARTIAL_STEPS } from './strategies.ts';
 // holds: a word as spelled, a variant or a sound-alike of it, or the word joined with its neighbour or
 // split in two (SUNRISE FOODS ⇄ SUNRISEFOODS, at any position, in marks of any length).
 //
-// Candidates are the marks holding a distinctive query word (or a join or split of one): a word held
-// by a few thousandths of the register or more is a trade word (FOODS, INDIA) and finds nothing on its
-// own, though it still counts in the share of a mark found by another word.
+// Candidates are the marks holding a distinctive query word (or a join or split of one): a word that
+// describes goods or a business in some trade (FOODS, PICKLES, DIAGNOSTICS: src/threats/descriptive.ts)
+// or that a few thousandths of the register hold finds nothing on its own, though it still counts in
+// the share of a mark found by another word. A short word (2-3 letters) has no spelling variants of its
+// own: beside one, the trade words anchor too, so HTM WATCHES finds HMT WATCHES through WATCHES.
 
 /** Connecting words of English and Hindi marks: they weigh little whatever the register says. */
 const STOP_WORDS = new Set(['THE', 'A', 'AN', 'OF', 'AND', 'N', 'AUR', 'KA', 'KE', 'KI', 'DE', 'LA', 'LE', 'EN']);
@@ -27,8 +30,17 @@ const BUDGET_SHARE = 0.01;
 const BUDGET_MIN = 4096;
 /** Splits of one query word tried, the ones with the longest parts first. */
 const MAX_SPLITS = 6;
-/** How much of a word's weight a mark holding it other than as spelled keeps. */
-const KEEP = [1, 0.8, 0.7, 0.9, 0.6];
+/**
+ * How much of a word's weight a mark keeps that holds it other than as spelled: a spelling variant
+ * 0.85 less 0.05 an edit, a sound-alike 0.75 less 0.1 an edit (so OOSHA keeps more of USHA than ES),
+ * a join or split 0.9, a short word one letter off 0.6.
+ */
+function keepOf(level: number, dist: number): number {
+  const edits = dist >> 1;
+  return level === 0 ? 1 : Math.max(0.2, level === 1 ? 0.85 - 0.05 * edits : 0.75 - 0.1 * edits);
+}
+const KEEP_JOINED = 0.9;
+const KEEP_NEAR = 0.6;
 const LEVEL_JOINED = 3;
 const LEVEL_NEAR = 4;
 /** A role's level for a part of a split query word (not a level a word is kept at). */
@@ -51,10 +63,13 @@ interface Unit {
 }
 
 /** The weight of each query word: ln of how many marks there are per mark holding it; stop words little. */
-export function weights(ix: MarkIndex, words: string[], ids: number[], rel: readonly Related[][]): number[] {
+export function weights(ix: MarkIndex, words: string[], ids: number[], rel: readonly Related[][], trade: ReadonlySet<string>): number[] {
   const n = ix.n + 1;
-  return words.map((w, i) => (STOP_WORDS.has(w) ? STOP_WEIGHT : Math.max(0.5, Math.log(n / (holders(ix, ids[i], rel[i]) + 1)))));
+  return words.map((w, i) => (minor(w, trade) ? STOP_WEIGHT : Math.max(0.5, Math.log(n / (holders(ix, ids[i], rel[i]) + 1)))));
 }
+
+/** A connecting word, or one that describes the trade: it weighs little and finds no candidates alone. */
+const minor = (w: string, trade: ReadonlySet<string>) => STOP_WORDS.has(w) || trade.has(w);
 
 /** How many marks hold the query word, or its rarest relative when the register does not hold it. */
 function holders(ix: MarkIndex, id: number, rel: readonly Related[]): number {
@@ -76,7 +91,8 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
   if (k < 2 || k > 64) return;
   const v = ix.vocab;
   const d = ix.d;
-  const w = weights(ix, words, ids, rel);
+  const trade = tradeWords();
+  const w = weights(ix, words, ids, rel, trade);
   const total = w.reduce((a, b) => a + b, 0);
   const anchorMax = Math.max(ANCHOR_MIN, ix.n * ANCHOR_SHARE);
   const units: Unit[] = [];
@@ -84,13 +100,15 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
   // Roles: word id → what it is to the query, packed (extra << 16 | query word << 8 | level << 4 | dist),
   // chained through the scratch's role arrays as classify does.
   const roles: [number, number][] = [];
+  const short = words.map((x) => x.length >= 2 && x.length <= 3 && !minor(x, trade));
+  const tradeAnchors = short.some(Boolean);
   rel.forEach((rs, i) => {
     for (const r of rs) roles.push([r.id, (i << 8) | (r.level << 4) | Math.min(r.dist, 15)]);
     units.push({
       df: holders(ix, ids[i], rs),
       cost: rs.reduce((c, r) => c + ix.postings(r.id), 0),
       read: rs.map((r) => r.id),
-      anchor: !STOP_WORDS.has(words[i]),
+      anchor: !STOP_WORDS.has(words[i]) && (tradeAnchors || !trade.has(words[i])),
     });
   });
   // Two or three neighbouring words joined: SUNRISE FOODS in SUNRISEFOODS INDIA.
@@ -121,11 +139,11 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
     }
   });
 
-  // Candidates: the postings of the rarest anchoring units, within the budget; when every word is a
-  // trade word, the rarest of them still anchors.
+  // Candidates: the postings of the rarest anchoring units, within the budget; when no word anchors
+  // (every one a trade word or common), the rarest of them still does.
   const budget = Math.max(BUDGET_MIN, ix.n * BUDGET_SHARE);
-  const usable = units.filter((u) => u.anchor && u.cost > 0).sort((a, b) => a.df - b.df || a.cost - b.cost);
-  const chosen = usable.filter((u) => u.df <= anchorMax);
+  const usable = units.filter((u) => u.cost > 0).sort((a, b) => a.df - b.df || a.cost - b.cost);
+  const chosen = usable.filter((u) => u.anchor && u.df <= anchorMax);
   if (!chosen.length && usable.length) chosen.push(usable[0]);
   let spent = 0;
   const visited = s.bitmap(3);
@@ -151,7 +169,7 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
   }
   if (cands.n === 0) return;
   cands.gather(d);
-  classifyPartial(ix, s, { words, w, total, roles, splitOf, splitParts });
+  classifyPartial(ix, s, { words, w, total, roles, splitOf, splitParts, short });
 }
 
 interface Plan {
@@ -161,10 +179,12 @@ interface Plan {
   roles: [number, number][];
   splitOf: number[];
   splitParts: number[];
+  /** Which query words are short (2-3 letters, not minor): one letter off counts for them. */
+  short: boolean[];
 }
 
 function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
-  const { words, w, total, roles, splitOf, splitParts } = p;
+  const { words, w, total, roles, splitOf, splitParts, short } = p;
   const k = words.length;
   const out = s.partials;
   const vw = ix.vocab.words;
@@ -177,13 +197,14 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
   });
   const hasWords = has.words;
   const level = new Uint8Array(k);
+  const keep = new Float64Array(k);
   const seenParts = new Uint8Array(splitOf.length);
-  // Short query words (2-3 letters) have no spelling variants of their own; beside a shared word they
-  // may differ by one letter (BIG BAZAR for BIG BAZAAR is found anyway; GUD DAY for GOOD DAY is not).
-  const short = words.map((x) => x.length >= 2 && x.length <= 3 && !STOP_WORDS.has(x));
+  // Short query words have no spelling variants of their own; in a mark another word found, one letter
+  // off counts (BIH BAZAAR: BIG BAZAAR).
   const { n, marks, lengths, infos, bounds, words: cw } = s.candidates;
   for (let c = 0; c < n; c++) {
     level.fill(NONE);
+    keep.fill(0);
     seenParts.fill(0);
     const from = bounds[2 * c];
     const to = bounds[2 * c + 1];
@@ -196,23 +217,34 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
         const i = (x >>> 8) & 255;
         if (lv <= 2) {
           if (lv < level[i]) level[i] = lv;
+          const kept = keepOf(lv, x & 15);
+          if (kept > keep[i]) keep[i] = kept;
         } else if (lv === LEVEL_JOINED) {
-          for (let j = i; j < i + (x >>> 16); j++) if (level[j] > LEVEL_JOINED) level[j] = LEVEL_JOINED;
+          for (let j = i; j < i + (x >>> 16); j++) {
+            if (level[j] > LEVEL_JOINED) level[j] = LEVEL_JOINED;
+            if (keep[j] < KEEP_JOINED) keep[j] = KEEP_JOINED;
+          }
         } else {
           seenParts[x >>> 16] |= 1 << (x & 15);
         }
       }
     }
     for (let j = 0; j < splitOf.length; j++) {
-      if (seenParts[j] === (1 << splitParts[j]) - 1 && level[splitOf[j]] > LEVEL_JOINED) level[splitOf[j]] = LEVEL_JOINED;
+      if (seenParts[j] !== (1 << splitParts[j]) - 1) continue;
+      const i = splitOf[j];
+      if (level[i] > LEVEL_JOINED) level[i] = LEVEL_JOINED;
+      if (keep[i] < KEEP_JOINED) keep[i] = KEEP_JOINED;
     }
     let plain = true;
     let all = true;
     let shared = 0;
     for (let i = 0; i < k; i++) {
-      if (level[i] === NONE && short[i] && nearWord(words[i], vw, cw, from, to)) level[i] = LEVEL_NEAR;
+      if (level[i] === NONE && short[i] && nearWord(words[i], vw, cw, from, to)) {
+        level[i] = LEVEL_NEAR;
+        keep[i] = KEEP_NEAR;
+      }
       if (level[i] === NONE) all = false;
-      else shared += w[i] * KEEP[level[i]];
+      shared += w[i] * keep[i];
       if (level[i] > 2) plain = false;
     }
     // Every word as spelled, a variant or a sound-alike: multiWord's own classification has it.
