@@ -217,7 +217,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     bulkDocuments: new BulkDocumentService(repos.documents, repos.bulkJobs, bulkQueueOf, store, log, () => baseUrl.value),
     webhooks: new WebhookService(repos.webhooks, secrets, outbound),
     changes: new ChangesFeed(repos.feed),
-    logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout),
+    logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout, registerValues),
     announced: () => listener.sync(),
     uploadDir: config.uploadDir,
     deliverer: new Deliverer(

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { RedisConnections } from '../redis.ts';
+import type { MarkFilter } from '../trademarks/markFilter.ts';
 import { FetchDeadlineError, type FetchOptions, fetchImage } from './imageFetch.ts';
 import type { LogoRepository, Nearest } from './repository.ts';
 import type { SidecarClient } from './sidecarClient.ts';
@@ -27,6 +28,8 @@ export interface SearchJob {
   ref: string;
   /** The nearest logos wanted (img_cnt). */
   k: number;
+  /** Only logos of marks this keeps (class, status); absent for all. */
+  filter?: MarkFilter | null;
 }
 
 /** A job as queued: whose turn it runs in. */
@@ -48,7 +51,12 @@ export interface SearchWorkerDeps {
 }
 
 /** Embeds one image and finds its nearest logos (the single-image endpoints do the same in the API process). */
-export async function nearestLogos(deps: SearchWorkerDeps, bytes: Buffer, k: number): Promise<SearchAnswer & { ok: true }> {
+export async function nearestLogos(
+  deps: SearchWorkerDeps,
+  bytes: Buffer,
+  k: number,
+  filter: MarkFilter | null = null,
+): Promise<SearchAnswer & { ok: true }> {
   const { model } = await deps.sidecar.models();
   const rr = model.rerank;
   const e = await deps.sidecar.embed(bytes, Boolean(rr));
@@ -56,7 +64,7 @@ export async function nearestLogos(deps: SearchWorkerDeps, bytes: Buffer, k: num
     rr && e.model === model.model && e.fallback_vector
       ? { model: rr.model, vector: e.fallback_vector, weight: rr.weight, candidates: rr.candidates }
       : undefined;
-  const [thresholds, hits] = await Promise.all([deps.sidecar.thresholds(e.model), deps.repo.nearest(e.model, e.vector, k, rerank)]);
+  const [thresholds, hits] = await Promise.all([deps.sidecar.thresholds(e.model), deps.repo.nearest(e.model, e.vector, k, rerank, filter)]);
   // A re-ranked score is the blend's: the response names both models.
   return { ok: true, model: rerank ? `${e.model}+${rerank.model}` : e.model, thresholds, hits };
 }
@@ -68,7 +76,7 @@ export async function processSearchJob(deps: SearchWorkerDeps, job: SearchJob, s
       return { ok: false, code: 'bad_request', error: 'the job names a file outside the upload folder' };
     }
     const bytes = job.kind === 'file' ? await fs.readFile(job.ref) : await fetchImage(job.ref, deps.fetch, signal);
-    return await nearestLogos(deps, bytes, job.k);
+    return await nearestLogos(deps, bytes, job.k, job.filter ?? null);
   } catch (err) {
     if (err instanceof FetchDeadlineError) return { ok: false, code: err.code, error: err.message, spent: true };
     // The sidecar or the database away: fail the job so it is retried.

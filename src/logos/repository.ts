@@ -1,4 +1,6 @@
 import type { Db } from '../db/knex.ts';
+import type { MarkFilter } from '../trademarks/markFilter.ts';
+import { markFilterSql } from '../trademarks/sql.ts';
 
 // SQL of logo search and logo indexing. Vectors are compared as halfvec through a partial HNSW
 // index per model (cosine distance); the model's name and dimension are spelled into the statement
@@ -36,6 +38,9 @@ export const MAX_INDEX_ATTEMPTS = 4;
 // A claimed logo is not handed out again for this long: the job that took it has this long to finish.
 const LEASE = '10 minutes';
 
+/** The most logos a filtered image search looks at, nearest first, for the k its filter keeps. */
+export const FILTERED_SCAN = 20_000;
+
 const MODEL_NAME = /^[A-Za-z0-9._-]{1,80}$/;
 
 export function checkModel(model: string, dims: number): void {
@@ -62,12 +67,21 @@ export class LogoRepository {
    * (a logo without one keeps its first score). One round trip: the transaction that raises
    * ef_search (the index returns at most that many rows) and the query go as one multi-statement
    * text, the vectors spelled out as numbers.
+   *
+   * With a filter (class, status), only logos of marks it keeps, as they are now, are candidates,
+   * so a filtered search still finds k. When the index is scanned it is scanned iteratively
+   * (pgvector's hnsw.iterative_scan), going on past ef_search until the pool is found or
+   * FILTERED_SCAN logos have been looked at; for a filter that keeps few marks PostgreSQL may instead
+   * compare their vectors one by one, which is exact. The iterative scan's relaxed order is put right
+   * by the outer sort. The filter's values are bound, which a multi-statement text cannot carry, so
+   * the settings go first in their own statement of the transaction.
    */
   async nearest(
     model: string,
     vector: ArrayLike<number>,
     k: number,
     rerank?: { model: string; vector: ArrayLike<number>; weight: number; candidates: number },
+    filter: MarkFilter | null = null,
   ): Promise<Nearest[]> {
     const dims = vector.length;
     checkModel(model, dims);
@@ -83,15 +97,27 @@ export class LogoRepository {
       second = `1 - (r.embedding::${c2} <=> '${halfvec(rerank.vector)}'::${c2})`;
       join = `left join logo_vectors r on r.application_number = nn.application_number and r.model = '${rerank.model}'`;
     }
-    const r = await this.db.raw(`begin; set local hnsw.ef_search = ${Math.max(40, pool)};
-      with nn as (
-        select application_number, embedding::${cast} <=> ${q} as distance from logo_vectors
-        where model = '${model}' order by embedding::${cast} <=> ${q} limit ${pool})
+    const kept = markFilterSql(filter);
+    const only = filter ? ` and exists (select 1 from trademarks t where t.application_number = v.application_number and ${kept.sql})` : '';
+    const settings = `set local hnsw.ef_search = ${Math.max(40, pool)}`;
+    const query = `with nn as (
+        select v.application_number, v.embedding::${cast} <=> ${q} as distance from logo_vectors v
+        where v.model = '${model}'${only}
+        order by v.embedding::${cast} <=> ${q} limit ${pool})
       select nn.application_number, t.word_mark, t.class_number, t.status, l.object_key, 1 - nn.distance as similarity, ${second} as second
       from nn join logos l using (application_number) join trademarks t using (application_number) ${join}
-      order by nn.distance, nn.application_number;
-      commit;`);
-    const rows = (r as { command: string; rows: (Nearest & { second: number | null })[] }[]).find((x) => x.command === 'SELECT')!.rows;
+      order by nn.distance, nn.application_number`;
+    type Row = Nearest & { second: number | null };
+    let rows: Row[];
+    if (!filter) {
+      const r = await this.db.raw(`begin; ${settings}; ${query}; commit;`);
+      rows = (r as { command: string; rows: Row[] }[]).find((x) => x.command === 'SELECT')!.rows;
+    } else {
+      rows = await this.db.transaction(async (trx) => {
+        await trx.raw(`${settings}; set local hnsw.iterative_scan = relaxed_order; set local hnsw.max_scan_tuples = ${FILTERED_SCAN}`);
+        return (await trx.raw(query, kept.bindings)).rows as Row[];
+      });
+    }
     const w = rerank?.weight ?? 0;
     const scored = rows.map(({ second: s2, ...x }) => ({
       ...x,
@@ -101,13 +127,14 @@ export class LogoRepository {
     return scored.slice(0, n);
   }
 
-  /** What a result shows, with the words the logo is searched by, for the given marks (in no order). */
-  async hits(appNos: string[]): Promise<(LogoHit & { text: string })[]> {
+  /** What a result shows, with the words the logo is searched by, for the given marks the filter keeps (in no order). */
+  async hits(appNos: string[], filter: MarkFilter | null = null): Promise<(LogoHit & { text: string })[]> {
     if (!appNos.length) return [];
+    const kept = markFilterSql(filter);
     const r = await this.db.raw(
       `select l.application_number, t.word_mark, t.class_number, t.status, l.object_key, concat_ws(' ', l.ocr_text, l.ocr_detected) as text
-       from logos l join trademarks t using (application_number) where l.application_number = any(?::text[])`,
-      [appNos],
+       from logos l join trademarks t using (application_number) where l.application_number = any(?::text[]) and ${kept.sql}`,
+      [appNos, ...kept.bindings],
     );
     return r.rows;
   }

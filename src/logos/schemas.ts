@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../errors.ts';
+import { logoFilters } from '../schema/markFilters.ts';
 import { enumParam, intParam, textParam } from '../schema/params.ts';
 import { UploadField } from '../schema/upload.ts';
 import { z } from '../schema/zod.ts';
@@ -41,6 +42,7 @@ export const TextSearchBody = z
     max_results: intParam('max_results', 1, 500, { type: 'max_results must be an integer from 1 to 500' })
       .default(50)
       .openapi({ description: 'Most results (default 50, maximum 500)' }),
+    ...logoFilters,
   })
   .openapi('LogoTextSearchRequest');
 
@@ -49,6 +51,7 @@ export const ImageSearchForm = z
     uploaded_file: UploadField('The logo: a JPEG or PNG of at most 5 MB'),
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    ...logoFilters,
   })
   .openapi('LogoImageSearchForm');
 
@@ -57,6 +60,7 @@ export const ImageUrlBody = z
     image_url: imageUrl,
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    ...logoFilters,
   })
   .openapi('LogoImageUrlSearchRequest');
 
@@ -71,6 +75,7 @@ export const BulkTextBody = z
     max_results_per_query: intParam('max_results_per_query', 1, 500, {
       type: 'max_results_per_query must be an integer from 1 to 500',
     }).default(50),
+    ...logoFilters,
   })
   .openapi('LogoBulkTextRequest');
 
@@ -82,6 +87,7 @@ export const BulkImageForm = z
       .max(MAX_BULK, `uploaded_files may hold at most ${MAX_BULK} images`),
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    ...logoFilters,
   })
   .openapi('LogoBulkImageForm');
 
@@ -93,6 +99,7 @@ export const BulkUrlBody = z
       .max(MAX_BULK, `image_urls may hold at most ${MAX_BULK} URLs`),
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    ...logoFilters,
   })
   .openapi('LogoBulkImageUrlRequest');
 

@@ -4,6 +4,7 @@ import type { StoredUpload } from '../schema/upload.ts';
 import { normaliseMark } from '../search/normalise.ts';
 import { signedLink } from '../storage/links.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
+import { type FacetValues, type MarkFilter, type MarkFilterParams, resolveMarkFilter } from '../trademarks/markFilter.ts';
 import { type FanOut, nearestLogos, type SearchAnswer, type SearchJob, type SearchWorkerDeps } from './fanout.ts';
 import { claimedFormats, ImageError, requireLogoFormat } from './image.ts';
 import { fetchImage } from './imageFetch.ts';
@@ -23,6 +24,13 @@ export const OCR_MODEL = 'tesseract.js-7 eng+hin';
  *  all-words, suffix, substring and spelling variants; low adds sound-alikes and partial matches. */
 export const TEXT_THRESHOLDS: Record<Level, number> = { high: 68, medium: 24, low: 1 };
 
+/**
+ * Text hits read when a filter is given: the text index's class and status of a logo's mark may be
+ * older than the register's, so the filter is applied to the marks as they are now, over this many of
+ * the strongest hits (docs/logos.md).
+ */
+export const FILTERED_TEXT_HITS = 5000;
+
 const ORDER: Level[] = ['high', 'medium', 'low'];
 /** The loosest of the levels asked for. */
 export const loosest = (levels: Level[]): Level => ORDER[Math.max(...levels.map((l) => ORDER.indexOf(l)))];
@@ -32,6 +40,9 @@ export interface TextQuery {
   similarity_level: Level[];
 }
 
+/** The filters logo search takes, by the fields its results carry (src/schema/markFilters.ts logoFilters). */
+export type LogoFilters = Pick<MarkFilterParams, 'class_number' | 'classes' | 'status'>;
+
 export class LogoService {
   constructor(
     private readonly repo: LogoRepository,
@@ -39,19 +50,26 @@ export class LogoService {
     private readonly store: ObjectStore,
     private readonly images: SearchWorkerDeps,
     private readonly fanout: () => FanOut,
+    private readonly values: FacetValues,
   ) {}
 
-  async text(q: TextQuery, max: number, accountId: string) {
+  /** The filter asked for (null for none); an unknown status is a 400 naming it. */
+  private filter(f: LogoFilters): Promise<MarkFilter | null> {
+    return resolveMarkFilter({ class_number: f.class_number, classes: f.classes, status: f.status }, this.values, 'body');
+  }
+
+  async text(q: TextQuery, max: number, accountId: string, filters: LogoFilters = {}) {
     const t0 = performance.now();
-    const r = await this.textItem(q, max, accountId);
+    const r = await this.textItem(q, max, accountId, await this.filter(filters));
     return { query_text: q.query_text, ...r, max_results: max, response_ms: Math.round(performance.now() - t0) };
   }
 
-  async bulkText(queries: TextQuery[], max: number, accountId: string) {
+  async bulkText(queries: TextQuery[], max: number, accountId: string, filters: LogoFilters = {}) {
     const t0 = performance.now();
+    const filter = await this.filter(filters);
     const results = [];
     for (const [index, q] of queries.entries())
-      results.push({ index, query_text: q.query_text, ...(await this.textItem(q, max, accountId)) });
+      results.push({ index, query_text: q.query_text, ...(await this.textItem(q, max, accountId, filter)) });
     return {
       requested: queries.length,
       charged: distinctTexts(queries),
@@ -61,17 +79,29 @@ export class LogoService {
     };
   }
 
-  private async textItem(q: TextQuery, max: number, accountId: string) {
+  /**
+   * Hits come strongest first, so those under the level's minimum are a tail: without a filter, one
+   * more page's worth is asked for and the first `max` at the level are the page. With a filter, the
+   * strongest FILTERED_TEXT_HITS are read and the marks the filter keeps, as the register has them now,
+   * make the page and the count.
+   */
+  private async textItem(q: TextQuery, max: number, accountId: string, filter: MarkFilter | null) {
     const level = loosest(q.similarity_level);
     const min = TEXT_THRESHOLDS[level];
     if (!/[\p{L}\p{N}]/u.test(q.query_text)) {
       throw invalidParameter('body', 'query_text', 'query_text must contain a letter or a digit');
     }
-    // Hits come strongest first, so those under the level's minimum are a tail: ask for one more page's worth.
-    const found = await this.texts.search(q.query_text, max * 4 + 50);
-    const kept = found.hits.filter((h) => h.score >= min);
+    const found = await this.texts.search(q.query_text, filter ? Math.max(FILTERED_TEXT_HITS, max * 4 + 50) : max * 4 + 50);
+    let kept = found.hits.filter((h) => h.score >= min);
+    // Every hit at the level was read: the count is theirs, not the engine's (which counts all levels).
+    const whole = kept.length < found.hits.length;
+    const shown = await this.repo.hits(
+      (filter ? kept : kept.slice(0, max)).map((h) => h.application_number),
+      filter,
+    );
+    const rows = new Map(shown.map((r) => [r.application_number, r]));
+    if (filter) kept = kept.filter((h) => rows.has(h.application_number));
     const page = kept.slice(0, max);
-    const rows = new Map((await this.repo.hits(page.map((h) => h.application_number))).map((r) => [r.application_number, r]));
     const results = [];
     for (const h of page) {
       const row = rows.get(h.application_number);
@@ -85,14 +115,18 @@ export class LogoService {
         model: OCR_MODEL,
       });
     }
-    const count = kept.length < found.hits.length ? kept.length : Math.max(kept.length, found.count);
+    const count = whole || filter ? kept.length : Math.max(kept.length, found.count);
     return { similarity_level: level, min_score: min, count, results };
   }
 
-  async image(bytes: Buffer, levels: Level[], k: number, accountId: string) {
+  async image(bytes: Buffer, levels: Level[], k: number, accountId: string, filters: LogoFilters = {}) {
+    return this.imageSearch(bytes, levels, k, accountId, await this.filter(filters));
+  }
+
+  private async imageSearch(bytes: Buffer, levels: Level[], k: number, accountId: string, filter: MarkFilter | null) {
     const t0 = performance.now();
     const level = loosest(levels);
-    const answer = await nearestLogos(this.images, bytes, k);
+    const answer = await nearestLogos(this.images, bytes, k, filter);
     const min = answer.thresholds[level];
     const results = this.imageResults(answer.hits, min, answer.model, accountId);
     return {
@@ -107,13 +141,16 @@ export class LogoService {
   }
 
   /** An uploaded file: judged by its bytes (a PNG named .jpg is refused: the caller should know which it sent). */
-  async upload(u: StoredUpload, levels: Level[], k: number, accountId: string) {
+  async upload(u: StoredUpload, levels: Level[], k: number, accountId: string, filters: LogoFilters = {}) {
     checkUpload(u);
-    return this.image(await fs.readFile(u.path), levels, k, accountId);
+    const filter = await this.filter(filters);
+    return this.imageSearch(await fs.readFile(u.path), levels, k, accountId, filter);
   }
 
-  async url(url: string, levels: Level[], k: number, accountId: string) {
-    return this.image(await fetchImage(url, this.images.fetch), levels, k, accountId);
+  /** The filter is read before the image is fetched: a bad one costs no download. */
+  async url(url: string, levels: Level[], k: number, accountId: string, filters: LogoFilters = {}) {
+    const filter = await this.filter(filters);
+    return this.imageSearch(await fetchImage(url, this.images.fetch), levels, k, accountId, filter);
   }
 
   /**
@@ -124,12 +161,14 @@ export class LogoService {
     files: StoredUpload[],
     levels: Level[],
     k: number,
+    filters: LogoFilters,
     accountId: string,
     uncharge: (n: number) => Promise<void>,
     signal?: AbortSignal,
   ) {
     const t0 = performance.now();
     const level = loosest(levels);
+    const filter = await this.filter(filters);
     const checked = files.map((f) => {
       try {
         checkUpload(f);
@@ -139,7 +178,7 @@ export class LogoService {
       }
     });
     const answers = await this.gather(
-      files.map((f, i) => (checked[i] ? null : { key: f.sha256, job: { kind: 'file', ref: f.path, k } })),
+      files.map((f, i) => (checked[i] ? null : { key: f.sha256, job: { kind: 'file', ref: f.path, k, ...(filter && { filter }) } })),
       uncharge,
       files.map((f) => f.sha256),
       accountId,
@@ -161,14 +200,16 @@ export class LogoService {
     urls: string[],
     levels: Level[],
     k: number,
+    filters: LogoFilters,
     accountId: string,
     uncharge: (n: number) => Promise<void>,
     signal?: AbortSignal,
   ) {
     const t0 = performance.now();
     const level = loosest(levels);
+    const filter = await this.filter(filters);
     const answers = await this.gather(
-      urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k } })),
+      urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k, ...(filter && { filter }) } })),
       uncharge,
       urls,
       accountId,

@@ -94,7 +94,7 @@ export const classesField = z
   })
   .refine((list) => list.every((c) => c >= 1 && c <= 45), CLASSES_RANGE)
   .openapi({
-    oneOf: [{ type: 'array', items: { type: 'integer', minimum: 1, maximum: 45 } }, { type: 'string' }],
+    anyOf: [{ type: 'array', items: { type: 'integer', minimum: 1, maximum: 45 } }, { type: 'string' }],
     description: 'Several Nice classes: an array, or a string separated by commas (e.g. 29,30,43); combined with class_number',
   });
 
@@ -107,7 +107,7 @@ export const valuesField = (name: string, description: string) =>
     .refine((v) => !(Array.isArray(v) ? v : [v]).some((s) => s.includes('\0')), `${name} must not contain NUL characters`)
     .transform((v) => [...new Set(splitList(v))])
     .refine((list) => list.length > 0, `${name} must name at least one value`)
-    .openapi({ oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }], description });
+    .openapi({ description });
 
 /** The filters logo search takes in its body, by the fields its results carry (class_number, status). */
 export const logoFilters = {

@@ -46,7 +46,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
       'all words, suffix, substring and spelling variants (24+), low adds sound-alikes and partial matches (1+). One logo_searches credit.',
     body: S.TextSearchBody,
     response: S.TextSearchResponse,
-    handler: ({ body, req }) => logos.text(body, body.max_results, account(req)),
+    handler: ({ body, req }) => logos.text(body, body.max_results, account(req), body),
   });
 
   api.add({
@@ -62,7 +62,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     errors: [413, 503],
     body: S.ImageSearchForm,
     response: S.ImageSearchResponse,
-    handler: ({ body, req }) => logos.upload(body.uploaded_file, body.similarity_level, body.img_cnt, account(req)),
+    handler: ({ body, req }) => logos.upload(body.uploaded_file, body.similarity_level, body.img_cnt, account(req), body),
   });
 
   api.add({
@@ -77,7 +77,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     errors: [503],
     body: S.ImageUrlBody,
     response: S.ImageSearchResponse,
-    handler: ({ body, req }) => logos.url(body.image_url, body.similarity_level, body.img_cnt, account(req)),
+    handler: ({ body, req }) => logos.url(body.image_url, body.similarity_level, body.img_cnt, account(req), body),
   });
 
   const texts = ({ body }: { body: { queries: { query_text: string; similarity_level: S.Level[] }[] } }) => distinctTexts(body.queries);
@@ -93,7 +93,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     response: S.BulkTextResponse,
     bulk: { family: 'logo', items: ({ body }) => body.queries.length },
     cost: { resource: 'logo_searches', units: texts },
-    handler: ({ body, req }) => logos.bulkText(body.queries, body.max_results_per_query, account(req)),
+    handler: ({ body, req }) => logos.bulkText(body.queries, body.max_results_per_query, account(req), body),
   });
 
   api.add({
@@ -113,7 +113,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     bulk: { family: 'logo', items: ({ body }) => body.uploaded_files.length },
     cost: { resource: 'logo_searches', units: ({ body }) => distinctFiles(body.uploaded_files) },
     handler: ({ body, req, res, uncharge }) =>
-      logos.bulkUploads(body.uploaded_files, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
+      logos.bulkUploads(body.uploaded_files, body.similarity_level, body.img_cnt, body, account(req), uncharge, gone(res)),
   });
 
   api.add({
@@ -131,6 +131,6 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     bulk: { family: 'logo', items: ({ body }) => body.image_urls.length },
     cost: { resource: 'logo_searches', units: ({ body }) => new Set(body.image_urls).size },
     handler: ({ body, req, res, uncharge }) =>
-      logos.bulkUrls(body.image_urls, body.similarity_level, body.img_cnt, account(req), uncharge, gone(res)),
+      logos.bulkUrls(body.image_urls, body.similarity_level, body.img_cnt, body, account(req), uncharge, gone(res)),
   });
 }
