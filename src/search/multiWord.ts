@@ -1,9 +1,10 @@
+import type { Bitset } from './bitset.ts';
 import { splits } from './compounds.ts';
 import { runAt, runIn } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { maxEdits } from './normalise.ts';
 import { PAIR_ENDS } from './pairs.ts';
-import { COMPOUND_BUCKET, PARTIAL_BUCKET, partialMatches } from './partial.ts';
+import { ALL_WORDS_BUCKET, admitPartial, COMPOUND_BUCKET, partialMatches } from './partial.ts';
 import type { PreparedQuery } from './query.ts';
 import { type Related, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
@@ -39,9 +40,11 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const ids = words.map((w) => v.id(w));
   const rel = words.map((w) => related(v, w, true));
   const found = s.classified;
-  if (rel.every((r) => r.length)) classify(ix, s, words, rel, ids);
+  // The marks classify looked at hold every query word: partial matching passes them by.
+  let classified: Bitset | null = null;
+  if (rel.every((r) => r.length)) classified = classify(ix, s, words, rel, ids);
   else found.reset();
-  partialMatches(ix, s, words, ids, rel);
+  partialMatches(ix, s, words, ids, rel, classified);
 
   found.admit(0, s);
   s.close(S_EXACT);
@@ -59,6 +62,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   // Two words the other way round and joined: SITARAM for RAM SITA.
   const turned = k === 2 ? v.id(words[1] + words[0]) : -1;
   if (turned >= 0) s.takeWord(ix.post, turned, 0);
+  s.partials.admit(ALL_WORDS_BUCKET, s);
   s.close(S_ALL_WORDS);
   suffix(ix, s, words, ids);
   s.close(S_SUFFIX);
@@ -78,7 +82,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   for (const r of whole) if (r.level === 2) s.takeWord(ix.post, r.id, r.dist);
   if (runs) takeRuns(s, runs, max, true);
   s.close(S_PHONETIC);
-  s.partials.admit(PARTIAL_BUCKET, s);
+  admitPartial(ix, s);
 }
 
 /**
@@ -87,7 +91,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
  * the mark, so each step runs over all candidates before the next: a loop of independent loads
  * keeps many misses in flight, where one candidate at a time waits for each in turn.
  */
-function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related[][], ids: number[]): void {
+function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related[][], ids: number[]): Bitset {
   const d = ix.d;
   const k = rel.length;
   const found = s.classified;
@@ -179,6 +183,7 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
       has.remove(r.id);
     }
   }
+  return visited;
 }
 
 /** RISE FOODS → SUNRISE FOODS: the first query word ends a word of the mark, the rest are its last words. */

@@ -1,4 +1,5 @@
 import { tradeWords } from '../threats/descriptive.ts';
+import type { Bitset } from './bitset.ts';
 import { splits } from './compounds.ts';
 import { boundedDistance } from './editDistance.ts';
 import type { MarkIndex } from './markIndex.ts';
@@ -28,6 +29,13 @@ const ANCHOR_MIN = 256;
 /** At most this many postings are read for candidates, rarest units first. */
 const BUDGET_SHARE = 0.01;
 const BUDGET_MIN = 4096;
+/**
+ * Candidates whose words are read and classified; past them, the marks of the remaining units are
+ * placed by the unit's word alone (reading a mark's words is a cache miss or two: at 7.7M marks a word
+ * such as SUNRISE has 13,000 holders). The units are read rarest first, so a mark holding a rare query
+ * word beside a common one has been classified already through the rare one.
+ */
+const CLASSIFY_MAX = 4096;
 /** Splits of one query word tried, the ones with the longest parts first. */
 const MAX_SPLITS = 6;
 /**
@@ -47,9 +55,13 @@ const LEVEL_NEAR = 4;
 const LEVEL_PART = 5;
 const NONE = 15;
 
-/** Where the partial candidates go: bucket 0 holds every query word joined or split (compounds), bucket 1 the rest. */
+/**
+ * Where the partial candidates go: every query word found, some only joined or split (compounds); every
+ * word but connecting ones found as spelled (THE ELEGOO: ELEGOO, an all_words match); the rest.
+ */
 export const COMPOUND_BUCKET = 0;
-export const PARTIAL_BUCKET = 1;
+export const ALL_WORDS_BUCKET = 1;
+export const PARTIAL_BUCKET = 2;
 
 interface Unit {
   /** How many marks hold the word itself (its rarest relative, when the query word is not in the register). */
@@ -58,6 +70,11 @@ interface Unit {
   cost: number;
   /** Word ids whose postings are the candidates. */
   read: number[];
+  /**
+   * The weight a mark holding read[j] holds for that alone, or null where holding it proves nothing
+   * alone (a part of a split word): what a candidate past CLASSIFY_MAX is placed by.
+   */
+  alone: number[] | null;
   /** Whether it may find candidates (a stop word never does). */
   anchor: boolean;
 }
@@ -84,9 +101,17 @@ function holders(ix: MarkIndex, id: number, rel: readonly Related[]): number {
  * them) into the scratch's partial buckets: every word accounted for only with joins or splits, or the
  * share of weight missed, 0-PARTIAL_STEPS, as the distance.
  */
-export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[], ids: number[], rel: readonly Related[][]): void {
+export function partialMatches(
+  ix: MarkIndex,
+  s: SearchScratch,
+  words: string[],
+  ids: number[],
+  rel: readonly Related[][],
+  classified: Bitset | null,
+): void {
   const out = s.partials;
   out.reset();
+  s.partialWords.length = 0;
   const k = words.length;
   if (k < 2 || k > 64) return;
   const v = ix.vocab;
@@ -108,6 +133,7 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
       df: holders(ix, ids[i], rs),
       cost: rs.reduce((c, r) => c + ix.postings(r.id), 0),
       read: rs.map((r) => r.id),
+      alone: rs.map((r) => w[i] * keepOf(r.level, r.dist)),
       anchor: !STOP_WORDS.has(words[i]) && (tradeAnchors || !trade.has(words[i])),
     });
   });
@@ -117,7 +143,8 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
       const id = v.id(words.slice(i, i + span).join(''));
       if (id < 0) continue;
       roles.push([id, (span << 16) | (i << 8) | (LEVEL_JOINED << 4)]);
-      units.push({ df: ix.postings(id), cost: ix.postings(id), read: [id], anchor: true });
+      const joined = w.slice(i, i + span).reduce((a, b) => a + b, 0) * KEEP_JOINED;
+      units.push({ df: ix.postings(id), cost: ix.postings(id), read: [id], alone: [joined], anchor: true });
     }
   }
   // A word split in two or three: SUNRISEFOODS in SUNRISE FOODS INDIA. Split j of word i holds parts 0..2.
@@ -135,7 +162,7 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
       splitParts.push(parts.length);
       parts.forEach((part, at) => roles.push([part, (j << 16) | (i << 8) | (LEVEL_PART << 4) | at]));
       const rarest = parts.reduce((a, b) => (ix.postings(a) <= ix.postings(b) ? a : b));
-      units.push({ df: ix.postings(rarest), cost: ix.postings(rarest), read: [rarest], anchor: true });
+      units.push({ df: ix.postings(rarest), cost: ix.postings(rarest), read: [rarest], alone: null, anchor: true });
     }
   });
 
@@ -155,13 +182,20 @@ export function partialMatches(ix: MarkIndex, s: SearchScratch, words: string[],
       chosen.reduce((c, u) => c + u.cost, 0),
     ),
   );
+  const later = s.partialWords;
+  later.length = 0;
   for (const u of chosen) {
     if (spent + u.cost > budget) break;
     spent += u.cost;
+    if (cands.n + u.cost > CLASSIFY_MAX && u.alone !== null) {
+      // Admitted after the classified ones, straight from the postings: a mark already found stays as found.
+      u.read.forEach((id, j) => later.push(id, Math.min(PARTIAL_STEPS, Math.round((1 - u.alone![j] / total) * PARTIAL_STEPS))));
+      continue;
+    }
     for (const id of u.read) {
       for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
         const m = postMarks[p];
-        if (visited.has(m) || !s.passes(m, postInfo[p])) continue;
+        if (visited.has(m) || classified?.has(m) || !s.passes(m, postInfo[p])) continue;
         visited.add(m);
         cands.push(m, postLen[p], postInfo[p]);
       }
@@ -185,6 +219,7 @@ interface Plan {
 
 function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
   const { words, w, total, roles, splitOf, splitParts, short } = p;
+  const connecting = words.map((x) => STOP_WORDS.has(x));
   const k = words.length;
   const out = s.partials;
   const vw = ix.vocab.words;
@@ -203,9 +238,11 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
   // off counts (BIH BAZAAR: BIG BAZAAR).
   const { n, marks, lengths, infos, bounds, words: cw } = s.candidates;
   for (let c = 0; c < n; c++) {
-    level.fill(NONE);
-    keep.fill(0);
-    seenParts.fill(0);
+    for (let i = 0; i < k; i++) {
+      level[i] = NONE;
+      keep[i] = 0;
+    }
+    for (let j = 0; j < seenParts.length; j++) seenParts[j] = 0;
     const from = bounds[2 * c];
     const to = bounds[2 * c + 1];
     for (let q = from; q < to; q++) {
@@ -237,20 +274,29 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
     }
     let plain = true;
     let all = true;
+    let compound = true;
+    let allButConnecting = true;
     let shared = 0;
     for (let i = 0; i < k; i++) {
       if (level[i] === NONE && short[i] && nearWord(words[i], vw, cw, from, to)) {
         level[i] = LEVEL_NEAR;
         keep[i] = KEEP_NEAR;
       }
-      if (level[i] === NONE) all = false;
+      const l = level[i];
+      if (l === NONE) all = false;
+      if (l > 2) plain = false;
+      if (l !== 0 && l !== LEVEL_JOINED) compound = false;
+      if (l !== 0 && !(l === NONE && connecting[i])) allButConnecting = false;
       shared += w[i] * keep[i];
-      if (level[i] > 2) plain = false;
     }
     // Every word as spelled, a variant or a sound-alike: multiWord's own classification has it.
     if (plain || shared === 0) continue;
-    if (all && level.every((l) => l === 0 || l === LEVEL_JOINED)) {
+    if (all && compound) {
       out.push(COMPOUND_BUCKET, marks[c], 0, lengths[c], infos[c]);
+      continue;
+    }
+    if (allButConnecting) {
+      out.push(ALL_WORDS_BUCKET, marks[c], 0, lengths[c], infos[c]);
       continue;
     }
     const missed = 1 - shared / total;
@@ -269,4 +315,11 @@ function nearWord(x: string, vw: string[], cw: Uint32Array, from: number, to: nu
     if (Math.abs(y.length - x.length) <= 1 && y.length >= 2 && boundedDistance(x, y, 1) <= 1) return true;
   }
   return false;
+}
+
+/** Admits the partial matches: the classified ones, then the marks of the words read past CLASSIFY_MAX. */
+export function admitPartial(ix: MarkIndex, s: SearchScratch): void {
+  s.partials.admit(PARTIAL_BUCKET, s);
+  const later = s.partialWords;
+  for (let i = 0; i < later.length; i += 2) s.takeWord(ix.post, later[i], later[i + 1]);
 }

@@ -36,7 +36,9 @@ export class SearchScratch implements BitmapPool {
   readonly candidates = new Candidates();
   readonly classified = new Buckets(6);
   /** Marks holding some of a multi-word query's words (src/search/partial.ts). */
-  readonly partials = new Buckets(2);
+  readonly partials = new Buckets(3);
+  /** Pairs (word id, distance) of partial matches admitted from postings, unclassified (src/search/partial.ts). */
+  readonly partialWords: number[] = [];
   readonly runs = new RunScratch();
 
   // The filters of the running search, and the index's hidden marks.

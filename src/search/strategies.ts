@@ -5,7 +5,7 @@ export const STRATEGIES = [
   'prefix', // the mark starts with the query
   'word', // the query is a whole word (or run of whole words) of the mark
   'compound', // the query joined or split differently: SUNRISEFOODS ⇄ SUNRISE FOODS
-  'all_words', // every query word is a whole word of the mark, in another order
+  'all_words', // every query word is a whole word of the mark, in another order, or but THE, OF, AND…
   'suffix', // the mark ends with the query
   'substring', // the query is inside a word of the mark
   'substring_cross', // the query spans a word boundary of the mark (SE FO in SUNRISE FOODS)
