@@ -166,7 +166,11 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
       if (level[i] > worst) worst = level[i];
       sum += dist[i];
     }
-    if (worst === NONE) continue;
+    if (worst === NONE) {
+      // Not every word after all (a bitmap of relatives can hold a mark by a relative of another word): partial matching reads it.
+      visited.remove(cm[c]);
+      continue;
+    }
     let bucket: number;
     if (worst === 0) {
       const at = runIn(cw, from, to, ids);

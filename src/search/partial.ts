@@ -129,11 +129,14 @@ export function partialMatches(
   const tradeAnchors = short.some(Boolean);
   rel.forEach((rs, i) => {
     for (const r of rs) roles.push([r.id, (i << 8) | (r.level << 4) | Math.min(r.dist, 15)]);
+    // A word of three letters or fewer finds candidates as spelled only: its sound-alikes are a
+    // thousand other short words (GOO: GAOO, GHOO, GO…), though a mark holding one still counts.
+    const finds = words[i].length <= 3 ? rs.filter((r) => r.level === 0) : rs;
     units.push({
       df: holders(ix, ids[i], rs),
-      cost: rs.reduce((c, r) => c + ix.postings(r.id), 0),
-      read: rs.map((r) => r.id),
-      alone: rs.map((r) => w[i] * keepOf(r.level, r.dist)),
+      cost: finds.reduce((c, r) => c + ix.postings(r.id), 0),
+      read: finds.map((r) => r.id),
+      alone: finds.map((r) => w[i] * keepOf(r.level, r.dist)),
       anchor: !STOP_WORDS.has(words[i]) && (tradeAnchors || !trade.has(words[i])),
     });
   });
@@ -166,10 +169,10 @@ export function partialMatches(
     }
   });
 
-  // Candidates: the postings of the rarest anchoring units, within the budget; when no word anchors
+  // Candidates: the postings of the anchoring units, cheapest first, within the budget; when no word anchors
   // (every one a trade word or common), the rarest of them still does.
   const budget = Math.max(BUDGET_MIN, ix.n * BUDGET_SHARE);
-  const usable = units.filter((u) => u.cost > 0).sort((a, b) => a.df - b.df || a.cost - b.cost);
+  const usable = units.filter((u) => u.cost > 0).sort((a, b) => a.cost - b.cost || a.df - b.df);
   const chosen = usable.filter((u) => u.anchor && u.df <= anchorMax);
   if (!chosen.length && usable.length) chosen.push(usable[0]);
   let spent = 0;
@@ -185,14 +188,17 @@ export function partialMatches(
   const later = s.partialWords;
   later.length = 0;
   for (const u of chosen) {
-    if (spent + u.cost > budget) break;
+    if (spent + u.cost > budget) continue;
     spent += u.cost;
-    if (cands.n + u.cost > CLASSIFY_MAX && u.alone !== null) {
-      // Admitted after the classified ones, straight from the postings: a mark already found stays as found.
-      u.read.forEach((id, j) => later.push(id, Math.min(PARTIAL_STEPS, Math.round((1 - u.alone![j] / total) * PARTIAL_STEPS))));
-      continue;
-    }
-    for (const id of u.read) {
+    // The word itself and its closest variants come first in a unit: they are classified while there is
+    // room; the others are admitted after the classified ones, straight from their postings (a mark
+    // already found stays as found).
+    for (let j = 0; j < u.read.length; j++) {
+      const id = u.read[j];
+      if (cands.n + ix.postings(id) > CLASSIFY_MAX && u.alone !== null) {
+        later.push(id, Math.min(PARTIAL_STEPS, Math.round((1 - u.alone[j] / total) * PARTIAL_STEPS)));
+        continue;
+      }
       for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
         const m = postMarks[p];
         if (visited.has(m) || classified?.has(m) || !s.passes(m, postInfo[p])) continue;
