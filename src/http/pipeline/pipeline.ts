@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
+import { checkBulk } from '../../accounts/planRules.ts';
 import type { z } from '../../schema/zod.ts';
 import type { AnyObject, CallerOf, EndpointDef, Security } from '../definition.ts';
 import type { Guard } from '../guard.ts';
 import { admit } from './admit.ts';
-import { checkBulk } from './bulk.ts';
 import { chargeUpFront, costOf, deferredCharge, isDefaultCost } from './charge.ts';
 import { gateCategory, gateFeature } from './gate.ts';
 import { identify } from './identify.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Request } from 'express';
 import type { Caller } from '../../../src/accounts/callerRepository.ts';
-import { checkBulk } from '../../../src/http/pipeline/bulk.ts';
+import { checkBulk } from '../../../src/accounts/planRules.ts';
 import { gateCategory, gateFeature } from '../../../src/http/pipeline/gate.ts';
 import { refusal } from './support.ts';
 
