@@ -174,17 +174,21 @@ export function partialMatches(
   const budget = Math.max(BUDGET_MIN, ix.n * BUDGET_SHARE);
   const usable = units.filter((u) => u.cost > 0).sort((a, b) => a.cost - b.cost || a.df - b.df);
   const chosen = usable.filter((u) => u.anchor && u.df <= anchorMax);
+  // No word anchors: the cheapest words that are not connecting ones still find candidates, within the budget.
+  if (!chosen.length) chosen.push(...usable.filter((u) => u.anchor));
   if (!chosen.length && usable.length) chosen.push(usable[0]);
   let spent = 0;
   const visited = s.bitmap(3);
   const cands = s.candidates;
   const { postMarks, postLen, postInfo, postOffsets } = d;
   cands.reset(
-    Math.min(
-      budget,
-      chosen.reduce((c, u) => c + u.cost, 0),
-    ),
+    CLASSIFY_MAX +
+      Math.min(
+        budget,
+        chosen.reduce((c, u) => c + u.cost, 0),
+      ),
   );
+  holdingCore(ix, s, words, rel, trade, classified, visited);
   const later = s.partialWords;
   later.length = 0;
   for (const u of chosen) {
@@ -209,7 +213,7 @@ export function partialMatches(
   }
   if (cands.n === 0) return;
   cands.gather(d);
-  classifyPartial(ix, s, { words, w, total, roles, splitOf, splitParts, short });
+  classifyPartial(ix, s, { words, w, total, roles, splitOf, splitParts, short, ids });
 }
 
 interface Plan {
@@ -221,11 +225,13 @@ interface Plan {
   splitParts: number[];
   /** Which query words are short (2-3 letters, not minor): one letter off counts for them. */
   short: boolean[];
+  ids: number[];
 }
 
 function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
   const { words, w, total, roles, splitOf, splitParts, short } = p;
   const connecting = words.map((x) => STOP_WORDS.has(x));
+  const ownIds = p.ids.filter((_, i) => !connecting[i]);
   const k = words.length;
   const out = s.partials;
   const vw = ix.vocab.words;
@@ -302,7 +308,8 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
       continue;
     }
     if (allButConnecting) {
-      out.push(ALL_WORDS_BUCKET, marks[c], 0, lengths[c], infos[c]);
+      // The query's other words in its order and nothing else (THE GANGA TECH: GANGA TECH) before another order.
+      out.push(ALL_WORDS_BUCKET, marks[c], sameRun(cw, from, to, ownIds) ? 0 : 1, lengths[c], infos[c]);
       continue;
     }
     const missed = 1 - shared / total;
@@ -328,4 +335,65 @@ export function admitPartial(ix: MarkIndex, s: SearchScratch): void {
   s.partials.admit(PARTIAL_BUCKET, s);
   const later = s.partialWords;
   for (let i = 0; i < later.length; i += 2) s.takeWord(ix.post, later[i], later[i + 1]);
+}
+
+/**
+ * Candidates first: the marks holding every query word but the connecting ones, and those holding every
+ * word that is neither a connecting nor a trade word (THE ANAND GULAB: ANAND and GULAB), however common
+ * each is alone: the intersection of their holders is small, and its marks are the best partial matches.
+ * Read from the rarest such word's postings, looked up in the bitmaps of the others (as classify does),
+ * up to CLASSIFY_MAX.
+ */
+function holdingCore(
+  ix: MarkIndex,
+  s: SearchScratch,
+  words: string[],
+  rel: readonly Related[][],
+  trade: ReadonlySet<string>,
+  classified: Bitset | null,
+  visited: Bitset,
+): void {
+  // Every word but the connecting ones (THE GANGA TECH: GANGA TECH), then every distinctive one.
+  const held = (skip: (w: string) => boolean) => words.map((_, i) => i).filter((i) => !skip(words[i]) && rel[i].length > 0);
+  const cores = [held((w) => STOP_WORDS.has(w)), held((w) => minor(w, trade))];
+  for (const core of cores) {
+    if (core.length >= 2 && core.length < words.length) intersect(ix, s, core, words, rel, classified, visited);
+  }
+}
+
+function intersect(
+  ix: MarkIndex,
+  s: SearchScratch,
+  core: number[],
+  words: string[],
+  rel: readonly Related[][],
+  classified: Bitset | null,
+  visited: Bitset,
+): void {
+  const cost = (i: number) => rel[i].reduce((c, r) => c + ix.postings(r.id), 0);
+  core.sort((a, b) => cost(a) - cost(b));
+  let others = ix.sets.holdingAny(words[core[1]], rel[core[1]], s, 4);
+  if (core.length > 2) {
+    const all = s.bitmap(5);
+    all.or(others);
+    for (const i of core.slice(2)) all.and(ix.sets.holdingAny(words[i], rel[i], s, 6));
+    others = all;
+  }
+  const cands = s.candidates;
+  const { postMarks, postLen, postInfo, postOffsets } = ix.d;
+  for (const r of rel[core[0]]) {
+    for (let p = postOffsets[r.id]; p < postOffsets[r.id + 1] && cands.n < CLASSIFY_MAX; p++) {
+      const m = postMarks[p];
+      if (!others.has(m) || visited.has(m) || classified?.has(m) || !s.passes(m, postInfo[p])) continue;
+      visited.add(m);
+      cands.push(m, postLen[p], postInfo[p]);
+    }
+  }
+}
+
+/** Whether the words cw[from, to) are exactly `ids`, in order. */
+function sameRun(cw: Uint32Array, from: number, to: number, ids: number[]): boolean {
+  if (to - from !== ids.length) return false;
+  for (let j = 0; j < ids.length; j++) if (cw[from + j] !== ids[j]) return false;
+  return true;
 }
