@@ -3,6 +3,7 @@ import type { Bitset } from './bitset.ts';
 import { splits } from './compounds.ts';
 import { boundedDistance } from './editDistance.ts';
 import type { MarkIndex } from './markIndex.ts';
+import { type CoreWord, readCore } from './partialCore.ts';
 import type { Related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { PARTIAL_STEPS } from './strategies.ts';
@@ -140,12 +141,15 @@ export function partialMatches(
       anchor: !STOP_WORDS.has(words[i]) && (tradeAnchors || !trade.has(words[i])),
     });
   });
+  const joinsOf: number[][] = words.map(() => []);
+  const splitsOf: number[][][] = words.map(() => []);
   // Two or three neighbouring words joined: SUNRISE FOODS in SUNRISEFOODS INDIA.
   for (let i = 0; i + 1 < k; i++) {
     for (let span = 2; span <= 3 && i + span <= k; span++) {
       const id = v.id(words.slice(i, i + span).join(''));
       if (id < 0) continue;
       roles.push([id, (span << 16) | (i << 8) | (LEVEL_JOINED << 4)]);
+      for (let j = i; j < i + span; j++) joinsOf[j].push(id);
       const joined = w.slice(i, i + span).reduce((a, b) => a + b, 0) * KEEP_JOINED;
       units.push({ df: ix.postings(id), cost: ix.postings(id), read: [id], alone: [joined], anchor: true });
     }
@@ -163,6 +167,7 @@ export function partialMatches(
       if (j >= 32) break;
       splitOf.push(i);
       splitParts.push(parts.length);
+      splitsOf[i].push(parts);
       parts.forEach((part, at) => roles.push([part, (j << 16) | (i << 8) | (LEVEL_PART << 4) | at]));
       const rarest = parts.reduce((a, b) => (ix.postings(a) <= ix.postings(b) ? a : b));
       units.push({ df: ix.postings(rarest), cost: ix.postings(rarest), read: [rarest], alone: null, anchor: true });
@@ -188,7 +193,16 @@ export function partialMatches(
         chosen.reduce((c, u) => c + u.cost, 0),
       ),
   );
-  holdingCore(ix, s, words, rel, trade, classified, visited);
+  // First the marks holding every word but the connecting ones, then every distinctive one (src/search/partialCore.ts).
+  const forms: CoreWord[] = words.map((word, i) => ({ word, rel: rel[i], joins: joinsOf[i], splits: splitsOf[i] }));
+  const core = (skip: (w: string) => boolean) => forms.filter((f) => !skip(f.word) && (f.rel.length || f.joins.length || f.splits.length));
+  let last = '';
+  for (const c of [core((x) => STOP_WORDS.has(x)), core((x) => minor(x, trade))]) {
+    const key = c.map((f) => f.word).join(' ');
+    if (key === last || (c.length === k && c.every((f) => !f.joins.length && !f.splits.length))) continue;
+    last = key;
+    readCore(ix, s, c, classified, visited, CLASSIFY_MAX);
+  }
   const later = s.partialWords;
   later.length = 0;
   for (const u of chosen) {
@@ -335,60 +349,6 @@ export function admitPartial(ix: MarkIndex, s: SearchScratch): void {
   s.partials.admit(PARTIAL_BUCKET, s);
   const later = s.partialWords;
   for (let i = 0; i < later.length; i += 2) s.takeWord(ix.post, later[i], later[i + 1]);
-}
-
-/**
- * Candidates first: the marks holding every query word but the connecting ones, and those holding every
- * word that is neither a connecting nor a trade word (THE ANAND GULAB: ANAND and GULAB), however common
- * each is alone: the intersection of their holders is small, and its marks are the best partial matches.
- * Read from the rarest such word's postings, looked up in the bitmaps of the others (as classify does),
- * up to CLASSIFY_MAX.
- */
-function holdingCore(
-  ix: MarkIndex,
-  s: SearchScratch,
-  words: string[],
-  rel: readonly Related[][],
-  trade: ReadonlySet<string>,
-  classified: Bitset | null,
-  visited: Bitset,
-): void {
-  // Every word but the connecting ones (THE GANGA TECH: GANGA TECH), then every distinctive one.
-  const held = (skip: (w: string) => boolean) => words.map((_, i) => i).filter((i) => !skip(words[i]) && rel[i].length > 0);
-  const cores = [held((w) => STOP_WORDS.has(w)), held((w) => minor(w, trade))];
-  for (const core of cores) {
-    if (core.length >= 2 && core.length < words.length) intersect(ix, s, core, words, rel, classified, visited);
-  }
-}
-
-function intersect(
-  ix: MarkIndex,
-  s: SearchScratch,
-  core: number[],
-  words: string[],
-  rel: readonly Related[][],
-  classified: Bitset | null,
-  visited: Bitset,
-): void {
-  const cost = (i: number) => rel[i].reduce((c, r) => c + ix.postings(r.id), 0);
-  core.sort((a, b) => cost(a) - cost(b));
-  let others = ix.sets.holdingAny(words[core[1]], rel[core[1]], s, 4);
-  if (core.length > 2) {
-    const all = s.bitmap(5);
-    all.or(others);
-    for (const i of core.slice(2)) all.and(ix.sets.holdingAny(words[i], rel[i], s, 6));
-    others = all;
-  }
-  const cands = s.candidates;
-  const { postMarks, postLen, postInfo, postOffsets } = ix.d;
-  for (const r of rel[core[0]]) {
-    for (let p = postOffsets[r.id]; p < postOffsets[r.id + 1] && cands.n < CLASSIFY_MAX; p++) {
-      const m = postMarks[p];
-      if (!others.has(m) || visited.has(m) || classified?.has(m) || !s.passes(m, postInfo[p])) continue;
-      visited.add(m);
-      cands.push(m, postLen[p], postInfo[p]);
-    }
-  }
 }
 
 /** Whether the words cw[from, to) are exactly `ids`, in order. */

@@ -1,0 +1,81 @@
+import type { Bitset } from './bitset.ts';
+import type { MarkIndex } from './markIndex.ts';
+import type { Related } from './related.ts';
+import type { SearchScratch } from './scratch.ts';
+
+// The first candidates of partial matching (src/search/partial.ts): the marks holding every word of a
+// core of the query (every word but the connecting ones; every distinctive one), each word as spelled,
+// a variant, a sound-alike, joined with a neighbour or split in parts of three letters or more. The
+// intersection of their holders is small however common each word is alone (THE ANAND GULAB: ANAND
+// GULAB; JAIGOLD KISAN AGRO: JAI GOLD KISAN AGRO), and its marks are the best partial matches.
+
+/** A query word and the other forms a mark may hold it in. */
+export interface CoreWord {
+  word: string;
+  rel: readonly Related[];
+  /** Words of the register that are this word joined with its neighbours. */
+  joins: number[];
+  /** Ways the word splits into words of the register. */
+  splits: number[][];
+}
+
+// Scratch bitmaps (src/search/scratch.ts): 2 and 3 hold classify's and partial matching's marks.
+const ACC = 4;
+const POUR = 5;
+
+/** The marks holding `c` in any of its forms: its relatives' bitmap, or (with joins or splits) bitmaps from POUR on. */
+function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
+  const base = ix.sets.holdingAny(c.word, c.rel, s, POUR);
+  const splits = longSplits(ix, c);
+  if (!c.joins.length && !splits.length) return base;
+  const h = s.bitmap(POUR + 1);
+  h.or(base);
+  for (const j of c.joins) ix.sets.addWord(h, j);
+  for (const parts of splits) {
+    const all = s.bitmap(POUR + 2);
+    all.or(ix.sets.holdingWord(parts[0], s, POUR + 3));
+    for (const p of parts.slice(1)) all.and(ix.sets.holdingWord(p, s, POUR + 3));
+    h.or(all);
+  }
+  return h;
+}
+
+/** Splits into parts of three letters or more: shorter parts (KI SAN) are held by too many marks to mean anything. */
+const longSplits = (ix: MarkIndex, c: CoreWord) => c.splits.filter((parts) => parts.every((p) => ix.vocab.words[p].length >= 3));
+
+/**
+ * Pushes to the search's candidates, up to `max`, the marks holding every word of `core` (none of
+ * them in `skip` or `visited`; each added to `visited`). They are read from the postings of the core
+ * word cheapest to read that the register holds as spelled, does not split into long parts, and is
+ * held alone more often than joined with its neighbours (a mark is likeliest to hold the others in
+ * another form), failing that one that does not split, and looked up in the bitmaps of the others.
+ */
+export function readCore(ix: MarkIndex, s: SearchScratch, core: CoreWord[], skip: Bitset | null, visited: Bitset, max: number): void {
+  if (core.length < 2) return;
+  const cost = (c: CoreWord) => c.rel.reduce((n, r) => n + ix.postings(r.id), 0);
+  const byCost = [...core].sort((a, b) => cost(a) - cost(b));
+  const whole = (c: CoreWord) => longSplits(ix, c).length === 0;
+  const self = (c: CoreWord) => c.rel.find((r) => r.level === 0);
+  const own = (c: CoreWord) => whole(c) && self(c) !== undefined;
+  // Held as spelled more often than joined (SRI, not RET beside AIL: RETAIL).
+  const mostlyAlone = (c: CoreWord) => c.joins.reduce((n, j) => n + ix.postings(j), 0) < ix.postings(self(c)!.id);
+  const source = byCost.find((c) => own(c) && mostlyAlone(c)) ?? byCost.find(own) ?? byCost.find(whole) ?? byCost[0];
+  const rest = core.filter((c) => c !== source);
+  let others = holding(ix, s, rest[0]);
+  if (rest.length > 1) {
+    const acc = s.bitmap(ACC);
+    acc.or(others);
+    for (const c of rest.slice(1)) acc.and(holding(ix, s, c));
+    others = acc;
+  }
+  const cands = s.candidates;
+  const { postMarks, postLen, postInfo, postOffsets } = ix.d;
+  for (const r of source.rel) {
+    for (let p = postOffsets[r.id]; p < postOffsets[r.id + 1] && cands.n < max; p++) {
+      const m = postMarks[p];
+      if (!others.has(m) || visited.has(m) || skip?.has(m) || !s.passes(m, postInfo[p])) continue;
+      visited.add(m);
+      cands.push(m, postLen[p], postInfo[p]);
+    }
+  }
+}
