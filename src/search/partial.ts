@@ -3,7 +3,7 @@ import type { Bitset } from './bitset.ts';
 import { splits } from './compounds.ts';
 import { boundedDistance } from './editDistance.ts';
 import type { MarkIndex } from './markIndex.ts';
-import { type CoreWord, readCore } from './partialCore.ts';
+import { type CoreWord, longSplits, readCore } from './partialCore.ts';
 import type { Related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { PARTIAL_STEPS } from './strategies.ts';
@@ -199,7 +199,7 @@ export function partialMatches(
   let last = '';
   for (const c of [core((x) => STOP_WORDS.has(x)), core((x) => minor(x, trade))]) {
     const key = c.map((f) => f.word).join(' ');
-    if (key === last || (c.length === k && c.every((f) => !f.joins.length && !f.splits.length))) continue;
+    if (key === last || (c.length === k && c.every((f) => !f.joins.length && !longSplits(ix, f).length))) continue;
     last = key;
     readCore(ix, s, c, classified, visited, CLASSIFY_MAX);
   }

@@ -41,7 +41,7 @@ function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
 }
 
 /** Splits into parts of three letters or more: shorter parts (KI SAN) are held by too many marks to mean anything. */
-const longSplits = (ix: MarkIndex, c: CoreWord) => c.splits.filter((parts) => parts.every((p) => ix.vocab.words[p].length >= 3));
+export const longSplits = (ix: MarkIndex, c: CoreWord) => c.splits.filter((parts) => parts.every((p) => ix.vocab.words[p].length >= 3));
 
 /**
  * Pushes to the search's candidates, up to `max`, the marks holding every word of `core` (none of
@@ -61,19 +61,21 @@ export function readCore(ix: MarkIndex, s: SearchScratch, core: CoreWord[], skip
   const mostlyAlone = (c: CoreWord) => c.joins.reduce((n, j) => n + ix.postings(j), 0) < ix.postings(self(c)!.id);
   const source = byCost.find((c) => own(c) && mostlyAlone(c)) ?? byCost.find(own) ?? byCost.find(whole) ?? byCost[0];
   const rest = core.filter((c) => c !== source);
-  let others = holding(ix, s, rest[0]);
-  if (rest.length > 1) {
+  const cands = s.candidates;
+  const { postMarks, postLen, postInfo, postOffsets } = ix.d;
+  // Few enough to read them all: classifying their words sorts them, cheaper than pouring bitmaps.
+  const cheap = cost(source) <= max - cands.n;
+  let others = cheap ? null : holding(ix, s, rest[0]);
+  if (others && rest.length > 1) {
     const acc = s.bitmap(ACC);
     acc.or(others);
     for (const c of rest.slice(1)) acc.and(holding(ix, s, c));
     others = acc;
   }
-  const cands = s.candidates;
-  const { postMarks, postLen, postInfo, postOffsets } = ix.d;
   for (const r of source.rel) {
     for (let p = postOffsets[r.id]; p < postOffsets[r.id + 1] && cands.n < max; p++) {
       const m = postMarks[p];
-      if (!others.has(m) || visited.has(m) || skip?.has(m) || !s.passes(m, postInfo[p])) continue;
+      if ((others && !others.has(m)) || visited.has(m) || skip?.has(m) || !s.passes(m, postInfo[p])) continue;
       visited.add(m);
       cands.push(m, postLen[p], postInfo[p]);
     }
