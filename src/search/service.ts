@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { invalidParameter, notFound } from '../errors.ts';
+import { type FacetValues, resolveMarkFilter } from '../trademarks/markFilter.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { SearchCache } from './cache.ts';
 import { type Cursor, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
@@ -8,7 +9,6 @@ import type { SearchIndex } from './manager.ts';
 import { normaliseMark, phoneticCodes, romanise, wordsOf } from './normalise.ts';
 import { type MatchType, prepareQuery } from './query.ts';
 import type { PublicSearchParams, SearchParams, SortParam } from './schemas.ts';
-import { GROUP_NAMES, isGroup, labelsOf, STATUS_GROUPS, type StatusGroup } from './statusGroups.ts';
 import { S_SPELLING, STRATEGIES, score } from './strategies.ts';
 import { type After, type DayRange, FACETS, type Facet, type Filter, type IndexHit, type Sort, type SortField } from './types.ts';
 
@@ -155,13 +155,13 @@ export class SearchService {
    * mark is a 400 naming the known ones.
    */
   private async filter(p: SearchRequest, engine: SearchEngine): Promise<{ filter: Filter; key: unknown[] }> {
-    const classes = [...new Set([...(p.classes ?? []), ...(p.class_number ? [p.class_number] : [])])].sort((a, b) => a - b);
-    const status =
-      p.status === undefined ? null : this.statuses(p.status, [...(await this.repo.statusLabels()), ...engine.values('status')]);
-    const facet = (name: 'tm_type' | 'filing_mode' | 'state') => {
-      const given = p[name];
-      return given === undefined ? null : given.map((v) => known(name, v, engine.values(name)));
+    // The register's fields are read as every listing reads them (src/trademarks/markFilter.ts), against this index's values.
+    const known: FacetValues = {
+      values: async (f) => (f === 'status' ? [...(await this.repo.statusLabels()), ...engine.values('status')] : engine.values(f)),
     };
+    const m = await resolveMarkFilter(p, known, 'query');
+    const classes = m?.classes ?? [];
+    const status = m?.status ?? null;
     const range = (name: string, from: number | undefined, to: number | undefined): DayRange | null => {
       if (from === undefined && to === undefined) return null;
       if (from !== undefined && to !== undefined && from > to) throw bad(`${name}_to`, `${name}_to must not be before ${name}_from`);
@@ -175,9 +175,9 @@ export class SearchService {
     const filter: Filter = {
       classes: classes.length ? classMask(classes) : null,
       status,
-      tm_type: facet('tm_type'),
-      filing_mode: facet('filing_mode'),
-      state: facet('state'),
+      tm_type: m?.tm_type ?? null,
+      filing_mode: m?.filing_mode ?? null,
+      state: m?.state ?? null,
       applicationDays: range('application_date', p.application_date_from, p.application_date_to),
       expireDays: range('expire', p.expire_from, p.expire_to),
       proprietor,
@@ -195,16 +195,6 @@ export class SearchService {
     ];
     return { filter, key };
   }
-
-  /** Status labels and groups (live, pending, dead: src/search/statusGroups.ts) as the labels they stand for. */
-  private statuses(given: string[], labels: string[]): string[] {
-    const out = new Set<string>();
-    for (const g of given) {
-      if (isGroup(g)) for (const l of labelsOf([g], new Set([...labels, ...STATUS_GROUPS[g.toLowerCase() as StatusGroup]]))) out.add(l);
-      else out.add(known('status', g, labels, ` or a group: ${GROUP_NAMES.join(', ')}`));
-    }
-    return [...out];
-  }
 }
 
 /** Whether a cursor is of the search's order: relevance, or a sort with a value of its field's kind. */
@@ -213,14 +203,6 @@ function fits(c: Cursor, sort: Sort | null): boolean {
   const v = c.sorted.value;
   if (sort.field === 'word_mark') return typeof v === 'string';
   return typeof v === 'number' || (v === null && sort.field === 'expire_at');
-}
-
-/** The value as the register spells it, given in any case; unknown, a 400 listing the known ones. */
-function known(name: string, value: string, values: string[], more = ''): string {
-  const map = new Map(values.filter((v) => v !== '').map((v) => [v.toUpperCase(), v]));
-  const found = map.get(value.toUpperCase());
-  if (!found) throw bad(name, `unknown ${name} "${value}"; ${name} is one of: ${[...map.values()].sort().join(', ')}${more}`);
-  return found;
 }
 
 /** The page's summaries with each hit's score and strategy, from the engine that just found them (no await in between). */
