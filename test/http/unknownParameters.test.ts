@@ -3,18 +3,9 @@ import request from 'supertest';
 import { bearer, expectFields, signupBody } from '../accounts/support.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedRegistry } from '../helpers/seed.ts';
+import { PATH_VALUES } from '../reliability/fuzzCases.ts';
 
-// Well-formed path values, so that what is refused is the unknown parameter alone.
-const PATH_VALUES: Record<string, string> = {
-  app_no: '4000001',
-  journal_id: '7',
-  class_number: '30',
-  doc_id: '71',
-  key_id: '00000000-0000-4000-8000-000000000001',
-  webhook_id: '00000000-0000-4000-8000-000000000002',
-  delivery_id: '1',
-  job_id: '00000000-0000-4000-8000-000000000003',
-};
+// Well-formed path values (PATH_VALUES), so that what is refused is the unknown parameter alone.
 
 interface Operation {
   security?: Record<string, unknown>[];

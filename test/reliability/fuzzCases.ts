@@ -56,7 +56,7 @@ export interface Doc {
 }
 
 // Ids the seeded registry has (test/helpers/seed.ts), or well-formed ids of nothing.
-const PATH_VALUES: Record<string, string> = {
+export const PATH_VALUES: Record<string, string> = {
   app_no: '4000001',
   journal_id: '7',
   class_number: '30',
