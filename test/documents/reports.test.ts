@@ -17,7 +17,7 @@ import { TrademarkRepository } from '../../src/trademarks/repository.ts';
 import type { Client } from '../helpers/app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { binary } from '../helpers/http.ts';
-import { insertMarks } from '../helpers/marks.ts';
+import { insertMarks, SEARCH_RESULT_FIELDS } from '../helpers/marks.ts';
 import { pdfText } from '../helpers/pdf.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 import { standInApi } from '../helpers/standIn.ts';
@@ -290,22 +290,7 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     expect(wb.worksheets.map((w) => w.name)).to.deep.equal(['Results', 'Groups', 'Search']);
     const sheet = wb.getWorksheet('Results')!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
-    expect(header).to.deep.equal([
-      'application_number',
-      'word_mark',
-      'class_number',
-      'status',
-      'application_date',
-      'expire_at',
-      'proprietor_name',
-      'state',
-      'tm_type',
-      'filing_mode',
-      'alert',
-      'slug',
-      'score',
-      'strategy',
-    ]);
+    expect(header).to.deep.equal(SEARCH_RESULT_FIELDS);
 
     const api = await c.get('/v1/trademarks/?word_mark=sunrise&classes=29,30,31&limit=100');
     const count = api.body.count as number;

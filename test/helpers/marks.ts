@@ -31,3 +31,21 @@ export async function insertMarks(db: Db, marks: MarkSpec[]): Promise<void> {
     })),
   );
 }
+
+/** The fields of a keyed search result (a summary, its score and strategy), in the order exports write them. */
+export const SEARCH_RESULT_FIELDS = [
+  'application_number',
+  'word_mark',
+  'class_number',
+  'status',
+  'application_date',
+  'expire_at',
+  'proprietor_name',
+  'state',
+  'tm_type',
+  'filing_mode',
+  'alert',
+  'slug',
+  'score',
+  'strategy',
+];

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { insertMarks, type MarkSpec } from '../helpers/marks.ts';
+import { insertMarks, type MarkSpec, SEARCH_RESULT_FIELDS } from '../helpers/marks.ts';
 
 const MARKS: MarkSpec[] = [
   { app: '5000001', mark: 'SUNRISE', cls: 30 },
@@ -49,22 +49,7 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     expect(res.body).to.include({ query: 'sunrise', match_type: 'SMART', limit: 5, offset: 0 });
     expect(res.body.results).to.have.length(5);
     expect(res.body.results[0]).to.include({ application_number: '5000001', word_mark: 'SUNRISE', strategy: 'exact', score: 100 });
-    expect(res.body.results[0]).to.have.keys(
-      'application_number',
-      'word_mark',
-      'class_number',
-      'status',
-      'application_date',
-      'expire_at',
-      'proprietor_name',
-      'state',
-      'tm_type',
-      'filing_mode',
-      'alert',
-      'slug',
-      'score',
-      'strategy',
-    );
+    expect(res.body.results[0]).to.have.keys(...SEARCH_RESULT_FIELDS);
     expect(Object.keys(res.body.groups)).to.deep.equal(['status', 'tm_type', 'filing_mode', 'state', 'class_number']);
     for (const bucket of Object.values(res.body.groups) as Record<string, number>[][]) {
       for (const entry of bucket) expect(Object.keys(entry)).to.have.length(1);
