@@ -70,16 +70,18 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   crossing(ix, s, words, ids);
   s.close(S_SUBSTRING_CROSS);
   // The query run together, spelled or sounding like a word (BIGBAZAAR for BIG BAZZAR) or a run of
-  // words spaced otherwise (SHRI RAM FINANCE for SRIRAM FINANCE).
+  // words spaced otherwise (SHRI RAM FINANCE for SRIRAM FINANCE). A word run together is a half step
+  // further than the same edits word by word: the space is a difference too (SHREE SAPPHRE: SHREE
+  // SAPPHIRE before SHREESAPPHIRE).
   const whole = related(v, q.compact, false);
   const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact) : null;
   const max = maxEdits(q.compact.length);
   found.admit(4, s);
-  for (const r of whole) if (r.level === 1) s.takeWord(ix.post, r.id, r.dist);
+  for (const r of whole) if (r.level === 1) s.takeWord(ix.post, r.id, r.dist + 1);
   if (runs) takeRuns(s, runs, max, false);
   s.close(S_SPELLING);
   found.admit(5, s);
-  for (const r of whole) if (r.level === 2) s.takeWord(ix.post, r.id, r.dist);
+  for (const r of whole) if (r.level === 2) s.takeWord(ix.post, r.id, r.dist + 1);
   if (runs) takeRuns(s, runs, max, true);
   s.close(S_PHONETIC);
   admitPartial(ix, s);
