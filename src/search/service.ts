@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { invalidParameter, notFound } from '../errors.ts';
-import { type FacetValues, resolveMarkFilter } from '../trademarks/markFilter.ts';
+import { RegisterValues, resolveMarkFilter } from '../trademarks/markFilter.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import type { SearchCache } from './cache.ts';
 import { type Cursor, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
@@ -39,7 +39,12 @@ export class SearchService {
     private readonly index: SearchIndex,
     private readonly repo: TrademarkRepository,
     private readonly cache: SearchCache,
-  ) {}
+  ) {
+    this.values = new RegisterValues(index, repo);
+  }
+
+  /** The register's values of each facet, as the other listings check their filters against them. */
+  private readonly values: RegisterValues;
 
   /** `cached: false` for callers that page through a whole result (exports): their pages would only fill the cache. */
   async search(p: SearchRequest, opts: { cached?: boolean } = {}): Promise<SearchBody> {
@@ -50,7 +55,7 @@ export class SearchService {
     if (p.cursor !== undefined && p.offset > 0)
       throw bad('cursor', 'cursor and offset cannot be combined: a cursor says where the page starts');
     const engine = await this.index.ready();
-    const { filter, key: filterKey } = await this.filter(p, engine);
+    const { filter, key: filterKey } = await this.filter(p);
     const sortName = p.sort ?? 'relevance';
     const fp = fingerprint([q.normalised, q.exact, q.mode, filterKey, sortName]);
     const cursor = p.cursor === undefined ? null : decodeCursor(p.cursor, fp);
@@ -154,12 +159,9 @@ export class SearchService {
    * for the cursor's fingerprint. A value that is neither in the reference list (statuses) nor on any
    * mark is a 400 naming the known ones.
    */
-  private async filter(p: SearchRequest, engine: SearchEngine): Promise<{ filter: Filter; key: unknown[] }> {
-    // The register's fields are read as every listing reads them (src/trademarks/markFilter.ts), against this index's values.
-    const known: FacetValues = {
-      values: async (f) => (f === 'status' ? [...(await this.repo.statusLabels()), ...engine.values('status')] : engine.values(f)),
-    };
-    const m = await resolveMarkFilter(p, known, 'query');
+  private async filter(p: SearchRequest): Promise<{ filter: Filter; key: unknown[] }> {
+    // The register's fields are read as every listing reads them (src/trademarks/markFilter.ts).
+    const m = await resolveMarkFilter(p, this.values, 'query');
     const classes = m?.classes ?? [];
     const status = m?.status ?? null;
     const range = (name: string, from: number | undefined, to: number | undefined): DayRange | null => {

@@ -1,7 +1,5 @@
 import { invalidParameter, type Where } from '../errors.ts';
-import type { SearchIndex } from '../search/manager.ts';
 import { GROUP_NAMES, isGroup, labelsOf, STATUS_GROUPS, type StatusGroup } from '../search/statusGroups.ts';
-import type { TrademarkRepository } from './repository.ts';
 
 // A filter of marks by their register fields, as listings other than word-mark search apply it (a
 // journal's marks, logo search): the parameters of src/schema/markFilters.ts, each value checked
@@ -45,9 +43,11 @@ export interface FacetValues {
  * register's values without scanning it.
  */
 export class RegisterValues implements FacetValues {
+  // Narrow shapes of the search index and the trademark repository, not their modules: those modules
+  // reach this one through the SQL of the filter, and importing them back would make a cycle.
   constructor(
-    private readonly index: SearchIndex,
-    private readonly repo: Pick<TrademarkRepository, 'statusLabels'>,
+    private readonly index: { ready(): Promise<{ values(facet: Facet): string[] }> },
+    private readonly repo: { statusLabels(): Promise<string[]> },
   ) {}
 
   async values(facet: Facet): Promise<string[]> {
