@@ -1,4 +1,4 @@
-import { tradeWords } from '../threats/descriptive.ts';
+import { TRADE_WORDS } from '../threats/descriptive.ts';
 import type { Bitset } from './bitset.ts';
 import { splits } from './compounds.ts';
 import { boundedDistance } from './editDistance.ts';
@@ -27,13 +27,13 @@ const STOP_WEIGHT = 0.3;
 /** A word held by more than this share of the register (or ANCHOR_MIN marks) finds no candidates alone. */
 const ANCHOR_SHARE = 0.003;
 const ANCHOR_MIN = 256;
-/** At most this many postings are read for candidates, rarest units first. */
+/** At most this many postings are read for candidates, cheapest units first. */
 const BUDGET_SHARE = 0.01;
 const BUDGET_MIN = 4096;
 /**
  * Candidates whose words are read and classified; past them, the marks of the remaining units are
  * placed by the unit's word alone (reading a mark's words is a cache miss or two: at 7.7M marks a word
- * such as SUNRISE has 13,000 holders). The units are read rarest first, so a mark holding a rare query
+ * such as SUNRISE has 13,000 holders). The units are read cheapest first, so a mark holding a rare query
  * word beside a common one has been classified already through the rare one.
  */
 const CLASSIFY_MAX = 4096;
@@ -81,7 +81,7 @@ interface Unit {
 }
 
 /** The weight of each query word: ln of how many marks there are per mark holding it; stop words little. */
-export function weights(ix: MarkIndex, words: string[], ids: number[], rel: readonly Related[][], trade: ReadonlySet<string>): number[] {
+function weights(ix: MarkIndex, words: string[], ids: number[], rel: readonly Related[][], trade: ReadonlySet<string>): number[] {
   const n = ix.n + 1;
   return words.map((w, i) => (minor(w, trade) ? STOP_WEIGHT : Math.max(0.5, Math.log(n / (holders(ix, ids[i], rel[i]) + 1)))));
 }
@@ -117,7 +117,7 @@ export function partialMatches(
   if (k < 2 || k > 64) return;
   const v = ix.vocab;
   const d = ix.d;
-  const trade = tradeWords();
+  const trade = TRADE_WORDS;
   const w = weights(ix, words, ids, rel, trade);
   const total = w.reduce((a, b) => a + b, 0);
   const anchorMax = Math.max(ANCHOR_MIN, ix.n * ANCHOR_SHARE);
@@ -174,8 +174,7 @@ export function partialMatches(
     }
   });
 
-  // Candidates: the postings of the anchoring units, cheapest first, within the budget; when no word anchors
-  // (every one a trade word or common), the rarest of them still does.
+  // Candidates: the postings of the anchoring units, cheapest first, within the budget.
   const budget = Math.max(BUDGET_MIN, ix.n * BUDGET_SHARE);
   const usable = units.filter((u) => u.cost > 0).sort((a, b) => a.cost - b.cost || a.df - b.df);
   const chosen = usable.filter((u) => u.anchor && u.df <= anchorMax);
@@ -204,7 +203,6 @@ export function partialMatches(
     readCore(ix, s, c, classified, visited, CLASSIFY_MAX);
   }
   const later = s.partialWords;
-  later.length = 0;
   for (const u of chosen) {
     if (spent + u.cost > budget) continue;
     spent += u.cost;

@@ -64,13 +64,9 @@ export function descriptiveCap(classes: readonly number[] | null): (word: string
   return (w, x) => (descriptive.has(w) ? Math.min(x, DESCRIPTIVE_WEIGHT) : x);
 }
 
-const everyTrade: ReadonlySet<string> = new Set(byGroup.flatMap((g) => [...g]));
-
 /**
  * The descriptive words of every trade. Search weighs them alike whatever classes it is filtered by,
  * so that a filter keeps the marks an unfiltered search finds in those classes, no more and no fewer;
  * and a word that describes goods in any trade (PICKLES, DIAGNOSTICS) is not what tells a mark apart.
  */
-export function tradeWords(): ReadonlySet<string> {
-  return everyTrade;
-}
+export const TRADE_WORDS: ReadonlySet<string> = new Set(byGroup.flatMap((g) => [...g]));
