@@ -14,11 +14,13 @@ import { isoDate } from '../src/db/sql.ts';
 import { createRoot } from '../src/root.ts';
 import { SearchCache } from '../src/search/cache.ts';
 import { normaliseMark, wordsOf } from '../src/search/normalise.ts';
+import { Analyser } from '../src/threats/analysis.ts';
 import { classRelation, relatedClasses } from '../src/threats/classes.ts';
 import { compareMarks, markForm } from '../src/threats/compare.ts';
 import { ThreatRepository } from '../src/threats/repository.ts';
 import { PARAMS, type PairScore, scorePair } from '../src/threats/score.ts';
-import { engineWeights, type Threat, ThreatService } from '../src/threats/service.ts';
+import { type Threat, ThreatService } from '../src/threats/service.ts';
+import { engineWeights } from '../src/threats/weights.ts';
 import { TrademarkRepository } from '../src/trademarks/repository.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 
@@ -55,7 +57,9 @@ console.log(
 );
 const cache = new SearchCache(deps.redis, 'bench', 0, deps.log);
 const marks = new TrademarkRepository(deps.db);
-const service = new ThreatService(deps.search, marks, new ThreatRepository(deps.db), deps.logos.texts, cache, config.LOGO_MODEL);
+const threatRepo = new ThreatRepository(deps.db);
+const analyser = new Analyser(deps.search, marks, threatRepo, deps.logos.texts);
+const service = new ThreatService(deps.search, analyser, marks, threatRepo, cache, config.LOGO_MODEL);
 const c = new pg.Client(url);
 await c.connect();
 await c.query('select setseed($1)', [(o.seed % 1000) / 1000]);

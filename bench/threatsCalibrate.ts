@@ -14,7 +14,7 @@ import { createRoot } from '../src/root.ts';
 import { type ClassRelation, classRelation, relatedClasses } from '../src/threats/classes.ts';
 import { type Comparison, compareMarks, markForm, type WeightOf } from '../src/threats/compare.ts';
 import { PARAMS, type ScoreParams, scorePair } from '../src/threats/score.ts';
-import { engineWeights } from '../src/threats/service.ts';
+import { engineWeights } from '../src/threats/weights.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 import { LABELLED_PAIRS } from './threats/labelledPairs.ts';
 

@@ -47,6 +47,7 @@ import { SearchService } from './search/service.ts';
 import { createObjectStore } from './storage/factory.ts';
 import type { ObjectStore } from './storage/objectStore.ts';
 import { UrlSigner } from './storage/urlSigner.ts';
+import { Analyser } from './threats/analysis.ts';
 import { ThreatRepository } from './threats/repository.ts';
 import { ThreatService } from './threats/service.ts';
 import { RegisterValues } from './trademarks/markFilter.ts';
@@ -188,6 +189,8 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log);
   const wordSearch = new SearchService(search, repos.trademarks, cache);
   const registerValues = new RegisterValues(search, repos.trademarks);
+  // One analysis of likely confusion, behind both a mark's threats and a clearance.
+  const analyser = new Analyser(search, repos.trademarks, repos.threats, logos.texts);
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
@@ -202,7 +205,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const services: Services = {
     trademarks,
     search: wordSearch,
-    threats: new ThreatService(search, repos.trademarks, repos.threats, logos.texts, cache, config.LOGO_MODEL),
+    threats: new ThreatService(search, analyser, repos.trademarks, repos.threats, cache, config.LOGO_MODEL),
     journals: new JournalService(repos.journals, registerValues),
     reference: new ReferenceService(repos.reference),
     accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),

@@ -63,22 +63,51 @@ export interface Comparison {
   meaning: number;
 }
 
+/** A word of the first mark and its closest word of the other (`j`, -1 when it has none) with how close they are, 0-1. */
+export interface WordMatch {
+  j: number;
+  s: number;
+}
+
+/**
+ * What a comparison found, word by word, for whoever explains a score (src/threats/reasons.ts): read
+ * off the alignments as they are made, never computed again. Filled only when asked for.
+ */
+export interface Evidence {
+  /** For each word of the first mark, its closest word of the other by spelling. */
+  spelt: WordMatch[];
+  /** For each word of the first mark, its closest word of the other by sound. */
+  said: WordMatch[];
+  /** Words of the two marks (first, other) that translate each other. */
+  translated: [number, number][];
+  /** The marks run together compared closer, in spelling or in sound, than word by word (a word joined, split, added or dropped). */
+  runTogether: boolean;
+}
+
+/** An empty Evidence for compareMarks to fill. */
+export const noEvidence = (): Evidence => ({ spelt: [], said: [], translated: [], runTogether: false });
+
 /**
  * Weighted alignment: every word of either mark meets its best match in the other; the mean of those
  * matches weighted by the words' distinctiveness. Extra distinctive words lower it, extra common ones
  * hardly do.
  */
-function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number): number {
+function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number, best?: WordMatch[]): number {
   let num = 0;
   let den = 0;
   const bestOfB = new Float64Array(b.words.length);
   for (let i = 0; i < a.words.length; i++) {
     let m = 0;
+    let at = -1;
     for (let j = 0; j < b.words.length; j++) {
       const s = sim(i, j);
-      if (s > m) m = s;
+      if (s > m) {
+        m = s;
+        at = j;
+      }
       if (s > bestOfB[j]) bestOfB[j] = s;
     }
+    best?.push({ j: at, s: m });
     num += a.weights[i] * m;
     den += a.weights[i];
   }
@@ -95,16 +124,19 @@ const sameMeaning = (a: MarkForm, b: MarkForm, i: number, j: number) => a.meanin
 const translates = (a: MarkForm, b: MarkForm, i: number, j: number) =>
   sameMeaning(a, b, i, j) && romanise(a.words[i]) !== romanise(b.words[j]);
 
-export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
+/** The two marks compared; `evidence`, when given, is filled with what the comparison found word by word. */
+export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Comparison {
   if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false, meaning: 0 };
   if (a.compact === b.compact) return { word: 1, phonetic: 1, exact: true, meaning: 0 };
   // Word-by-word spellings are read by both alignments: computed once.
   a.distances ??= { words: a.words.map(distanceFrom), compact: distanceFrom(a.compact) };
   const d = a.distances;
   const ortho = a.infos.map((x, i) => b.infos.map((y) => orthographicOf(x, y, d.words[i])));
-  const wordAligned = aligned(a, b, (i, j) => ortho[i][j]);
-  const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)));
-  const translated = a.words.some((_, i) => b.words.some((_, j) => translates(a, b, i, j)));
+  const wordAligned = aligned(a, b, (i, j) => ortho[i][j], evidence?.spelt);
+  const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)), evidence?.said);
+  const translated = evidence
+    ? translations(a, b, evidence.translated)
+    : a.words.some((_, i) => b.words.some((_, j) => translates(a, b, i, j)));
   const meaning = translated ? aligned(a, b, (i, j) => (sameMeaning(a, b, i, j) ? 1 : ortho[i][j])) : 0;
   // The whole marks run together are compared when a word was joined, split, added or dropped, or
   // either is one word. Two marks of as many words are compared word by word only: run together,
@@ -112,5 +144,15 @@ export function compareMarks(a: MarkForm, b: MarkForm): Comparison {
   if (a.words.length === b.words.length && a.words.length > 1) return { word: wordAligned, phonetic: soundAligned, exact: false, meaning };
   const wholeWord = orthographicOf(a.compactInfo, b.compactInfo, d.compact);
   const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
+  if (evidence) evidence.runTogether = wholeWord > wordAligned || wholeSound > soundAligned;
   return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false, meaning };
+}
+
+/** Every pair of words of the two marks that translate each other, added to `out`; whether there is any. */
+function translations(a: MarkForm, b: MarkForm, out: [number, number][]): boolean {
+  for (let i = 0; i < a.words.length; i++) {
+    if (a.meanings[i] === undefined) continue;
+    for (let j = 0; j < b.words.length; j++) if (translates(a, b, i, j)) out.push([i, j]);
+  }
+  return out.length > 0;
 }

@@ -1,0 +1,209 @@
+import type { LogoTextIndex } from '../logos/textIndex.ts';
+import { logoText } from '../logos/textIndex.ts';
+import type { SearchIndex } from '../search/manager.ts';
+import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
+import { wordCandidates } from './candidates.ts';
+import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
+import { compareMarks, type MarkForm, markForm, noEvidence, type WeightOf } from './compare.ts';
+import { modelThresholds } from './models.ts';
+import type { PairFacts } from './reasons.ts';
+import type { LogoProbe, ThreatRepository } from './repository.ts';
+import { type Criterion, PARAMS, type PairScore, scorePair, standingFactor, visualScale } from './score.ts';
+import { engineWeights, roughWeights } from './weights.ts';
+
+// The likelihood-of-confusion analysis of a proposal: words and/or a logo's vector, in one or more
+// classes. Both entry points run it: a mark's threats (its own words, logo and class, less itself and
+// its proprietor's marks: src/threats/service.ts) and a clearance (words and logo not yet filed, in the
+// classes asked for: src/clearance/). Candidates come from the word-mark search index, the logo vectors
+// (nearest logos) and the logos' words (docs/threats.md); each is scored once, keeping what the scorer
+// found for the reasons a clearance gives.
+
+/** Nearest logos and logo-text matches looked at. */
+export const LOGO_NEIGHBOURS = 50;
+/** At most this many findings are kept per analysis (best first); pages beyond them are empty. */
+export const MAX_FINDINGS = 500;
+
+export interface Proposal {
+  /** The words ('' for none: a logo alone). */
+  text: string;
+  /** Nice classes screened, each once, at least one; the first decides the weights of marks outside all of them. */
+  classes: number[];
+  logo: LogoProbe | null;
+  /** Filing date (YYYY-MM-DD) of an application analysed: marks filed after it are later. Null for a mark not yet filed. */
+  filed: string | null;
+  /** Marks that are no threat to it: the mark analysed itself, and its proprietor's (any case, surrounding spaces ignored). */
+  leaveOut?: { application: string; owner: string };
+}
+
+export type CandidateRow = Pick<
+  SummaryRow,
+  'application_number' | 'word_mark' | 'class_number' | 'status' | 'proprietor_name' | 'application_date'
+>;
+
+export interface Finding {
+  row: CandidateRow;
+  score: PairScore;
+  criterion: Criterion;
+  /** What the score counted, for the reasons (src/threats/reasons.ts). */
+  facts: PairFacts;
+}
+
+interface Candidate {
+  row: CandidateRow;
+  logoText?: string;
+}
+
+/** The proposal in one group of cognate classes: its words weighed in that trade. */
+interface Side {
+  related: number[];
+  weightOf: WeightOf;
+  form: MarkForm;
+}
+
+const sameOwner = (a: string, b: string) => {
+  const x = a.trim().toUpperCase();
+  return x !== '' && x === b.trim().toUpperCase();
+};
+
+/** The closest of the proposal's classes to a mark's class: the same, else a cognate one, else the first. */
+export function closestClass(ours: number[], theirs: number): { relation: ClassRelation; ours: number } {
+  let best = { relation: classRelation(ours[0], theirs), ours: ours[0] };
+  for (const c of ours) {
+    const relation = classRelation(c, theirs);
+    if (relation === 'same') return { relation, ours: c };
+    if (relation === 'related' && best.relation === 'unrelated') best = { relation, ours: c };
+  }
+  return best;
+}
+
+export class Analyser {
+  private dead: Promise<Set<string>> | null = null;
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly marks: TrademarkRepository,
+    private readonly repo: ThreatRepository,
+    private readonly texts: LogoTextIndex,
+  ) {}
+
+  /** Every mark scoring at least Low against the proposal, best first. */
+  async analyse(p: Proposal): Promise<Finding[]> {
+    const dead = await this.deadStatuses();
+    const engine = await this.index.ready();
+    // One side per group of cognate classes asked for: classes of one group search and weigh alike.
+    const sides = new Map<number, Side>();
+    const ofClass = new Map<number, Side>();
+    for (const c of p.classes) {
+      const related = relatedClasses(c);
+      if (ofClass.has(c)) continue;
+      const weightOf = engineWeights(engine, related);
+      const side = { related, weightOf, form: markForm(p.text, weightOf) };
+      sides.set(c, side);
+      for (const r of related) ofClass.set(r, side);
+    }
+    const primary = ofClass.get(p.classes[0])!;
+    const day = p.filed === null ? Number.POSITIVE_INFINITY : Date.parse(p.filed) / 86_400_000;
+    const candidates = new Map<string, Candidate>();
+    // Read from the engine before any await: it may change between turns of the event loop.
+    for (const side of sides.values()) {
+      const context = {
+        day,
+        weight: roughWeights(engine, side.related),
+        standing: (cls: number, status: string, later: boolean) =>
+          standingFactor({ relation: closestClass(p.classes, cls).relation, live: !dead.has(status), later }),
+      };
+      for (const [a, row] of wordCandidates(engine, side.form, side.related, context)) if (!candidates.has(a)) candidates.set(a, { row });
+    }
+    const self = p.leaveOut?.application;
+
+    // Logo candidates: the vectors nearest the proposal's logo, and logos whose words match its words.
+    const [textHits, near] = await Promise.all([
+      primary.form.words.length ? this.texts.search(primary.form.normalised, LOGO_NEIGHBOURS).then((r) => r.hits) : [],
+      p.logo ? this.repo.nearest(p.logo, LOGO_NEIGHBOURS + (self ? 1 : 0)) : [],
+    ]);
+    for (const n of near)
+      if (n.application_number !== self && !candidates.has(n.application_number)) candidates.set(n.application_number, { row: n });
+    const textApps = textHits.map((h) => h.application_number).filter((a) => a !== self);
+    // Marks found by their logo's words may have no words of their own (device marks): read from SQL.
+    const [visual, texts, extra] = await Promise.all([
+      p.logo ? this.repo.similarities(p.logo, [...candidates.keys()]) : new Map<string, number>(),
+      this.repo.logoTexts(textApps),
+      this.marks.summaries(textApps.filter((a) => !candidates.has(a))),
+    ]);
+    for (const r of extra) candidates.set(r.application_number, { row: r });
+    for (const a of textApps) {
+      const c = candidates.get(a);
+      if (c) c.logoText = texts.get(a);
+    }
+
+    const alike = modelThresholds(p.logo?.model ?? '');
+    const findings: Finding[] = [];
+    for (const [a, c] of candidates) {
+      if (p.leaveOut && (a === self || sameOwner(c.row.proprietor_name, p.leaveOut.owner))) continue;
+      const side = ofClass.get(c.row.class_number) ?? primary;
+      const f = score(p, side.form, side.weightOf, c, !dead.has(c.row.status), visual.get(a), alike);
+      if (f.score.overall >= PARAMS.thresholds.low) findings.push(f);
+    }
+    return findings.sort(
+      (x, y) =>
+        y.score.overall - x.score.overall ||
+        x.row.application_number.length - y.row.application_number.length ||
+        (x.row.application_number < y.row.application_number ? -1 : 1),
+    );
+  }
+
+  private deadStatuses(): Promise<Set<string>> {
+    this.dead ??= this.repo.deadStatuses().catch((err: unknown) => {
+      this.dead = null;
+      throw err;
+    });
+    return this.dead;
+  }
+}
+
+function score(
+  p: Proposal,
+  form: MarkForm,
+  weightOf: WeightOf,
+  c: Candidate,
+  live: boolean,
+  cosine: number | undefined,
+  thresholds: ReturnType<typeof modelThresholds>,
+): Finding {
+  const { relation, ours } = closestClass(p.classes, c.row.class_number);
+  let theirs = markForm(c.row.word_mark, weightOf);
+  let evidence = noEvidence();
+  let cmp = compareMarks(form, theirs, evidence);
+  let inLogo = false;
+  if (c.logoText) {
+    // The words read in the other's logo: scored like a word mark, named `logo` when they beat its word mark.
+    const read = markForm(logoText(c.logoText), weightOf);
+    const found = noEvidence();
+    const byLogo = compareMarks(form, read, found);
+    if (Math.max(byLogo.word, byLogo.phonetic) > Math.max(cmp.word, cmp.phonetic)) {
+      [cmp, theirs, evidence, inLogo] = [byLogo, read, found, true];
+    }
+  }
+  const visual = cosine === undefined ? null : visualScale(cosine, thresholds);
+  const later = p.filed !== null && c.row.application_date > p.filed;
+  const s = scorePair(cmp, visual, { relation, live, later });
+  return {
+    row: c.row,
+    score: s,
+    criterion: inLogo && s.criterion !== 'visual' ? 'logo' : s.criterion,
+    facts: {
+      ours: form,
+      theirs,
+      comparison: cmp,
+      evidence,
+      inLogo,
+      cosine,
+      alikeFrom: thresholds.low,
+      relation,
+      ourClass: ours,
+      theirClass: c.row.class_number,
+      live,
+      status: c.row.status,
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { romanise } from '../search/normalise.ts';
+import type { ClassRelation } from './classes.ts';
+import type { Comparison, Evidence, MarkForm } from './compare.ts';
+
+// Short, human-readable evidence of why two marks may be confused, written from what the scorer found
+// (the comparison's Evidence, the logo cosine, the class relation) and never from a second comparison:
+// a reason always names something the score counted.
+
+/** A shared word at least this heavy (src/threats/score.ts weightFor) is distinctive; lighter ones are the trade's common words. */
+export const DISTINCTIVE = 0.3;
+/** Words at least this alike in sound, though spelled apart, are said alike (SHRI / SHREE). */
+export const SAID_ALIKE = 0.85;
+/** Words at least this alike in spelling, and not said alike, are spelled alike (SUNRISE / SUNRIZE). */
+export const SPELT_ALIKE = 0.75;
+/** At most this many reasons per pair, the strongest kinds first. */
+const MAX_REASONS = 8;
+/** Words read in a logo are quoted up to this many characters. */
+const QUOTED = 40;
+
+export interface PairFacts {
+  /** The analysed words and the other mark's (or the words read in its logo, when `inLogo`). */
+  ours: MarkForm;
+  theirs: MarkForm;
+  comparison: Comparison;
+  evidence: Evidence;
+  /** The other mark's words were read in its logo. */
+  inLogo: boolean;
+  /** The logos' cosine similarity, and the level from which the model calls two logos alike; undefined without two logos. */
+  cosine?: number;
+  alikeFrom: number;
+  relation: ClassRelation;
+  /** The analysed class the relation is to, and the other mark's class. */
+  ourClass: number;
+  theirClass: number;
+  live: boolean;
+  status: string;
+}
+
+export function reasonsOf(f: PairFacts): string[] {
+  const out = [...wordReasons(f)];
+  if (f.cosine !== undefined && f.cosine >= f.alikeFrom) out.push(`logo ${f.cosine.toFixed(2)} alike`);
+  if (f.inLogo) out.push(`words read in its logo: ${quote(f.theirs.normalised)}`);
+  out.push(classReason(f.relation, f.ourClass, f.theirClass));
+  if (!f.live) out.push(`not live: ${f.status}`);
+  return [...new Set(out)].slice(0, MAX_REASONS);
+}
+
+function* wordReasons(f: PairFacts): Generator<string> {
+  const { ours: a, theirs: b, comparison: c, evidence: e } = f;
+  if (c.exact) {
+    yield a.normalised === b.normalised
+      ? `same words ${quote(a.normalised)}`
+      : `same letters: ${quote(a.normalised)} / ${quote(b.normalised)}`;
+    return;
+  }
+  const said = new Set<string>();
+  for (let i = 0; i < a.words.length; i++) {
+    const spelt = e.spelt[i];
+    if (spelt && spelt.j >= 0 && spelt.s === 1) {
+      yield a.weights[i] >= DISTINCTIVE ? `shared distinctive word ${a.words[i]}` : `shared common word ${a.words[i]}`;
+      continue;
+    }
+    const sound = e.said[i];
+    if (sound && sound.j >= 0 && sound.s >= SAID_ALIKE) {
+      said.add(`${i}:${sound.j}`);
+      yield `sounds alike: ${a.words[i]} / ${b.words[sound.j]}`;
+    } else if (spelt && spelt.j >= 0 && spelt.s >= SPELT_ALIKE) yield `spelled alike: ${a.words[i]} / ${b.words[spelt.j]}`;
+  }
+  for (const [i, j] of e.translated) yield translation(a, b, i, j);
+  if (e.runTogether && Math.max(c.word, c.phonetic) >= SPELT_ALIKE) yield `run together alike: ${quote(a.compact)} / ${quote(b.compact)}`;
+}
+
+/** "Hindi SURAJ = SUN", or, for two words of one meaning neither of them English, "both mean SUN: SURAJ / SURYA". */
+function translation(a: MarkForm, b: MarkForm, i: number, j: number): string {
+  const meaning = a.meanings[i]!;
+  const english = (w: string) => romanise(w) === romanise(meaning);
+  if (english(b.words[j])) return `Hindi ${a.words[i]} = ${b.words[j]}`;
+  if (english(a.words[i])) return `Hindi ${b.words[j]} = ${a.words[i]}`;
+  return `both mean ${meaning}: ${a.words[i]} / ${b.words[j]}`;
+}
+
+function classReason(relation: ClassRelation, ours: number, theirs: number): string {
+  if (relation === 'same') return `same class ${theirs}`;
+  if (relation === 'related') return `related class ${theirs} ↔ ${ours}`;
+  return `unrelated class ${theirs}`;
+}
+
+const quote = (s: string) => (s.length > QUOTED ? `${s.slice(0, QUOTED - 1)}…` : s);

@@ -1,0 +1,39 @@
+import { classMask } from '../search/service.ts';
+import type { RegisterView } from '../search/view.ts';
+import type { WeightOf } from './compare.ts';
+import { descriptiveCap } from './descriptive.ts';
+import { marksIn } from './holders.ts';
+import { PARAMS, type ScoreParams, weightFor } from './score.ts';
+
+// How heavy a word is in a comparison, from the register the search index holds.
+
+/**
+ * Word weights from the register the engine holds, counted in the given classes (the mark's own and
+ * cognate ones): a word many marks of that trade hold (ATTA, RICE in food) weighs little there, and
+ * so does a word that describes that trade's goods or services (src/threats/descriptive.ts) however few
+ * marks hold it. Memoised for one analysis.
+ */
+export function engineWeights(engine: RegisterView, classes: number[] | null, p: ScoreParams = PARAMS): WeightOf {
+  const mask = classes ? classMask(classes) : null;
+  const marks = marksIn(engine, mask);
+  const cap = descriptiveCap(classes);
+  const memo = new Map<string, number>();
+  return (w) => {
+    let x = memo.get(w);
+    if (x === undefined) {
+      x = cap(w, weightFor(w, engine.holders(w, mask), marks, p));
+      memo.set(w, x);
+    }
+    return x;
+  };
+}
+
+/**
+ * A word's weight from its holders in every class, capped for the trade's descriptive words: cheap
+ * enough to weigh every word of ten thousand holders of a word, close enough to rank them.
+ */
+export function roughWeights(engine: RegisterView, classes: number[]): (word: string, holders: number) => number {
+  const marks = marksIn(engine, null);
+  const cap = descriptiveCap(classes);
+  return (w, holders) => cap(w, weightFor(w, holders, marks));
+}
