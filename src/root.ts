@@ -13,6 +13,9 @@ import { CallerCache } from './accounts/callerCache.ts';
 import { CallerRepository } from './accounts/callerRepository.ts';
 import { PlanCache } from './accounts/planCache.ts';
 import { TokenService } from './accounts/tokens.ts';
+import { ProposedLogos } from './clearance/logo.ts';
+import { ClearanceRepository } from './clearance/repository.ts';
+import { ClearanceService } from './clearance/service.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
@@ -82,6 +85,7 @@ export interface Repositories {
   quotas: QuotaRepository;
   trademarks: TrademarkRepository;
   threats: ThreatRepository;
+  clearance: ClearanceRepository;
   journals: JournalRepository;
   documents: DocumentRepository;
   bulkJobs: BulkJobRepository;
@@ -98,6 +102,8 @@ export interface Services {
   trademarks: TrademarkService;
   search: SearchService;
   threats: ThreatService;
+  /** A proposed mark screened in the classes asked for (the threats analysis of a mark not yet filed). */
+  clearance: ClearanceService;
   journals: JournalService;
   reference: ReferenceService;
   accounts: AccountService;
@@ -206,6 +212,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     trademarks,
     search: wordSearch,
     threats: new ThreatService(search, analyser, repos.trademarks, repos.threats, cache, config.LOGO_MODEL),
+    clearance: new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store),
     journals: new JournalService(repos.journals, registerValues),
     reference: new ReferenceService(repos.reference),
     accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),
@@ -277,6 +284,7 @@ function repositories(db: Db): Repositories {
     quotas: new QuotaRepository(db),
     trademarks: new TrademarkRepository(db),
     threats: new ThreatRepository(db),
+    clearance: new ClearanceRepository(db),
     journals: new JournalRepository(db),
     documents: new DocumentRepository(db),
     bulkJobs: new BulkJobRepository(db),

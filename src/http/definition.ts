@@ -94,5 +94,10 @@ export interface EndpointDef<
    * before validation; `body` then describes the form and is documented as multipart/form-data.
    */
   multipart?: (req: Request, res: Response) => Promise<void>;
+  /**
+   * A multipart endpoint that takes the same fields as a JSON body too (without the files): the JSON
+   * body's schema, for the OpenAPI document; `body` reads both.
+   */
+  jsonBody?: z.ZodType;
   handler: (ctx: Ctx<z.infer<P>, z.infer<Q>, z.infer<B>, S>) => Promise<z.infer<R>>;
 }

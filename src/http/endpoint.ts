@@ -38,6 +38,12 @@ const ERROR_TEXT: Record<number, string> = {
     'public_search_limited, login_throttled); `details` gives limit, remaining, reset and resource',
 };
 
+/** The media types a body is documented under: JSON, or a multipart form (and JSON too where the endpoint takes both). */
+function bodyContent(body: z.ZodType, multipart: boolean, json: z.ZodType | undefined) {
+  if (!multipart) return { 'application/json': { schema: body } };
+  return { 'multipart/form-data': { schema: body }, ...(json ? { 'application/json': { schema: json } } : {}) };
+}
+
 /**
  * One definition gives the route, its validation and its OpenAPI entry, so the document
  * cannot describe a parameter the code does not check.
@@ -100,7 +106,7 @@ export class Api {
       request: {
         params: def.params,
         query: def.query,
-        body: def.body ? { content: { [def.multipart ? 'multipart/form-data' : 'application/json']: { schema: def.body } } } : undefined,
+        body: def.body ? { content: bodyContent(def.body, def.multipart !== undefined, def.jsonBody) } : undefined,
       },
       responses,
     });

@@ -11,8 +11,16 @@ export interface StoredUpload {
   mimetype: string;
 }
 
+/**
+ * Only what the multipart reader stored: its first bytes are a Buffer, which no JSON body can hold, so
+ * an endpoint that takes JSON too never reads a file a client names.
+ */
 export const isUpload = (v: unknown): v is StoredUpload =>
-  typeof v === 'object' && v !== null && typeof (v as StoredUpload).path === 'string' && typeof (v as StoredUpload).sha256 === 'string';
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as StoredUpload).path === 'string' &&
+  typeof (v as StoredUpload).sha256 === 'string' &&
+  Buffer.isBuffer((v as StoredUpload).head);
 
 /** A form field holding one uploaded file (documented as binary). */
 export const UploadField = (description: string) =>

@@ -53,21 +53,22 @@ function* wordReasons(f: PairFacts): Generator<string> {
       : `same letters: ${quote(a.normalised)} / ${quote(b.normalised)}`;
     return;
   }
-  const said = new Set<string>();
+  // Run together, the marks compared closer than word by word: that is what the score counted, and the
+  // words' own near matches (SUNRISE / SUNRISEFOOD) would only echo it.
+  const whole = e.runTogether && Math.max(c.word, c.phonetic) >= SPELT_ALIKE;
+  if (whole) yield `run together alike: ${quote(a.compact)} / ${quote(b.compact)}`;
   for (let i = 0; i < a.words.length; i++) {
     const spelt = e.spelt[i];
     if (spelt && spelt.j >= 0 && spelt.s === 1) {
       yield a.weights[i] >= DISTINCTIVE ? `shared distinctive word ${a.words[i]}` : `shared common word ${a.words[i]}`;
       continue;
     }
+    if (whole) continue;
     const sound = e.said[i];
-    if (sound && sound.j >= 0 && sound.s >= SAID_ALIKE) {
-      said.add(`${i}:${sound.j}`);
-      yield `sounds alike: ${a.words[i]} / ${b.words[sound.j]}`;
-    } else if (spelt && spelt.j >= 0 && spelt.s >= SPELT_ALIKE) yield `spelled alike: ${a.words[i]} / ${b.words[spelt.j]}`;
+    if (sound && sound.j >= 0 && sound.s >= SAID_ALIKE) yield `sounds alike: ${a.words[i]} / ${b.words[sound.j]}`;
+    else if (spelt && spelt.j >= 0 && spelt.s >= SPELT_ALIKE) yield `spelled alike: ${a.words[i]} / ${b.words[spelt.j]}`;
   }
   for (const [i, j] of e.translated) yield translation(a, b, i, j);
-  if (e.runTogether && Math.max(c.word, c.phonetic) >= SPELT_ALIKE) yield `run together alike: ${quote(a.compact)} / ${quote(b.compact)}`;
 }
 
 /** "Hindi SURAJ = SUN", or, for two words of one meaning neither of them English, "both mean SUN: SURAJ / SURYA". */

@@ -4,7 +4,7 @@ import { PARAMS } from './score.ts';
 
 const T = PARAMS.thresholds;
 
-const RISK_LEVELS = ['Low', 'Medium', 'High'] as const;
+export const RISK_LEVELS = ['Low', 'Medium', 'High'] as const;
 const pct = (description: string) => z.number().min(0).max(100).openapi({ description });
 
 export const ThreatsQuery = z.object({

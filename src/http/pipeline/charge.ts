@@ -10,9 +10,12 @@ export function costOf<P, Q, B>(declared: Cost<P, Q, B> | null | undefined, secu
   return security === 'apiKey' ? { resource: 'api_calls' } : null;
 }
 
-/** The usual cost, one api_calls credit: a keyed request's admission takes it in its own round trip. */
-export function isDefaultCost(cost: Pick<Cost<never, never, never>, 'resource' | 'units'> | null): boolean {
-  return cost?.resource === 'api_calls' && !cost.units;
+/**
+ * The usual cost, one api_calls credit: a keyed request's admission takes it in its own round trip. A
+ * deferred api_calls cost is not it: the handler takes what it counts (a clearance, one per class).
+ */
+export function isDefaultCost(cost: Pick<Cost<never, never, never>, 'resource' | 'units' | 'deferred'> | null): boolean {
+  return cost?.resource === 'api_calls' && !cost.units && !cost.deferred;
 }
 
 /**

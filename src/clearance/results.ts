@@ -1,0 +1,54 @@
+import { groupOf, type StatusGroup } from '../search/statusGroups.ts';
+import type { Finding } from '../threats/analysis.ts';
+import { reasonsOf } from '../threats/reasons.ts';
+import type { RiskLevel } from '../threats/score.ts';
+import { visualPercentage } from '../threats/service.ts';
+
+// From the analysis's findings to what a clearance lists: the marks of the status groups and risk
+// levels asked for, their counts by risk level and by class, and each result with its reasons.
+
+const RANK: Record<RiskLevel, number> = { Low: 0, Medium: 1, High: 2 };
+
+/**
+ * The findings of marks in the status groups given, at or above the risk level. A status of no group
+ * (not in the reference list) is in none, as in search's status filter (src/search/statusGroups.ts).
+ */
+export function kept(findings: Finding[], status: StatusGroup[], min: RiskLevel | undefined): Finding[] {
+  const groups = new Set(status);
+  const floor = min ? RANK[min] : 0;
+  return findings.filter((f) => {
+    const g = groupOf(f.row.status);
+    return g !== undefined && groups.has(g) && RANK[f.score.risk] >= floor;
+  });
+}
+
+/** Counts by risk level, and by class (ascending, the classes with any). */
+export function groupsOf(findings: Finding[]) {
+  const risk_level = { High: 0, Medium: 0, Low: 0 };
+  const byClass = new Map<number, number>();
+  for (const f of findings) {
+    risk_level[f.score.risk]++;
+    byClass.set(f.row.class_number, (byClass.get(f.row.class_number) ?? 0) + 1);
+  }
+  const class_number = [...byClass].sort((a, b) => a[0] - b[0]).map(([c, count]) => ({ class_number: c, count }));
+  return { risk_level, class_number };
+}
+
+export function resultOf<L>(f: Finding, logo: L | null) {
+  return {
+    application_number: f.row.application_number,
+    word_mark: f.row.word_mark,
+    class_number: f.row.class_number,
+    status: f.row.status,
+    application_date: f.row.application_date,
+    proprietor_name: f.row.proprietor_name,
+    logo_url: logo,
+    risk_level: f.score.risk,
+    overall_similarity_score: f.score.overall,
+    word_similarity_percentage: f.score.word,
+    phonetic_similarity_percentage: f.score.phonetic,
+    visual_similarity_percentage: visualPercentage(f.facts.cosine),
+    matching_criteria: f.criterion,
+    reasons: reasonsOf(f.facts),
+  };
+}

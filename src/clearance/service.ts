@@ -1,0 +1,68 @@
+import type { Resource } from '../accounts/callerRepository.ts';
+import { invalidParameter } from '../errors.ts';
+import { normaliseMark, wordsOf } from '../search/normalise.ts';
+import { signedLink } from '../storage/links.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
+import type { LogoSource, ProposedLogos } from './logo.ts';
+import type { ClearanceRepository } from './repository.ts';
+import { groupsOf, kept, resultOf } from './results.ts';
+import type { ClearanceInput } from './schemas.ts';
+
+// POST /v1/clearance/: is this name or logo free in these classes? The analysis a mark's threats run
+// (src/threats/analysis.ts), of a proposal not yet filed: nothing is left out and no mark is later
+// than it. Costs one api_calls credit per class screened and one logo_searches credit with a logo
+// (docs/clearance.md), taken once the request is known to be sound and before the work.
+
+/** Takes credits for this request (the request pipeline's ctx.charge): given back if it fails. */
+export type Charge = (units: number, resource?: Resource) => Promise<void>;
+
+export class ClearanceService {
+  constructor(
+    private readonly analyser: Analyser,
+    private readonly logos: ProposedLogos,
+    private readonly repo: ClearanceRepository,
+    private readonly store: ObjectStore,
+  ) {}
+
+  async clear(q: ClearanceInput, accountId: string, charge: Charge) {
+    const text = q.word_mark ?? '';
+    const hasWords = wordsOf(normaliseMark(text)).length > 0;
+    if (q.uploaded_file && q.logo_url) throw invalidParameter('body', 'logo_url', 'give one logo: uploaded_file or logo_url, not both');
+    const source: LogoSource | null = q.uploaded_file
+      ? { kind: 'upload', file: q.uploaded_file }
+      : q.logo_url
+        ? { kind: 'url', url: q.logo_url }
+        : null;
+    if (!hasWords && !source) {
+      throw invalidParameter('body', 'word_mark', 'give word_mark (with a letter or a digit), a logo (uploaded_file or logo_url), or both');
+    }
+    if (source) this.logos.check(source);
+    const classes = [...q.classes].sort((a, b) => a - b);
+    await charge(classes.length);
+    if (source) await charge(1, 'logo_searches');
+
+    const logo = source ? await this.logos.embed(source) : null;
+    const findings = await this.analyser.analyse({ text: hasWords ? text : '', classes, logo, filed: null });
+    const listed = kept(findings, q.status, q.risk_level).slice(0, MAX_FINDINGS);
+    const page = listed.slice(q.offset, q.offset + q.limit);
+    const keys = await this.repo.logoKeys(page.map((f) => f.row.application_number));
+    return {
+      query: {
+        word_mark: hasWords ? text : null,
+        logo: source && logo ? { source: source.kind, model: logo.model } : null,
+        risk_level: q.risk_level ?? null,
+        status: q.status,
+        limit: q.limit,
+        offset: q.offset,
+      },
+      classes,
+      count: listed.length,
+      groups: groupsOf(listed),
+      results: page.map((f) => {
+        const key = keys.get(f.row.application_number);
+        return resultOf(f, key ? signedLink(this.store, key, accountId) : null);
+      }),
+    };
+  }
+}
