@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   image_type_mismatch: 400,
   image_corrupt: 400,
   image_dimensions: 400,
+  svg_refused: 400,
   image_url_refused: 400,
   image_url_unreachable: 400,
   image_url_too_large: 400,

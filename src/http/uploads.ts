@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { AppError, invalidParameter } from '../errors.ts';
+import { SNIFF_BYTES } from '../logos/imageInput.ts';
 import { isUpload, type StoredUpload } from '../schema/upload.ts';
 
 // Multipart uploads, streamed to disk as they arrive (never held in memory), hashed and measured on
@@ -12,7 +13,8 @@ import { isUpload, type StoredUpload } from '../schema/upload.ts';
 // instance (INSTANCE_ID), so that when the process dies `npm start` removes what it left
 // (removeUploadsOf, scripts/start.ts).
 
-const HEAD = 64;
+// As many as the image check reads: an SVG's root can come after its XML declaration and an editor's comment.
+const HEAD = SNIFF_BYTES;
 const noop = () => undefined;
 
 /**

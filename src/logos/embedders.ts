@@ -1,8 +1,8 @@
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import sharp from 'sharp';
 import { hog, hogDimensions, unit } from './hog.ts';
 import { type Decoded, LOGO_SIZE, normaliseLogo } from './image.ts';
+import { openImage } from './imageInput.ts';
 import { MODELS_DIR, type ModelSpec, type Thresholds, verifyFiles } from './models.ts';
 
 // Image embedders: an image in, a unit vector out, cosine similarity between vectors. Our trained
@@ -105,7 +105,9 @@ async function clipPixels(img: LogoImage, spec: ModelSpec): Promise<Float32Array
   const s = spec.input!.size;
   const mean = spec.input!.mean!;
   const std = spec.input!.std!;
-  const { data } = await sharp(img.bytes)
+  // Decoded afresh in colour, through the same door as every image (an SVG checked and drawn capped, a GIF's first frame).
+  const { data } = await (await openImage(img.bytes))
+    .pipeline()
     .rotate()
     .flatten({ background: '#ffffff' })
     .resize(s, s, { fit: 'cover', position: 'centre' })

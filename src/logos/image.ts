@@ -1,12 +1,10 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp from 'sharp';
+import { formatName, ImageError, type ImageFormat, openImage } from './imageInput.ts';
 
-// Images as logo search takes them: what a file is (by its bytes, never its name), whether it can be
-// used, and the normalised form the embedders read. The ML sidecar normalises; the API only sniffs.
-// models/train/train.py reproduces normaliseLogo() when it composes training views.
+// Images as the embedders and the OCR read them: decoded through imageInput.ts (which decides what a
+// file is, by its bytes, and what may be decoded), then normalised. The ML sidecar decodes; the API only
+// sniffs. models/train/train.py reproduces normaliseLogo() when it composes training views.
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MIN_SIDE = 16;
-export const MAX_SIDE = 10_000;
 /** The embedders' input: a grey square of this side, values 0..1. */
 export const LOGO_SIZE = 96;
 // Pixels differing from the top-left one by more than this (of 255) are the logo; the rest is border.
@@ -14,92 +12,38 @@ const TRIM_THRESHOLD = 24;
 // Decoding is done at most this large: enough for a 96-px input and for OCR of a logo's words.
 const WORK_SIDE = 512;
 
-export type ImageFormat = 'png' | 'jpeg';
-export type ImageErrorCode = 'not_an_image' | 'unsupported_image_type' | 'image_corrupt' | 'image_dimensions';
-
-/** An image that cannot be searched with; the code says why (the API answers 400 with it). */
-export class ImageError extends Error {
-  constructor(
-    readonly code: ImageErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ImageError';
-  }
-}
-
-/** The format by magic bytes: PNG and JPEG are accepted; other images are named so the error can say so. */
-export function sniff(head: Uint8Array): ImageFormat | 'gif' | 'webp' | 'bmp' | 'tiff' | 'svg' | 'heif' | null {
-  const b = head;
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a) return 'png';
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  const ascii = Buffer.from(b.subarray(0, 64)).toString('latin1');
-  if (ascii.startsWith('GIF8')) return 'gif';
-  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'webp';
-  if (ascii.startsWith('BM')) return 'bmp';
-  if (ascii.startsWith('II*\0') || ascii.startsWith('MM\0*')) return 'tiff';
-  if (ascii.slice(4, 12).startsWith('ftyp')) return 'heif';
-  if (/^\s*(<\?xml[^>]*>\s*)?<svg/i.test(ascii)) return 'svg';
-  return null;
-}
-
-/** Refuses anything but a PNG or JPEG by its bytes. */
-export function requireLogoFormat(head: Uint8Array): ImageFormat {
-  const f = sniff(head);
-  if (f === 'png' || f === 'jpeg') return f;
-  if (f) throw new ImageError('unsupported_image_type', `the file is a ${f.toUpperCase()} image; only JPEG and PNG are accepted`);
-  throw new ImageError('not_an_image', 'the file is not an image (JPEG or PNG expected)');
-}
-
-/** The formats a file name and a declared Content-Type claim (none for a name without an image extension or a generic type). */
-export function claimedFormats(name: string | undefined, mime: string | undefined): ImageFormat[] {
-  const out = new Set<ImageFormat>();
-  const m = (mime ?? '').toLowerCase();
-  if (m === 'image/png') out.add('png');
-  if (m === 'image/jpeg' || m === 'image/jpg' || m === 'image/pjpeg') out.add('jpeg');
-  const ext = /\.([a-z0-9]+)$/i.exec(name ?? '')?.[1]?.toLowerCase();
-  if (ext === 'png') out.add('png');
-  if (ext === 'jpg' || ext === 'jpeg' || ext === 'jpe') out.add('jpeg');
-  return [...out];
-}
-
 export interface Decoded {
   /** Grey pixels, row-major, at most WORK_SIDE on the longer side, transparency flattened onto white. */
   grey: Buffer;
   width: number;
   height: number;
-  /** The original size. */
+  /** The size it was decoded at (an SVG's as drawn, imageInput.ts) and its format. */
   source: { width: number; height: number; format: ImageFormat };
 }
 
 /**
- * Decodes a PNG or JPEG in full (a truncated or corrupt file fails here, not later), refusing
- * pictures too small to be a logo or so large they could only be a decompression bomb.
+ * Decodes an accepted image in full (a truncated or corrupt file fails here, not later; a GIF or WebP
+ * is its first frame), refusing what imageInput.ts refuses.
  */
 export async function decodeLogo(buf: Buffer): Promise<Decoded> {
-  const format = requireLogoFormat(buf.subarray(0, 64));
-  let meta: Metadata;
+  const img = await openImage(buf);
   try {
-    meta = await sharp(buf, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new ImageError('image_corrupt', `the ${format.toUpperCase()} file is corrupt: its header cannot be read`);
-  }
-  const w = meta.autoOrient?.width ?? meta.width ?? 0;
-  const h = meta.autoOrient?.height ?? meta.height ?? 0;
-  if (w < MIN_SIDE || h < MIN_SIDE || w > MAX_SIDE || h > MAX_SIDE) {
-    throw new ImageError('image_dimensions', `the image is ${w}×${h} pixels; each side must be ${MIN_SIDE} to ${MAX_SIDE}`);
-  }
-  try {
-    const { data, info } = await sharp(buf, { failOn: 'truncated', limitInputPixels: MAX_SIDE * MAX_SIDE })
+    const { data, info } = await img
+      .pipeline()
       .rotate()
       .flatten({ background: '#ffffff' })
       .resize(WORK_SIDE, WORK_SIDE, { fit: 'inside', withoutEnlargement: true })
       .toColourspace('b-w')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { grey: firstChannel(data, info.channels), width: info.width, height: info.height, source: { width: w, height: h, format } };
+    return {
+      grey: firstChannel(data, info.channels),
+      width: info.width,
+      height: info.height,
+      source: { width: img.width, height: img.height, format: img.format },
+    };
   } catch {
-    throw new ImageError('image_corrupt', `the ${format.toUpperCase()} file is corrupt or truncated: it cannot be decoded`);
+    throw new ImageError('image_corrupt', `the ${formatName(img.format)} file is corrupt or truncated: it cannot be decoded`);
   }
 }
 

@@ -5,16 +5,17 @@ import type { LookupFunction } from 'node:net';
 import net from 'node:net';
 import { AppError } from '../errors.ts';
 import { refusalReason } from '../outbound/addresses.ts';
-import { ImageError, MAX_IMAGE_BYTES, requireLogoFormat } from './image.ts';
+import { ImageError, MAX_IMAGE_BYTES, requireImageFormat, SNIFF_BYTES } from './imageInput.ts';
 
 // Fetching an image a client names by URL, without letting the client reach what only this server
 // can reach. The host is resolved here and every address checked; the connection is made to the
 // checked address (no second lookup for a DNS answer to change in between) and the address the
 // socket actually connected to is checked again. Redirects are followed by hand, each hop checked
 // the same way. The body may not pass 5 MB, the whole fetch not its deadline, and the bytes must be
-// a PNG or JPEG whatever the Content-Type says.
+// an accepted image (imageInput.ts) whatever the Content-Type says; an SVG is checked where it is drawn.
 
 const MAX_REDIRECTS = 3;
+const ACCEPT = 'image/png, image/jpeg, image/webp, image/gif, image/svg+xml';
 
 /** True for addresses a client must never make us reach: anything but global unicast (src/outbound/addresses.ts). */
 export function isForbiddenAddress(addr: string): boolean {
@@ -75,7 +76,7 @@ export async function vetUrl(url: URL, opts: FetchOptions): Promise<{ addresses:
   return { addresses, admitted };
 }
 
-/** GETs an image by URL under every rule above; the bytes are a PNG or JPEG of at most 5 MB. An aborted signal ends the fetch. */
+/** GETs an image by URL under every rule above; the bytes are an accepted image of at most 5 MB. An aborted signal ends the fetch. */
 export async function fetchImage(raw: string, opts: FetchOptions, signal?: AbortSignal): Promise<Buffer> {
   const deadline = Date.now() + opts.timeoutMs;
   let url: URL;
@@ -97,7 +98,7 @@ export async function fetchImage(raw: string, opts: FetchOptions, signal?: Abort
       continue;
     }
     try {
-      requireLogoFormat(r.body.subarray(0, 64));
+      requireImageFormat(r.body.subarray(0, SNIFF_BYTES));
     } catch (err) {
       if (err instanceof ImageError)
         throw new AppError(err.code, `${err.message} (the URL answered ${r.contentType ?? 'no Content-Type'})`);
@@ -157,7 +158,7 @@ function get(
         lookup,
         agent: false,
         ca: opts.ca,
-        headers: { 'User-Agent': 'Nishaan-logo-search/1', Accept: 'image/png, image/jpeg' },
+        headers: { 'User-Agent': 'Nishaan-logo-search/1', Accept: ACCEPT },
       },
       (res) => {
         const status = res.statusCode ?? 0;

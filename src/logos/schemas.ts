@@ -5,6 +5,7 @@ import { UploadField } from '../schema/upload.ts';
 import { z } from '../schema/zod.ts';
 import { STRATEGIES } from '../search/strategies.ts';
 import { SignedLink } from '../trademarks/schemas.ts';
+import { ACCEPTED } from './imageInput.ts';
 
 export const LEVELS = ['high', 'medium', 'low'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -33,7 +34,7 @@ const imageUrl = z
   .trim()
   .max(2048, 'image_url must be at most 2048 characters')
   .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { error: 'image_url must be an http or https URL' })
-  .openapi({ format: 'uri', description: 'An http or https URL of a JPEG or PNG on a public host' });
+  .openapi({ format: 'uri', description: `An http or https URL of a ${ACCEPTED} image on a public host` });
 
 export const TextSearchBody = z
   .object({
@@ -48,7 +49,7 @@ export const TextSearchBody = z
 
 export const ImageSearchForm = z
   .object({
-    uploaded_file: UploadField('The logo: a JPEG or PNG of at most 5 MB'),
+    uploaded_file: UploadField(`The logo: a ${ACCEPTED} image of at most 5 MB`),
     similarity_level: levels('high'),
     img_cnt: imgCnt,
     ...logoFilters,
@@ -82,7 +83,7 @@ export const BulkTextBody = z
 export const BulkImageForm = z
   .object({
     uploaded_files: z
-      .array(UploadField('A JPEG or PNG of at most 5 MB'), { error: 'uploaded_files is required: one to 100 images' })
+      .array(UploadField(`A ${ACCEPTED} image of at most 5 MB`), { error: 'uploaded_files is required: one to 100 images' })
       .min(1, 'uploaded_files must hold at least one image')
       .max(MAX_BULK, `uploaded_files may hold at most ${MAX_BULK} images`),
     similarity_level: levels('high'),

@@ -6,8 +6,8 @@ import { signedLink } from '../storage/links.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { type FacetValues, type MarkFilter, type MarkFilterParams, resolveMarkFilter } from '../trademarks/markFilter.ts';
 import { type FanOut, nearestLogos, type SearchAnswer, type SearchJob, type SearchWorkerDeps } from './fanout.ts';
-import { claimedFormats, ImageError, requireLogoFormat } from './image.ts';
 import { fetchImage } from './imageFetch.ts';
+import { claimedFormats, formatName, ImageError, requireImageFormat } from './imageInput.ts';
 import type { Thresholds } from './models.ts';
 import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
 import type { Level } from './schemas.ts';
@@ -300,11 +300,14 @@ export function distinctFiles(files: StoredUpload[]): number {
   return new Set(files.map((f) => f.sha256)).size;
 }
 
-/** A file that is not a PNG or JPEG by its bytes, or whose name or declared type says another format, is refused. */
+/**
+ * A file that is not an accepted image by its bytes (imageInput.ts), or whose name or declared type says
+ * another accepted format, is refused; an SVG's content is checked where it is drawn (the sidecar).
+ */
 export function checkUpload(u: StoredUpload): void {
-  let actual: ReturnType<typeof requireLogoFormat>;
+  let actual: ReturnType<typeof requireImageFormat>;
   try {
-    actual = requireLogoFormat(u.head);
+    actual = requireImageFormat(u.head);
   } catch (err) {
     if (err instanceof ImageError) throw new AppError(err.code, `${u.originalname}: ${err.message}`);
     throw err;
@@ -313,8 +316,8 @@ export function checkUpload(u: StoredUpload): void {
   if (claimed) {
     throw new AppError(
       'image_type_mismatch',
-      `${u.originalname} is a ${actual.toUpperCase()} file but its name or Content-Type (${u.mimetype}) ` +
-        `says ${claimed.toUpperCase()}: send it under its own type`,
+      `${u.originalname} is a ${formatName(actual)} file but its name or Content-Type (${u.mimetype}) ` +
+        `says ${formatName(claimed)}: send it under its own type`,
     );
   }
 }

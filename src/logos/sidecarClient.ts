@@ -23,7 +23,7 @@ export interface SidecarHealth {
   fallback: { name: string; thresholds: Thresholds };
 }
 
-const IMAGE_CODES = new Set<ErrorCode>(['not_an_image', 'unsupported_image_type', 'image_corrupt', 'image_dimensions']);
+const IMAGE_CODES = new Set<ErrorCode>(['not_an_image', 'unsupported_image_type', 'image_corrupt', 'image_dimensions', 'svg_refused']);
 
 export class SidecarClient {
   private health: Promise<SidecarHealth> | null = null;

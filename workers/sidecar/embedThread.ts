@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { decodeLogo, ImageError } from '../../src/logos/image.ts';
+import { decodeLogo } from '../../src/logos/image.ts';
+import { ImageError } from '../../src/logos/imageInput.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
 import { ocrInput } from './ocrInput.ts';
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_IMAGE_BYTES } from '../../src/logos/image.ts';
+import { MAX_IMAGE_BYTES } from '../../src/logos/imageInput.ts';
 import { MODELS_DIR, type ModelSpec, planModels } from '../../src/logos/models.ts';
 import type { EmbedResult, Loaded, ThreadData } from './embedThread.ts';
 import { Ocr, type OcrResult } from './ocr.ts';
@@ -8,12 +8,12 @@ import { ThreadPool } from './pool.ts';
 
 // The ML sidecar: image embeddings and OCR for the API and the workers, over HTTP on loopback.
 //   GET  /health            models loaded, pool and OCR state
-//   POST /embed[?hog=1]     body: a PNG or JPEG; answers the model's name and the unit vector (and the
+//   POST /embed[?hog=1]     body: an image (src/logos/imageInput.ts); answers the model's name and the unit vector (and the
 //                           fallback's, HOG, which re-ranking needs)
-//   POST /ocr               body: a PNG or JPEG; answers the words read
+//   POST /ocr               body: an image; answers the words read
 //   POST /analyse[?hog=1]   both, decoding once (logo indexing)
 // An unusable image is 400 with a code (not_an_image, unsupported_image_type, image_corrupt,
-// image_dimensions); a body over 5 MB 413; a full queue 503 busy. Embedding runs on a pool of worker
+// image_dimensions, svg_refused); a body over 5 MB 413; a full queue 503 busy. Embedding runs on a pool of worker
 // threads (sharp + onnxruntime, one thread each); OCR on tesseract.js's own workers.
 
 export interface SidecarOptions {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { MAX_IMAGE_BYTES } from '../../logos/image.ts';
+import { ACCEPTED, MAX_IMAGE_BYTES } from '../../logos/imageInput.ts';
 import * as S from '../../logos/schemas.ts';
 import { distinctFiles, distinctTexts } from '../../logos/service.ts';
 import type { Services } from '../../root.ts';
@@ -18,15 +18,20 @@ const gone = (res: Response) => {
   });
   return ac.signal;
 };
-const IMAGE_ERRORS =
-  'An upload that is not a JPEG or PNG (not_an_image, unsupported_image_type), whose name or type says another ' +
-  'format (image_type_mismatch), that is corrupt or truncated (image_corrupt), or smaller than 16 or larger than 10,000 pixels a side ' +
-  '(image_dimensions) is a 400; over 5 MB a 413.';
+/** What an image may be and what is refused; `how` says how (with a 400, or as a bulk item's error). */
+const imageRules = (how: string) =>
+  `An image must be a ${ACCEPTED}, judged by its bytes, not its name. Refused ${how}: anything else (not_an_image, ` +
+  'unsupported_image_type); an upload whose name or type says another format (image_type_mismatch); a corrupt or truncated file ' +
+  '(image_corrupt); a side under 16 or over 10,000 pixels (image_dimensions; an SVG may say it is up to 10,000 and is drawn 512 ' +
+  'on its longer side); an SVG with a DOCTYPE or entity, a script or foreignObject, an XML stylesheet instruction or @import, ' +
+  'or an href, src or url() naming anything but its own #elements or an inline base64 PNG, JPEG, GIF or WebP image, or that takes ' +
+  'over 5 s to draw (svg_refused).';
+const IMAGE_ERRORS = `${imageRules('with a 400')} Over 5 MB a 413.`;
 const LEVELS_NOTE = 'Minimum similarities of high, medium and low depend on the model named in the response (docs/logos.md).';
 const URL_ERRORS =
   'The URL must be http or https on a public host: a private, loopback or link-local address, also after DNS or a ' +
   'redirect, is 400 image_url_refused; no answer within 10 s, an HTTP error or a failed connection 400 image_url_unreachable; a body ' +
-  'over 5 MB 400 image_url_too_large; something other than a JPEG or PNG 400 not_an_image.';
+  'over 5 MB 400 image_url_too_large.';
 const BULK =
   "Needs a plan with bulk_logo_limit above 0 (403 bulk_not_on_plan), at most the plan's bulk size (403 bulk_size_exceeds_plan; " +
   'above 100 a 400). One logo_searches credit per distinct item, taken before the search; when fewer remain the request is refused whole ' +
@@ -73,7 +78,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     security: 'apiKey',
     cost,
     summary: 'Registered logos similar to the image at a public URL, most similar first',
-    description: `${URL_ERRORS} ${IMAGE_ERRORS.replace(' is a 400; over 5 MB a 413', ' is a 400')} One logo_searches credit.`,
+    description: `${URL_ERRORS} ${imageRules('with a 400')} One logo_searches credit.`,
     errors: [503],
     body: S.ImageUrlBody,
     response: S.ImageSearchResponse,
@@ -105,7 +110,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     summary: 'Up to 100 uploaded images (multipart uploaded_files) searched at once; results per image',
     description:
       `${BULK} Files are searched by content: the same image twice is one search and one credit. ` +
-      `${IMAGE_ERRORS.replace(' is a 400', " is that item's error")}`,
+      `${imageRules("as that item's error")} Over 5 MB a 413 for the whole request.`,
     multipart: multipartReader(uploadDir, 'uploaded_files', S.MAX_BULK, MAX_IMAGE_BYTES),
     errors: [413],
     body: S.BulkImageForm,
@@ -124,7 +129,8 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     security: 'apiKey',
     summary: 'Up to 100 image URLs searched at once; results per URL',
     description:
-      `${BULK} ${URL_ERRORS.replace(/ is 400 | 400 /g, ' ')} (each is that item's error). The exception to the refund: a URL ` +
+      `${BULK} ${URL_ERRORS.replace(/ is 400 | 400 /g, ' ')} (each is that item's error). ${imageRules("as that item's error")} ` +
+      'The exception to the refund: a URL ' +
       'that gave no answer within 10 s is charged, as it held a search slot all that time.',
     body: S.BulkUrlBody,
     response: S.BulkUrlResponse,
