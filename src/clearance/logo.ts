@@ -17,7 +17,7 @@ export class ProposedLogos {
     private readonly fetch: FetchOptions,
   ) {}
 
-  /** Refuses, before anything is charged or fetched, an upload that is not a JPEG or PNG by its bytes (or claims another type). */
+  /** Refuses, before anything is charged or fetched, an upload that is no image logo search takes by its bytes, or claims another type. */
   check(source: LogoSource): void {
     if (source.kind === 'upload') checkUpload(source.file);
   }

@@ -1,3 +1,4 @@
+import { ACCEPTED } from '../logos/imageInput.ts';
 import { enumParam, limitParam, offsetParam, textParam } from '../schema/params.ts';
 import { UploadField } from '../schema/upload.ts';
 import { z } from '../schema/zod.ts';
@@ -68,7 +69,7 @@ const logoUrl = z
   .trim()
   .max(2048, 'logo_url must be at most 2048 characters')
   .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { error: 'logo_url must be an http or https URL' })
-  .openapi({ format: 'uri', description: 'The proposed logo: an http or https URL of a JPEG or PNG (at most 5 MB) on a public host' });
+  .openapi({ format: 'uri', description: `The proposed logo: an http or https URL, on a public host, of a ${ACCEPTED} of at most 5 MB` });
 
 const fields = {
   word_mark: textParam('word_mark', 500)
@@ -87,7 +88,7 @@ const fields = {
 export const ClearanceBody = z.object(fields).openapi('ClearanceRequest');
 
 export const ClearanceForm = z
-  .object({ ...fields, uploaded_file: UploadField('The proposed logo: a JPEG or PNG of at most 5 MB').optional() })
+  .object({ ...fields, uploaded_file: UploadField(`The proposed logo: a ${ACCEPTED} of at most 5 MB`).optional() })
   .openapi('ClearanceForm');
 
 export type ClearanceInput = z.infer<typeof ClearanceForm>;

@@ -2,6 +2,7 @@ import type { Services } from '../../root.ts';
 import type { Api } from '../endpoint.ts';
 import { accountRoutes } from './accounts.ts';
 import { bulkDocumentRoutes } from './bulkDocuments.ts';
+import { clearanceRoutes } from './clearance.ts';
 import { documentRoutes } from './documents.ts';
 import { journalRoutes } from './journals.ts';
 import { logoRoutes } from './logos.ts';
@@ -21,6 +22,7 @@ const ROUTES: Routes[] = [
   searchRoutes,
   trademarkRoutes,
   threatRoutes,
+  clearanceRoutes,
   journalRoutes,
   referenceRoutes,
   accountRoutes,
