@@ -44,6 +44,7 @@ import { type OutboundClient, outboundClient } from './outbound/client.ts';
 import { RedisConnections } from './redis.ts';
 import { ReferenceRepository } from './reference/repository.ts';
 import { ReferenceService } from './reference/service.ts';
+import { ViennaRepository } from './reference/viennaRepository.ts';
 import { SearchCache } from './search/cache.ts';
 import { SearchIndex } from './search/manager.ts';
 import { SearchService } from './search/service.ts';
@@ -90,6 +91,7 @@ export interface Repositories {
   documents: DocumentRepository;
   bulkJobs: BulkJobRepository;
   reference: ReferenceRepository;
+  vienna: ViennaRepository;
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   feed: FeedRepository;
@@ -214,7 +216,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     threats: new ThreatService(search, analyser, repos.trademarks, repos.threats, cache, config.LOGO_MODEL),
     clearance: new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store),
     journals: new JournalService(repos.journals, registerValues),
-    reference: new ReferenceService(repos.reference),
+    reference: new ReferenceService(repos.reference, repos.vienna),
     accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),
     usage: new UsageService(repos.accounts, ledger),
     tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
@@ -289,6 +291,7 @@ function repositories(db: Db): Repositories {
     documents: new DocumentRepository(db),
     bulkJobs: new BulkJobRepository(db),
     reference: new ReferenceRepository(db),
+    vienna: new ViennaRepository(db),
     webhooks: new WebhookRepository(db),
     deliveries: new DeliveryRepository(db),
     feed: new FeedRepository(db),

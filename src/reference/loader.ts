@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Db } from '../db/knex.ts';
+import { readViennaCodes } from './vienna.ts';
 
 // Reference data ships with the product in data/reference (copied from the shared data set; see
 // data/reference/README.md for sources and coverage). A start whose files match what was loaded last
@@ -21,6 +22,7 @@ const FILES = [
   'stamp_duty.csv',
   'india_states.csv',
   'tm_status_values.csv',
+  'vienna_codes.csv',
 ] as const;
 
 // Part of the hash: bump it when the rows built from the same files change, so they are loaded again.
@@ -165,5 +167,6 @@ function readTables(dir: string): Record<string, Record<string, unknown>[]> {
       is_final: r.is_final === '1',
       meaning: orNull(r.meaning),
     })),
+    vienna_codes: readViennaCodes(path.join(dir, 'vienna_codes.csv')).map((r) => ({ ...r })),
   };
 }

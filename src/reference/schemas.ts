@@ -50,6 +50,24 @@ export const StampDutyQuery = z.object({
   instrument: enumParam(INSTRUMENTS, 'instrument must be one of affidavit, power_of_attorney').optional(),
 });
 
+export const VIENNA_LEVELS = ['category', 'division', 'section'] as const;
+
+export const ViennaQuery = z.object({
+  code: textParam('code', 20)
+    .min(1, 'code must not be empty')
+    .optional()
+    .openapi({
+      description:
+        'Only this Vienna code and the codes below it (03.01: the division and its sections). Written as the register prints ' +
+        'it (03.01.01), or 3.1.1 or 030101; an unknown code is a 400',
+      example: '03.01',
+    }),
+  level: enumParam(VIENNA_LEVELS, 'level must be one of category, division, section').optional(),
+  q: optionalQ('Case-insensitive substring of the description'),
+  limit: limitParam(100, 1000),
+  offset: offsetParam,
+});
+
 export const ClassParams = z.object({ class_number: classNumber.openapi({ description: 'Nice class, 1-45', example: 25 }) });
 
 export const ClassItemsQuery = z.object({ type: itemType, limit: limitParam(50, 200), offset: offsetParam });
@@ -162,6 +180,21 @@ export const StampDutyList = z
     coverage,
   })
   .openapi('StampDutyList');
+
+export const ViennaCode = z
+  .object({
+    code: z.string().openapi({ description: 'category.division.section, two digits a part', example: '03.01.01' }),
+    level: z.enum(VIENNA_LEVELS),
+    category: z.string().openapi({ example: '03' }),
+    division: z
+      .string()
+      .nullable()
+      .openapi({ description: "The division (a division's is itself); null for a category", example: '03.01' }),
+    description: z.string().nullable().openapi({ example: 'Lions' }),
+  })
+  .openapi('ViennaCode');
+
+export const ViennaCodeList = z.object({ ...pageFields, results: z.array(ViennaCode), coverage }).openapi('ViennaCodeList');
 
 export const ClassSummary = z
   .object({

@@ -1,6 +1,8 @@
 import { invalidParameter, notFound } from '../errors.ts';
 import type { ReferenceRepository } from './repository.ts';
 import type { ItemType } from './schemas.ts';
+import { type ViennaLevel, viennaTable } from './vienna.ts';
+import type { ViennaRepository } from './viennaRepository.ts';
 
 // Said in every response of a partial list, so an empty result is never read as "clear". Keep these in step
 // with data/reference/README.md.
@@ -24,10 +26,17 @@ export const COVERAGE = {
     'Items are the WIPO Nice alphabetical list (NCL 12th edition); headings and notes are NCL 13-2026, so a few items may ' +
     'differ from the current edition. Indian classification items (item_b) have no public source yet: none are present, ' +
     'so type=tm returns no items.',
+  vienna:
+    'The Vienna Classification of figurative elements, EUIPO variant: 2,014 codes of categories 01 to 29 (its internal ' +
+    'categories 98 and 99 are left out). Some descriptions are cut at 80 characters, commas are written as ";", and a few ' +
+    'sections are marked "Category deleted in new version".',
 } as const;
 
 export class ReferenceService {
-  constructor(private readonly repo: ReferenceRepository) {}
+  constructor(
+    private readonly repo: ReferenceRepository,
+    private readonly vienna: ViennaRepository,
+  ) {}
 
   async wellKnownMarks(q: string | undefined, limit: number, offset: number) {
     const { count, rows } = await this.repo.wellKnownMarks(q ?? '', limit, offset);
@@ -79,5 +88,15 @@ export class ReferenceService {
   async searchItems(q: string, type: ItemType, classNumber: number | undefined, limit: number, offset: number) {
     const { count, rows } = await this.repo.searchItems(q, type, classNumber, limit, offset);
     return { query: q, type, class: classNumber ?? null, count, limit, offset, results: rows, coverage: COVERAGE.classes };
+  }
+
+  async viennaCodes(codeText: string | undefined, level: ViennaLevel | undefined, q: string | undefined, limit: number, offset: number) {
+    const code = codeText === undefined ? null : viennaTable().known(codeText);
+    // A code that is not one is a typo to report, not a branch without codes.
+    if (codeText !== undefined && code === null) {
+      throw invalidParameter('query', 'code', `unknown Vienna code "${codeText}"; a code is category.division.section, e.g. 03.01.01`);
+    }
+    const { count, rows } = await this.vienna.list(code, level ?? null, q ?? '', limit, offset);
+    return { count, limit, offset, results: rows, coverage: COVERAGE.vienna };
   }
 }

@@ -66,6 +66,21 @@ export function referenceRoutes(api: Api, { reference: service }: Pick<Services,
     handler: ({ query }) => service.stampDuty(query.state, query.instrument),
   });
 
+  api.add({
+    method: 'get',
+    path: '/v1/reference/vienna-codes/',
+    operationId: 'listViennaCodes',
+    tags,
+    security: 'apiKey',
+    summary: 'Vienna codes of figurative elements, the values of the logo search filter vienna_codes',
+    description:
+      'In classification order, each code before the codes below it. `code` narrows to a code and its branch. ' +
+      'On every plan: it is the vocabulary of a filter every logo search takes.',
+    query: S.ViennaQuery,
+    response: S.ViennaCodeList,
+    handler: ({ query }) => service.viennaCodes(query.code, query.level, query.q, query.limit, query.offset),
+  });
+
   // Registered before /:class_number/, which would otherwise take "search" as a class number.
   api.add({
     method: 'get',

@@ -13,6 +13,7 @@ export type Kind =
   | 'date'
   | 'timestamp'
   | 'textArray'
+  | 'viennaCodes' // array of Vienna codes of the shipped table (src/reference/vienna.ts), stored as printed
   | 'tmType'
   | 'office'
   | 'usedSince'
@@ -110,7 +111,7 @@ export const ENTITIES: readonly Entity[] = [
       f('used_since', 'usedSince'),
       f('registry_office', 'office'),
       f('journal_id', 'int32'),
-      limited(f('vienna_codes', 'textArray'), 20),
+      limited(f('vienna_codes', 'viennaCodes'), 20),
       f('slug', 'slug'),
     ],
     computed: [],

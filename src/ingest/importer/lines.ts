@@ -3,6 +3,7 @@
 // A valid line becomes one row of PostgreSQL's COPY text format, so staging is a plain COPY.
 import { isUtf8 } from 'node:buffer';
 import fsp from 'node:fs/promises';
+import { viennaTable } from '../../reference/vienna.ts';
 import { slugOf } from '../../trademarks/slug.ts';
 import { type Entity, type Field, ITEMS_MAX, TEXT_MAX } from './entities.ts';
 
@@ -187,6 +188,7 @@ function describe(f: Field): string {
     case 'timestamp':
       return `${f.name} must be an ISO 8601 timestamp with a zone`;
     case 'textArray':
+    case 'viennaCodes':
       return `${f.name} must be an array of strings`;
     case 'tmType':
       return `${f.name} must be one of ${[...TM_TYPES].join(', ')}`;
@@ -229,6 +231,7 @@ function convert(f: Field, v: unknown, obj: Record<string, unknown>): string | u
       if (isDate(v)) return v;
       return v.toLowerCase() === PROPOSED.toLowerCase() ? PROPOSED : undefined;
     case 'textArray':
+    case 'viennaCodes':
       if (!Array.isArray(v)) return undefined;
       for (const item of v) if (typeof item !== 'string') return undefined;
       return arrayLiteral(v as string[]);
@@ -277,7 +280,7 @@ function longer(s: string, max: number): boolean {
   return n > max;
 }
 
-const LIMITED = new Set<Field['kind']>(['text', 'upper', 'slug', 'file', 'textArray']);
+const LIMITED = new Set<Field['kind']>(['text', 'upper', 'slug', 'file', 'textArray', 'viennaCodes']);
 
 /** Why a value that has the right type is too long (docs/ingest.md#limits), or undefined. */
 function overLimit(f: Field, v: unknown): string | undefined {
@@ -287,6 +290,21 @@ function overLimit(f: Field, v: unknown): string | undefined {
   const items = f.items ?? ITEMS_MAX;
   if (v.length > items) return `${f.name} must have at most ${items} items`;
   return v.some((x) => longer(x as string, max)) ? `${f.name} items must be at most ${max} characters` : undefined;
+}
+
+/**
+ * Vienna codes as the table prints them (3.1.1 and 030101 are 03.01.01), each once, in the order given,
+ * so a set that writes them another way imports the same codes every time; or why the line is refused.
+ */
+function viennaCodes(f: Field, given: string[]): string[] | string {
+  const table = viennaTable();
+  const out = new Set<string>();
+  for (const g of given) {
+    const code = table.known(g);
+    if (code === null) return `${f.name} has an unknown Vienna code "${g}" (codes are category.division.section, e.g. 03.01.01)`;
+    out.add(code);
+  }
+  return [...out];
 }
 
 /** Checks one line of `entity`'s file. */
@@ -323,6 +341,11 @@ export function checkLine(entity: Entity, text: string): Checked {
       if (out === undefined) return { reason: describe(f) };
       const over = LIMITED.has(f.kind) ? overLimit(f, v) : undefined;
       if (over) return { reason: over };
+      if (f.kind === 'viennaCodes') {
+        const codes = viennaCodes(f, v as string[]);
+        if (typeof codes === 'string') return { reason: codes };
+        out = arrayLiteral(codes);
+      }
       if (f.kind === 'file') {
         file = out;
         continue;
