@@ -152,6 +152,30 @@ export class Analyser {
     );
   }
 
+  /**
+   * Given marks scored against the proposal one by one, as analyse() scores its candidates (a watch meets
+   * the marks new in an import or a journal this way: src/watches/); those under Low are left out.
+   * `cosines` holds the cosine of the proposal's logo with each mark's, where both have one.
+   */
+  async scoreMarks(p: Proposal, rows: CandidateRow[], cosines: ReadonlyMap<string, number>): Promise<Finding[]> {
+    const dead = await this.deadStatuses();
+    const engine = await this.index.ready();
+    const sides = new Map<number, { form: MarkForm; weightOf: WeightOf }>();
+    const alike = modelThresholds(p.logo?.model ?? '');
+    const out: Finding[] = [];
+    for (const row of rows) {
+      const related = relatedClasses(closestClass(p.classes, row.class_number).ours);
+      let side = sides.get(related[0]);
+      if (!side) {
+        const weightOf = engineWeights(engine, related);
+        sides.set(related[0], (side = { weightOf, form: markForm(p.text, weightOf) }));
+      }
+      const f = score(p, side.form, side.weightOf, { row }, !dead.has(row.status), cosines.get(row.application_number), alike);
+      if (f.score.overall >= PARAMS.thresholds.low) out.push(f);
+    }
+    return out;
+  }
+
   private deadStatuses(): Promise<Set<string>> {
     this.dead ??= this.repo.deadStatuses().catch((err: unknown) => {
       this.dead = null;

@@ -62,6 +62,8 @@ export const EVENT_CATEGORIES = {
   'trademark.attorney_changed': 'cat_attorney',
   'trademark.cited_mark_added': 'cat_exam_reports',
   'trademark.renewal_due': null,
+  // Sent to the webhook a similarity watch names (src/watches/), never to the changes feed: the threats analysis.
+  'trademark.similar_filed': 'cat_threats',
 } as const satisfies Record<string, Category | null>;
 
 export type EventName = keyof typeof EVENT_CATEGORIES;

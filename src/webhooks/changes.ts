@@ -6,7 +6,7 @@ import type { Category } from '../accounts/access.ts';
 import { canonicalCase, limitParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { gateOf } from '../trademarks/gate.ts';
-import { EVENT_NAMES, isEventName } from './events.ts';
+import { ADDRESSED_EVENTS, EVENT_NAMES, isEventName } from './events.ts';
 import type { FeedRepository } from './feedRepository.ts';
 
 const list = (name: string, max: number, each: (s: string) => string | null) =>
@@ -78,7 +78,7 @@ export class ChangesFeed {
     const since = q.since ?? '0';
     const bySeq = /^\d+$/.test(since);
     const rows = await this.repo.read({
-      events: gate.events.filter((e) => !q.events || q.events.includes(e)),
+      events: gate.events.filter((e) => !ADDRESSED_EVENTS.has(e) && (!q.events || q.events.includes(e))),
       since: bySeq ? { seq: since } : { time: new Date(since) },
       applicationNumbers: q.application_numbers,
       limit: q.limit + 1,
@@ -89,7 +89,7 @@ export class ChangesFeed {
       // For a since given as a time after every event, what follows is whatever comes next.
       next_since: page.length ? page[page.length - 1].seq : bySeq ? since : await this.repo.lastCursor(),
       has_more: rows.length > q.limit,
-      omitted_events: [...gate.omittedEvents],
+      omitted_events: gate.omittedEvents.filter((e) => !ADDRESSED_EVENTS.has(e)),
       changes: page.map((x) => ({
         event_id: x.event_id,
         event: x.event,

@@ -188,14 +188,17 @@ export class DeliveryRepository {
            select id from outbox where fanned_out_at is null order by id limit ? for update skip locked),
          done as (
            update outbox o set fanned_out_at = now(), relayed_at = now(), seq = coalesce(o.seq, nextval('outbox_seq'))
-           from picked where o.id = picked.id returning o.id, o.event, o.application_number),
+           from picked where o.id = picked.id returning o.id, o.event, o.application_number, o.webhook_id),
          made as (
            insert into webhook_deliveries (webhook_id, outbox_id, queued_at)
            select w.id, done.id, now() from done
              join webhook_marks m on m.application_number = done.application_number
              join webhooks w on w.id = m.webhook_id
-           where w.active and (w.events @> '{*}' or done.event = any(w.events))
-           order by done.id
+           where done.webhook_id is null and w.active and (w.events @> '{*}' or done.event = any(w.events))
+           -- An event addressed to one webhook (a watch's hit) goes to it alone, whatever its events list.
+           union all
+           select w.id, done.id, now() from done join webhooks w on w.id = done.webhook_id where w.active
+           order by 2
            on conflict (outbox_id, webhook_id) do nothing
            returning outbox_id, webhook_id)
          select (select count(*)::int from done) as events,

@@ -30,7 +30,7 @@ export class FeedRepository {
 
   /** Up to `limit` events of the filter, oldest cursor first. */
   async read(f: FeedFilter): Promise<FeedRow[]> {
-    const where = ['o.seq is not null', 'o.event = any(?)', 'seq' in f.since ? 'o.seq > ?' : 'o.created_at >= ?'];
+    const where = ['o.seq is not null', 'o.webhook_id is null', 'o.event = any(?)', 'seq' in f.since ? 'o.seq > ?' : 'o.created_at >= ?'];
     const args: (string | Date | string[])[] = [[...f.events], 'seq' in f.since ? f.since.seq : f.since.time];
     if (f.applicationNumbers?.length) {
       where.push('o.application_number = any(?)');

@@ -37,6 +37,9 @@ export interface WebhookChanges {
   secret?: Buffer;
 }
 
+/** The account's similarity watches (src/watches/), which the monitored-mark limit counts beside the webhooks' marks. */
+const WATCHES = '(select count(*)::int from watches where account_id = ?)';
+
 // Every query is scoped to the owning account: another account's webhook is simply not found.
 const WEBHOOK_SELECT = `
   select w.id, w.url, w.events, w.active, w.failure_count, w.disabled_reason,
@@ -67,14 +70,17 @@ export class WebhookRepository {
     await trx.raw(`select pg_advisory_xact_lock(hashtext('nishaan.webhooks'), hashtext(?))`, [accountId]);
   }
 
-  /** Distinct marks the account's webhooks monitor, leaving out one webhook (the one being changed). */
+  /**
+   * Distinct marks the account's webhooks monitor, leaving out one webhook (the one being changed), plus
+   * its similarity watches (each counts as one monitored mark: docs/plans.md).
+   */
   async monitoredCount(trx: Knex.Transaction, accountId: string, except: string | null, adding: string[]): Promise<number> {
     const r = await trx.raw(
-      `select count(*)::int as n from (
+      `select (select count(*)::int from (
          select m.application_number from webhook_marks m join webhooks w on w.id = m.webhook_id
          where w.account_id = ? and w.id is distinct from ?::uuid
-         union select unnest(?::text[])) x`,
-      [accountId, except, adding],
+         union select unnest(?::text[])) x) + ${WATCHES} as n`,
+      [accountId, except, adding, accountId],
     );
     return r.rows[0].n;
   }
@@ -141,12 +147,12 @@ export class WebhookRepository {
     return this.db('webhooks').where({ id, account_id: accountId }).first('url', 'secret');
   }
 
-  /** Distinct marks across all the account's webhooks. */
+  /** Distinct marks across all the account's webhooks, plus its similarity watches. */
   async monitoredTotal(accountId: string): Promise<number> {
     const r = await this.db.raw(
-      `select count(distinct m.application_number)::int as n
-       from webhook_marks m join webhooks w on w.id = m.webhook_id where w.account_id = ?`,
-      [accountId],
+      `select (select count(distinct m.application_number)::int
+       from webhook_marks m join webhooks w on w.id = m.webhook_id where w.account_id = ?) + ${WATCHES} as n`,
+      [accountId, accountId],
     );
     return r.rows[0].n;
   }

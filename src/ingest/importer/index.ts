@@ -217,7 +217,7 @@ async function applyEntity(client: pg.Client, e: Entity, file: string, run: RunS
   } else {
     if (!run.baseline) {
       if (e.name === 'trademarks') {
-        await progress.step('trademarks: new in this set', () => rememberNewTrademarks(client), n);
+        await progress.step('trademarks: new in this set', () => rememberNewTrademarks(client, run.runId), n);
         await progress.step('trademarks: status, alert and proprietor changes noted', () => noteFieldChanges(client), n);
       }
       c.events = await progress.step(`${e.name}: events written`, () => writeEvents(client, e, run.runId, run.importTime), n);

@@ -118,13 +118,20 @@ export async function* takeRejects(client: ClientBase, e: Entity): AsyncGenerato
   await client.query(`truncate ${REJECTS}`);
 }
 
-/** Remembers which staged trademarks are new, before they are written: their linked records make no events. */
-export async function rememberNewTrademarks(client: ClientBase): Promise<number> {
+/**
+ * Remembers which staged trademarks are new, before they are written: their linked records make no events.
+ * They are also kept with the run (import_new_marks), where the similarity watches read a delta's new filings.
+ */
+export async function rememberNewTrademarks(client: ClientBase, runId: number): Promise<number> {
   const r = await client.query(
     `insert into ${NEW_TRADEMARKS} select s.application_number from ${stageTable({ name: 'trademarks' })} s
      where not exists (select 1 from trademarks t where t.application_number = s.application_number)`,
   );
   await client.query(`analyze ${NEW_TRADEMARKS}`);
+  await client.query(
+    `insert into import_new_marks (import_run_id, application_number) select $1, application_number from ${NEW_TRADEMARKS}`,
+    [runId],
+  );
   return r.rowCount ?? 0;
 }
 
