@@ -13,6 +13,7 @@ import {
   S_ALL_WORDS,
   S_COMPOUND,
   S_EXACT,
+  S_NEAR,
   S_PHONETIC,
   S_PREFIX,
   S_SPELLING,
@@ -53,6 +54,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   s.close(S_PREFIX);
   found.admit(2, s);
   s.close(S_WORD);
+  s.close(S_NEAR);
   const joined = v.id(q.compact);
   if (joined >= 0) s.takeWord(ix.post, joined, 0);
   for (const parts of splits(v, q.compact, words)) admitRuns(ix, s, parts);

@@ -193,7 +193,7 @@ export const PhoneticWord = z
   .openapi('PhoneticWord');
 
 export const SoundAlike = TrademarkSummary.pick({ application_number: true, word_mark: true, class_number: true, status: true })
-  .extend({ score: z.number().int(), strategy: z.enum(['spelling', 'phonetic']) })
+  .extend({ score: z.number().int(), strategy: z.enum(['near', 'spelling', 'phonetic']) })
   .openapi('SoundAlike');
 
 export const PhoneticResponse = z

@@ -9,7 +9,7 @@ import type { SearchIndex } from './manager.ts';
 import { normaliseMark, phoneticCodes, romanise, wordsOf } from './normalise.ts';
 import { type MatchType, prepareQuery } from './query.ts';
 import type { PublicSearchParams, SearchParams, SortParam } from './schemas.ts';
-import { S_SPELLING, STRATEGIES, score } from './strategies.ts';
+import { S_NEAR, S_SPELLING, STRATEGIES, score } from './strategies.ts';
 import { type After, type DayRange, FACETS, type Facet, type Filter, type IndexHit, type Sort, type SortField } from './types.ts';
 
 type Bucket = Record<string, number>[];
@@ -124,14 +124,17 @@ export class SearchService {
     const words = wordsOf(q.normalised).map((w) => ({ word: w, romanised: romanise(w), codes: phoneticCodes(w) }));
     let alikes: SearchBody['results'] = [];
     if (q.words.length) {
-      // Start the page after every stronger strategy: only spelling variants and sound-alikes.
-      const after: After = {
-        strategy: S_SPELLING - 1,
+      // Pages that start after every stronger strategy: one-word variants (`near`, found first), then
+      // the other spelling variants and sound-alikes.
+      const after = (strategy: number): After => ({
+        strategy,
         dist: Number.MAX_SAFE_INTEGER,
         len: Number.MAX_SAFE_INTEGER,
         appNo: Number.MAX_SAFE_INTEGER,
-      };
-      const r = engine.search(q, { classes: null, status: null }, 21, after);
+      });
+      const none = { classes: null, status: null };
+      const near = engine.search(q, none, 21, after(S_NEAR - 1)).hits.filter((h) => h.strategy === S_NEAR);
+      const r = { hits: [...near, ...engine.search(q, none, 21, after(S_SPELLING - 1)).hits] };
       alikes = summaries(
         engine,
         r.hits.filter((h) => String(h.appNo) !== appNo),

@@ -9,6 +9,7 @@ import {
   S_ALL_WORDS,
   S_COMPOUND,
   S_EXACT,
+  S_NEAR,
   S_PHONETIC,
   S_PREFIX,
   S_SPELLING,
@@ -44,6 +45,15 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   if (id >= 0) s.takeWord(ix.post, id, 0);
   s.close(S_WORD);
   if (q.normalised.length <= 2) return;
+  // Marks that are one word, a spelling variant of the query's: compared as wholes, they are closer
+  // than a word the query ends or sits inside. A variant holding the query (ASUNRISE) stays a
+  // suffix or substring match, where the contract's users look for it.
+  for (const r of related(v, w, false)) {
+    if (r.level !== 1) break;
+    const word = v.words[r.id];
+    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, word.length);
+  }
+  s.close(S_NEAR);
 
   for (const parts of splits(v, w, [w])) admitRuns(ix, s, parts);
   s.close(S_COMPOUND);

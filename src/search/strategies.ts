@@ -1,9 +1,13 @@
 // SMART's strategies, strongest first. A mark is found by its strongest strategy only; results are
 // ordered by strategy, then spelling distance, then length of the mark, then application number.
+// `near` comes before the other fuzzy and partial-word strategies because marks are compared as
+// wholes: a one-word mark a letter off the query (LEICA for LEIA, OPERA for OEPRA) is closer to it
+// than a word the query only ends or sits inside (ALTEX for LTEX), or a compound of other words.
 export const STRATEGIES = [
   'exact', // the whole mark is the query
   'prefix', // the mark starts with the query
   'word', // the query is a whole word (or run of whole words) of the mark
+  'near', // a one-word mark within the spelling edits of a one-word query, not holding it: LEICA for LEIA
   'compound', // the query joined or split differently: SUNRISEFOODS ⇄ SUNRISE FOODS
   'all_words', // every query word is a whole word of the mark, in another order, or but THE, OF, AND…
   'suffix', // the mark ends with the query
@@ -18,14 +22,15 @@ export type Strategy = (typeof STRATEGIES)[number];
 export const S_EXACT = 0;
 export const S_PREFIX = 1;
 export const S_WORD = 2;
-export const S_COMPOUND = 3;
-export const S_ALL_WORDS = 4;
-export const S_SUFFIX = 5;
-export const S_SUBSTRING = 6;
-export const S_SUBSTRING_CROSS = 7;
-export const S_SPELLING = 8;
-export const S_PHONETIC = 9;
-export const S_PARTIAL = 10;
+export const S_NEAR = 3;
+export const S_COMPOUND = 4;
+export const S_ALL_WORDS = 5;
+export const S_SUFFIX = 6;
+export const S_SUBSTRING = 7;
+export const S_SUBSTRING_CROSS = 8;
+export const S_SPELLING = 9;
+export const S_PHONETIC = 10;
+export const S_PARTIAL = 11;
 export const STRATEGY_COUNT = STRATEGIES.length;
 /** A partial match's distance runs 0 (the query's whole weight shared) to PARTIAL_STEPS (none of it): src/search/partial.ts. */
 export const PARTIAL_STEPS = 15;
@@ -34,10 +39,11 @@ export const PARTIAL_STEPS = 15;
 // a stronger one. Within a band, distance costs more than length, as in the ordering.
 const BANDS: [number, number][] = [
   [100, 100],
-  [86, 99],
-  [76, 85],
-  [68, 75],
-  [60, 67],
+  [87, 99],
+  [79, 86],
+  [72, 78],
+  [66, 71],
+  [60, 65],
   [52, 59],
   [44, 51],
   [38, 43],
@@ -47,7 +53,7 @@ const BANDS: [number, number][] = [
 ];
 
 /**
- * A result's score: the top of its strategy's band, less steps for spelling distance (spelling and
+ * A result's score: the top of its strategy's band, less steps for spelling distance (near, spelling and
  * phonetic only, at most 3) and, within a step, for how much longer the mark is than the query.
  * Scores never increase down the result order.
  */
@@ -57,7 +63,7 @@ export function score(strategy: number, dist: number, markLength: number, queryL
   if (width === 0) return high;
   // A partial match's distance is the share of the query's weight it misses, in PARTIAL_STEPS steps.
   if (strategy === S_PARTIAL) return high - Math.round((Math.min(dist, PARTIAL_STEPS) * width) / PARTIAL_STEPS);
-  const fuzzy = strategy >= S_SPELLING;
+  const fuzzy = strategy >= S_SPELLING || strategy === S_NEAR;
   // A fuzzy match's distance counts half steps (see Related.dist): the score takes whole edits.
   if (fuzzy) dist >>= 1;
   const step = fuzzy ? Math.floor((width + 1) / 4) : width + 1;

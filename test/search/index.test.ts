@@ -59,7 +59,7 @@ const strategyOf = (hits: [number, string][], appNo: number) => hits.find((h) =>
 describe('search index', () => {
   const e = engineOf();
 
-  it('finds the mark itself first, then prefixes, whole words, compounds, other orders, suffixes, substrings, spellings and sounds', () => {
+  it('finds the mark itself first, then prefixes, whole words, near marks, compounds, other orders, suffixes, substrings, spellings and sounds', () => {
     const hits = find(e, 'sunrise');
     const expected: Record<number, string> = {
       1001: 'exact',
@@ -75,8 +75,8 @@ describe('search index', () => {
       1010: 'compound',
       1007: 'substring',
       1012: 'substring',
-      1009: 'spelling',
-      1013: 'spelling',
+      1009: 'near',
+      1013: 'near',
     };
     for (const [app, s] of Object.entries(expected)) expect(strategyOf(hits, Number(app)), `${app}`).to.equal(s);
     const order = hits.map((h) => STRATEGIES.indexOf(h[1] as never));
@@ -90,9 +90,32 @@ describe('search index', () => {
     // SUNRISER (8), SUNRISEFOODS (12), SUNRISE FOODS ×3 (13): the three equal ones by application number.
     expect(hits).to.deep.equal([1006, 1004, 1003, 1025, 1026]);
     const spelled = find(e, 'KINGFISHERS')
-      .filter((h) => h[1] === 'spelling')
+      .filter((h) => h[1] === 'near')
       .map((h) => h[0]);
     expect(spelled).to.deep.equal([1027, 1028]);
+  });
+
+  it('puts a one-word mark a spelling variant of a one-word query before suffixes and substrings, as near', () => {
+    const x = engineOf([
+      [1, 'LATEX'],
+      [2, 'ALTEX'],
+      [3, 'BULLTEX'],
+      [4, 'LTEXA'],
+      [5, 'LATEX GLOVES'],
+      [6, 'LITEXO'],
+    ]);
+    const hits = find(x, 'LTEX');
+    // LTEXA begins with the query (prefix); ALTEX holds it, so it stays a suffix though one letter off.
+    expect(hits).to.deep.equal([
+      [4, 'prefix'],
+      [1, 'near'],
+      [2, 'suffix'],
+      [3, 'suffix'],
+      [5, 'spelling'],
+      [6, 'phonetic'],
+    ]);
+    // Two words are not a one-word mark: a multi-word query has no near matches.
+    expect(find(x, 'LATX GLOVES').some((h) => h[1] === 'near')).to.equal(false);
   });
 
   it('joins and splits compounds: SUNRISEFOODS ⇄ SUNRISE FOODS', () => {

@@ -124,7 +124,7 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
         ?.strategy;
     expect(await strategy('SUNRISEFOODS', '5000002')).to.equal('compound');
     expect(await strategy('SUNRISE', '5000007')).to.equal('compound');
-    expect(await strategy('SUNRISE', '5000005')).to.equal('spelling');
+    expect(await strategy('SUNRISE', '5000005')).to.equal('near');
     expect(await strategy('SHRI%20GANESH', '5000009')).to.equal('spelling');
     expect(await strategy('SHREE%20GANESH', '5000009')).to.equal('phonetic');
   });
