@@ -11,6 +11,8 @@ export interface LogoHit {
   word_mark: string;
   class_number: number;
   status: string;
+  /** The mark's Vienna codes, which are its logo's (one logo a mark); null when the register has none. */
+  vienna_codes: string[] | null;
   object_key: string;
 }
 
@@ -104,7 +106,8 @@ export class LogoRepository {
         select v.application_number, v.embedding::${cast} <=> ${q} as distance from logo_vectors v
         where v.model = '${model}'${only}
         order by v.embedding::${cast} <=> ${q} limit ${pool})
-      select nn.application_number, t.word_mark, t.class_number, t.status, l.object_key, 1 - nn.distance as similarity, ${second} as second
+      select nn.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key,
+        1 - nn.distance as similarity, ${second} as second
       from nn join logos l using (application_number) join trademarks t using (application_number) ${join}
       order by nn.distance, nn.application_number`;
     type Row = Nearest & { second: number | null };
@@ -132,7 +135,8 @@ export class LogoRepository {
     if (!appNos.length) return [];
     const kept = markFilterSql(filter);
     const r = await this.db.raw(
-      `select l.application_number, t.word_mark, t.class_number, t.status, l.object_key, concat_ws(' ', l.ocr_text, l.ocr_detected) as text
+      `select l.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key,
+         concat_ws(' ', l.ocr_text, l.ocr_detected) as text
        from logos l join trademarks t using (application_number) where l.application_number = any(?::text[]) and ${kept.sql}`,
       [appNos, ...kept.bindings],
     );

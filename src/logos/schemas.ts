@@ -109,6 +109,10 @@ const common = {
   word_mark: z.string(),
   class_number: z.number().int(),
   status: z.string(),
+  vienna_codes: z.array(z.string()).openapi({
+    description: "Vienna codes of the logo's figurative elements (the mark's), as the register prints them; empty when it has none",
+    example: ['03.01.01', '27.05.17'],
+  }),
   logo: SignedLink.openapi({ description: 'The logo image, a 30-minute signed URL' }),
 };
 

@@ -41,7 +41,7 @@ export interface TextQuery {
 }
 
 /** The filters logo search takes, by the fields its results carry (src/schema/markFilters.ts logoFilters). */
-export type LogoFilters = Pick<MarkFilterParams, 'class_number' | 'classes' | 'status'>;
+export type LogoFilters = Pick<MarkFilterParams, 'class_number' | 'classes' | 'status' | 'vienna_codes'>;
 
 export class LogoService {
   constructor(
@@ -53,9 +53,10 @@ export class LogoService {
     private readonly values: FacetValues,
   ) {}
 
-  /** The filter asked for (null for none); an unknown status is a 400 naming it. */
+  /** The filter asked for (null for none); an unknown status or Vienna code is a 400 naming it. */
   private filter(f: LogoFilters): Promise<MarkFilter | null> {
-    return resolveMarkFilter({ class_number: f.class_number, classes: f.classes, status: f.status }, this.values, 'body');
+    const { class_number, classes, status, vienna_codes } = f;
+    return resolveMarkFilter({ class_number, classes, status, vienna_codes }, this.values, 'body');
   }
 
   async text(q: TextQuery, max: number, accountId: string, filters: LogoFilters = {}) {
@@ -273,6 +274,7 @@ export class LogoService {
       word_mark: row.word_mark,
       class_number: row.class_number,
       status: row.status,
+      vienna_codes: row.vienna_codes ?? [],
       logo: signedLink(this.store, row.object_key, accountId),
     };
   }

@@ -109,9 +109,15 @@ export const valuesField = (name: string, description: string) =>
     .refine((list) => list.length > 0, `${name} must name at least one value`)
     .openapi({ description });
 
-/** The filters logo search takes in its body, by the fields its results carry (class_number, status). */
+export const VIENNA_DESCRIPTION =
+  'Only logos with a figurative element of these Vienna codes, an array or separated by commas: a code matches itself and every ' +
+  'code below it (03.01 matches 03.01.01), so a division or category finds its whole branch. Written as the register prints ' +
+  'them (03.01.01) or 3.1.1 or 030101; GET /v1/reference/vienna-codes/ lists them, and an unknown code is a 400';
+
+/** The filters logo search takes in its body, by the fields its results carry (class_number, status, vienna_codes). */
 export const logoFilters = {
   class_number: classNumber.optional().openapi({ description: 'Only logos of marks in this Nice class (1-45); combined with classes' }),
   classes: classesField.optional(),
   status: valuesField('status', STATUS_DESCRIPTION.replace('comma-separated', 'an array or separated by commas')).optional(),
+  vienna_codes: valuesField('vienna_codes', VIENNA_DESCRIPTION).optional(),
 };

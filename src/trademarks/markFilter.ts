@@ -1,4 +1,5 @@
 import { invalidParameter, type Where } from '../errors.ts';
+import { viennaTable } from '../reference/vienna.ts';
 import { GROUP_NAMES, isGroup, labelsOf, STATUS_GROUPS, type StatusGroup } from '../search/statusGroups.ts';
 
 // A filter of marks by their register fields, as listings other than word-mark search apply it (a
@@ -19,6 +20,8 @@ export interface MarkFilterParams {
   /** Days since 1970-01-01, inclusive. */
   application_date_from?: number;
   application_date_to?: number;
+  /** Vienna codes in any form the shipped table reads (src/reference/vienna.ts). */
+  vienna_codes?: string[];
 }
 
 /** Each null is no condition; a list keeps marks with any of its values. */
@@ -30,6 +33,8 @@ export interface MarkFilter {
   state: string[] | null;
   /** Days since 1970-01-01, inclusive; an open end is null. */
   applicationDays: { from: number | null; to: number | null } | null;
+  /** The Vienna codes asked for and every code below them, as the table prints them: a mark with any of them is kept. */
+  vienna: string[] | null;
 }
 
 /** The values of a facet a filter may name. */
@@ -81,8 +86,31 @@ export async function resolveMarkFilter(p: MarkFilterParams, known: FacetValues,
     filing_mode: await facet('filing_mode'),
     state: await facet('state'),
     applicationDays: from === null && to === null ? null : { from, to },
+    vienna: p.vienna_codes === undefined ? null : viennaBranches(p.vienna_codes, where),
   };
   return Object.values(f).some((x) => x !== null) ? f : null;
+}
+
+/**
+ * Each code asked for with every code below it, so 03.01 keeps a mark coded 03.01.01; a code the table
+ * does not have is a 400 naming the parameter (it would match nothing, which reads as "no such logo").
+ */
+function viennaBranches(given: string[], where: Where): string[] {
+  const table = viennaTable();
+  const out = new Set<string>();
+  for (const g of given) {
+    const code = table.known(g);
+    if (code === null) {
+      throw invalidParameter(
+        where,
+        'vienna_codes',
+        `unknown Vienna code "${g}"; a code is category.division.section (e.g. 03.01.01, 03.01 or 03), ` +
+          'as GET /v1/reference/vienna-codes/ lists them',
+      );
+    }
+    for (const c of table.below(code)) out.add(c);
+  }
+  return [...out];
 }
 
 /** Status labels and groups as the labels they stand for. */

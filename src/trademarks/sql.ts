@@ -70,5 +70,7 @@ export function markFilterSql(f: MarkFilter | null): { sql: string; bindings: Kn
   const days = f?.applicationDays;
   if (days && days.from !== null) add(`t.application_date >= date '1970-01-01' + ?::int`, days.from);
   if (days && days.to !== null) add(`t.application_date <= date '1970-01-01' + ?::int`, days.to);
+  // Any shared code (trademarks_vienna_idx); the list already holds every code below the ones asked for.
+  if (f?.vienna) add('t.vienna_codes && ?::text[]', f.vienna);
   return { sql: where.length ? where.join(' and ') : 'true', bindings };
 }

@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import type request from 'supertest';
+import { expectBadParam } from '../helpers/http.ts';
+import { type ImageServer, startImageServer } from '../helpers/imageServer.ts';
+import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
+
+// Logo search's vienna_codes filter (docs/logos.md): a code keeps logos with that code or any code
+// below it (03.01 keeps 03.01.01), several codes keep logos with any of them, and it combines with
+// the other filters. Every result shows its logo's codes. An unknown code is a 400 naming the parameter.
+
+type Hit = { application_number: string; class_number: number; vienna_codes: string[] };
+const apps = (results: Hit[]) => results.map((r) => r.application_number).sort();
+const INK: [number, number, number] = [20, 40, 160];
+
+const MARKS = [
+  { app: '5400001', cls: 30, codes: ['03.01.01', '27.05.17'], draw: { slug: 'apple', text: 'SUNRISE' }, supplied: 'SUNRISE' },
+  { app: '5400002', cls: 29, codes: ['03.01.08'], draw: { slug: 'leaflet', text: 'SUNRISE' }, supplied: 'SUNRISE' },
+  { app: '5400003', cls: 30, codes: ['01.03.01'], draw: { slug: 'docker', text: 'SUNRISE' }, supplied: 'SUNRISE' },
+  { app: '5400004', cls: 30, codes: null, draw: { slug: 'firefox', text: 'SUNRISE' }, supplied: 'SUNRISE' },
+  { app: '5400005', cls: 30, codes: ['26.01.03'], draw: { slug: 'github', ink: INK } },
+  { app: '5400006', cls: 25, codes: ['26.04.01', '26.01.16'], draw: { slug: 'github', ink: [160, 20, 20] as [number, number, number] } },
+  { app: '5400007', cls: 30, codes: [], draw: { slug: 'github', ink: [20, 120, 40] as [number, number, number], size: 120 } },
+];
+const CODES = Object.fromEntries(MARKS.map((m) => [m.app, m.codes ?? []]));
+
+describe('logo search: Vienna codes', function () {
+  this.timeout(60_000);
+  let t: LogoTestApp;
+  let server: ImageServer;
+  let query: Buffer;
+
+  before(async () => {
+    query = await drawLogo({ slug: 'github', ink: INK });
+    server = await startImageServer({ '/q.png': (res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(query) });
+    t = await createLogoApp({ IMAGE_FETCH_TEST_ALLOW: server.hostPort, IMAGE_FETCH_TEST_CA: server.caFile });
+    await addLogos(
+      t.app,
+      MARKS.map((m) => ({ app: m.app, mark: m.supplied ?? '', draw: m.draw, supplied: m.supplied })),
+    );
+    for (const m of MARKS) {
+      await t.app.deps.db('trademarks').where({ application_number: m.app }).update({ class_number: m.cls, vienna_codes: m.codes });
+    }
+    expect(await indexPending(t)).to.deep.equal({ done: MARKS.length, failed: 0 });
+  });
+  after(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  const text = async (body: object) => {
+    const res = await t.app.post('/v1/logo-search/text/').send({ query_text: 'SUNRISE', ...body });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body as { count: number; results: Hit[] };
+  };
+  const image = async (fields: Record<string, string | string[]>) => {
+    let req = t.app.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('similarity_level', 'low');
+    for (const [k, v] of Object.entries(fields)) for (const x of [v].flat()) req = req.field(k, x);
+    const res = await req;
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body as { count: number; results: Hit[] };
+  };
+
+  it("shows each result's Vienna codes, an empty list where the mark has none", async () => {
+    const all = await text({});
+    expect(apps(all.results)).to.deep.equal(['5400001', '5400002', '5400003', '5400004']);
+    for (const r of all.results) expect(r.vienna_codes, r.application_number).to.deep.equal(CODES[r.application_number]);
+    const img = await image({});
+    expect(img.results.length).to.be.at.least(3);
+    for (const r of img.results) expect(r.vienna_codes, r.application_number).to.deep.equal(CODES[r.application_number]);
+  });
+
+  it('keeps logos with a code or any code below it, in any accepted form', async () => {
+    expect(apps((await text({ vienna_codes: '03.01' })).results)).to.deep.equal(['5400001', '5400002']);
+    expect(apps((await text({ vienna_codes: '3' })).results)).to.deep.equal(['5400001', '5400002']);
+    expect(apps((await text({ vienna_codes: ['030101'] })).results)).to.deep.equal(['5400001']);
+    expect(apps((await text({ vienna_codes: '27.5.17' })).results)).to.deep.equal(['5400001']);
+    const two = await text({ vienna_codes: '01.03, 03.01.08' });
+    expect(apps(two.results)).to.deep.equal(['5400002', '5400003']);
+    expect(two.count).to.equal(2);
+    expect(await text({ vienna_codes: ['03.07'] }))
+      .to.include({ count: 0 })
+      .and.to.have.property('results')
+      .that.deep.equals([]);
+  });
+
+  it('combines with the class filter and applies to bulk text', async () => {
+    expect(apps((await text({ vienna_codes: '03', class_number: 30 })).results)).to.deep.equal(['5400001']);
+    expect(apps((await text({ vienna_codes: ['01', '03'], classes: [29, 30] })).results)).to.deep.equal(['5400001', '5400002', '5400003']);
+    const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
+    const res = await c.post('/v1/logo-search/bulk-text/').send({ queries: [{ query_text: 'sunrise' }], vienna_codes: '01.03.01' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(apps(res.body.results[0].results)).to.deep.equal(['5400003']);
+  });
+
+  it('filters image, image-URL and bulk image search alike, with the other filters', async () => {
+    expect(apps((await image({ vienna_codes: '26' })).results)).to.deep.equal(['5400005', '5400006']);
+    expect(apps((await image({ vienna_codes: ['26.01'], img_cnt: '5' })).results)).to.deep.equal(['5400005', '5400006']);
+    expect(apps((await image({ vienna_codes: '26.04.01,27' })).results)).to.deep.equal(['5400006']);
+    expect(apps((await image({ vienna_codes: '26', class_number: '30' })).results)).to.deep.equal(['5400005']);
+    const url = await t.app
+      .post('/v1/logo-search/image-url/')
+      .send({ image_url: `${server.origin}/q.png`, similarity_level: 'low', vienna_codes: ['26.04'] });
+    expect(url.status, JSON.stringify(url.body)).to.equal(200);
+    expect(apps(url.body.results)).to.deep.equal(['5400006']);
+    expect(url.body.results[0].vienna_codes).to.deep.equal(['26.04.01', '26.01.16']);
+    const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
+    const bulk = await c
+      .post('/v1/logo-search/bulk-image/')
+      .attach('uploaded_files', query, 'q.png')
+      .field('similarity_level', 'low')
+      .field('vienna_codes', '26.1.3');
+    expect(bulk.status, JSON.stringify(bulk.body)).to.equal(200);
+    expect(apps(bulk.body.results[0].results)).to.deep.equal(['5400005']);
+  });
+
+  it('answers an unknown or malformed code with a 400 naming vienna_codes, charging nothing and fetching nothing', async () => {
+    const c = await t.app.client({ quotas: { logo_searches: 10 } });
+    const cases: (() => Promise<request.Response>)[] = [
+      () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: '03.01.03' }),
+      () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: ['03.01', 'lion'] }),
+      () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: '98.02' }),
+      () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: [] }),
+      () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: 301 }),
+      () => c.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('vienna_codes', '3.1.100'),
+      () => c.post('/v1/logo-search/image-url/').send({ image_url: `${server.origin}/q.png`, vienna_codes: '99' }),
+    ];
+    const seen = server.seen.length;
+    for (const send of cases) expectBadParam(await send(), 'vienna_codes');
+    const unknown = await c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: '03.01.03' });
+    expect(unknown.body.details[0].message).to.contain('unknown Vienna code "03.01.03"');
+    expect(server.seen.length).to.equal(seen);
+    expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
+  });
+});
