@@ -57,6 +57,9 @@ import { ThreatService } from './threats/service.ts';
 import { RegisterValues } from './trademarks/markFilter.ts';
 import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
+import { WatchMatcher } from './watches/matcher.ts';
+import { WatchRepository } from './watches/repository.ts';
+import { WatchService } from './watches/service.ts';
 import { ChangesFeed } from './webhooks/changes.ts';
 import { Deliverer, type DeliverySettings } from './webhooks/delivery.ts';
 import { DeliveryRepository } from './webhooks/deliveryRepository.ts';
@@ -98,6 +101,7 @@ export interface Repositories {
   renewals: RenewalRepository;
   mail: MailRepository;
   logos: LogoRepository;
+  watches: WatchRepository;
 }
 
 export interface Services {
@@ -123,6 +127,10 @@ export interface Services {
   webhooks: WebhookService;
   changes: ChangesFeed;
   logos: LogoService;
+  /** Similarity watches: proposals watched for confusingly similar new filings (/user/v1/watches/). */
+  watches: WatchService;
+  /** Meets the marks new in an import run with the watches they could fire (the workers'). */
+  watchMatcher: WatchMatcher;
   /**
    * Resolves once this process has heard PostgreSQL announce the changes committed so far, so a
    * revoked key is refused by the very next request to this process (others hear within milliseconds).
@@ -199,6 +207,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const registerValues = new RegisterValues(search, repos.trademarks);
   // One analysis of likely confusion, behind both a mark's threats and a clearance.
   const analyser = new Analyser(search, repos.trademarks, repos.threats, logos.texts);
+  const watchMatcher = new WatchMatcher(repos.watches, analyser, repos.threats, search);
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
@@ -230,6 +239,8 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     webhooks: new WebhookService(repos.webhooks, secrets, outbound),
     changes: new ChangesFeed(repos.feed),
     logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout, registerValues),
+    watches: new WatchService(repos.watches, repos.webhooks, new ProposedLogos(logos.sidecar, logos.images.fetch), watchMatcher),
+    watchMatcher,
     announced: () => listener.sync(),
     uploadDir: config.uploadDir,
     deliverer: new Deliverer(
@@ -298,6 +309,7 @@ function repositories(db: Db): Repositories {
     renewals: new RenewalRepository(db),
     mail: new MailRepository(db),
     logos: new LogoRepository(db),
+    watches: new WatchRepository(db),
   };
 }
 

@@ -57,7 +57,7 @@ export interface EndpointDef<
   R extends z.ZodType,
   S extends Security = 'none',
 > {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express-style path, e.g. `/v1/trademarks/:app_no/`. */
   path: string;
   operationId: string;

@@ -11,6 +11,7 @@ import { reportRoutes } from './reports.ts';
 import { searchRoutes } from './search.ts';
 import { threatRoutes } from './threats.ts';
 import { trademarkRoutes } from './trademarks.ts';
+import { watchRoutes } from './watches.ts';
 import { changesRoutes, webhookRoutes } from './webhooks.ts';
 
 /** A group of endpoints: declared on the Api, each handler calling the services it is given. */
@@ -30,6 +31,7 @@ const ROUTES: Routes[] = [
   reportRoutes,
   bulkDocumentRoutes,
   webhookRoutes,
+  watchRoutes,
   changesRoutes,
   logoRoutes,
 ];

@@ -1,0 +1,97 @@
+import type { Services } from '../../root.ts';
+import * as S from '../../watches/schemas.ts';
+import type { Api } from '../endpoint.ts';
+
+const tags = ['Watches'];
+
+const PLAN_NOTE =
+  'Needs an active subscription on a plan with webhooks and cat_threats (403 `webhooks_not_on_plan`, `category_not_on_plan`, ' +
+  '`subscription_inactive`).';
+
+export function watchRoutes(api: Api, { watches: s }: Pick<Services, 'watches'>): void {
+  const base = { tags, security: 'bearer' as const, cost: null };
+
+  api.add({
+    ...base,
+    method: 'post',
+    path: '/user/v1/watches/',
+    operationId: 'createWatch',
+    feature: 'webhooks',
+    summary: 'Watch the register for new filings confusingly similar to a mark (words and/or a logo) in its classes',
+    description:
+      `${PLAN_NOTE} At least one of word_mark and logo_url; a logo is fetched once, now, as logo search fetches image_url, and ` +
+      'its vector kept. Each new filing of an import in a watched or cognate class is analysed as a clearance would analyse it; ' +
+      'one at or above min_risk is sent to the webhook (one of yours, else 404) as trademark.similar_filed, once per watch and ' +
+      "mark. Each watch counts as one mark against the plan's monitored-mark limit (403 `monitored_limit_exceeded`). docs/watches.md.",
+    body: S.CreateWatch,
+    response: S.Watch,
+    status: 201,
+    errors: [404],
+    handler: ({ caller, body }) => s.create(caller, body),
+  });
+
+  api.add({
+    ...base,
+    method: 'get',
+    path: '/user/v1/watches/',
+    operationId: 'listWatches',
+    summary: 'Your similarity watches, and the monitored marks they and your webhooks use of the plan',
+    response: S.WatchList,
+    handler: ({ caller }) => s.list(caller),
+  });
+
+  api.add({
+    ...base,
+    method: 'get',
+    path: '/user/v1/watches/:watch_id/',
+    operationId: 'getWatch',
+    summary: 'One similarity watch',
+    params: S.WatchParams,
+    response: S.Watch,
+    errors: [404],
+    handler: ({ caller, params }) => s.get(caller, params.watch_id),
+  });
+
+  api.add({
+    ...base,
+    method: 'patch',
+    path: '/user/v1/watches/:watch_id/',
+    operationId: 'updateWatch',
+    feature: 'webhooks',
+    summary: "Change a watch's words, classes, min_risk or webhook (fields left out stay as they are)",
+    description: `${PLAN_NOTE} The logo cannot be changed: delete the watch and create another. Hits already sent stay sent.`,
+    params: S.WatchParams,
+    body: S.UpdateWatch,
+    response: S.Watch,
+    errors: [404],
+    handler: ({ caller, params, body }) => s.update(caller, params.watch_id, body),
+  });
+
+  api.add({
+    ...base,
+    method: 'delete',
+    path: '/user/v1/watches/:watch_id/',
+    operationId: 'deleteWatch',
+    summary: 'Delete a watch (its hits are forgotten; events already written are still delivered)',
+    params: S.WatchParams,
+    response: S.DeletedWatch,
+    errors: [404],
+    handler: ({ caller, params }) => s.delete(caller, params.watch_id),
+  });
+
+  api.add({
+    ...base,
+    method: 'get',
+    path: '/user/v1/watches/:watch_id/preview/',
+    operationId: 'previewWatch',
+    summary: "What the watch would have caught among a past journal's marks",
+    description:
+      "The journal's marks in the watch's classes and their cognates, matched as new filings are, at or above min_risk. Nothing " +
+      'is recorded or sent. An unknown journal is 404.',
+    params: S.WatchParams,
+    query: S.PreviewQuery,
+    response: S.WatchPreview,
+    errors: [403, 404],
+    handler: ({ caller, params, query }) => s.preview(caller, params.watch_id, query.journal_id),
+  });
+}

@@ -1,0 +1,238 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import { isoDate, isoTimestamp } from '../db/sql.ts';
+import type { CandidateRow } from '../threats/analysis.ts';
+import type { LogoProbe } from '../threats/repository.ts';
+import type { RiskLevel } from '../threats/score.ts';
+import { eventSql } from '../webhooks/events.ts';
+
+// SQL of similarity watches: the account's watches (every query scoped to the owner: another account's
+// watch is simply not found), what the matcher reads (the watches, the marks new in an import run or
+// advertised in a journal) and what it writes (each hit once, with its outbox event, in one transaction).
+
+export interface WatchRow {
+  id: string;
+  word_mark: string | null;
+  logo: { url: string; model: string } | null;
+  classes: number[];
+  min_risk: RiskLevel;
+  webhook_id: string;
+  hits: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A watch as the matcher meets marks with it. */
+export interface WatchProbe {
+  id: string;
+  webhook_id: string;
+  word_mark: string | null;
+  logo: LogoProbe | null;
+  classes: number[];
+  min_risk: RiskLevel;
+}
+
+/** A mark a watch may meet: its summary, and whether its logo has a vector (under any model). */
+export type MarkRow = CandidateRow & { has_logo: boolean };
+
+export interface NewWatch {
+  id: string;
+  accountId: string;
+  webhookId: string;
+  wordMark: string | null;
+  logo: { url: string; model: string; vector: string } | null;
+  classes: number[];
+  minRisk: RiskLevel;
+}
+
+export interface WatchChanges {
+  word_mark?: string | null;
+  classes?: number[];
+  min_risk?: RiskLevel;
+  webhook_id?: string;
+}
+
+/** One hit to record: the watch, the mark, and the event's new_value. */
+export interface Hit {
+  watchId: string;
+  webhookId: string;
+  applicationNumber: string;
+  risk: RiskLevel;
+  payload: Record<string, unknown>;
+}
+
+const WATCH_SELECT = `
+  select w.id, w.word_mark, case when w.logo_url is null then null
+      else jsonb_build_object('url', w.logo_url, 'model', w.logo_model) end as logo,
+    w.classes::int[] as classes, w.min_risk, w.webhook_id,
+    (select count(*)::int from watch_hits h where h.watch_id = w.id) as hits,
+    ${isoTimestamp('w.created_at')} as created_at, ${isoTimestamp('w.updated_at')} as updated_at
+  from watches w`;
+
+const MARK_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
+  ${isoDate('t.application_date')} as application_date,
+  exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo`;
+
+const vectorDims = (text: string) => (text.match(/,/g)?.length ?? 0) + 1;
+
+export class WatchRepository {
+  constructor(readonly db: Db) {}
+
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
+  }
+
+  /** Whether the webhook is the account's. */
+  async ownsWebhook(accountId: string, webhookId: string, q: Knex | Knex.Transaction = this.db): Promise<boolean> {
+    return Boolean(await q('webhooks').where({ id: webhookId, account_id: accountId }).first('id'));
+  }
+
+  async insert(trx: Knex.Transaction, w: NewWatch): Promise<void> {
+    await trx('watches').insert({
+      id: w.id,
+      account_id: w.accountId,
+      webhook_id: w.webhookId,
+      word_mark: w.wordMark,
+      logo_url: w.logo?.url ?? null,
+      logo_model: w.logo?.model ?? null,
+      logo_vector: w.logo?.vector ?? null,
+      classes: w.classes,
+      min_risk: w.minRisk,
+    });
+  }
+
+  async update(trx: Knex.Transaction, accountId: string, id: string, c: WatchChanges): Promise<boolean> {
+    const set: Record<string, unknown> = { updated_at: trx.fn.now() };
+    for (const k of ['word_mark', 'classes', 'min_risk', 'webhook_id'] as const) if (c[k] !== undefined) set[k] = c[k];
+    return (await trx('watches').where({ id, account_id: accountId }).update(set)) > 0;
+  }
+
+  /** The stored watch, or undefined when it is not the account's; `forUpdate` locks its row. */
+  async get(accountId: string, id: string, q: Knex | Knex.Transaction = this.db): Promise<WatchRow | undefined> {
+    const r = await q.raw(`${WATCH_SELECT} where w.account_id = ? and w.id = ?`, [accountId, id]);
+    return r.rows[0];
+  }
+
+  async list(accountId: string): Promise<WatchRow[]> {
+    const r = await this.db.raw(`${WATCH_SELECT} where w.account_id = ? order by w.created_at, w.id`, [accountId]);
+    return r.rows;
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    return (await this.db('watches').where({ id, account_id: accountId }).delete()) > 0;
+  }
+
+  /** One watch as the matcher reads it (the account's), or undefined. */
+  async probe(accountId: string, id: string): Promise<WatchProbe | undefined> {
+    return (await this.probes('w.account_id = ? and w.id = ?', [accountId, id]))[0];
+  }
+
+  /** Every watch whose webhook is on, as the matcher reads them. */
+  async active(): Promise<WatchProbe[]> {
+    return this.probes('exists (select 1 from webhooks k where k.id = w.webhook_id and k.active)', []);
+  }
+
+  private async probes(where: string, args: string[]): Promise<WatchProbe[]> {
+    const r = await this.db.raw(
+      `select w.id, w.webhook_id, w.word_mark, w.logo_model, w.logo_vector, w.classes::int[] as classes, w.min_risk
+       from watches w where ${where} order by w.id`,
+      args,
+    );
+    return r.rows.map((x: WatchProbe & { logo_model: string | null; logo_vector: string | null }) => ({
+      id: x.id,
+      webhook_id: x.webhook_id,
+      word_mark: x.word_mark,
+      logo: x.logo_model && x.logo_vector ? { model: x.logo_model, dims: vectorDims(x.logo_vector), vector: x.logo_vector } : null,
+      classes: x.classes,
+      min_risk: x.min_risk,
+    }));
+  }
+
+  /** Finished import runs with new marks that the matcher has not run over yet, oldest first. */
+  async unmatchedRuns(limit = 100): Promise<number[]> {
+    const r = await this.db.raw(
+      `select r.id from import_runs r
+       where r.finished_at is not null and not exists (select 1 from watch_runs m where m.import_run_id = r.id)
+         and exists (select 1 from import_new_marks n where n.import_run_id = r.id)
+       order by r.id limit ?`,
+      [limit],
+    );
+    return r.rows.map((x: { id: number }) => x.id);
+  }
+
+  /** The marks new in an import run (still in the register). */
+  async newMarks(runId: number): Promise<MarkRow[]> {
+    const r = await this.db.raw(
+      `select ${MARK_COLUMNS} from import_new_marks n join trademarks t on t.application_number = n.application_number
+       where n.import_run_id = ? order by length(t.application_number), t.application_number`,
+      [runId],
+    );
+    return r.rows;
+  }
+
+  /** The marks a journal advertises in the given classes. */
+  async journalMarks(journalId: number, classes: number[]): Promise<MarkRow[]> {
+    const r = await this.db.raw(
+      `select ${MARK_COLUMNS} from trademarks t where t.journal_id = ? and t.class_number = any(?::int[])
+       order by length(t.application_number), t.application_number`,
+      [journalId, classes],
+    );
+    return r.rows;
+  }
+
+  async journal(id: number): Promise<{ id: number; journal_number: string; publication_date: string; marks: number } | undefined> {
+    const r = await this.db.raw(
+      `select j.id, j.journal_number, ${isoDate('j.publication_date')} as publication_date,
+         (select count(*)::int from trademarks t where t.journal_id = j.id) as marks
+       from journals j where j.id = ?`,
+      [id],
+    );
+    return r.rows[0];
+  }
+
+  /**
+   * Records a run's hits, each (watch, mark) once ever: only hits not recorded before get their
+   * trademark.similar_filed outbox row, addressed to the watch's webhook; the run is marked matched
+   * in the same transaction. Returns how many hits were new.
+   */
+  async recordRun(runId: number, marks: number, hits: Hit[]): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      let fresh = 0;
+      for (let i = 0; i < hits.length; i += 500) {
+        const part = hits.slice(i, i + 500);
+        const ins = await trx.raw(
+          `insert into watch_hits (watch_id, application_number, risk_level)
+           select * from unnest(?::uuid[], ?::text[], ?::text[]) on conflict do nothing returning watch_id, application_number`,
+          [part.map((h) => h.watchId), part.map((h) => h.applicationNumber), part.map((h) => h.risk)],
+        );
+        const kept = new Set(
+          ins.rows.map((x: { watch_id: string; application_number: string }) => `${x.watch_id}|${x.application_number}`),
+        );
+        const owed = part.filter((h) => kept.has(`${h.watchId}|${h.applicationNumber}`));
+        if (!owed.length) continue;
+        fresh += owed.length;
+        const ob = await trx.raw(
+          `insert into outbox (event, application_number, old_value, new_value, changed_at, import_run_id, webhook_id)
+           select ${eventSql('trademark.similar_filed')}, a, null, v, now(), ?, k
+           from unnest(?::text[], ?::jsonb[], ?::uuid[]) x(a, v, k) returning id, application_number, new_value->>'watch_id' as watch_id`,
+          [runId, owed.map((h) => h.applicationNumber), owed.map((h) => JSON.stringify(h.payload)), owed.map((h) => h.webhookId)],
+        );
+        await trx.raw(
+          `update watch_hits h set outbox_id = x.id from unnest(?::bigint[], ?::uuid[], ?::text[]) x(id, w, a)
+           where h.watch_id = x.w and h.application_number = x.a`,
+          [
+            ob.rows.map((x: { id: string }) => x.id),
+            ob.rows.map((x: { watch_id: string }) => x.watch_id),
+            ob.rows.map((x: { application_number: string }) => x.application_number),
+          ],
+        );
+      }
+      await trx.raw(
+        `insert into watch_runs (import_run_id, marks, hits) values (?, ?, ?)
+         on conflict (import_run_id) do update set hits = watch_runs.hits + excluded.hits, matched_at = now()`,
+        [runId, marks, fresh],
+      );
+      return fresh;
+    });
+  }
+}

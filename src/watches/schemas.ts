@@ -1,0 +1,112 @@
+import { ClearanceResult } from '../clearance/schemas.ts';
+import { intParam, textParam } from '../schema/params.ts';
+import { z } from '../schema/zod.ts';
+import { RISK_LEVELS } from '../threats/schemas.ts';
+
+// Similarity watches (/user/v1/watches/, docs/watches.md): a proposed mark watched in its classes for
+// new filings it could be confused with, each hit sent to a webhook as trademark.similar_filed.
+
+const CLASSES_MESSAGE = 'classes must be an array of one or more Nice classes (1-45), such as [29, 30]';
+
+const classes = z
+  .array(z.number({ error: CLASSES_MESSAGE }).int(CLASSES_MESSAGE), { error: CLASSES_MESSAGE })
+  .min(1, CLASSES_MESSAGE)
+  .max(45, CLASSES_MESSAGE)
+  .superRefine((list, ctx) => {
+    const bad = list.find((c) => c < 1 || c > 45);
+    if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `classes: ${bad} is not a Nice class (1-45)` });
+  })
+  .transform((list) => [...new Set(list)].sort((a, b) => a - b))
+  .openapi({ description: 'The Nice classes watched (1-45): new filings in these and their cognate classes are analysed' });
+
+const wordMark = textParam('word_mark', 500).openapi({ description: 'The words watched (at least one of word_mark and logo_url)' });
+
+const logoUrl = z
+  .string({ error: 'logo_url must be an http or https URL' })
+  .trim()
+  .max(2048, 'logo_url must be at most 2048 characters')
+  .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { error: 'logo_url must be an http or https URL' })
+  .openapi({ format: 'uri', description: 'The logo watched: fetched once, at creation, as logo search fetches image_url, and embedded' });
+
+const minRisk = z
+  .enum(RISK_LEVELS, { error: 'min_risk must be Low, Medium or High' })
+  .openapi({ description: 'The lowest risk level that fires the watch (default Medium)' });
+
+const webhookId = z
+  .string({ error: 'webhook_id must be the id (UUID) of one of your webhooks' })
+  .uuid('webhook_id must be the id (UUID) of one of your webhooks')
+  .openapi({ description: 'The webhook that receives trademark.similar_filed for this watch: one of yours' });
+
+export const CreateWatch = z
+  .object({
+    word_mark: wordMark.optional(),
+    logo_url: logoUrl.optional(),
+    classes,
+    min_risk: minRisk.default('Medium'),
+    webhook_id: webhookId,
+  })
+  .strict()
+  .openapi('CreateWatchRequest');
+
+export const UpdateWatch = z
+  .object({
+    word_mark: wordMark.nullable().optional().openapi({ description: 'New words (null: none, when the watch has a logo)' }),
+    classes: classes.optional(),
+    min_risk: minRisk.optional(),
+    webhook_id: webhookId.optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'nothing to update: give word_mark, classes, min_risk or webhook_id' })
+  .openapi('UpdateWatchRequest');
+
+export type CreateWatchInput = z.infer<typeof CreateWatch>;
+export type UpdateWatchInput = z.infer<typeof UpdateWatch>;
+
+export const Watch = z
+  .object({
+    id: z.string(),
+    word_mark: z.string().nullable(),
+    logo: z.object({ url: z.string(), model: z.string().openapi({ description: 'The image model its vector was made by' }) }).nullable(),
+    classes: z.array(z.number().int()),
+    min_risk: z.enum(RISK_LEVELS),
+    webhook_id: z.string(),
+    hits: z.number().int().openapi({ description: 'New filings that have fired this watch so far' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Watch');
+
+export const WatchList = z
+  .object({
+    count: z.number().int(),
+    monitored_marks: z.object({ used: z.number().int(), limit: z.number().int().nullable() }).openapi({
+      description: "Your webhooks' distinct monitored marks plus your watches, against the plan's limit (null: unlimited)",
+    }),
+    watches: z.array(Watch),
+  })
+  .openapi('WatchList');
+
+export const WatchParams = z.object({ watch_id: z.string().uuid('watch_id must be a watch id (UUID)') });
+
+export const DeletedWatch = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('DeletedWatch');
+
+export const PreviewQuery = z.object({
+  journal_id: intParam('journal_id', 1, 2_147_483_647, {
+    type: 'journal_id must be a journal id (a positive integer)',
+    min: 'journal_id must be a journal id (a positive integer)',
+    max: 'journal_id must be a journal id (a positive integer)',
+  }).openapi({ description: 'The journal (GET /v1/journals/) whose marks the watch is run against' }),
+});
+
+/** A mark that fires a watch: as a clearance lists it, without the logo link. */
+export const WatchHit = ClearanceResult.omit({ logo_url: true }).openapi('WatchHit');
+
+export const WatchPreview = z
+  .object({
+    watch_id: z.string(),
+    journal: z.object({ id: z.number().int(), journal_number: z.string(), publication_date: z.string() }),
+    marks: z.number().int().openapi({ description: "The journal's marks" }),
+    count: z.number().int().openapi({ description: 'Marks that would have fired the watch' }),
+    results: z.array(WatchHit).openapi({ description: 'Highest overall_similarity_score first' }),
+  })
+  .openapi('WatchPreview');

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { requireCategory, viewerFor } from '../accounts/access.ts';
+import type { Caller } from '../accounts/callerRepository.ts';
+import { requireWebhooks } from '../accounts/planRules.ts';
+import type { ProposedLogos } from '../clearance/logo.ts';
+import { AppError, invalidParameter, notFound } from '../errors.ts';
+import { normaliseMark, wordsOf } from '../search/normalise.ts';
+import { relatedClasses } from '../threats/classes.ts';
+import type { WebhookRepository } from '../webhooks/repository.ts';
+import { hitOf } from './hits.ts';
+import type { WatchMatcher } from './matcher.ts';
+import type { WatchRepository, WatchRow } from './repository.ts';
+import type { CreateWatchInput, UpdateWatchInput } from './schemas.ts';
+
+// Similarity watches (/user/v1/watches/, docs/watches.md): the account's watches, each a proposal
+// (words and/or a logo fetched and embedded once, at creation) in classes, with the risk level that
+// fires it and the webhook (the account's) that receives its hits. The plan's monitored-mark limit
+// counts each watch as one mark beside the webhooks' monitored marks, under the lock webhooks take.
+
+const hasWords = (text: string | null | undefined) => Boolean(text && wordsOf(normaliseMark(text)).length);
+
+/** Bearer endpoints have no keyed viewer for the pipeline to gate: the watch's analysis is the threats category's. */
+const requireThreats = (caller: Caller) => requireCategory(viewerFor(caller), 'cat_threats');
+
+const bodyError = (parameter: string, message: string) => invalidParameter('body', parameter, message, true);
+
+export class WatchService {
+  constructor(
+    private readonly repo: WatchRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly logos: ProposedLogos,
+    private readonly matcher: WatchMatcher,
+  ) {}
+
+  /** A webhook id that is not the account's is 404, as the webhooks API answers for another account's webhook. */
+  private async checkWebhook(accountId: string, id: string, q?: Knex.Transaction): Promise<void> {
+    if (!(await this.repo.ownsWebhook(accountId, id, q))) throw notFound(`webhook ${id}`);
+  }
+
+  private async checkLimit(trx: Knex.Transaction, caller: Caller): Promise<void> {
+    const limit = caller.monitoredMarksLimit;
+    if (limit === null) return;
+    // The count includes the account's watches (src/webhooks/repository.ts): one more for this one.
+    const total = (await this.webhooks.monitoredCount(trx, caller.accountId, null, [])) + 1;
+    if (total > limit) {
+      throw new AppError(
+        'monitored_limit_exceeded',
+        `your plan allows ${limit} monitored marks across your webhooks and watches; this watch would make ${total}`,
+        { limit, requested: total, plan: caller.planCode },
+      );
+    }
+  }
+
+  async create(caller: Caller, input: CreateWatchInput): Promise<WatchRow> {
+    requireWebhooks(caller);
+    requireThreats(caller);
+    const words = hasWords(input.word_mark);
+    if (!words && !input.logo_url) {
+      throw bodyError('word_mark', 'give word_mark (with a letter or a digit), logo_url, or both');
+    }
+    await this.checkWebhook(caller.accountId, input.webhook_id);
+    // Before the account's lock: fetching and embedding an image takes seconds.
+    const logo = input.logo_url ? await this.logos.embed({ kind: 'url', url: input.logo_url }) : null;
+    const id = randomUUID();
+    return this.repo.transaction(async (trx) => {
+      await this.webhooks.lockAccount(trx, caller.accountId);
+      await this.checkLimit(trx, caller);
+      await this.checkWebhook(caller.accountId, input.webhook_id, trx);
+      await this.repo.insert(trx, {
+        id,
+        accountId: caller.accountId,
+        webhookId: input.webhook_id,
+        wordMark: words ? input.word_mark! : null,
+        logo: logo && input.logo_url ? { url: input.logo_url, model: logo.model, vector: vectorText(logo.vector) } : null,
+        classes: input.classes,
+        minRisk: input.min_risk,
+      });
+      return (await this.repo.get(caller.accountId, id, trx))!;
+    });
+  }
+
+  async update(caller: Caller, id: string, input: UpdateWatchInput): Promise<WatchRow> {
+    requireWebhooks(caller);
+    return this.repo.transaction(async (trx) => {
+      const now = await this.repo.get(caller.accountId, id, trx);
+      if (!now) throw notFound(`watch ${id}`);
+      if (input.webhook_id !== undefined) await this.checkWebhook(caller.accountId, input.webhook_id, trx);
+      const words = input.word_mark === undefined ? hasWords(now.word_mark) : hasWords(input.word_mark);
+      if (!words && !now.logo) throw bodyError('word_mark', 'a watch without a logo needs word_mark (with a letter or a digit)');
+      const word_mark = input.word_mark === undefined ? undefined : hasWords(input.word_mark) ? input.word_mark : null;
+      await this.repo.update(trx, caller.accountId, id, { ...input, word_mark });
+      return (await this.repo.get(caller.accountId, id, trx))!;
+    });
+  }
+
+  async get(caller: Caller, id: string): Promise<WatchRow> {
+    const row = await this.repo.get(caller.accountId, id);
+    if (!row) throw notFound(`watch ${id}`);
+    return row;
+  }
+
+  async list(caller: Caller) {
+    const [watches, used] = await Promise.all([this.repo.list(caller.accountId), this.webhooks.monitoredTotal(caller.accountId)]);
+    return { count: watches.length, monitored_marks: { used, limit: caller.monitoredMarksLimit }, watches };
+  }
+
+  async delete(caller: Caller, id: string) {
+    if (!(await this.repo.delete(caller.accountId, id))) throw notFound(`watch ${id}`);
+    return { id, deleted: true as const };
+  }
+
+  /** What the watch would have caught among a past journal's marks (nothing is recorded or sent). */
+  async preview(caller: Caller, id: string, journalId: number) {
+    requireThreats(caller);
+    const watch = await this.repo.probe(caller.accountId, id);
+    if (!watch) throw notFound(`watch ${id}`);
+    const journal = await this.repo.journal(journalId);
+    if (!journal) throw notFound(`journal ${journalId}`);
+    const classes = [...new Set(watch.classes.flatMap(relatedClasses))];
+    const marks = await this.repo.journalMarks(journalId, classes);
+    const matches = await this.matcher.match([watch], marks);
+    const { marks: count, ...j } = journal;
+    return { watch_id: id, journal: j, marks: count, count: matches.length, results: matches.map((m) => hitOf(m.finding)) };
+  }
+}
+
+function vectorText(v: string | ArrayLike<number>): string {
+  return typeof v === 'string' ? v : `[${Array.from(v).join(',')}]`;
+}

@@ -1,0 +1,80 @@
+// Similarity watch matching in the workers process: every import run with new marks gets one BullMQ
+// job (its id from the run, so handing it over twice leaves one job) that meets those marks with the
+// watches they could fire and records the hits with their trademark.similar_filed events, which the
+// outbox relay then delivers like every other event. PostgreSQL says which runs are matched
+// (watch_runs), so a job lost with Redis, or failed, is handed over again at the next scan.
+import { Queue, Worker } from 'bullmq';
+import { OUTBOX_CHANNEL } from '../src/db/channels.ts';
+import type { Root } from '../src/root.ts';
+
+export const WATCH_QUEUE = 'watch-matching';
+
+export interface WatchWorkersOptions {
+  /** Milliseconds between scans for import runs not matched yet. */
+  scanMs?: number;
+}
+
+export class WatchWorkers {
+  private readonly queue: Queue;
+  private worker: Worker | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> | undefined;
+
+  constructor(
+    private readonly root: Root,
+    private readonly opts: WatchWorkersOptions = {},
+  ) {
+    this.queue = new Queue(WATCH_QUEUE, { connection: root.connections.queues, prefix: root.config.QUEUE_PREFIX });
+  }
+
+  async start(): Promise<void> {
+    const { config, log, connections, listener } = this.root;
+    const matcher = this.root.services.watchMatcher;
+    this.worker = new Worker<{ runId: number }>(
+      WATCH_QUEUE,
+      async (job) => {
+        const r = await matcher.matchRun(job.data.runId);
+        log.info({ run: job.data.runId, ...r }, 'import run matched against the similarity watches');
+        return r;
+      },
+      { prefix: config.QUEUE_PREFIX, connection: connections.blocking(), concurrency: 1 },
+    );
+    this.worker.on('failed', (job, err) => log.error({ err, job: job?.id }, 'watch matching job failed'));
+    this.worker.on('error', (err) => log.error({ err }, 'queue worker error'));
+    // An import that wrote events wakes the scan at its commit; one that brought only new marks waits for the timer.
+    listener.on(OUTBOX_CHANNEL, () => void this.scan());
+    await listener.start();
+    this.timer = setInterval(() => void this.scan(), this.opts.scanMs ?? 10_000);
+    await this.scan();
+  }
+
+  /** Hands every import run not matched yet to the queue (one job per run). */
+  scan(): Promise<void> {
+    this.scanning ??= (async () => {
+      try {
+        const runs = await this.root.repos.watches.unmatchedRuns();
+        if (runs.length) {
+          await this.queue.addBulk(
+            runs.map((runId) => ({
+              name: 'match',
+              data: { runId },
+              opts: { jobId: `watch-run-${runId}`, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: 5_000 },
+            })),
+          );
+        }
+      } catch (err) {
+        this.root.log.error({ err }, 'scanning import runs for watch matching failed');
+      } finally {
+        this.scanning = undefined;
+      }
+    })();
+    return this.scanning;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.scanning;
+    await this.worker?.close();
+    await this.queue.close();
+  }
+}
