@@ -13,6 +13,8 @@ import { CallerCache } from './accounts/callerCache.ts';
 import { CallerRepository } from './accounts/callerRepository.ts';
 import { PlanCache } from './accounts/planCache.ts';
 import { TokenService } from './accounts/tokens.ts';
+import { ClearanceBatchRepository } from './clearance/batchRepository.ts';
+import { CLEARANCE_BATCH_QUEUE, ClearanceBatchService } from './clearance/batchService.ts';
 import { ProposedLogos } from './clearance/logo.ts';
 import { ClearanceRepository } from './clearance/repository.ts';
 import { ClearanceService } from './clearance/service.ts';
@@ -90,6 +92,7 @@ export interface Repositories {
   trademarks: TrademarkRepository;
   threats: ThreatRepository;
   clearance: ClearanceRepository;
+  clearanceBatches: ClearanceBatchRepository;
   journals: JournalRepository;
   documents: DocumentRepository;
   bulkJobs: BulkJobRepository;
@@ -110,6 +113,8 @@ export interface Services {
   threats: ThreatService;
   /** A proposed mark screened in the classes asked for (the threats analysis of a mark not yet filed). */
   clearance: ClearanceService;
+  /** Up to 1,000 proposals screened by the workers (POST /v1/clearance/batch/). */
+  clearanceBatches: ClearanceBatchService;
   journals: JournalService;
   reference: ReferenceService;
   accounts: AccountService;
@@ -211,6 +216,9 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
+  let clearanceQueue: Queue | undefined;
+  const clearanceQueueOf = () => (clearanceQueue ??= new Queue(CLEARANCE_BATCH_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
+  const clearance = new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store);
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
   const mail = new MailRelay(repos.mail, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);
   const delivery: DeliverySettings = {
@@ -223,7 +231,8 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     trademarks,
     search: wordSearch,
     threats: new ThreatService(search, analyser, repos.trademarks, repos.threats, cache, config.LOGO_MODEL),
-    clearance: new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store),
+    clearance,
+    clearanceBatches: new ClearanceBatchService(repos.clearanceBatches, clearance, clearanceQueueOf, log, () => baseUrl.value),
     journals: new JournalService(repos.journals, registerValues),
     reference: new ReferenceService(repos.reference, repos.vienna),
     accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),
@@ -279,6 +288,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
         await search.close();
         await logos.close();
         await bulkQueue?.close();
+        await clearanceQueue?.close();
         await Promise.all([db.destroy(), listener.close(), store.close?.()]);
         mail.close();
         outbound.close();
@@ -298,6 +308,7 @@ function repositories(db: Db): Repositories {
     trademarks: new TrademarkRepository(db),
     threats: new ThreatRepository(db),
     clearance: new ClearanceRepository(db),
+    clearanceBatches: new ClearanceBatchRepository(db),
     journals: new JournalRepository(db),
     documents: new DocumentRepository(db),
     bulkJobs: new BulkJobRepository(db),

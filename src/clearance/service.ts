@@ -26,6 +26,14 @@ export class ClearanceService {
   ) {}
 
   async clear(q: ClearanceInput, accountId: string, charge: Charge) {
+    return this.signed(await this.screen(q, charge), accountId);
+  }
+
+  /**
+   * The answer with each listed mark's logo as its object key: a batch keeps it so, and signs the
+   * links when the answer is read (a signed link lives 30 minutes, a batch's answers longer).
+   */
+  async screen(q: ClearanceInput, charge: Charge): Promise<Screened> {
     const text = q.word_mark ?? '';
     const hasWords = wordsOf(normaliseMark(text)).length > 0;
     if (q.uploaded_file && q.logo_url) throw invalidParameter('body', 'logo_url', 'give one logo: uploaded_file or logo_url, not both');
@@ -59,10 +67,28 @@ export class ClearanceService {
       classes,
       count: listed.length,
       groups: groupsOf(listed),
-      results: page.map((f) => {
-        const key = keys.get(f.row.application_number);
-        return resultOf(f, key ? signedLink(this.store, key, accountId) : null);
-      }),
+      results: page.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),
     };
   }
+
+  /** A screened answer as the client reads it: each logo key a 30-minute link signed for the account. */
+  signed(r: Screened, accountId: string) {
+    return { ...r, results: r.results.map((x) => ({ ...x, logo_url: x.logo_url ? signedLink(this.store, x.logo_url, accountId) : null })) };
+  }
+}
+
+/** A clearance's answer with each listed mark's logo as its object key. */
+export interface Screened {
+  query: {
+    word_mark: string | null;
+    logo: { source: LogoSource['kind']; model: string } | null;
+    risk_level: NonNullable<ClearanceInput['risk_level']> | null;
+    status: ClearanceInput['status'];
+    limit: number;
+    offset: number;
+  };
+  classes: number[];
+  count: number;
+  groups: ReturnType<typeof groupsOf>;
+  results: ReturnType<typeof resultOf<string | null>>[];
 }

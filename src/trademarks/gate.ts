@@ -64,6 +64,8 @@ export const EVENT_CATEGORIES = {
   'trademark.renewal_due': null,
   // Sent to the webhook a similarity watch names (src/watches/), never to the changes feed: the threats analysis.
   'trademark.similar_filed': 'cat_threats',
+  // A batch clearance's job finished (src/clearance/batchRepository.ts): sent to its account's webhooks, never to the changes feed.
+  'clearance.completed': 'cat_threats',
 } as const satisfies Record<string, Category | null>;
 
 export type EventName = keyof typeof EVENT_CATEGORIES;

@@ -100,6 +100,8 @@ export class Deliverer {
   }
 
   private async payload(w: DeliveryWork, owner: Caller) {
+    // An account's event, not a mark's: the job's summary was written with it (src/clearance/batchRepository.ts).
+    if (w.event === 'clearance.completed') return { event: w.event, event_id: String(w.outboxId), clearance: w.new_value };
     const record = (await this.fullRecord(w, owner)) as { word_mark?: string; class_number?: number } | null;
     return {
       event: w.event,

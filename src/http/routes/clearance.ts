@@ -1,10 +1,15 @@
+import * as B from '../../clearance/batchSchemas.ts';
 import * as S from '../../clearance/schemas.ts';
 import { ACCEPTED, MAX_IMAGE_BYTES } from '../../logos/imageInput.ts';
 import type { Services } from '../../root.ts';
+import { z } from '../../schema/zod.ts';
 import type { Api } from '../endpoint.ts';
 import { multipartReader } from '../uploads.ts';
 
-export function clearanceRoutes(api: Api, { clearance, uploadDir }: Pick<Services, 'clearance' | 'uploadDir'>): void {
+export function clearanceRoutes(
+  api: Api,
+  { clearance, clearanceBatches, uploadDir }: Pick<Services, 'clearance' | 'clearanceBatches' | 'uploadDir'>,
+): void {
   api.add({
     method: 'post',
     path: '/v1/clearance/',
@@ -28,5 +33,49 @@ export function clearanceRoutes(api: Api, { clearance, uploadDir }: Pick<Service
     errors: [413, 503],
     response: S.ClearanceResponse,
     handler: ({ body, caller, charge }) => clearance.clear(body, caller.accountId, charge),
+  });
+
+  api.add({
+    method: 'post',
+    path: '/v1/clearance/batch/',
+    operationId: 'clearanceBatch',
+    tags: ['Clearance'],
+    security: 'apiKey',
+    status: 202,
+    summary: 'Screen up to 1,000 proposed marks in the background (cat_threats): a job to poll, each proposal charged as it is screened',
+    description:
+      'A JSON body {proposals: [...]}, each proposal the JSON body of POST /v1/clearance/ (a logo by logo_url only). Every ' +
+      'proposal is checked first (a 400 names proposals.<index>.<field>); then 202 with the job (status queued) and its ' +
+      'absolute status_url in Location. The request is free: each proposal costs what a single clearance costs (one api_calls ' +
+      'per class, one logo_searches with a logo) when the workers screen it; one the credits left do not cover is answered ' +
+      'quota_exceeded and costs nothing. A clearance.completed webhook event when the job ends. docs/clearance.md.',
+    category: 'cat_threats',
+    body: B.ClearanceBatchRequest,
+    response: B.ClearanceBatchAccepted,
+    cost: null,
+    handler: async ({ body, caller, res }) => {
+      const job = await clearanceBatches.request(body.proposals, caller.accountId);
+      res.setHeader('Location', job.status_url);
+      return job;
+    },
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/clearance/batch/:job_id/',
+    operationId: 'getClearanceBatch',
+    tags: ['Clearance'],
+    security: 'apiKey',
+    summary: "A batch clearance's progress and, once it has ended, a page of its proposals' answers (free)",
+    description:
+      'done of total while it runs; once completed (or failed) results holds the answers of limit proposals from offset, in ' +
+      "request order: each the single clearance's answer, or its error. Another account's job is not found (404).",
+    category: 'cat_threats',
+    params: z.object({ job_id: z.string().openapi({ format: 'uuid' }) }),
+    query: B.ClearanceBatchQuery,
+    response: B.ClearanceBatchJob,
+    errors: [404],
+    cost: null,
+    handler: ({ params, query, caller }) => clearanceBatches.get(params.job_id, caller.accountId, query),
   });
 }

@@ -1,0 +1,82 @@
+// The workers process's batch clearance consumer (POST /v1/clearance/batch/), over what the root built:
+// the BullMQ worker that screens each chunk of a job (src/clearance/batchWorker.ts) and a relay of jobs
+// whose enqueue was lost. A chunk whose worker died is taken up again by BullMQ's stalled-job check.
+import { type Job, Queue, Worker } from 'bullmq';
+import {
+  type BatchJobOptions,
+  type ChunkJob,
+  CLEARANCE_BATCH_QUEUE,
+  DEFAULT_BATCH_JOB,
+  enqueueBatch,
+} from '../src/clearance/batchService.ts';
+import { BatchScreener } from '../src/clearance/batchWorker.ts';
+import type { Root } from '../src/root.ts';
+
+/** Tests' settings; each left out is the default. */
+export interface ClearanceBatchWorkerOptions {
+  prefix?: string;
+  concurrency?: number;
+  job?: BatchJobOptions;
+  /** How often the relay looks for jobs that did not reach the queue. */
+  intervalMs?: number;
+  /** BullMQ's lock on a running chunk, and how often stalled chunks (their worker gone) are looked for. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export function startClearanceBatchWorker(
+  root: Root,
+  o: ClearanceBatchWorkerOptions = {},
+): { relayOnce(): Promise<number>; close(): Promise<void> } {
+  const { config, log } = root;
+  const jobs = root.repos.clearanceBatches;
+  const batches = root.services.clearanceBatches;
+  const connection = root.connections.queues;
+  const prefix = o.prefix ?? config.QUEUE_PREFIX;
+  const screener = new BatchScreener(
+    jobs,
+    root.services.clearance,
+    root.services.callers,
+    root.repos.quotas,
+    (b) => batches.summary(b),
+    log,
+  );
+  const jobOpts = o.job ?? DEFAULT_BATCH_JOB;
+  const worker = new Worker<ChunkJob>(CLEARANCE_BATCH_QUEUE, (job: Job<ChunkJob>) => screener.run(job.data), {
+    connection: root.connections.blocking(),
+    prefix,
+    // The analysis is CPU work in this process: two chunks at a time keep a core busy while the other waits on PostgreSQL.
+    concurrency: o.concurrency ?? 2,
+    ...(o.lockDurationMs ? { lockDuration: o.lockDurationMs } : {}),
+    ...(o.stalledIntervalMs ? { stalledInterval: o.stalledIntervalMs } : {}),
+  });
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    if (job.attemptsMade >= (job.opts.attempts ?? 1))
+      void screener.giveUp(job.data, err).catch((e) => log.error({ err: e }, 'clearance batch give-up failed'));
+    else log.warn({ err, job: job.data.batchId, chunk: job.data.chunk, attempt: job.attemptsMade }, 'clearance chunk failed; retrying');
+  });
+  worker.on('error', (err) => log.error({ err }, 'clearance batch worker error'));
+  const queue = new Queue(CLEARANCE_BATCH_QUEUE, { connection, prefix });
+
+  const relayOnce = async () => {
+    const adrift = await jobs.adrift(5, 15 * 60);
+    for (const b of adrift) {
+      await enqueueBatch(queue, b.id, b.total, jobOpts);
+      await jobs.markEnqueued(b.id);
+    }
+    return adrift.length;
+  };
+  const timer = setInterval(
+    () => void relayOnce().catch((err) => log.error({ err }, 'clearance batch relay failed')),
+    o.intervalMs ?? 10_000,
+  );
+  return {
+    relayOnce,
+    async close() {
+      clearInterval(timer);
+      await worker.close();
+      await queue.close();
+    },
+  };
+}
