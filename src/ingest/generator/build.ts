@@ -1,5 +1,6 @@
 import { AS_OF, addYears, dayOf, FIRST_JOURNAL, iso, journalDay, journalOnOrAfter, LAST_JOURNAL } from './dates.ts';
 import { linkRecords } from './linked.ts';
+import { LogoDesigner } from './logoDesign.ts';
 import { Marks } from './marks.ts';
 import { Parties } from './parties.ts';
 import { OFFICE_CITY } from './places.ts';
@@ -7,6 +8,7 @@ import type { Reference } from './reference.ts';
 import { Rng } from './rng.ts';
 import { ADVERTISED, currentStatus, EXAM_STATUSES, keptSteps, REGISTERED_LIKE, route, S, type Status, timeline } from './status.ts';
 import { type Force, type HistoryRow, type Mark, STRIDE } from './types.ts';
+import { logoVienna } from './vienna.ts';
 
 // Everything the register holds about one mark, as plain data. Built from pure functions of
 // (seed, index), so the delta can rebuild a baseline mark exactly and change only what it means to.
@@ -21,6 +23,7 @@ export class Builder {
   readonly marks: Marks;
   readonly parties: Parties;
   private readonly rng = new Rng();
+  private designer: LogoDesigner | null = null;
 
   constructor(
     readonly seed: number,
@@ -111,7 +114,7 @@ export class Builder {
       cited: exam ? citable.slice(0, 1 + detail.int(citable.length)) : [],
       goods: goods(this.ref, core.cls, detail),
       usedSince: usedSince(filed, detail),
-      vienna: hasDevice && type !== 'SOUND' ? vienna(this.ref, detail) : [],
+      vienna: this.vienna(i, type, detail),
       history: [],
       alert: '',
       opposition: null,
@@ -123,6 +126,22 @@ export class Builder {
     mark.history = history(mark, i * STRIDE, filed < E_FILING_FROM - 3650, detail);
     linkRecords(this, mark, exam, opposed, force, detail);
     return mark;
+  }
+
+  /**
+   * A device or composite mark's Vienna codes describe its logo's design, whether or not the set ships
+   * its image (logoDesign.ts, vienna.ts); other marks have no logo and no codes.
+   */
+  private vienna(i: number, type: Mark['type'], detail: Rng): string[] {
+    // The detail stream once drew random codes for every mark but word and sound marks. It still draws
+    // as many numbers, so what is drawn after (history, linked records, citations) is as it was.
+    if (type !== 'WORD' && type !== 'SOUND') {
+      const n = detail.range(1, 3);
+      for (let k = 0; k < n; k++) detail.u32();
+    }
+    if (type !== 'DEVICE' && type !== 'COMPOSITE') return [];
+    this.designer ??= new LogoDesigner(this.seed, this.marks);
+    return logoVienna(this.designer.design(i));
   }
 }
 
@@ -194,11 +213,4 @@ const Y2K = dayOf('2000-01-01');
 function usedSince(filed: number, rng: Rng): string {
   if (rng.chance(filed > Y2K ? 0.55 : 0.3)) return 'Proposed to be Used';
   return iso(filed - 30 - rng.int(rng.chance(0.7) ? 1500 : 8000));
-}
-
-function vienna(ref: Reference, rng: Rng): string[] {
-  const n = rng.range(1, 3);
-  const out: string[] = [];
-  for (let k = 0; k < n; k++) out.push(rng.pick(ref.vienna));
-  return out;
 }

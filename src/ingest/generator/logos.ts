@@ -1,54 +1,11 @@
 import sharp from 'sharp';
+import { drawable, LogoDesigner, type Rgb } from './logoDesign.ts';
 import type { Marks } from './marks.ts';
-import { type Font, font, iconMask, iconSlugs, type Mask, textWidth } from './raster.ts';
-import { hash3, Rng, Weighted, zipf } from './rng.ts';
+import { type Font, font, iconMask, type Mask, textWidth } from './raster.ts';
 
 // Logos for device and composite marks: a simple-icons glyph with varied colour, background, added
-// text and layout. A mark that copies an earlier device mark usually copies its picture too, so the
-// logo set has genuine near-duplicates for the image-similarity engine to find.
-
-const S_LOGO = 41,
-  S_ICON = 42;
-const CANVASES: [number, number][] = [
-  [128, 128],
-  [160, 160],
-  [192, 128],
-  [192, 96],
-  [144, 144],
-];
-const INK: [number, number, number][] = [
-  [200, 16, 46],
-  [0, 82, 147],
-  [0, 122, 61],
-  [255, 153, 51],
-  [19, 136, 8],
-  [106, 27, 154],
-  [0, 0, 0],
-  [33, 33, 33],
-  [183, 28, 28],
-  [13, 71, 161],
-  [245, 124, 0],
-  [0, 105, 92],
-  [121, 85, 72],
-  [194, 24, 91],
-  [63, 81, 181],
-  [212, 160, 23],
-];
-const PAPER: [number, number, number][] = [
-  [255, 255, 255],
-  [255, 255, 255],
-  [255, 255, 255],
-  [250, 246, 233],
-  [255, 248, 225],
-  [232, 245, 233],
-  [227, 242, 253],
-  [252, 228, 236],
-  [245, 245, 245],
-  [20, 20, 20],
-  [13, 27, 62],
-  [90, 10, 20],
-];
-type Layout = 'mark' | 'badge' | 'stack' | 'inline' | 'frame' | 'split';
+// text and layout, drawn as logoDesign.ts decides. A mark that copies an earlier device mark usually
+// copies its picture too, so the logo set has genuine near-duplicates for the image-similarity engine to find.
 
 export interface Logo {
   png: Buffer;
@@ -56,47 +13,19 @@ export interface Logo {
 }
 
 export class LogoRenderer {
-  private readonly slugs = iconSlugs();
-  private readonly iconDraw: Weighted<number>;
-  private readonly rng = new Rng();
+  readonly designer: LogoDesigner;
 
   constructor(
     readonly seed: number,
     readonly marks: Marks,
   ) {
-    // Popularity over icons is Zipf-shaped (a few motifs such as stars and lions recur everywhere);
-    // which icons are popular is shuffled by seed.
-    const order = this.slugs.map((_, k) => k).sort((a, b) => hash3(seed, a, 7) - hash3(seed, b, 7));
-    this.iconDraw = new Weighted(order, zipf(order.length, 0.8, 10));
+    this.designer = new LogoDesigner(seed, marks);
   }
 
-  /** Icon of mark i: its parent's if it imitates a device mark, else its own. */
-  icon(i: number): number {
-    const c = this.marks.core(i);
-    if (c.parent >= 0) {
-      const t = this.marks.type(c.parent);
-      if ((t === 'DEVICE' || t === 'COMPOSITE') && this.rng.reseed(this.seed, i, S_ICON).chance(0.7)) return this.icon(c.parent);
-    }
-    return this.iconDraw.index(this.rng.reseed(this.seed, i, S_ICON + 1).float());
-  }
-
+  /** Draws mark i's design (logoDesign.ts). */
   async render(i: number): Promise<Logo> {
-    const core = this.marks.core(i);
-    const iconIndex = this.icon(i);
-    const r = new Rng(this.seed, i, S_LOGO);
-    const [w, h] = r.pick(CANVASES);
-    const wide = w > h;
-    let text = core.word ? core.word : r.chance(0.2) ? monogram(r) : '';
-    const layout: Layout = text
-      ? wide
-        ? r.pick<Layout>(['inline', 'inline', 'stack'])
-        : r.pick<Layout>(['stack', 'stack', 'frame', 'badge'])
-      : r.pick<Layout>(['mark', 'badge', 'split', 'frame']);
-    const paper = r.pick(PAPER);
-    const dark = paper[0] + paper[1] + paper[2] < 300;
-    let ink = r.pick(INK);
-    if (dark) ink = [255 - (ink[0] >> 2), 230 - (ink[1] >> 3), 200 - (ink[2] >> 3)];
-    const accent = r.pick(INK);
+    const { icon, w, h, layout, paper, dark, ink, accent, diagonal, text: given } = this.designer.design(i);
+    let text = given;
     const c = new Canvas(w, h, paper);
 
     let iconSize: number;
@@ -121,17 +50,10 @@ export class LogoRenderer {
       iy = text ? Math.round(h * 0.1) : Math.round((h - iconSize) / 2);
       textTop = iy + iconSize + Math.round(h * 0.06);
     }
-    if (layout === 'split') c.split(accent, r.chance(0.5));
+    if (layout === 'split') c.split(accent, diagonal);
     if (layout === 'frame') c.frame(Math.max(3, Math.round(w / 40)), accent);
-    const iconColour =
-      layout === 'badge'
-        ? paper
-        : layout === 'split'
-          ? dark
-            ? ([255, 255, 255] as [number, number, number])
-            : ([0, 0, 0] as [number, number, number])
-          : ink;
-    c.blit(await iconMask(this.slugs[iconIndex], iconSize), ix, iy, iconColour);
+    const iconColour = layout === 'badge' ? paper : layout === 'split' ? (dark ? ([255, 255, 255] as Rgb) : ([0, 0, 0] as Rgb)) : ink;
+    c.blit(await iconMask(this.designer.slugs[icon], iconSize), ix, iy, iconColour);
 
     if (text) {
       const room = layout === 'inline' ? w - (ix + iconSize) - 10 : w - 12;
@@ -157,16 +79,11 @@ function snap(size: number): number {
   return Math.max(24, s - (s % 8));
 }
 
-function monogram(r: Rng): string {
-  const letters = 'ABCDEGHJKMNPRSTV';
-  return letters[r.int(letters.length)] + (r.chance(0.6) ? letters[r.int(letters.length)] : '');
-}
-
 /** The largest of two sizes that fits, dropping trailing words (then letters) when none does. */
 async function fit(text: string, room: number): Promise<{ font: Font; text: string }> {
   const big = await font(20);
   const small = await font(14);
-  let t = text.replace(/[^A-Z0-9&'.\-/ ]/g, '');
+  let t = drawable(text);
   if (textWidth(big, t) <= room) return { font: big, text: t };
   while (t && textWidth(small, t) > room) t = t.includes(' ') ? t.slice(0, t.lastIndexOf(' ')) : t.slice(0, -1);
   return { font: small, text: t.trim() };
@@ -178,7 +95,7 @@ class Canvas {
   constructor(
     readonly w: number,
     readonly h: number,
-    bg: [number, number, number],
+    bg: Rgb,
   ) {
     this.px = Buffer.allocUnsafe(w * h * 3);
     for (let p = 0; p < w * h * 3; p += 3) {
@@ -188,7 +105,7 @@ class Canvas {
     }
   }
 
-  private set(x: number, y: number, c: [number, number, number], a: number): void {
+  private set(x: number, y: number, c: Rgb, a: number): void {
     if (x < 0 || y < 0 || x >= this.w || y >= this.h || a === 0) return;
     const p = (y * this.w + x) * 3;
     const px = this.px;
@@ -203,11 +120,11 @@ class Canvas {
     px[p + 2] = (px[p + 2] * (255 - a) + c[2] * a) / 255;
   }
 
-  blit(m: Mask, x0: number, y0: number, c: [number, number, number]): void {
+  blit(m: Mask, x0: number, y0: number, c: Rgb): void {
     for (let y = 0; y < m.h; y++) for (let x = 0; x < m.w; x++) this.set(x0 + x, y0 + y, c, m.a[y * m.w + x]);
   }
 
-  disc(cx: number, cy: number, r: number, c: [number, number, number]): void {
+  disc(cx: number, cy: number, r: number, c: Rgb): void {
     for (let y = Math.floor(cy - r - 1); y <= cy + r + 1; y++) {
       for (let x = Math.floor(cx - r - 1); x <= cx + r + 1; x++) {
         const d = r - Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
@@ -216,12 +133,12 @@ class Canvas {
     }
   }
 
-  split(c: [number, number, number], diagonal: boolean): void {
+  split(c: Rgb, diagonal: boolean): void {
     for (let y = 0; y < this.h; y++)
       for (let x = 0; x < this.w; x++) if (diagonal ? x / this.w + y / this.h > 1 : y > this.h / 2) this.set(x, y, c, 255);
   }
 
-  frame(t: number, c: [number, number, number]): void {
+  frame(t: number, c: Rgb): void {
     for (let y = 0; y < this.h; y++) {
       for (let x = 0; x < this.w; x++) {
         if (x < t || y < t || x >= this.w - t || y >= this.h - t) this.set(x, y, c, 255);
@@ -229,7 +146,7 @@ class Canvas {
     }
   }
 
-  text(f: Font, s: string, x: number, y: number, c: [number, number, number]): void {
+  text(f: Font, s: string, x: number, y: number, c: Rgb): void {
     const gap = Math.max(1, Math.round(f.size * 0.08));
     for (const ch of s) {
       const g = f.glyphs.get(ch);

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { readViennaCodes, ViennaTable } from '../../reference/vienna.ts';
+import { GIVEN_CODES } from './vienna.ts';
 
 // The public reference tables the generator draws from, as shipped in data/reference.
 export const DEFAULT_DATA_DIRS = [new URL('../../../data/reference', import.meta.url).pathname];
@@ -17,8 +19,6 @@ export interface Reference {
   statuses: Set<string>;
   /** goods/services items per class (index 1..45), already JSON-escaped. */
   items: string[][];
-  /** Vienna section codes as the register prints them, e.g. `01.03.01`. */
-  vienna: string[];
 }
 
 type Row = Record<string, string>;
@@ -56,9 +56,9 @@ export function loadReference(explicitDir?: string): Reference {
     if (c >= 1 && c <= 45) items[c].push(jsonAscii(r.item.split(' / ')[0]));
   }
   for (let c = 1; c <= 45; c++) if (items[c].length === 0) items[c].push(jsonAscii(`goods and services in class ${c}`));
-  // Categories above 29 are EUIPO-internal codes (sound, colour, "too bad logo"), not WIPO Vienna codes.
-  const vienna = csv(dir, 'vienna_codes.csv')
-    .filter((r) => r.level === 'section' && /^\d{6}$/.test(r.code) && Number(r.code.slice(0, 2)) <= 29)
-    .map((r) => `${r.code.slice(0, 2)}.${r.code.slice(2, 4)}.${r.code.slice(4, 6)}`);
-  return { dir, states, statuses, items, vienna };
+  // A logo's codes come from a table of the generator's own (vienna.ts): each must be one the importer takes.
+  const vienna = new ViennaTable(readViennaCodes(path.join(dir, 'vienna_codes.csv')));
+  const missing = GIVEN_CODES.filter((c) => !vienna.get(c));
+  if (missing.length) throw new Error(`Vienna codes missing from vienna_codes.csv: ${missing.join(', ')}`);
+  return { dir, states, statuses, items };
 }
