@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
+import { expect } from 'chai';
+import request from 'supertest';
+import { importSet } from '../../src/ingest/importer/index.ts';
+import { WatchWorkers } from '../../workers/watches.ts';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { importFixture, type Owner, owner, startApp, startWorkers, until } from '../webhooks/support.ts';
+
+// A watch fires on an import of a similar new filing, through the real importer, the watch-matching
+// worker, the outbox relay and signed delivery; not on an unrelated filing; never twice for one mark;
+// and its preview over a past journal shows what it would have caught.
+
+const mark = (app: string, word: string, cls: number, journal: number | null) => ({
+  application_number: app,
+  word_mark: word,
+  class_number: cls,
+  status: 'Formalities Chk Pass',
+  application_date: '2024-05-02',
+  proprietor_name: `OWNER OF ${app}`,
+  state: 'DELHI',
+  tm_type: 'WORD',
+  filing_mode: 'E-FILING',
+  alert: '',
+  journal_id: journal,
+});
+
+const NEW_MARKS = [
+  mark('4200001', 'SUNRIZE FOODS', 30, 2), // a respelling of the watched SUNRISE, in its class
+  mark('4200002', 'BLUEBERRY JAM', 29, 2), // nothing alike, in a cognate class
+  mark('4200003', 'SUNRISE', 9, null), // the same word in an unrelated class
+  mark('4200004', 'MOONLIGHT', 30, null), // nothing alike, in the watched class
+];
+
+describe('similarity watches: matching new filings', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  let hooks: WebhookWorkers;
+  let watchers: WatchWorkers;
+  let o: Owner;
+  let hook: { id: string; secret: string };
+  let sunrise: string;
+  let deltaDir: string;
+
+  const similarRows = () => t.deps.db('outbox').where({ event: 'trademark.similar_filed' }).orderBy('id');
+
+  before(async function () {
+    this.timeout(90_000);
+    receiver = await new Receiver().start();
+    t = await startApp();
+    await importFixture(t, 'baseline');
+    o = await owner(t);
+    // The webhook wants only status changes of no mark: a watch's hits reach it all the same.
+    const h = await o
+      .post('/user/v1/webhooks/')
+      .send({ url: `${receiver.url}/w`, monitored_applications: [], events: ['trademark.status_changed'] });
+    expect(h.status, JSON.stringify(h.body)).to.equal(201);
+    hook = h.body;
+    const w = await o.post('/user/v1/watches/').send({ word_mark: 'Sunrise', classes: [30], webhook_id: hook.id });
+    expect(w.status, JSON.stringify(w.body)).to.equal(201);
+    sunrise = w.body.id;
+    deltaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-watch-delta-'));
+    fs.writeFileSync(path.join(deltaDir, 'trademarks.jsonl'), `${NEW_MARKS.map((m) => JSON.stringify(m)).join('\n')}\n`);
+    hooks = await startWorkers(t);
+    watchers = new WatchWorkers(t.deps, { scanMs: 100 });
+    await watchers.start();
+    await importSet({ db: t.deps.db, store: t.deps.store, dir: deltaDir });
+    await until('the run to be matched', async () => (await t.deps.db('watch_runs')).length === 1, { ms: 60_000 });
+    await receiver.waitFor(1);
+    await until('deliveries to finish', async () => (await t.deps.db('webhook_deliveries').where({ status: 'pending' })).length === 0);
+  });
+  after(async () => {
+    await watchers?.close();
+    await hooks?.close();
+    await receiver?.close();
+    await t?.close();
+    if (deltaDir) fs.rmSync(deltaDir, { recursive: true, force: true });
+  });
+
+  it('records the new filings of a delta import for the watches, and fires on the similar one only', async () => {
+    const news = await t.deps.db('import_new_marks').orderBy('application_number').pluck('application_number');
+    expect(news).to.deep.equal(['4200001', '4200002', '4200003', '4200004']);
+    const hits = await t.deps.db('watch_hits').select('watch_id', 'application_number', 'risk_level');
+    expect(hits.map((h) => [h.watch_id, h.application_number])).to.deep.equal([[sunrise, '4200001']]);
+    expect(['Medium', 'High']).to.include(hits[0].risk_level);
+    const rows = await similarRows();
+    expect(rows.map((r) => [r.application_number, r.webhook_id])).to.deep.equal([['4200001', hook.id]]);
+  });
+
+  it('delivers trademark.similar_filed, signed, with the mark, the watch, the scores and the reasons', async () => {
+    const got = receiver.received.filter((r) => r.path === '/w');
+    expect(got).to.have.length(1);
+    const r = got[0];
+    expect(r.headers['x-nishaan-event']).to.equal('trademark.similar_filed');
+    expect(await verifyGithubStyle(hook.secret, r.body, r.headers['x-nishaan-signature'])).to.equal(true);
+    const body = JSON.parse(r.body);
+    expect(body.event).to.equal('trademark.similar_filed');
+    expect(body.trademark).to.deep.equal({ application_number: '4200001', word_mark: 'SUNRIZE FOODS', class_number: 30 });
+    expect(body.change.old_value).to.equal(null);
+    const hit = body.change.new_value;
+    expect(hit).to.include({ watch_id: sunrise, application_number: '4200001', word_mark: 'SUNRIZE FOODS', class_number: 30 });
+    expect(['Medium', 'High']).to.include(hit.risk_level);
+    for (const k of ['overall_similarity_score', 'word_similarity_percentage', 'phonetic_similarity_percentage']) {
+      expect(hit[k], k).to.be.a('number');
+    }
+    expect(hit.matching_criteria).to.be.a('string');
+    expect(hit.reasons).to.be.an('array').that.is.not.empty;
+    expect(hit.reasons.join(' ')).to.match(/SUNRI[SZ]E/);
+    expect(body.full_record.application_number).to.equal('4200001');
+    // The watch counts what it caught.
+    expect((await o.get(`/user/v1/watches/${sunrise}/`)).body.hits).to.equal(1);
+  });
+
+  it('keeps the event out of the public changes feed', async () => {
+    const feed = await t.get('/v1/changes/?since=0&limit=100');
+    expect(feed.status).to.equal(200);
+    expect(feed.body.changes.map((c: { event: string }) => c.event)).not.to.include('trademark.similar_filed');
+    expect(feed.body.omitted_events).not.to.include('trademark.similar_filed');
+  });
+
+  it('never fires the same watch twice for one mark: re-importing, or matching the run again, sends nothing new', async () => {
+    const before = (await similarRows()).length;
+    const again = await importSet({ db: t.deps.db, store: t.deps.store, dir: deltaDir });
+    // Nothing is new the second time, so the run has no new filings to match.
+    expect(await t.deps.db('import_new_marks').where({ import_run_id: again.runId })).to.have.length(0);
+    const [{ import_run_id: first }] = await t.deps.db('watch_runs').select('import_run_id');
+    const rerun = await t.deps.services.watchMatcher.matchRun(first);
+    expect(rerun).to.deep.equal({ marks: 4, hits: 0 });
+    await watchers.scan();
+    expect((await similarRows()).length).to.equal(before);
+    expect(await t.deps.db('watch_hits')).to.have.length(1);
+  });
+
+  it("previews what a watch would have caught among a past journal's marks", async () => {
+    const res = await o.get(`/user/v1/watches/${sunrise}/preview/?journal_id=2`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.watch_id).to.equal(sunrise);
+    expect(res.body.journal).to.deep.include({ id: 2, journal_number: '2101' });
+    expect(res.body.marks).to.be.at.least(2);
+    expect(res.body.results.map((x: { application_number: string }) => x.application_number)).to.deep.equal(['4200001']);
+    expect(res.body.count).to.equal(1);
+    expect(res.body.results[0].reasons).to.be.an('array').that.is.not.empty;
+    // A preview records and sends nothing.
+    expect(await t.deps.db('watch_hits')).to.have.length(1);
+    const lax = await request(t.app)
+      .patch(`/user/v1/watches/${sunrise}/`)
+      .set('Authorization', o.auth)
+      .send({ word_mark: 'Blueberry', classes: [29] });
+    expect(lax.status).to.equal(200);
+    const other = await o.get(`/user/v1/watches/${sunrise}/preview/?journal_id=2`);
+    expect(other.body.results.map((x: { application_number: string }) => x.application_number)).to.deep.equal(['4200002']);
+    expect((await o.get(`/user/v1/watches/${sunrise}/preview/?journal_id=999`)).status).to.equal(404);
+    expect((await o.get(`/user/v1/watches/${sunrise}/preview/`)).status).to.equal(400);
+    expect((await o.get(`/user/v1/watches/${sunrise}/preview/?journal_id=x`)).status).to.equal(400);
+  });
+});
