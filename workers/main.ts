@@ -7,6 +7,7 @@
 import { loadConfig } from '../src/config.ts';
 import { createRoot, WORKERS } from '../src/root.ts';
 import { startBulkDocumentWorker } from './bulkDocuments.ts';
+import { startClearanceBatchWorker } from './clearanceBatch.ts';
 import { startLogoWorkers } from './logos.ts';
 import { WatchWorkers } from './watches.ts';
 import { WebhookWorkers } from './webhooks.ts';
@@ -29,6 +30,8 @@ const sweeper = setInterval(sweep, 3600_000);
 void sweep();
 // Bulk document zips (POST /v3/documents/bulk/): the consumer, the relay of jobs whose enqueue was lost, the expiry sweep.
 const bulkDocuments = startBulkDocumentWorker(root);
+// Batch clearance (POST /v1/clearance/batch/): chunks of proposals screened and charged, and the relay of jobs whose enqueue was lost.
+const clearanceBatches = startClearanceBatchWorker(root);
 // Logo indexing (OCR + embeddings through the ML sidecar) and bulk logo search fan-out.
 const logos = startLogoWorkers(root);
 // Similarity watches: each import run's new marks met with the watches they could fire.
@@ -37,7 +40,7 @@ await watches.start();
 process.send?.('ready');
 log.info(
   'workers started: outbox relay, webhook fan-out and delivery, renewal reminders, mail, credit sweep, bulk document zips, ' +
-    'logo indexing and bulk logo search',
+    'logo indexing and bulk logo search, batch clearance',
 );
 
 let stopping: Promise<void> | undefined;
@@ -47,6 +50,7 @@ async function close(): Promise<void> {
   clearInterval(sweeper);
   await webhooks.close();
   await bulkDocuments.close();
+  await clearanceBatches.close();
   await logos.close();
   await watches.close();
   await root.close();
