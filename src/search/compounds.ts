@@ -1,21 +1,29 @@
 import type { Vocabulary } from './vocabulary.ts';
 
+const isDigit = (c: string) => c >= '0' && c <= '9';
+
 /**
  * Ways to cut `compact` (a query run together) into two or three words of the register, each of at
- * least two characters, other than `own` (the query's own words): SUNRISEFOODS → SUNRISE FOODS.
+ * least two characters, other than `own` (the query's own words): SUNRISEFOODS → SUNRISE FOODS. A
+ * cut between a letter and a digit may leave one character (NO1 → NO 1, 7UP → 7 UP): numbers are
+ * written both ways in brand names.
  */
 export function splits(v: Vocabulary, compact: string, own: string[]): number[][] {
   const out: number[][] = [];
   const ownKey = own.join(' ');
   const n = compact.length;
-  for (let i = 2; i <= n - 2; i++) {
+  const cut = (at: number, from: number, to: number) =>
+    at > from && at < to && ((at - from >= 2 && to - at >= 2) || isDigit(compact[at - 1]) !== isDigit(compact[at]));
+  for (let i = 1; i < n; i++) {
+    if (!cut(i, 0, n)) continue;
     const head = compact.slice(0, i);
     const a = v.id(head);
     if (a < 0) continue;
     const rest = compact.slice(i);
     const b = v.id(rest);
     if (b >= 0 && `${head} ${rest}` !== ownKey) out.push([a, b]);
-    for (let j = i + 2; j <= n - 2; j++) {
+    for (let j = i + 1; j < n; j++) {
+      if (!cut(j, i, n) || (j - i < 2 && !isDigit(compact[i])) || (n - j < 2 && !isDigit(compact[j]))) continue;
       const mid = compact.slice(i, j);
       const b2 = v.id(mid);
       if (b2 < 0) continue;

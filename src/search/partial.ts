@@ -3,7 +3,7 @@ import type { Bitset } from './bitset.ts';
 import { splits } from './compounds.ts';
 import { boundedDistance } from './editDistance.ts';
 import type { MarkIndex } from './markIndex.ts';
-import { type CoreWord, longSplits, readCore } from './partialCore.ts';
+import { type CoreWord, readCore, usefulSplits } from './partialCore.ts';
 import type { Related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { PARTIAL_STEPS } from './strategies.ts';
@@ -158,7 +158,8 @@ export function partialMatches(
   const splitOf: number[] = [];
   const splitParts: number[] = [];
   words.forEach((word, i) => {
-    if (word.length < 4) return;
+    // NO1 splits as NO 1 however short: a number beside letters is written both ways.
+    if (word.length < 4 && !/\d/.test(word)) return;
     const cuts = splits(v, word, [word])
       .sort((a, b) => Math.min(...b.map((x) => v.words[x].length)) - Math.min(...a.map((x) => v.words[x].length)))
       .slice(0, MAX_SPLITS);
@@ -198,7 +199,7 @@ export function partialMatches(
   let last = '';
   for (const c of [core((x) => STOP_WORDS.has(x)), core((x) => minor(x, trade))]) {
     const key = c.map((f) => f.word).join(' ');
-    if (key === last || (c.length === k && c.every((f) => !f.joins.length && !longSplits(ix, f).length))) continue;
+    if (key === last || (c.length === k && c.every((f) => !f.joins.length && !usefulSplits(ix, f).length))) continue;
     last = key;
     readCore(ix, s, c, classified, visited, CLASSIFY_MAX);
   }

@@ -5,9 +5,10 @@ import type { SearchScratch } from './scratch.ts';
 
 // The first candidates of partial matching (src/search/partial.ts): the marks holding every word of a
 // core of the query (every word but the connecting ones; every distinctive one), each word as spelled,
-// a variant, a sound-alike, joined with a neighbour or split in parts of three letters or more. The
-// intersection of their holders is small however common each word is alone (THE ANAND GULAB: ANAND
-// GULAB; JAIGOLD KISAN AGRO: JAI GOLD KISAN AGRO), and its marks are the best partial matches.
+// a variant, a sound-alike, joined with a neighbour or split (usefulSplits: OMSUPER as OM SUPER, NO1
+// as NO 1 too, since the other words' holders narrow them). The intersection of their holders is small
+// however common each word is alone (THE ANAND GULAB: ANAND GULAB; JAIGOLD KISAN AGRO: JAI GOLD KISAN
+// AGRO), and its marks are the best partial matches.
 
 /** A query word and the other forms a mark may hold it in. */
 export interface CoreWord {
@@ -26,7 +27,7 @@ const POUR = 5;
 /** The marks holding `c` in any of its forms: its relatives' bitmap, or (with joins or splits) bitmaps from POUR on. */
 function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
   const base = ix.sets.holdingAny(c.word, c.rel, s, POUR);
-  const splits = longSplits(ix, c);
+  const splits = usefulSplits(ix, c);
   if (!c.joins.length && !splits.length) return base;
   const h = s.bitmap(POUR + 1);
   h.or(base);
@@ -40,13 +41,25 @@ function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
   return h;
 }
 
-/** Splits into parts of three letters or more: shorter parts (KI SAN) are held by too many marks to mean anything. */
-export const longSplits = (ix: MarkIndex, c: CoreWord) => c.splits.filter((parts) => parts.every((p) => ix.vocab.words[p].length >= 3));
+/**
+ * The splits worth a bitmap: parts of three letters or more, a particle of one or two glued to a
+ * word of four or more (OMSUPER, DRHEERA), or a number beside letters (NO1). Other short parts (KI
+ * SAN, GR EEN) are held by too many marks to mean anything.
+ */
+export function usefulSplits(ix: MarkIndex, c: CoreWord): number[][] {
+  const vw = ix.vocab.words;
+  return c.splits.filter((parts) => {
+    const lens = parts.map((p) => vw[p].length);
+    if (lens.every((n) => n >= 3)) return true;
+    if (parts.length === 2 && Math.min(...lens) <= 2 && Math.max(...lens) >= 4) return true;
+    return parts.some((p) => /\d/.test(vw[p]));
+  });
+}
 
 /**
  * Pushes to the search's candidates, up to `max`, the marks holding every word of `core` (none of
  * them in `skip` or `visited`; each added to `visited`). They are read from the postings of the core
- * word cheapest to read that the register holds as spelled, does not split into long parts, and is
+ * word cheapest to read that the register holds as spelled, does not split, and is
  * held alone more often than joined with its neighbours (a mark is likeliest to hold the others in
  * another form), failing that one that does not split, and looked up in the bitmaps of the others.
  */
@@ -54,7 +67,7 @@ export function readCore(ix: MarkIndex, s: SearchScratch, core: CoreWord[], skip
   if (core.length < 2) return;
   const cost = (c: CoreWord) => c.rel.reduce((n, r) => n + ix.postings(r.id), 0);
   const byCost = [...core].sort((a, b) => cost(a) - cost(b));
-  const whole = (c: CoreWord) => longSplits(ix, c).length === 0;
+  const whole = (c: CoreWord) => usefulSplits(ix, c).length === 0;
   const self = (c: CoreWord) => c.rel.find((r) => r.level === 0);
   const own = (c: CoreWord) => whole(c) && self(c) !== undefined;
   // Held as spelled more often than joined (SRI, not RET beside AIL: RETAIL).

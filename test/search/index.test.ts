@@ -124,6 +124,17 @@ describe('search index', () => {
     expect(strategyOf(find(e, 'SUNRISE FOODS'), 1003)).to.equal('exact');
   });
 
+  it('splits a number from its letters and a particle glued to a common word, however many marks hold the words', () => {
+    const common: [number, string][] = Array.from({ length: 4200 }, (_, i) => [20_000 + i, 'COBRA WEAR']);
+    const x = engineOf([[1, 'HINDUSTAN NO 1'], [2, 'OM SUPER COBRA WEAR'], [3, 'OMSUPER'], [4, 'OM SUPER'], ...common]);
+    expect(strategyOf(find(x, 'HINDUSTAN NO1'), 1)).to.equal('compound');
+    // COBRA and WEAR are held by more marks than partial matching reads one by one: the marks holding
+    // OM and SUPER beside them are found through the holders' bitmaps.
+    const hits = find(x, 'OMSUPER COBRA WEAR');
+    expect(strategyOf(hits, 2)).to.equal('compound');
+    expect(hits[0]).to.deep.equal([2, 'compound']);
+  });
+
   it('finds other word orders, suffixes and spans across a word boundary for several words', () => {
     expect(strategyOf(find(e, 'FOODS SUNRISE'), 1003)).to.equal('all_words');
     expect(strategyOf(find(e, 'RISE FOODS'), 1003)).to.equal('suffix');
