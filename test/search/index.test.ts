@@ -59,7 +59,7 @@ const strategyOf = (hits: [number, string][], appNo: number) => hits.find((h) =>
 describe('search index', () => {
   const e = engineOf();
 
-  it('finds the mark itself, then prefixes, whole words, near marks, compounds, other orders, suffixes, substrings, spellings, sounds', () => {
+  it('finds the mark itself, then prefixes, whole words, near marks, compounds, orders, suffixes, substrings, spellings, sounds', () => {
     const hits = find(e, 'sunrise');
     const expected: Record<number, string> = {
       1001: 'exact',
