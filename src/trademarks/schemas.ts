@@ -118,7 +118,11 @@ export const TrademarkDetail = TrademarkSummary.extend({
   goods_services: z.string().nullable(),
   used_since: z.string().nullable(),
   registry_office: z.string().nullable(),
-  vienna_codes: z.array(z.string()),
+  vienna_codes: z.array(z.string()).openapi({
+    description:
+      "Vienna codes of the figurative elements of the mark's logo, as the register prints them (03.01.01): the values of " +
+      'the logo search filter vienna_codes (docs/logos.md)',
+  }),
   // A union, not .nullable(): zod-to-openapi would otherwise mark the shared component itself nullable.
   journal: z.union([JournalRef, z.null()]).openapi({ description: 'The journal that advertised the mark' }),
   logo: z.union([SignedLink, z.null()]).openapi({ description: 'The mark image as a 30-minute signed URL, when there is one' }),

@@ -69,6 +69,13 @@ describe('logo search: Vienna codes', function () {
     for (const r of img.results) expect(r.vienna_codes, r.application_number).to.deep.equal(CODES[r.application_number]);
   });
 
+  it('shows the same codes in the trade mark detail', async () => {
+    const res = await t.app.get('/v1/trademarks/5400006/');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.vienna_codes).to.deep.equal(['26.04.01', '26.01.16']);
+    expect((await t.app.get('/v1/trademarks/5400004/')).body.vienna_codes).to.deep.equal([]);
+  });
+
   it('keeps logos with a code or any code below it, in any accepted form', async () => {
     expect(apps((await text({ vienna_codes: '03.01' })).results)).to.deep.equal(['5400001', '5400002']);
     expect(apps((await text({ vienna_codes: '3' })).results)).to.deep.equal(['5400001', '5400002']);
