@@ -60,7 +60,7 @@ export class WebhookService {
     if (total > limit) {
       throw new AppError(
         'monitored_limit_exceeded',
-        `your plan allows ${limit} monitored marks across all your webhooks; this change would make ${total}`,
+        `your plan allows ${limit} monitored marks across your webhooks and similarity watches; this change would make ${total}`,
         { limit, requested: total, plan: caller.planCode },
       );
     }
