@@ -8,8 +8,11 @@ export { EVENT_NAMES, type EventName, isEventName } from '../trademarks/gate.ts'
 /** An event name as an SQL literal: the importer and the reminder job write theirs through it, so a misspelt name fails to compile. */
 export const eventSql = (event: EventName): string => `'${event}'`;
 
-/** Events written for one webhook (outbox.webhook_id): delivered to it alone, never in the public changes feed. */
-export const ADDRESSED_EVENTS: ReadonlySet<EventName> = new Set<EventName>(['trademark.similar_filed']);
+/**
+ * Events written for one webhook (outbox.webhook_id), or for one account's webhooks (clearance.completed,
+ * src/clearance/batchRepository.ts): delivered to them alone, never in the public changes feed.
+ */
+export const ADDRESSED_EVENTS: ReadonlySet<EventName> = new Set<EventName>(['trademark.similar_filed', 'clearance.completed']);
 
 /** The test ping's event name; never sent for a registry change. */
 export const PING_EVENT = 'webhook.ping' as const;
