@@ -20,9 +20,10 @@ import { type LogoTextIndex, logoText } from './textIndex.ts';
 /** The OCR that reads logos' words, named in text results. */
 export const OCR_MODEL = 'tesseract.js-7 eng+hin';
 
-/** Minimum text_score of each level: high keeps exact, prefix, word and compound matches; medium adds
- *  all-words, suffix, substring and spelling variants; low adds sound-alikes and partial matches. */
-export const TEXT_THRESHOLDS: Record<Level, number> = { high: 68, medium: 24, low: 1 };
+/** Minimum text_score of each level: high keeps exact, prefix, word, near and compound matches (near: a
+ *  one-word text a letter off, what OCR misreads most); medium adds all-words, suffix, substring and
+ *  spelling variants; low adds sound-alikes and partial matches. */
+export const TEXT_THRESHOLDS: Record<Level, number> = { high: 66, medium: 24, low: 1 };
 
 /**
  * Text hits read when a filter is given: the text index's class and status of a logo's mark may be

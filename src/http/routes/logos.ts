@@ -47,7 +47,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     cost,
     summary: 'Logos whose words (read by OCR) match the text, as word marks match: spelling variants and sound-alikes included',
     description:
-      'Ordered by text_score. similarity_level: high keeps exact, prefix, whole-word and compound matches (score 68+), medium adds ' +
+      'Ordered by text_score. similarity_level: high keeps exact, prefix, whole-word, near and compound matches (score 66+), medium adds ' +
       'all words, suffix, substring and spelling variants (24+), low adds sound-alikes and partial matches (1+). One logo_searches credit.',
     body: S.TextSearchBody,
     response: S.TextSearchResponse,
