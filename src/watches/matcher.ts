@@ -7,7 +7,7 @@ import { hitOf } from './hits.ts';
 import type { Hit, MarkRow, WatchProbe, WatchRepository } from './repository.ts';
 import { WatchIndex } from './watchIndex.ts';
 
-// Meets marks (new in an import run, or advertised in a journal for a preview) with the watches they
+// Meets marks (new in an import run or advertised in its journals, or a past journal's for a preview) with the watches they
 // could fire: each mark looks up the watches of its trade sharing a key with its words (or, with a logo,
 // the logo watches of its trade) in a WatchIndex, and each watch scores only the marks that met it,
 // through the analysis a clearance runs (src/threats/analysis.ts). A hit is a mark at or above the
@@ -60,7 +60,8 @@ export class WatchMatcher {
   }
 
   /**
-   * Matches the marks new in one import run against every active watch and records the hits (each watch
+   * Matches the marks an import run brought (new filings, and marks it advertised in a journal) against every
+   * active watch and records the hits (each watch
    * and mark once: matching a run again, or a mark again in a later run, sends nothing twice).
    */
   async matchRun(runId: number): Promise<{ marks: number; hits: number }> {

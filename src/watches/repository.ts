@@ -73,6 +73,8 @@ const MARK_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as 
   ${isoDate('t.application_date')} as application_date,
   exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo`;
 
+const JOURNAL_EVENT = eventSql('trademark.journal_published');
+
 const vectorDims = (text: string) => (text.match(/,/g)?.length ?? 0) + 1;
 
 export class WatchRepository {
@@ -148,24 +150,27 @@ export class WatchRepository {
     }));
   }
 
-  /** Finished import runs with new marks that the matcher has not run over yet, oldest first. */
+  /** Finished import runs with new or newly advertised marks that the matcher has not run over yet, oldest first. */
   async unmatchedRuns(limit = 100): Promise<number[]> {
     const r = await this.db.raw(
       `select r.id from import_runs r
        where r.finished_at is not null and not exists (select 1 from watch_runs m where m.import_run_id = r.id)
-         and exists (select 1 from import_new_marks n where n.import_run_id = r.id)
+         and (exists (select 1 from import_new_marks n where n.import_run_id = r.id)
+              or exists (select 1 from outbox o where o.import_run_id = r.id and o.event = ${JOURNAL_EVENT}))
        order by r.id limit ?`,
       [limit],
     );
     return r.rows.map((x: { id: number }) => x.id);
   }
 
-  /** The marks new in an import run (still in the register). */
+  /** The marks an import run brought: those new in it, and those it advertised in a journal (still in the register). */
   async newMarks(runId: number): Promise<MarkRow[]> {
     const r = await this.db.raw(
-      `select ${MARK_COLUMNS} from import_new_marks n join trademarks t on t.application_number = n.application_number
-       where n.import_run_id = ? order by length(t.application_number), t.application_number`,
-      [runId],
+      `select ${MARK_COLUMNS} from trademarks t where t.application_number in (
+         select n.application_number from import_new_marks n where n.import_run_id = ?
+         union select o.application_number from outbox o where o.import_run_id = ? and o.event = ${JOURNAL_EVENT})
+       order by length(t.application_number), t.application_number`,
+      [runId, runId],
     );
     return r.rows;
   }

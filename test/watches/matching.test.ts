@@ -157,4 +157,17 @@ describe('similarity watches: matching new filings', () => {
     expect((await o.get(`/user/v1/watches/${sunrise}/preview/`)).status).to.equal(400);
     expect((await o.get(`/user/v1/watches/${sunrise}/preview/?journal_id=x`)).status).to.equal(400);
   });
+
+  it('meets the marks a delta advertises in a journal too, not only new filings', async () => {
+    const w = await o.post('/user/v1/watches/').send({ word_mark: 'Sunrise', classes: [30], webhook_id: hook.id });
+    expect(w.status).to.equal(201);
+    // The fixture's delta advertises SUNRISE FOODS (filed before the watch) in journal 3.
+    const run = await importFixture(t, 'delta');
+    const advertised = await t.deps.db('outbox').where({ import_run_id: run.runId, event: 'trademark.journal_published' });
+    expect(advertised.map((r) => r.application_number)).to.include('4100001');
+    await until('the run to be matched', async () => (await t.deps.db('watch_runs').where({ import_run_id: run.runId })).length === 1);
+    expect(await t.deps.db('watch_hits').where({ watch_id: w.body.id }).pluck('application_number')).to.deep.equal(['4100001']);
+    await until('the delivery', () => receiver.received.filter((r) => r.path === '/w').length === 2);
+    expect(JSON.parse(receiver.received.filter((r) => r.path === '/w')[1].body).trademark.application_number).to.equal('4100001');
+  });
 });
