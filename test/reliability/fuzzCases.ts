@@ -65,6 +65,7 @@ export const PATH_VALUES: Record<string, string> = {
   webhook_id: '00000000-0000-4000-8000-000000000002',
   delivery_id: '1',
   job_id: '00000000-0000-4000-8000-000000000003',
+  watch_id: '00000000-0000-4000-8000-000000000004',
 };
 
 const HOSTILE_JSON: [Kind, string, unknown][] = [
