@@ -109,7 +109,7 @@ export class WatchRepository {
     return (await trx('watches').where({ id, account_id: accountId }).update(set)) > 0;
   }
 
-  /** The stored watch, or undefined when it is not the account's; `forUpdate` locks its row. */
+  /** The stored watch, or undefined when it is not the account's. */
   async get(accountId: string, id: string, q: Knex | Knex.Transaction = this.db): Promise<WatchRow | undefined> {
     const r = await q.raw(`${WATCH_SELECT} where w.account_id = ? and w.id = ?`, [accountId, id]);
     return r.rows[0];
