@@ -143,6 +143,7 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
   const hasWords = has.words;
   const level = new Uint8Array(k);
   const dist = new Uint8Array(k);
+  const at = new Int32Array(k);
   for (let c = 0; c < n; c++) {
     for (let i = 0; i < k; i++) {
       level[i] = NONE;
@@ -161,6 +162,7 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
         if (lv < level[i] || (lv === level[i] && ds < dist[i])) {
           level[i] = lv;
           dist[i] = ds;
+          at[i] = q;
         }
       }
     }
@@ -182,6 +184,13 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
       sum = 0;
     } else {
       bucket = worst === 1 ? 4 : 5;
+      // The query's words in another order are half a step further (EAGLE GREN: EAGLE GREEN before GRIN EAGLE).
+      for (let i = 1; i < k; i++) {
+        if (at[i] <= at[i - 1]) {
+          sum++;
+          break;
+        }
+      }
     }
     found.push(bucket, cm[c], sum, cl[c], ci[c]);
   }

@@ -118,6 +118,17 @@ describe('search index', () => {
     expect(find(x, 'LATX GLOVES').some((h) => h[1] === 'near')).to.equal(false);
   });
 
+  it('puts a spelling variant in the query order half a step before one in another order', () => {
+    const x = engineOf([
+      [1, 'GRIN EAGLE'],
+      [2, 'EAGLE GREEN'],
+    ]);
+    expect(find(x, 'EAGLE GREN')).to.deep.equal([
+      [2, 'spelling'],
+      [1, 'spelling'],
+    ]);
+  });
+
   it('joins and splits compounds: SUNRISEFOODS ⇄ SUNRISE FOODS', () => {
     expect(strategyOf(find(e, 'SUNRISEFOODS'), 1003)).to.equal('compound');
     expect(strategyOf(find(e, 'SUNRISE FOODS'), 1004)).to.equal('compound');
