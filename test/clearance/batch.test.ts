@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
+import sharp from 'sharp';
 import request from 'supertest';
 import { CLEARANCE_BATCH_QUEUE } from '../../src/clearance/batchService.ts';
 import { startClearanceBatchWorker } from '../../workers/clearanceBatch.ts';
@@ -46,13 +47,23 @@ describe('POST /v1/clearance/batch/', function () {
   let release = false;
 
   before(async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
     images = await startImageServer({
+      '/logo.png': (res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(png),
       '/hold.png': (res) => {
         if (release) res.writeHead(404).end('gone');
         else held.push(res);
       },
     });
-    Object.assign(env, { IMAGE_FETCH_TEST_ALLOW: images.hostPort, IMAGE_FETCH_TEST_CA: images.caFile, IMAGE_FETCH_TIMEOUT_MS: '60000' });
+    // No image sidecar answers here: a proposal with a logo fails as when the sidecar is away.
+    Object.assign(env, {
+      ML_URL: 'http://127.0.0.1:9',
+      IMAGE_FETCH_TEST_ALLOW: images.hostPort,
+      IMAGE_FETCH_TEST_CA: images.caFile,
+      IMAGE_FETCH_TIMEOUT_MS: '60000',
+    });
     t = await createTestApp(env);
     await insertMarks(t.deps.db, MARKS);
     connection = new Redis(t.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
@@ -216,6 +227,50 @@ describe('POST /v1/clearance/batch/', function () {
       expect(d.status).to.equal('done');
       expect(done.body.credits).to.deep.equal({ api_calls: 4, logo_searches: 0 });
       expect(await t.used(c.account.accountId, 'api_calls')).to.equal(4);
+    });
+  });
+
+  describe('jobs that did not reach the queue, and chunks given up on', () => {
+    let worker: ReturnType<typeof startClearanceBatchWorker>;
+    before(() => {
+      // The relay enqueues with one attempt a chunk here, so a chunk is given up on at its first failure.
+      worker = startClearanceBatchWorker(t.deps, { intervalMs: 60_000, job: { attempts: 1, backoffMs: 10 } });
+    });
+    after(async () => worker?.close());
+
+    /** A job written as the request writes it whose enqueue was lost, a minute ago. */
+    async function lost(accountId: string, proposals: object[]): Promise<string> {
+      const id = await t.deps.repos.clearanceBatches.create(accountId, proposals);
+      await t.deps
+        .db('clearance_batches')
+        .where({ id })
+        .update({ created_at: t.deps.db.raw("now() - interval '1 minute'") });
+      return id;
+    }
+
+    it("enqueues a job whose request committed but whose enqueue was lost (the workers' relay)", async () => {
+      const c = await t.client();
+      const parsed = { word_mark: 'SUNRISE', classes: [29], status: ['live', 'pending'], limit: 50, offset: 0 };
+      const id = await lost(c.account.accountId, [parsed, { ...parsed, word_mark: 'KAVERI' }]);
+      expect(await worker.relayOnce()).to.be.at.least(1);
+      const done = await settled(c, id);
+      expect(done.body).to.include({ status: 'completed', total: 2, done: 2, errors: 0 });
+      expect(done.body.credits).to.deep.equal({ api_calls: 2, logo_searches: 0 });
+    });
+
+    it('ends the job failed when a chunk runs out of attempts: its proposals answered service_unavailable, free', async () => {
+      const c = await t.client();
+      const parsed = { classes: [29], logo_url: `${images.origin}/logo.png`, status: ['live', 'pending'], limit: 50, offset: 0 };
+      const id = await lost(c.account.accountId, [parsed, parsed]);
+      await worker.relayOnce();
+      const done = await settled(c, id);
+      expect(done.body).to.include({ status: 'failed', total: 2, done: 2, errors: 2 });
+      for (const a of done.body.results.proposals) expect(a.error.code).to.equal('service_unavailable');
+      expect(done.body.credits).to.deep.equal({ api_calls: 0, logo_searches: 0 });
+      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
+      const events = await t.deps.db('outbox').where({ event: 'clearance.completed', application_number: id });
+      expect(events).to.have.length(1);
+      expect(events[0].new_value).to.include({ job_id: id, status: 'failed', errors: 2 });
     });
   });
 
