@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { expectBadParam } from '../helpers/http.ts';
-import { type ImageServer, startImageServer } from '../helpers/imageServer.ts';
-import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
+import { logoFilterFixture } from '../helpers/logoFilters.ts';
 
 // Logo search filtered by the fields its results carry: class_number and classes (together: any of
 // them) and status (labels in any case, or the groups live, pending, dead), on text, image and image-URL
@@ -26,41 +25,11 @@ const MARKS = [
 
 describe('logo search: filters', function () {
   this.timeout(60_000);
-  let t: LogoTestApp;
-  let server: ImageServer;
-  let query: Buffer;
-
-  before(async () => {
-    // The query is 5300005's own drawing: unfiltered, 5300005 is the nearest logo.
-    query = await drawLogo({ slug: 'github', ink: GITHUB_INK });
-    server = await startImageServer({ '/q.png': (res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(query) });
-    t = await createLogoApp({ IMAGE_FETCH_TEST_ALLOW: server.hostPort, IMAGE_FETCH_TEST_CA: server.caFile });
-    await addLogos(
-      t.app,
-      MARKS.map((m) => ({ app: m.app, mark: m.supplied ?? '', draw: m.draw, supplied: m.supplied })),
-    );
-    for (const m of MARKS) {
-      await t.app.deps.db('trademarks').where({ application_number: m.app }).update({ class_number: m.cls, status: m.status });
-    }
-    expect(await indexPending(t)).to.deep.equal({ done: MARKS.length, failed: 0 });
+  const f = logoFilterFixture<(typeof MARKS)[number], Hit>(MARKS, (m) => ({ class_number: m.cls, status: m.status }), {
+    slug: 'github',
+    ink: GITHUB_INK,
   });
-  after(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const text = async (body: object) => {
-    const res = await t.app.post('/v1/logo-search/text/').send({ query_text: 'SUNRISE', ...body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body as { count: number; results: Hit[] };
-  };
-  const image = async (fields: Record<string, string | string[]>) => {
-    let req = t.app.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('similarity_level', 'low');
-    for (const [k, v] of Object.entries(fields)) for (const x of [v].flat()) req = req.field(k, x);
-    const res = await req;
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body as { count: number; results: Hit[] };
-  };
+  const { text, image } = f;
 
   describe('text', () => {
     it('keeps the logos of class_number and classes (an array or a string), counted', async () => {
@@ -103,18 +72,18 @@ describe('logo search: filters', function () {
 
     it("reads a mark's class and status as the register has them now, not as the text index saw them", async () => {
       await text({});
-      await t.app.deps.db('trademarks').where({ application_number: '5300002' }).update({ status: 'Registered', class_number: 31 });
+      await f.t.app.deps.db('trademarks').where({ application_number: '5300002' }).update({ status: 'Registered', class_number: 31 });
       try {
         expect(apps((await text({ status: 'live' })).results).sort()).to.deep.equal(['5300001', '5300002']);
         expect(apps((await text({ class_number: 31 })).results)).to.deep.equal(['5300002']);
         expect(apps((await text({ class_number: 29 })).results)).to.deep.equal([]);
       } finally {
-        await t.app.deps.db('trademarks').where({ application_number: '5300002' }).update({ status: 'Objected', class_number: 29 });
+        await f.t.app.deps.db('trademarks').where({ application_number: '5300002' }).update({ status: 'Objected', class_number: 29 });
       }
     });
 
     it('bulk-text applies the filter to every query', async () => {
-      const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
+      const c = await f.t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
       const res = await c.post('/v1/logo-search/bulk-text/').send({
         queries: [{ query_text: 'sunrise' }, { query_text: 'sunrise bakery' }],
         status: 'dead',
@@ -147,15 +116,15 @@ describe('logo search: filters', function () {
     });
 
     it('image-url and bulk-image filter alike', async () => {
-      const url = await t.app
+      const url = await f.t.app
         .post('/v1/logo-search/image-url/')
-        .send({ image_url: `${server.origin}/q.png`, similarity_level: 'low', img_cnt: 1, status: ['dead'] });
+        .send({ image_url: `${f.server.origin}/q.png`, similarity_level: 'low', img_cnt: 1, status: ['dead'] });
       expect(url.status, JSON.stringify(url.body)).to.equal(200);
       expect(apps(url.body.results)).to.deep.equal(['5300006']);
-      const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
+      const c = await f.t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
       const bulk = await c
         .post('/v1/logo-search/bulk-image/')
-        .attach('uploaded_files', query, 'q.png')
+        .attach('uploaded_files', f.query, 'q.png')
         .field('similarity_level', 'low')
         .field('img_cnt', '1')
         .field('class_number', '30')
@@ -166,25 +135,25 @@ describe('logo search: filters', function () {
   });
 
   it('answers an unknown status or a bad class with a 400 naming it, charging nothing and fetching nothing', async () => {
-    const c = await t.app.client({ quotas: { logo_searches: 10 } });
+    const c = await f.t.app.client({ quotas: { logo_searches: 10 } });
     const cases: [string, () => Promise<import('supertest').Response>][] = [
       ['status', () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', status: 'Sleeping' })],
       ['status', () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', status: [] })],
       ['classes', () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', classes: [30, 46] })],
       ['classes', () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', classes: 'x' })],
       ['class_number', () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', class_number: 0 })],
-      ['status', () => c.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('status', 'alive')],
-      ['classes', () => c.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('classes', '30,,x')],
-      ['status', () => c.post('/v1/logo-search/image-url/').send({ image_url: `${server.origin}/q.png`, status: 'Sleeping' })],
+      ['status', () => c.post('/v1/logo-search/image/').attach('uploaded_file', f.query, 'q.png').field('status', 'alive')],
+      ['classes', () => c.post('/v1/logo-search/image/').attach('uploaded_file', f.query, 'q.png').field('classes', '30,,x')],
+      ['status', () => c.post('/v1/logo-search/image-url/').send({ image_url: `${f.server.origin}/q.png`, status: 'Sleeping' })],
     ];
-    const seen = server.seen.length;
+    const seen = f.server.seen.length;
     for (const [parameter, send] of cases) {
       const res = await send();
       expectBadParam(res, parameter);
     }
     const unknown = await c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', status: 'Sleeping' });
     expect(unknown.body.details[0].message).to.match(/unknown status "Sleeping".*Registered.*or a group: live, pending, dead/);
-    expect(server.seen.length).to.equal(seen);
-    expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
+    expect(f.server.seen.length).to.equal(seen);
+    expect(await f.t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
   });
 });

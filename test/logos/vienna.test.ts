@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import type request from 'supertest';
 import { expectBadParam } from '../helpers/http.ts';
-import { type ImageServer, startImageServer } from '../helpers/imageServer.ts';
-import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
+import { logoFilterFixture } from '../helpers/logoFilters.ts';
 
 // Logo search's vienna_codes filter (docs/logos.md): a code keeps logos with that code or any code
 // below it (03.01 keeps 03.01.01), several codes keep logos with any of them, and it combines with
@@ -25,40 +24,11 @@ const CODES = Object.fromEntries(MARKS.map((m) => [m.app, m.codes ?? []]));
 
 describe('logo search: Vienna codes', function () {
   this.timeout(60_000);
-  let t: LogoTestApp;
-  let server: ImageServer;
-  let query: Buffer;
-
-  before(async () => {
-    query = await drawLogo({ slug: 'github', ink: INK });
-    server = await startImageServer({ '/q.png': (res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(query) });
-    t = await createLogoApp({ IMAGE_FETCH_TEST_ALLOW: server.hostPort, IMAGE_FETCH_TEST_CA: server.caFile });
-    await addLogos(
-      t.app,
-      MARKS.map((m) => ({ app: m.app, mark: m.supplied ?? '', draw: m.draw, supplied: m.supplied })),
-    );
-    for (const m of MARKS) {
-      await t.app.deps.db('trademarks').where({ application_number: m.app }).update({ class_number: m.cls, vienna_codes: m.codes });
-    }
-    expect(await indexPending(t)).to.deep.equal({ done: MARKS.length, failed: 0 });
+  const f = logoFilterFixture<(typeof MARKS)[number], Hit>(MARKS, (m) => ({ class_number: m.cls, vienna_codes: m.codes }), {
+    slug: 'github',
+    ink: INK,
   });
-  after(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const text = async (body: object) => {
-    const res = await t.app.post('/v1/logo-search/text/').send({ query_text: 'SUNRISE', ...body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body as { count: number; results: Hit[] };
-  };
-  const image = async (fields: Record<string, string | string[]>) => {
-    let req = t.app.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('similarity_level', 'low');
-    for (const [k, v] of Object.entries(fields)) for (const x of [v].flat()) req = req.field(k, x);
-    const res = await req;
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body as { count: number; results: Hit[] };
-  };
+  const { text, image } = f;
 
   it("shows each result's Vienna codes, an empty list where the mark has none", async () => {
     const all = await text({});
@@ -70,10 +40,10 @@ describe('logo search: Vienna codes', function () {
   });
 
   it('shows the same codes in the trade mark detail', async () => {
-    const res = await t.app.get('/v1/trademarks/5400006/');
+    const res = await f.t.app.get('/v1/trademarks/5400006/');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.vienna_codes).to.deep.equal(['26.04.01', '26.01.16']);
-    expect((await t.app.get('/v1/trademarks/5400004/')).body.vienna_codes).to.deep.equal([]);
+    expect((await f.t.app.get('/v1/trademarks/5400004/')).body.vienna_codes).to.deep.equal([]);
   });
 
   it('keeps logos with a code or any code below it, in any accepted form', async () => {
@@ -93,7 +63,7 @@ describe('logo search: Vienna codes', function () {
   it('combines with the class filter and applies to bulk text', async () => {
     expect(apps((await text({ vienna_codes: '03', class_number: 30 })).results)).to.deep.equal(['5400001']);
     expect(apps((await text({ vienna_codes: ['01', '03'], classes: [29, 30] })).results)).to.deep.equal(['5400001', '5400002', '5400003']);
-    const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
+    const c = await f.t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
     const res = await c.post('/v1/logo-search/bulk-text/').send({ queries: [{ query_text: 'sunrise' }], vienna_codes: '01.03.01' });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(apps(res.body.results[0].results)).to.deep.equal(['5400003']);
@@ -104,16 +74,16 @@ describe('logo search: Vienna codes', function () {
     expect(apps((await image({ vienna_codes: ['26.01'], img_cnt: '5' })).results)).to.deep.equal(['5400005', '5400006']);
     expect(apps((await image({ vienna_codes: '26.04.01,27' })).results)).to.deep.equal(['5400006']);
     expect(apps((await image({ vienna_codes: '26', class_number: '30' })).results)).to.deep.equal(['5400005']);
-    const url = await t.app
+    const url = await f.t.app
       .post('/v1/logo-search/image-url/')
-      .send({ image_url: `${server.origin}/q.png`, similarity_level: 'low', vienna_codes: ['26.04'] });
+      .send({ image_url: `${f.server.origin}/q.png`, similarity_level: 'low', vienna_codes: ['26.04'] });
     expect(url.status, JSON.stringify(url.body)).to.equal(200);
     expect(apps(url.body.results)).to.deep.equal(['5400006']);
     expect(url.body.results[0].vienna_codes).to.deep.equal(['26.04.01', '26.01.16']);
-    const c = await t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
+    const c = await f.t.app.client({ bulk_logo_limit: 100, quotas: { logo_searches: 10 } });
     const bulk = await c
       .post('/v1/logo-search/bulk-image/')
-      .attach('uploaded_files', query, 'q.png')
+      .attach('uploaded_files', f.query, 'q.png')
       .field('similarity_level', 'low')
       .field('vienna_codes', '26.1.3');
     expect(bulk.status, JSON.stringify(bulk.body)).to.equal(200);
@@ -121,21 +91,21 @@ describe('logo search: Vienna codes', function () {
   });
 
   it('answers an unknown or malformed code with a 400 naming vienna_codes, charging nothing and fetching nothing', async () => {
-    const c = await t.app.client({ quotas: { logo_searches: 10 } });
+    const c = await f.t.app.client({ quotas: { logo_searches: 10 } });
     const cases: (() => Promise<request.Response>)[] = [
       () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: '03.01.03' }),
       () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: ['03.01', 'lion'] }),
       () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: '98.02' }),
       () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: [] }),
       () => c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: 301 }),
-      () => c.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('vienna_codes', '3.1.100'),
-      () => c.post('/v1/logo-search/image-url/').send({ image_url: `${server.origin}/q.png`, vienna_codes: '99' }),
+      () => c.post('/v1/logo-search/image/').attach('uploaded_file', f.query, 'q.png').field('vienna_codes', '3.1.100'),
+      () => c.post('/v1/logo-search/image-url/').send({ image_url: `${f.server.origin}/q.png`, vienna_codes: '99' }),
     ];
-    const seen = server.seen.length;
+    const seen = f.server.seen.length;
     for (const send of cases) expectBadParam(await send(), 'vienna_codes');
     const unknown = await c.post('/v1/logo-search/text/').send({ query_text: 'sunrise', vienna_codes: '03.01.03' });
     expect(unknown.body.details[0].message).to.contain('unknown Vienna code "03.01.03"');
-    expect(server.seen.length).to.equal(seen);
-    expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
+    expect(f.server.seen.length).to.equal(seen);
+    expect(await f.t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
   });
 });
