@@ -194,12 +194,18 @@ export function partialMatches(
       ),
   );
   // First the marks holding every word but the connecting ones, then every distinctive one (src/search/partialCore.ts).
-  const forms: CoreWord[] = words.map((word, i) => ({ word, rel: rel[i], joins: joinsOf[i], splits: splitsOf[i] }));
+  const forms: CoreWord[] = words.map((word, i) => ({
+    word,
+    rel: rel[i],
+    joins: joinsOf[i],
+    splits: splitsOf[i],
+    useful: usefulSplits(ix, splitsOf[i]),
+  }));
   const core = (skip: (w: string) => boolean) => forms.filter((f) => !skip(f.word) && (f.rel.length || f.joins.length || f.splits.length));
   let last = '';
   for (const c of [core((x) => STOP_WORDS.has(x)), core((x) => minor(x, trade))]) {
     const key = c.map((f) => f.word).join(' ');
-    if (key === last || (c.length === k && c.every((f) => !f.joins.length && !usefulSplits(ix, f).length))) continue;
+    if (key === last || (c.length === k && c.every((f) => !f.joins.length && !f.useful.length))) continue;
     last = key;
     readCore(ix, s, c, classified, visited, CLASSIFY_MAX);
   }

@@ -18,6 +18,8 @@ export interface CoreWord {
   joins: number[];
   /** Ways the word splits into words of the register. */
   splits: number[][];
+  /** Those of them worth a bitmap (usefulSplits), found once per query word. */
+  useful: number[][];
 }
 
 // Scratch bitmaps (src/search/scratch.ts): 2 and 3 hold classify's and partial matching's marks.
@@ -27,7 +29,7 @@ const POUR = 5;
 /** The marks holding `c` in any of its forms: its relatives' bitmap, or (with joins or splits) bitmaps from POUR on. */
 function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
   const base = ix.sets.holdingAny(c.word, c.rel, s, POUR);
-  const splits = usefulSplits(ix, c);
+  const splits = c.useful;
   if (!c.joins.length && !splits.length) return base;
   const h = s.bitmap(POUR + 1);
   h.or(base);
@@ -46,9 +48,9 @@ function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
  * word of four or more (OMSUPER, DRHEERA), or a number beside letters (NO1). Other short parts (KI
  * SAN, GR EEN) are held by too many marks to mean anything.
  */
-export function usefulSplits(ix: MarkIndex, c: CoreWord): number[][] {
+export function usefulSplits(ix: MarkIndex, splits: number[][]): number[][] {
   const vw = ix.vocab.words;
-  return c.splits.filter((parts) => {
+  return splits.filter((parts) => {
     const lens = parts.map((p) => vw[p].length);
     if (lens.every((n) => n >= 3)) return true;
     if (parts.length === 2 && Math.min(...lens) <= 2 && Math.max(...lens) >= 4) return true;
@@ -67,7 +69,7 @@ export function readCore(ix: MarkIndex, s: SearchScratch, core: CoreWord[], skip
   if (core.length < 2) return;
   const cost = (c: CoreWord) => c.rel.reduce((n, r) => n + ix.postings(r.id), 0);
   const byCost = [...core].sort((a, b) => cost(a) - cost(b));
-  const whole = (c: CoreWord) => usefulSplits(ix, c).length === 0;
+  const whole = (c: CoreWord) => c.useful.length === 0;
   const self = (c: CoreWord) => c.rel.find((r) => r.level === 0);
   const own = (c: CoreWord) => whole(c) && self(c) !== undefined;
   // Held as spelled more often than joined (SRI, not RET beside AIL: RETAIL).
