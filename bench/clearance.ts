@@ -1,0 +1,270 @@
+// Clearance and watch at registry scale (issue 21, item 6).
+// 1. Planted look-alikes: marks sampled at random (seeded, live or pending, with words) from the register,
+//    each changed by the edits a copier makes (bench/clearance/edits.ts), then screened by the clearance
+//    service in the mark's class: is the original (or a twin of it: the same normalised words in the same
+//    class) among the first 10? Recall per edit kind and overall. Beside it, in the same run, the naive
+//    baseline: pg_trgm similarity of the word mark in the same class, top 10, on the first --sql proposals
+//    of each kind (recall and time, and the clearance's on the same proposals).
+// 2. Speed: one clearance of one name across three classes (p50/p95); a batch of --batch names x 3 classes
+//    through the clearance service in process, two at a time as the batch worker's concurrency
+//    (workers/clearanceBatch.ts); watch matching of --import register marks against --watches watches
+//    made from other register marks (src/watches/matcher.ts match(), in process; the hits are not stored).
+// Reads the database only.
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench SEARCH_SNAPSHOT=FILE npx tsx bench/clearance.ts \
+//     [--sample 1000] [--min-kind 100] [--sql 50] [--sql-timeout 5000] [--seed 21] [--latency 200] [--batch 1000]
+//     [--watches 10000] [--import 10000] [--parts planted,speed,batch,watch]
+import pg from 'pg';
+import type { Screened } from '../src/clearance/service.ts';
+import { loadConfig } from '../src/config.ts';
+import { createRoot } from '../src/root.ts';
+import { normaliseMark } from '../src/search/normalise.ts';
+import { labelsOf } from '../src/search/statusGroups.ts';
+import type { MarkRow, WatchProbe } from '../src/watches/repository.ts';
+import { EDIT_KINDS, type EditKind, edit, Rng } from './clearance/edits.ts';
+import { args, DEFAULT_URL } from './lib.ts';
+
+const a = args();
+const o = {
+  sample: Number(a.get('sample') ?? 1000),
+  minKind: Number(a.get('min-kind') ?? 100),
+  sql: Number(a.get('sql') ?? 50),
+  sqlTimeout: Number(a.get('sql-timeout') ?? 5000),
+  seed: Number(a.get('seed') ?? 21),
+  latency: Number(a.get('latency') ?? 200),
+  batch: Number(a.get('batch') ?? 1000),
+  watches: Number(a.get('watches') ?? 10_000),
+  import: Number(a.get('import') ?? 10_000),
+  parts: new Set((a.get('parts') ?? 'planted,speed,batch,watch').split(',')),
+};
+const url = process.env.DATABASE_URL ?? DEFAULT_URL;
+const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+const deps = createRoot(config);
+const t0 = performance.now();
+const engine = await deps.search.ready();
+const registerSize = engine.indexes[0].n;
+console.log(`search index: ${registerSize.toLocaleString('en')} marks, ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+const c = new pg.Client(url);
+await c.connect();
+const noCharge = async () => {};
+const screen = (word_mark: string, classes: number[], limit = 10): Promise<Screened> =>
+  deps.services.clearance.screen({ word_mark, classes, status: ['live', 'pending'], limit, offset: 0 } as never, noCharge);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : Number.NaN;
+};
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+const ratio = (x: number, n: number) => (n ? (x / n).toFixed(3) : '-');
+
+const known = (await c.query('select status from status_values')).rows.map((r) => r.status as string);
+const livePending = labelsOf(['live', 'pending'], known);
+
+interface Mark {
+  application_number: string;
+  word_mark: string;
+  class_number: number;
+}
+// The pool the sample is drawn from: a seeded random order of live and pending marks with words; the
+// first --sample are the sample, the rest fill an edit kind that applies to too few of them.
+const poolSize = o.sample * 20;
+const pool = (
+  await c.query(
+    `select application_number, word_mark, class_number from trademarks
+     tablesample bernoulli (${Math.min(100, (poolSize * 3 * 100) / registerSize)}) repeatable (${o.seed})
+     where word_mark <> '' and status = any($1::text[])
+     order by md5(application_number || $2) limit ${poolSize}`,
+    [livePending, String(o.seed)],
+  )
+).rows as Mark[];
+await c.query(`select 1`);
+
+// The logo text index is built on first use: once before timing.
+await deps.logos.texts.search('WARM', 1);
+if (pool.length) await screen(pool[0].word_mark, [pool[0].class_number]);
+
+if (o.parts.has('planted')) await planted();
+if (o.parts.has('speed')) await speed();
+if (o.parts.has('batch')) await batch();
+if (o.parts.has('watch')) await watch();
+await c.end();
+await deps.close();
+process.exit(0);
+
+async function planted() {
+  const rng = new Rng(o.seed);
+  const cases: { kind: EditKind; mark: Mark; query: string; filled: boolean }[] = [];
+  for (const kind of EDIT_KINDS) {
+    let n = 0;
+    for (let i = 0; i < pool.length && (i < o.sample || n < o.minKind); i++) {
+      const q = edit(kind, pool[i].word_mark, pool[i].class_number, rng);
+      if (q === null) continue;
+      cases.push({ kind, mark: pool[i], query: q, filled: i >= o.sample });
+      n++;
+    }
+  }
+  const twinOf = (m: { word_mark: string; class_number: number }) => `${normaliseMark(m.word_mark)}|${m.class_number}`;
+  const rows = new Map<EditKind, { n: number; hit: number; strict: number; crowded: number; filled: number; times: number[] }>();
+  const base = new Map<EditKind, { n: number; hit: number; ours: number; times: number[]; timedOut: number }>();
+  for (const k of EDIT_KINDS) {
+    rows.set(k, { n: 0, hit: 0, strict: 0, crowded: 0, filled: 0, times: [] });
+    base.set(k, { n: 0, hit: 0, ours: 0, times: [], timedOut: 0 });
+  }
+  const misses: string[] = [];
+  const sqlDb = new pg.Client(url);
+  await sqlDb.connect();
+  await sqlDb.query(`set statement_timeout = ${o.sqlTimeout}`);
+  for (const x of cases) {
+    const r = rows.get(x.kind)!;
+    const s = performance.now();
+    const res = await screen(x.query, [x.mark.class_number]);
+    r.times.push(performance.now() - s);
+    r.n++;
+    if (x.filled) r.filled++;
+    const twin = twinOf(x.mark);
+    const strict = res.results.some((t) => t.application_number === x.mark.application_number);
+    const found = strict || res.results.some((t) => twinOf(t) === twin);
+    if (strict) r.strict++;
+    if (found) r.hit++;
+    // Ten marks spelled exactly as the proposal: nothing can rank the original, spelled otherwise, above them.
+    const q = normaliseMark(x.query);
+    if (!found && res.results.filter((t) => normaliseMark(t.word_mark) === q).length >= 10) r.crowded++;
+    if (!found && misses.filter((m) => m.startsWith(x.kind)).length < 4) {
+      misses.push(`${x.kind}: ${x.mark.word_mark} (${x.mark.class_number}) -> ${x.query}`);
+    }
+    const b = base.get(x.kind)!;
+    if (b.n < o.sql) {
+      b.n++;
+      if (found) b.ours++;
+      const s2 = performance.now();
+      try {
+        const got = await sqlDb.query(
+          `select application_number, word_mark, class_number from trademarks
+           where class_number = $2 and status = any($3::text[]) and nishaan_norm(word_mark) % nishaan_norm($1)
+           order by similarity(nishaan_norm(word_mark), nishaan_norm($1)) desc, application_number limit 10`,
+          [x.query, x.mark.class_number, livePending],
+        );
+        b.times.push(performance.now() - s2);
+        if (got.rows.some((t) => t.application_number === x.mark.application_number || twinOf(t) === twin)) b.hit++;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '57014') throw err;
+        b.times.push(o.sqlTimeout);
+        b.timedOut++;
+      }
+    }
+  }
+  await sqlDb.end();
+  console.log(
+    `\nplanted look-alikes: ${o.sample} marks sampled (seed ${o.seed}; live or pending, with words), each edited every way that ` +
+      `applies; a kind applying to fewer than ${o.minKind} of them is filled from further marks of the same random order`,
+  );
+  console.log('found = the original, or a twin (same normalised words, same class), among the first 10 of the clearance in its class');
+  console.log(
+    '| edit | proposals (filled) | recall@10 | original itself | missed behind 10 exact copies of the proposal | p50 ms | p95 ms |' +
+      ` pg_trgm proposals | pg_trgm recall@10 | clearance recall, same proposals | pg_trgm p50 ms | pg_trgm p95 ms |`,
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const all = { n: 0, hit: 0, strict: 0, crowded: 0, times: [] as number[] };
+  const allBase = { n: 0, hit: 0, ours: 0, times: [] as number[], timedOut: 0 };
+  for (const k of EDIT_KINDS) {
+    const r = rows.get(k)!;
+    const b = base.get(k)!;
+    all.n += r.n;
+    all.hit += r.hit;
+    all.strict += r.strict;
+    all.crowded += r.crowded;
+    all.times.push(...r.times);
+    allBase.n += b.n;
+    allBase.hit += b.hit;
+    allBase.ours += b.ours;
+    allBase.times.push(...b.times);
+    allBase.timedOut += b.timedOut;
+    console.log(
+      `| ${k} | ${r.n} (${r.filled}) | ${ratio(r.hit, r.n)} | ${ratio(r.strict, r.n)} | ${r.crowded} | ${ms(pct(r.times, 50))} | ` +
+        `${ms(pct(r.times, 95))} | ${b.n}${b.timedOut ? ` (${b.timedOut} timed out)` : ''} | ${ratio(b.hit, b.n)} | ` +
+        `${ratio(b.ours, b.n)} | ${ms(pct(b.times, 50))} | ${ms(pct(b.times, 95))} |`,
+    );
+  }
+  console.log(
+    `| all | ${all.n} | ${ratio(all.hit, all.n)} | ${ratio(all.strict, all.n)} | ${all.crowded} | ${ms(pct(all.times, 50))} | ` +
+      `${ms(pct(all.times, 95))} | ${allBase.n}${allBase.timedOut ? ` (${allBase.timedOut} timed out)` : ''} | ` +
+      `${ratio(allBase.hit, allBase.n)} | ${ratio(allBase.ours, allBase.n)} | ${ms(pct(allBase.times, 50))} | ` +
+      `${ms(pct(allBase.times, 95))} |`,
+  );
+  console.log(
+    `time ratio pg_trgm / clearance: p50 ${(pct(allBase.times, 50) / pct(all.times, 50)).toFixed(1)}x, ` +
+      `p95 ${(pct(allBase.times, 95) / pct(all.times, 95)).toFixed(1)}x (the clearance also scores, reasons and reads related classes)`,
+  );
+  console.log(`targets: recall >= 0.95 overall, >= 0.9 per kind. some misses: ${misses.join('; ')}`);
+}
+
+/** Three classes for a name: its own and two others drawn at random. */
+function threeClasses(own: number, r: Rng): number[] {
+  const out = new Set([own]);
+  while (out.size < 3) out.add(1 + r.int(45));
+  return [...out];
+}
+
+async function speed() {
+  const r = new Rng(o.seed + 1);
+  const times: number[] = [];
+  for (const m of pool.slice(0, o.latency)) {
+    const classes = threeClasses(m.class_number, r);
+    const s = performance.now();
+    await screen(m.word_mark, classes, 20);
+    times.push(performance.now() - s);
+  }
+  console.log(
+    `\nsingle clearance, one name x 3 classes (service in process, cache off; ${times.length} names from the sample): ` +
+      `p50 ${ms(pct(times, 50))} ms, p95 ${ms(pct(times, 95))} ms, p99 ${ms(pct(times, 99))} ms, max ${ms(Math.max(...times))} ms ` +
+      '(target p95 <= 150 ms)',
+  );
+}
+
+async function batch() {
+  const r = new Rng(o.seed + 2);
+  const items = pool.slice(o.sample, o.sample + o.batch).map((m) => ({ name: m.word_mark, classes: threeClasses(m.class_number, r) }));
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const it = items[next++];
+      await screen(it.name, it.classes, 20);
+    }
+  };
+  const s = performance.now();
+  await Promise.all([lane(), lane()]);
+  const wall = (performance.now() - s) / 1000;
+  console.log(
+    `\nbatch: ${items.length} names x 3 classes through the clearance service in process, two at a time ` +
+      `(the batch worker's concurrency): ${wall.toFixed(1)} s wall (target <= 120 s)`,
+  );
+}
+
+async function watch() {
+  const r = new Rng(o.seed + 3);
+  // The watches: names of other register marks, changed by a copier's edit half the time, each in its class and one more.
+  const from = pool.slice(o.sample + o.batch);
+  const probes: WatchProbe[] = [];
+  for (let i = 0; probes.length < o.watches && i < from.length; i++) {
+    const m = from[i];
+    const kind = r.pick(EDIT_KINDS);
+    const text = r.next() < 0.5 ? (edit(kind, m.word_mark, m.class_number, r) ?? m.word_mark) : m.word_mark;
+    const classes = [...new Set([m.class_number, 1 + r.int(45)])];
+    probes.push({ id: String(i), webhook_id: 'w', word_mark: text, logo: null, classes, min_risk: 'Medium' });
+  }
+  // The import: register marks drawn at random (another seed), as the matcher reads new marks.
+  const marks = (
+    await c.query(
+      `select application_number, word_mark, class_number, status, proprietor_name, application_date::text,
+         exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo
+       from trademarks t tablesample bernoulli (${Math.min(100, (o.import * 2 * 100) / registerSize)}) repeatable (${o.seed + 7})
+       limit ${o.import}`,
+    )
+  ).rows as MarkRow[];
+  const s = performance.now();
+  const matches = await deps.services.watchMatcher.match(probes, marks);
+  const wall = (performance.now() - s) / 1000;
+  console.log(
+    `\nwatch matching: ${marks.length} imported marks against ${probes.length} word watches (min_risk Medium), ` +
+      `WatchMatcher.match in process (hits not stored): ${wall.toFixed(1)} s wall, ${matches.length} hits (target <= 60 s)`,
+  );
+}
