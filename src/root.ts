@@ -12,6 +12,7 @@ import { AdminRepository } from './accounts/adminRepository.ts';
 import { CallerCache } from './accounts/callerCache.ts';
 import { CallerRepository } from './accounts/callerRepository.ts';
 import { PlanCache } from './accounts/planCache.ts';
+import { SessionStore } from './accounts/sessions.ts';
 import { TokenService } from './accounts/tokens.ts';
 import { ClearanceBatchRepository } from './clearance/batchRepository.ts';
 import { CLEARANCE_BATCH_QUEUE, ClearanceBatchService } from './clearance/batchService.ts';
@@ -120,6 +121,8 @@ export interface Services {
   accounts: AccountService;
   usage: UsageService;
   tokens: TokenService;
+  /** Dashboard browser sessions (the httpOnly cookie's server side). */
+  sessions: SessionStore;
   limits: RateLimits;
   ledger: CreditLedger;
   /** Who an API key or token belongs to, cached until PostgreSQL announces a change. */
@@ -238,6 +241,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),
     usage: new UsageService(repos.accounts, ledger),
     tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
+    sessions: new SessionStore(redis, config.RATE_LIMIT_PREFIX, config.JWT_SECRET, config.JWT_TTL_SECONDS),
     limits: rateLimits(config, redis, log),
     ledger,
     callers,

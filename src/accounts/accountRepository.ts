@@ -90,6 +90,11 @@ export class AccountRepository {
     return r.rows[0];
   }
 
+  async byId(accountId: string): Promise<{ id: string; first_name: string; last_name: string; email: string } | undefined> {
+    const r = await this.db.raw('select id, email, first_name, last_name from accounts where id = ?', [accountId]);
+    return r.rows[0];
+  }
+
   async listKeys(accountId: string): Promise<KeyRow[]> {
     const r = await this.db.raw(`select ${KEY_COLUMNS} from api_keys where account_id = ? order by seq`, [accountId]);
     return r.rows;

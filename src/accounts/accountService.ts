@@ -81,6 +81,12 @@ export class AccountService {
     return ok ? { id: account.id, email: account.email, name: `${account.first_name} ${account.last_name}` } : null;
   }
 
+  /** Who an account is (id, email, name), for a dashboard session. */
+  async summary(accountId: string): Promise<{ id: string; email: string; name: string } | undefined> {
+    const a = await this.repo.byId(accountId);
+    return a && { id: a.id, email: a.email, name: `${a.first_name} ${a.last_name}` };
+  }
+
   async listKeys(accountId: string): Promise<KeyView[]> {
     return (await this.repo.listKeys(accountId)).map(keyView);
   }

@@ -40,7 +40,15 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   // Names what this process leaves behind if it dies (upload files, concurrency slots): see src/http/uploads.ts.
   app.locals.instance = config.INSTANCE_ID;
 
-  const guard = new Guard(services.callers, root.repos.callers, services.ledger, services.limits, services.tokens, opts.unguarded ?? false);
+  const guard = new Guard(
+    services.callers,
+    root.repos.callers,
+    services.ledger,
+    services.limits,
+    services.tokens,
+    opts.unguarded ?? false,
+    services.sessions,
+  );
 
   app.use(requestLog(root.log));
   app.use(requireJsonBody);

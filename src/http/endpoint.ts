@@ -102,7 +102,12 @@ export class Api {
       description:
         [def.description, def.category && `Requires the plan category \`${def.category}\`.`].filter(Boolean).join('\n\n') || undefined,
       tags: def.tags,
-      security: def.security === 'apiKey' ? [{ ApiKey: [] }, { LegacyApiKey: [] }] : def.security === 'bearer' ? [{ Bearer: [] }] : [],
+      security:
+        def.security === 'apiKey'
+          ? [{ ApiKey: [] }, { LegacyApiKey: [] }]
+          : def.security === 'bearer'
+            ? [{ Bearer: [] }, { SessionCookie: [] }]
+            : [],
       request: {
         params: def.params,
         query: def.query,

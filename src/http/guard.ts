@@ -4,6 +4,7 @@ import type { CallerCache } from '../accounts/callerCache.ts';
 import type { Caller, CallerRepository, Resource } from '../accounts/callerRepository.ts';
 import { hashApiKey, KEY_PATTERN } from '../accounts/keys.ts';
 import { requireActive } from '../accounts/planRules.ts';
+import type { SessionStore } from '../accounts/sessions.ts';
 import type { TokenService } from '../accounts/tokens.ts';
 import { AppError } from '../errors.ts';
 import type { Charge, CreditLedger } from '../limits/credits.ts';
@@ -11,6 +12,7 @@ import { EarlyStart } from '../limits/earlyStart.ts';
 import { monthOf, nextMonthStart } from '../limits/quotaRepository.ts';
 import type { RateLimits, WindowState } from '../limits/rateLimits.ts';
 import { Bill } from './pipeline/bill.ts';
+import { readSessionCookie, refuseCrossSite, requireCsrf } from './session.ts';
 
 /** The socket's address, or X-Forwarded-For's when the request came through a trusted proxy. */
 export function clientIp(req: Request): string {
@@ -68,6 +70,7 @@ export class Guard {
     private readonly limits: RateLimits,
     private readonly tokens: TokenService,
     private readonly unguarded: boolean,
+    private readonly sessions?: SessionStore,
   ) {}
 
   private readonly early = new EarlyStart();
@@ -158,12 +161,26 @@ export class Guard {
     if (w) setWindowHeaders(res, w);
   }
 
+  /** The account of a dashboard request: its bearer token, or without an Authorization header, its session cookie. */
   async bearer(req: Request): Promise<Caller> {
     const auth = req.headers.authorization;
+    const sid = auth === undefined && this.sessions ? readSessionCookie(req) : undefined;
+    if (sid !== undefined) return this.session(req, sid);
     const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
     if (!m) throw new AppError('unauthorized', 'a bearer token is required: Authorization: Bearer <token> (from POST /user/v1/login/)');
     const caller = await this.repo.byAccountId(this.tokens.verify(m[1]));
     if (!caller) throw new AppError('unauthorized', 'invalid or expired bearer token');
+    return caller;
+  }
+
+  /** A session cookie's account, on a request from this site's own page (with the CSRF token when it changes something). */
+  private async session(req: Request, sid: string): Promise<Caller> {
+    const sessions = this.sessions!;
+    refuseCrossSite(req);
+    requireCsrf(req, (token) => sessions.checkCsrf(sid, token));
+    const accountId = await sessions.account(sid);
+    const caller = accountId ? await this.repo.byAccountId(accountId) : undefined;
+    if (!caller) throw new AppError('unauthorized', 'your session has ended: log in again');
     return caller;
   }
 

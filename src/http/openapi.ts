@@ -21,6 +21,14 @@ export function generateOpenApi(registry: OpenAPIRegistry): object {
     bearerFormat: 'JWT',
     description: 'Dashboard token from POST /user/v1/login/ or signup: HS256 JWT with `sub` = account id, `typ` = "dashboard", `exp`.',
   });
+  registry.registerComponent('securitySchemes', 'SessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'nsh_session',
+    description:
+      "The dashboard's httpOnly session cookie from POST /user/v1/session/: only on requests from this site's own pages; " +
+      'a request that changes something also sends the X-CSRF-Token its session gave (docs/dashboard.md).',
+  });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

@@ -123,14 +123,15 @@ describe('authentication', () => {
     });
   });
 
-  it('documents the three schemes and which operations use which', () => {
+  it('documents the four schemes and which operations use which', () => {
     const doc = t.openapi as {
       components: { securitySchemes: Record<string, unknown> };
       paths: Record<string, Record<string, { security: Record<string, unknown>[] }>>;
     };
-    expect(doc.components.securitySchemes).to.include.keys('ApiKey', 'LegacyApiKey', 'Bearer');
-    expect(doc.paths['/user/v1/keys/'].get.security).to.deep.equal([{ Bearer: [] }]);
-    expect(doc.paths['/user/v1/usage/'].get.security).to.deep.equal([{ Bearer: [] }]);
+    expect(doc.components.securitySchemes).to.include.keys('ApiKey', 'LegacyApiKey', 'Bearer', 'SessionCookie');
+    // The dashboard's cookie session stands in for the bearer token (test/accounts/session.test.ts).
+    expect(doc.paths['/user/v1/keys/'].get.security).to.deep.equal([{ Bearer: [] }, { SessionCookie: [] }]);
+    expect(doc.paths['/user/v1/usage/'].get.security).to.deep.equal([{ Bearer: [] }, { SessionCookie: [] }]);
     expect(doc.paths['/user/v1/login/'].post.security).to.deep.equal([]);
     expect(doc.paths['/v1/journals/'].get.security).to.deep.equal([{ ApiKey: [] }, { LegacyApiKey: [] }]);
   });

@@ -9,6 +9,7 @@ import { logoRoutes } from './logos.ts';
 import { referenceRoutes } from './reference.ts';
 import { reportRoutes } from './reports.ts';
 import { searchRoutes } from './search.ts';
+import { sessionRoutes } from './session.ts';
 import { threatRoutes } from './threats.ts';
 import { trademarkRoutes } from './trademarks.ts';
 import { watchRoutes } from './watches.ts';
@@ -27,6 +28,7 @@ const ROUTES: Routes[] = [
   journalRoutes,
   referenceRoutes,
   accountRoutes,
+  sessionRoutes,
   documentRoutes,
   reportRoutes,
   bulkDocumentRoutes,
