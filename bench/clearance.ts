@@ -12,16 +12,22 @@
 // Reads the database only.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench SEARCH_SNAPSHOT=FILE npx tsx bench/clearance.ts \
 //     [--sample 1000] [--min-kind 100] [--sql 50] [--sql-timeout 5000] [--seed 21] [--latency 200] [--batch 1000]
-//     [--watches 10000] [--import 10000] [--parts planted,speed,batch,watch]
+//     [--watches 10000] [--import 10000] [--logo-pairs 30] [--parts planted,pairs,speed,batch,watch]
 import pg from 'pg';
 import type { Screened } from '../src/clearance/service.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRoot } from '../src/root.ts';
 import { normaliseMark } from '../src/search/normalise.ts';
 import { labelsOf } from '../src/search/statusGroups.ts';
+import { compareMarks, markForm } from '../src/threats/compare.ts';
+import { modelThresholds } from '../src/threats/models.ts';
+import { PARAMS, scorePair, visualScale } from '../src/threats/score.ts';
+import { engineWeights } from '../src/threats/weights.ts';
 import type { MarkRow, WatchProbe } from '../src/watches/repository.ts';
 import { EDIT_KINDS, type EditKind, edit, Rng } from './clearance/edits.ts';
+import { logoPairs } from './clearance/logoPairs.ts';
 import { args, DEFAULT_URL } from './lib.ts';
+import { LABELLED_PAIRS } from './threats/labelledPairs.ts';
 
 const a = args();
 const o = {
@@ -34,7 +40,8 @@ const o = {
   batch: Number(a.get('batch') ?? 1000),
   watches: Number(a.get('watches') ?? 10_000),
   import: Number(a.get('import') ?? 10_000),
-  parts: new Set((a.get('parts') ?? 'planted,speed,batch,watch').split(',')),
+  logoPairs: Number(a.get('logo-pairs') ?? 30),
+  parts: new Set((a.get('parts') ?? 'planted,pairs,speed,batch,watch').split(',')),
 };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
@@ -83,6 +90,7 @@ await deps.logos.texts.search('WARM', 1);
 if (pool.length) await screen(pool[0].word_mark, [pool[0].class_number]);
 
 if (o.parts.has('planted')) await planted();
+if (o.parts.has('pairs')) await pairs();
 if (o.parts.has('speed')) await speed();
 if (o.parts.has('batch')) await batch();
 if (o.parts.has('watch')) await watch();
@@ -195,6 +203,52 @@ async function planted() {
       `p95 ${(pct(allBase.times, 95) / pct(all.times, 95)).toFixed(1)}x (the clearance also scores, reasons and reads related classes)`,
   );
   console.log(`targets: recall >= 0.95 overall, >= 0.9 per kind. some misses: ${misses.join('; ')}`);
+}
+
+/**
+ * The hand-labelled real brand pairs (bench/threats/labelledPairs.ts), words weighed over this whole register, and
+ * logo pairs from simple-icons (bench/clearance/logoPairs.ts), each scored as the analysis scores a pair (same
+ * class, live): precision and recall of High+Medium.
+ */
+async function pairs() {
+  const weightOf = engineWeights(engine, null);
+  const standing = { relation: 'same', live: true, later: false } as const;
+  const words = LABELLED_PAIRS.map((p) => ({
+    kind: p.kind as string,
+    confusing: p.confusing,
+    label: `${p.a}/${p.b}`,
+    s: scorePair(compareMarks(markForm(p.a, weightOf), markForm(p.b, weightOf)), null, standing).overall,
+  }));
+  const logos = o.logoPairs > 0 ? await logoPairs(o.logoPairs, o.seed) : { model: '', pairs: [] };
+  const t = modelThresholds(logos.model);
+  const pictures = logos.pairs.map((p) => ({
+    kind: `logo ${p.kind}`,
+    confusing: p.confusing,
+    label: `${p.icons} ${p.cosine.toFixed(3)}`,
+    s: scorePair(compareMarks(markForm(p.a, weightOf), markForm(p.b, weightOf)), visualScale(p.cosine, t), standing).overall,
+  }));
+  const report = (name: string, xs: typeof words) => {
+    const flagged = (x: { s: number }) => x.s >= PARAMS.thresholds.medium;
+    const tp = xs.filter((x) => x.confusing && flagged(x)).length;
+    const fp = xs.filter((x) => !x.confusing && flagged(x)).length;
+    const pos = xs.filter((x) => x.confusing).length;
+    console.log(
+      `${name}: ${xs.length} pairs (${pos} confusing, ${xs.length - pos} not): High+Medium precision ${ratio(tp, tp + fp)}, ` +
+        `recall ${ratio(tp, pos)} (targets >= 0.9 each)`,
+    );
+  };
+  console.log(`\nreal pairs, scored as the analysis scores them (same class, live; Medium from ${PARAMS.thresholds.medium}):`);
+  report('  words (weights from this register)', words);
+  if (pictures.length) report(`  logos (simple-icons test split, ${logos.model})`, pictures);
+  report('  all', [...words, ...pictures]);
+  for (const kind of [...new Set([...words, ...pictures].map((x) => x.kind))]) {
+    const xs = [...words, ...pictures].filter((x) => x.kind === kind);
+    const wrong = xs.filter((x) => x.s >= PARAMS.thresholds.medium !== x.confusing);
+    console.log(
+      `  ${kind} (${xs[0].confusing ? 'confusing' : 'not confusing'}): ${xs.length - wrong.length}/${xs.length} right` +
+        (wrong.length ? `; wrong: ${wrong.map((x) => `${x.label} ${x.s}`).join(', ')}` : ''),
+    );
+  }
 }
 
 /** Three classes for a name: its own and two others drawn at random. */
