@@ -1,6 +1,7 @@
 // `npm start`: prepares the database (pgvector, migrations, reference data, a demo registry on first
-// start), then runs one API process per core, the workers process and the ML sidecar, and keeps them
-// running: a process that exits is started again, sooner or later, but always (see Restarts).
+// start) and builds the web app (scripts/build-web.ts), then runs one API process per core, the workers
+// process and the ML sidecar, and keeps them running: a process that exits is started again, sooner or
+// later, but always (see Restarts).
 
 import { type ChildProcess, fork } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
@@ -11,6 +12,7 @@ import { removeUploadsOf } from '../src/http/uploads.ts';
 import { releaseInstance } from '../src/limits/admission.ts';
 import { createRoot } from '../src/root.ts';
 import { startServer } from '../src/server.ts';
+import { buildWeb, describeBuild } from './build-web.ts';
 import { seedDemoRegistry } from './demo.ts';
 import { prepareDatabase } from './migrate.ts';
 
@@ -78,6 +80,8 @@ async function primary(): Promise<void> {
   const t0 = Date.now();
   await prepareDatabase(config.DATABASE_URL);
   await seedDemoRegistry(config);
+  // The web app the API processes serve (web/dist): built when its sources or the API document changed.
+  console.error(describeBuild(await buildWeb()));
   // Built once, before the API processes start, so every one of them loads the same snapshot instead of
   // building its own; in a child process, so that the build's memory goes back when it exits.
   const built = await searchSnapshot();

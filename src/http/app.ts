@@ -11,6 +11,7 @@ import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
 import { PUBLIC_SEARCH_PATH } from './routes/search.ts';
+import { webAppRouter } from './webApp.ts';
 
 export interface BuiltApp {
   app: Express;
@@ -63,6 +64,8 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
 
   app.use(publicCors([PUBLIC_SEARCH_PATH], (req) => guard.ip(req)));
   app.use(router);
+  // Before the per-IP count: a page's own files are not API calls and must not spend a visitor's allowance.
+  app.use(webAppRouter());
   app.use(async (req, _res, next) => {
     await guard.ip(req);
     next();

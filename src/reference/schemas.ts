@@ -214,6 +214,13 @@ export const ClassList = z
   .object({ count: z.number().int().openapi({ example: 45 }), classes: z.array(ClassSummary) })
   .openapi('ClassList');
 
+export const PublicClassList = z
+  .object({
+    count: z.number().int().openapi({ example: 45 }),
+    classes: z.array(ClassSummary.pick({ class: true, kind: true, heading: true }).openapi('PublicClass')),
+  })
+  .openapi('PublicClassList');
+
 export const ClassItem = z
   .object({
     id: z.number().int(),

@@ -75,6 +75,12 @@ export class ReferenceService {
     return { count: classes.length, classes };
   }
 
+  /** The classes without their counts: what the free search page needs to name them. */
+  async publicClasses() {
+    const { count, classes } = await this.classes();
+    return { count, classes: classes.map((c) => ({ class: c.class, kind: c.kind, heading: c.heading })) };
+  }
+
   async classDetail(classNumber: number, type: ItemType, limit: number, offset: number) {
     const [row, { count, rows }] = await Promise.all([
       this.repo.classDetail(classNumber),

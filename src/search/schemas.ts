@@ -124,17 +124,34 @@ export const PublicResult = TrademarkSummary.pick({
   tm_type: true,
 }).openapi('PublicSearchResult');
 
+/** How deep the free search pages: ten pages of ten, so that it stays a search and not a free export. */
+export const PUBLIC_OFFSET_LIMIT = 90;
+
 export const PublicSearchQuery = z.object({
   word_mark: textParam('word_mark', 200).pipe(z.string().min(1, 'word_mark must not be empty')),
+  match_type: SearchQuery.shape.match_type,
   class_number: classNumber.optional().openapi({ description: 'Only marks in this Nice class (1-45)' }),
+  classes: classList.optional(),
+  status: SearchQuery.shape.status,
+  offset: intParam('offset', 0, PUBLIC_OFFSET_LIMIT, {
+    type: 'offset must be a non-negative integer',
+    max: `offset must be at most ${PUBLIC_OFFSET_LIMIT}: the free search shows the first 100 matches`,
+  })
+    .default(0)
+    .openapi({ description: `Results to skip (default 0, at most ${PUBLIC_OFFSET_LIMIT}): pages of 10` }),
 });
 export type PublicSearchParams = z.infer<typeof PublicSearchQuery>;
 
 export const PublicSearchResponse = z
   .object({
     query: z.string(),
-    count: z.number().int().openapi({ description: 'All matches (at most 10 are shown)' }),
+    match_type: z.enum(['SMART', 'EXACT']),
+    count: z.number().int().openapi({ description: 'All matches (at most 10 are shown at a time, the first 100 in all)' }),
+    offset: z.number().int(),
     results: z.array(PublicResult).max(10),
+    groups: Groups.pick({ class_number: true, status: true }).openapi('PublicSearchGroups', {
+      description: 'Counts by class and status over all matches (filters applied, paging not), largest first',
+    }),
   })
   .openapi('PublicSearchResponse');
 

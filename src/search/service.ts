@@ -97,12 +97,22 @@ export class SearchService {
     return { ...body, response_ms: Math.round(performance.now() - t0) };
   }
 
-  /** The free search: SMART, ten results at most, the contract's few fields. */
+  /** The free search: ten results at most, the contract's few fields, counts by class and status. */
   async publicSearch(p: PublicSearchParams) {
-    const r = await this.search({ word_mark: p.word_mark, class_number: p.class_number, match_type: 'SMART', limit: 10, offset: 0 });
+    const r = await this.search({
+      word_mark: p.word_mark,
+      match_type: p.match_type,
+      class_number: p.class_number,
+      classes: p.classes,
+      status: p.status,
+      limit: 10,
+      offset: p.offset,
+    });
     return {
       query: r.query,
+      match_type: r.match_type,
       count: r.count,
+      offset: r.offset,
       results: r.results.map((x) => ({
         application_number: x.application_number,
         word_mark: x.word_mark,
@@ -112,6 +122,7 @@ export class SearchService {
         state: x.state,
         tm_type: x.tm_type,
       })),
+      groups: { class_number: r.groups.class_number, status: r.groups.status },
     };
   }
 

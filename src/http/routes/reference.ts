@@ -110,6 +110,17 @@ export function referenceRoutes(api: Api, { reference: service }: Pick<Services,
 
   api.add({
     method: 'get',
+    path: '/public/v1/tm-classes/',
+    operationId: 'publicClasses',
+    tags: classTags,
+    security: 'none',
+    summary: "The 45 Nice classes and their headings, free (for the public search page's class picker)",
+    response: S.PublicClassList,
+    handler: () => service.publicClasses(),
+  });
+
+  api.add({
+    method: 'get',
     path: '/v1/tm-classes/:class_number/',
     operationId: 'getClass',
     tags: classTags,
