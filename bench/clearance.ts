@@ -12,19 +12,28 @@
 // Reads the database only.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench SEARCH_SNAPSHOT=FILE npx tsx bench/clearance.ts \
 //     [--sample 1000] [--min-kind 100] [--sql 50] [--sql-timeout 5000] [--seed 21] [--latency 200] [--batch 1000]
-//     [--watches 10000] [--import 10000] [--logo-pairs 30] [--parts planted,pairs,speed,batch,watch]
+//     [--watches 10000] [--import 10000] [--logo-pairs 30] [--logos 300] [--index-logos N]
+//     [--parts planted,logo,pairs,speed,batch,watch]
+// The logo edit kind runs where the register's logos have vectors; --index-logos N first embeds, in this
+// process and without OCR, up to N logos that have none and writes their vectors (logo_vectors): for a small
+// register of one's own, never the shared benchmark register.
 import pg from 'pg';
+import { kept } from '../src/clearance/results.ts';
 import type { Screened } from '../src/clearance/service.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRoot } from '../src/root.ts';
 import { normaliseMark } from '../src/search/normalise.ts';
 import { labelsOf } from '../src/search/statusGroups.ts';
+import { Analyser } from '../src/threats/analysis.ts';
 import { compareMarks, markForm } from '../src/threats/compare.ts';
 import { modelThresholds } from '../src/threats/models.ts';
+import { ThreatRepository } from '../src/threats/repository.ts';
 import { PARAMS, scorePair, visualScale } from '../src/threats/score.ts';
 import { engineWeights } from '../src/threats/weights.ts';
+import { TrademarkRepository } from '../src/trademarks/repository.ts';
 import type { MarkRow, WatchProbe } from '../src/watches/repository.ts';
 import { EDIT_KINDS, type EditKind, edit, Rng } from './clearance/edits.ts';
+import { editLogo, LOGO_EDITS, logoModel } from './clearance/logoEdits.ts';
 import { logoPairs } from './clearance/logoPairs.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 import { LABELLED_PAIRS } from './threats/labelledPairs.ts';
@@ -41,7 +50,9 @@ const o = {
   watches: Number(a.get('watches') ?? 10_000),
   import: Number(a.get('import') ?? 10_000),
   logoPairs: Number(a.get('logo-pairs') ?? 30),
-  parts: new Set((a.get('parts') ?? 'planted,pairs,speed,batch,watch').split(',')),
+  logos: Number(a.get('logos') ?? 300),
+  indexLogos: Number(a.get('index-logos') ?? 0),
+  parts: new Set((a.get('parts') ?? 'planted,logo,pairs,speed,batch,watch').split(',')),
 };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
@@ -90,6 +101,7 @@ await deps.logos.texts.search('WARM', 1);
 if (pool.length) await screen(pool[0].word_mark, [pool[0].class_number]);
 
 if (o.parts.has('planted')) await planted();
+if (o.parts.has('logo')) await logoKind();
 if (o.parts.has('pairs')) await pairs();
 if (o.parts.has('speed')) await speed();
 if (o.parts.has('batch')) await batch();
@@ -203,6 +215,75 @@ async function planted() {
       `p95 ${(pct(allBase.times, 95) / pct(all.times, 95)).toFixed(1)}x (the clearance also scores, reasons and reads related classes)`,
   );
   console.log(`targets: recall >= 0.95 overall, >= 0.9 per kind. some misses: ${misses.join('; ')}`);
+}
+
+/** The logo edit: a mark's logo recoloured, mirrored or cropped, under another mark's name, screened in its class. */
+async function logoKind() {
+  const model = await logoModel();
+  if (o.indexLogos > 0) {
+    const todo = (
+      await c.query(
+        `select l.application_number, l.object_key from logos l
+         where not exists (select 1 from logo_vectors v where v.application_number = l.application_number and v.model = $1)
+         order by l.application_number limit ${o.indexLogos}`,
+        [model.name],
+      )
+    ).rows as { application_number: string; object_key: string }[];
+    const s = performance.now();
+    for (const l of todo) {
+      const v = await model.embed(await deps.store.read(l.object_key)).catch(() => null);
+      if (!v) continue;
+      await c.query(`insert into logo_vectors (application_number, model, embedding) values ($1, $2, $3::halfvec) on conflict do nothing`, [
+        l.application_number,
+        model.name,
+        `[${(v.vector as number[]).join(',')}]`,
+      ]);
+    }
+    await deps.repos.logos.ensureModelIndex(model.name, 128);
+    console.log(`\nindexed ${todo.length} logos in process (${((performance.now() - s) / 1000).toFixed(0)} s)`);
+  }
+  const withLogo = (
+    await c.query(
+      `select t.application_number, t.word_mark, t.class_number, l.object_key from trademarks t
+       join logos l using (application_number) join logo_vectors v on v.application_number = t.application_number and v.model = $1
+       where t.status = any($2::text[]) order by md5(t.application_number || $3) limit ${o.logos}`,
+      [model.name, livePending, String(o.seed)],
+    )
+  ).rows as (Mark & { object_key: string })[];
+  if (!withLogo.length) {
+    console.log(`\nlogo edit: not measured, the register's logos have no vectors under ${model.name}`);
+    return;
+  }
+  const analyser = new Analyser(deps.search, new TrademarkRepository(deps.db), new ThreatRepository(deps.db), deps.logos.texts);
+  const r = new Rng(o.seed + 4);
+  const out = new Map(LOGO_EDITS.map((k) => [k, { n: 0, hit: 0 }]));
+  const times: number[] = [];
+  for (let i = 0; i < withLogo.length; i++) {
+    const m = withLogo[i];
+    const kind = LOGO_EDITS[i % LOGO_EDITS.length];
+    const name = pool[(i * 7919) % pool.length].word_mark;
+    const bytes = await editLogo(await deps.store.read(m.object_key), kind, r);
+    const s = performance.now();
+    const logo = await model.embed(bytes);
+    const findings = await analyser.analyse({ text: name, classes: [m.class_number], logo, filed: null });
+    times.push(performance.now() - s);
+    const top = kept(findings, ['live', 'pending'], undefined).slice(0, 10);
+    const x = out.get(kind)!;
+    x.n++;
+    if (top.some((f) => f.row.application_number === m.application_number)) x.hit++;
+  }
+  console.log(
+    `\nlogo edit: ${withLogo.length} live or pending marks with a logo vector (${model.name}), the logo changed and filed under ` +
+      `another mark's name, screened in the mark's class (embedding in process + the analysis): the original among the first 10`,
+  );
+  let n = 0;
+  let hit = 0;
+  for (const [k, x] of out) {
+    n += x.n;
+    hit += x.hit;
+    console.log(`  ${k}: ${x.hit}/${x.n} = ${ratio(x.hit, x.n)}`);
+  }
+  console.log(`  all: ${hit}/${n} = ${ratio(hit, n)}; time (embed + analysis) p50 ${ms(pct(times, 50))} ms, p95 ${ms(pct(times, 95))} ms`);
 }
 
 /**

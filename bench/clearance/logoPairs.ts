@@ -27,8 +27,9 @@ export async function logoPairs(perKind: number, seed: number): Promise<{ model:
   const spec = manifest.models.find((m) => m.name === manifest.default)!;
   const embedder = await loadEmbedder(spec, MODELS_DIR);
   const r = new Rng(seed);
-  const seen = new Set<string>();
-  const icons = (await loadIcons()).filter((i) => i.split === 'test' && !seen.has(i.group) && (seen.add(i.group), true));
+  const byGroup = new Map<string, Icon>();
+  for (const i of await loadIcons()) if (i.split === 'test' && !byGroup.has(i.group)) byGroup.set(i.group, i);
+  const icons = [...byGroup.values()];
   for (let i = icons.length - 1; i > 0; i--) {
     const j = r.int(i + 1);
     [icons[i], icons[j]] = [icons[j], icons[i]];
