@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { operations } from '../lib/openapi.gen.ts';
+import { dash, errorText, formBody } from './client.ts';
+import { ErrorLine, TabKeyPanel, useTabKey } from './parts.tsx';
+import { useDashStrings } from './strings.ts';
+
+type Result = operations['clearance']['responses'][200]['content']['application/json'];
+
+/** A risk level as a badge: the word itself is the message, the colour only repeats it. */
+export function RiskBadge({ level }: { level: string }) {
+  return <span class={`dash-risk dash-risk-${level.toLowerCase()}`}>{level}</span>;
+}
+
+/** Clearance of a proposed mark: name, classes and an optional logo; conflicts with risk, reasons and both logos side by side. */
+export function Clearance() {
+  const s = useDashStrings();
+  const key = useTabKey();
+  const [result, setResult] = useState<Result | null>(null);
+  const [logo, setLogo] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => () => void (logo && URL.revokeObjectURL(logo)), [logo]);
+
+  async function run(e: Event) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const file = f.get('logo');
+    const upload = file instanceof File && file.size > 0 ? file : undefined;
+    const word = String(f.get('word_mark') ?? '').trim();
+    const classes = String(f.get('classes') ?? '').trim();
+    setLogo(upload ? URL.createObjectURL(upload) : null);
+    setBusy(true);
+    const { data, error } = await dash.POST('/v1/clearance/', {
+      // The generated type asks for the fields the server defaults (the schema's output side): sent as their defaults.
+      body: { classes, status: 'live,pending', limit: 50, offset: 0, ...(word ? { word_mark: word } : {}) },
+      bodySerializer: () => formBody({ word_mark: word, classes, status: 'live,pending', limit: '50', offset: '0', uploaded_file: upload }),
+    });
+    setBusy(false);
+    setResult(data ?? null);
+    setError(data ? null : errorText(error, s.failed));
+  }
+
+  return (
+    <>
+      <TabKeyPanel />
+      <form onSubmit={run} class="dash-form dash-panel" aria-labelledby="clear-title">
+        <h2 id="clear-title">{s.runClearance}</h2>
+        <label>
+          {s.wordMark}
+          <input name="word_mark" maxLength={200} />
+        </label>
+        <label>
+          {s.classes}
+          <input name="classes" required inputMode="numeric" placeholder="29, 30" />
+        </label>
+        <label>
+          {s.logo}
+          <input name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" />
+        </label>
+        <button type="submit" class="primary" disabled={!key || busy}>
+          {s.runClearance}
+        </button>
+        {!key && <p class="hint">{s.needKey}</p>}
+      </form>
+      <ErrorLine error={error} />
+      {busy && <p aria-busy="true">{s.loading}</p>}
+      {result && (
+        <section aria-labelledby="conflicts">
+          <h2 id="conflicts">{s.conflicts(result.count)}</h2>
+          <ol class="dash-conflicts">
+            {result.results.map((r) => (
+              <li key={`${r.application_number}-${r.class_number}`} class="dash-panel">
+                <p>
+                  <RiskBadge level={r.risk_level} /> <strong>{r.word_mark || '—'}</strong> · {s.number} {r.application_number} · {s.klass}{' '}
+                  {r.class_number} · {r.status} · {s.similarity} {Math.round(r.overall_similarity_score)}
+                </p>
+                {(logo || r.logo_url) && (
+                  <div class="dash-logos">
+                    {logo && (
+                      <figure>
+                        <img src={logo} alt={s.yourLogo} width={96} height={96} />
+                        <figcaption>{s.yourLogo}</figcaption>
+                      </figure>
+                    )}
+                    {r.logo_url && (
+                      <figure>
+                        <img src={r.logo_url.url} alt={`${s.theirLogo}: ${r.word_mark}`} width={96} height={96} loading="lazy" />
+                        <figcaption>{s.theirLogo}</figcaption>
+                      </figure>
+                    )}
+                  </div>
+                )}
+                <h3 class="visually-hidden">{s.reasons}</h3>
+                <ul>
+                  {r.reasons.map((why) => (
+                    <li key={why}>{why}</li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </>
+  );
+}

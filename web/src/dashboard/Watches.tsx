@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'preact/hooks';
+import { dash, errorText, type Schemas } from './client.ts';
+import { ErrorLine } from './parts.tsx';
+import { useDashStrings } from './strings.ts';
+
+export const classList = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n >= 1 && n <= 45);
+
+/** Similarity watches: new filings like a mark, reported to one of your webhooks. */
+export function Watches() {
+  const s = useDashStrings();
+  const [watches, setWatches] = useState<Schemas['Watch'][] | null>(null);
+  const [hooks, setHooks] = useState<Schemas['Webhook'][]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const load = () =>
+    dash.GET('/user/v1/watches/').then(({ data, error }) => (data ? setWatches(data.watches) : setError(errorText(error, s.failed))));
+  useEffect(() => {
+    load();
+    dash.GET('/user/v1/webhooks/list/').then(({ data }) => setHooks(data?.webhooks ?? []));
+  }, []);
+
+  async function create(e: Event) {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const f = new FormData(form);
+    const word = String(f.get('word_mark') ?? '').trim();
+    const { error } = await dash.POST('/user/v1/watches/', {
+      body: {
+        ...(word ? { word_mark: word } : {}),
+        classes: classList(String(f.get('classes') ?? '')),
+        min_risk: String(f.get('min_risk')) as 'Low' | 'Medium' | 'High',
+        webhook_id: String(f.get('webhook_id') ?? ''),
+      },
+    });
+    setError(error ? errorText(error, s.failed) : null);
+    if (!error) {
+      form.reset();
+      load();
+    }
+  }
+  async function remove(id: string) {
+    const { error } = await dash.DELETE('/user/v1/watches/{watch_id}/', { params: { path: { watch_id: id } } });
+    setError(error ? errorText(error, s.failed) : null);
+    load();
+  }
+
+  return (
+    <>
+      {hooks.length === 0 ? (
+        <p>{s.needWebhook}</p>
+      ) : (
+        <form onSubmit={create} class="dash-form dash-panel" aria-labelledby="new-watch">
+          <h2 id="new-watch">{s.createWatch}</h2>
+          <label>
+            {s.wordMark}
+            <input name="word_mark" required maxLength={200} />
+          </label>
+          <label>
+            {s.classes}
+            <input name="classes" required inputMode="numeric" placeholder="29, 30" />
+          </label>
+          <label>
+            {s.minRisk}
+            <select name="min_risk" defaultValue="Medium">
+              <option>Low</option>
+              <option>Medium</option>
+              <option>High</option>
+            </select>
+          </label>
+          <label>
+            {s.webhook}
+            <select name="webhook_id">
+              {hooks.map((h) => (
+                <option key={h.id} value={h.id}>
+                  {h.url}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" class="primary">
+            {s.createWatch}
+          </button>
+        </form>
+      )}
+      <ErrorLine error={error} />
+      {watches && watches.length === 0 && <p>{s.none}</p>}
+      {watches && watches.length > 0 && (
+        <table class="dash-table">
+          <caption class="visually-hidden">{s.watches}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{s.wordMark}</th>
+              <th scope="col">{s.klass}</th>
+              <th scope="col">{s.minRisk}</th>
+              <th scope="col">{s.hits}</th>
+              <th scope="col">{s.actions}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {watches.map((w) => (
+              <tr key={w.id}>
+                <th scope="row">{w.word_mark ?? '—'}</th>
+                <td>{w.classes.join(', ')}</td>
+                <td>{w.min_risk}</td>
+                <td>{w.hits}</td>
+                <td>
+                  <button type="button" onClick={() => remove(w.id)} aria-label={`${s.delete} ${w.word_mark ?? w.id}`}>
+                    {s.delete}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
