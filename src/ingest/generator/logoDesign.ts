@@ -1,15 +1,24 @@
 import fs from 'node:fs';
+import { catalogue } from './catalogue.ts';
+import { toDevanagari } from './devanagari.ts';
+import { SET_BY_PREFIX } from './iconSets.ts';
 import type { Marks } from './marks.ts';
 import { iconSlugs } from './raster.ts';
 import { hash3, Rng, Weighted, zipf } from './rng.ts';
 
 // What a mark's logo shows, decided without drawing it: the icon, canvas, layout, words and colours.
+// Most icons are figures of a concept of the icon catalogue (catalogue.ts: lions, suns, peacocks, deities'
+// symbols, flowers, vehicles, tools… from several npm icon and emoji sets); the rest are simple-icons brand
+// glyphs, abstract figures. The mark's words are set in Latin letters and, on many labels, in Devanagari too.
 // The renderer (logos.ts) draws exactly this, and the builder reads the same design for the mark's
 // Vienna codes (vienna.ts), so a mark's codes describe its logo whether or not the set ships its image.
 // Every choice is a pure function of (seed, mark index).
 
 const S_LOGO = 41,
-  S_ICON = 42;
+  S_ICON = 42,
+  S_SOURCE = 44;
+/** Share of device marks whose figure is a concept of the catalogue (the rest: a brand glyph). */
+const CONCEPT_SHARE = 0.8;
 const CANVASES: [number, number][] = [
   [128, 128],
   [160, 160],
@@ -50,12 +59,26 @@ const PAPER: Rgb[] = [
   [13, 27, 62],
   [90, 10, 20],
 ];
-export type Layout = 'mark' | 'badge' | 'stack' | 'inline' | 'frame' | 'split';
+export type Layout = 'mark' | 'badge' | 'stack' | 'inline' | 'frame' | 'split' | 'seal' | 'label';
+
+/** An icon the designer can draw: `set:name` (simple-icons glyphs as `simple-icons:slug`). */
+export interface PoolIcon {
+  key: string;
+  /** Its concept's name (catalogue), or null for a brand glyph. */
+  concept: string | null;
+  /** Drawn in its own colours (emoji sets), else in the logo's ink. */
+  colour: boolean;
+  /** What the icon set calls it. */
+  name: string;
+}
 
 export interface LogoDesign {
-  /** The icon's index in the designer's `slugs`, and its name (what the icon set calls it). */
+  /** The icon's index in the designer's `pool`, its key, name and concept. */
   icon: number;
+  iconKey: string;
   iconName: string;
+  concept: string | null;
+  colour: boolean;
   w: number;
   h: number;
   layout: Layout;
@@ -69,38 +92,77 @@ export interface LogoDesign {
   accent: Rgb;
   /** A split background divided diagonally (else horizontally). */
   diagonal: boolean;
+  /** The words again in Devanagari ('' for none), under or beside the Latin ones, or round a seal's foot. */
+  hindi: string;
 }
 
 /** The characters the logo font draws: other characters of a word mark are left out of its logo. */
 export const drawable = (text: string) => text.replace(/[^A-Z0-9&'.\-/ ]/g, '');
 
 export class LogoDesigner {
-  readonly slugs = iconSlugs();
-  private readonly names = iconNames();
-  private readonly iconDraw: Weighted<number>;
+  readonly pool: PoolIcon[];
+  /** Pool indices of each concept's icons, by concept name. */
+  private readonly byConcept = new Map<string, number[]>();
+  private readonly conceptDraw: Weighted<string>;
+  private readonly brandDraw: Weighted<number>;
   private readonly rng = new Rng();
 
   constructor(
     readonly seed: number,
     readonly marks: Marks,
   ) {
-    // Popularity over icons is Zipf-shaped (a few motifs such as stars and lions recur everywhere);
-    // which icons are popular is shuffled by seed.
-    const order = this.slugs.map((_, k) => k).sort((a, b) => hash3(seed, a, 7) - hash3(seed, b, 7));
-    this.iconDraw = new Weighted(order, zipf(order.length, 0.8, 10));
+    this.pool = [];
+    const concepts = catalogue().concepts.filter((c) => c.icons.length > 0);
+    for (const c of concepts) {
+      const ids: number[] = [];
+      for (const key of c.icons) {
+        ids.push(this.pool.length);
+        const prefix = key.slice(0, key.indexOf(':'));
+        this.pool.push({ key, concept: c.name, colour: SET_BY_PREFIX.get(prefix)?.style === 'colour', name: key.slice(prefix.length + 1) });
+      }
+      this.byConcept.set(c.name, ids);
+    }
+    // Concepts in the catalogue's order of popularity on Indian labels, Zipf-weighted (lions and suns recur).
+    this.conceptDraw = new Weighted(
+      concepts.map((c) => c.name),
+      zipf(concepts.length, 0.9, 3),
+    );
+    // Brand glyphs: popularity Zipf-shaped too, which glyphs are popular shuffled by seed.
+    const names = iconNames();
+    const slugs = iconSlugs();
+    const first = this.pool.length;
+    for (const slug of slugs) this.pool.push({ key: `simple-icons:${slug}`, concept: null, colour: false, name: names.get(slug) ?? slug });
+    const order = slugs.map((_, k) => first + k).sort((a, b) => hash3(seed, a - first, 7) - hash3(seed, b - first, 7));
+    this.brandDraw = new Weighted(order, zipf(order.length, 0.8, 10));
   }
 
-  /** Icon of mark i: its parent's if it imitates a device mark, else its own. */
+  /**
+   * Icon of mark i: if it imitates a device mark, usually its parent's icon, sometimes the same concept
+   * drawn by another hand (another icon of the concept: the conceptual likeness the law also weighs),
+   * else its own: a concept's icon (a concept by popularity, then any of its icons) or a brand glyph.
+   */
   icon(i: number): number {
     const c = this.marks.core(i);
     if (c.parent >= 0) {
       const t = this.marks.type(c.parent);
-      if ((t === 'DEVICE' || t === 'COMPOSITE') && this.rng.reseed(this.seed, i, S_ICON).chance(0.7)) return this.icon(c.parent);
+      if (t === 'DEVICE' || t === 'COMPOSITE') {
+        const u = this.rng.reseed(this.seed, i, S_ICON).float();
+        if (u < 0.6) return this.icon(c.parent);
+        const concept = u < 0.8 ? this.pool[this.icon(c.parent)].concept : null;
+        if (concept) return this.ofConcept(concept, this.rng.reseed(this.seed, i, S_ICON + 2).float());
+      }
     }
-    return this.iconDraw.index(this.rng.reseed(this.seed, i, S_ICON + 1).float());
+    const r = this.rng.reseed(this.seed, i, S_SOURCE);
+    if (r.chance(CONCEPT_SHARE)) return this.ofConcept(this.conceptDraw.draw(r), r.float());
+    return this.brandDraw.items[this.brandDraw.index(this.rng.reseed(this.seed, i, S_ICON + 1).float())];
   }
 
-  /** The design of mark i's logo; the draws keep the order the renderer has always made them in. */
+  private ofConcept(concept: string, u: number): number {
+    const ids = this.byConcept.get(concept) as number[];
+    return ids[Math.floor(u * ids.length)];
+  }
+
+  /** The design of mark i's logo. */
   design(i: number): LogoDesign {
     const core = this.marks.core(i);
     const icon = this.icon(i);
@@ -111,8 +173,8 @@ export class LogoDesigner {
     const text = core.word ? core.word : monogram ? monogramOf(r) : '';
     const layout: Layout = text
       ? wide
-        ? r.pick<Layout>(['inline', 'inline', 'stack'])
-        : r.pick<Layout>(['stack', 'stack', 'frame', 'badge'])
+        ? r.pick<Layout>(['inline', 'inline', 'stack', 'label'])
+        : r.pick<Layout>(['stack', 'stack', 'frame', 'badge', 'seal', 'seal', 'label'])
       : r.pick<Layout>(['mark', 'badge', 'split', 'frame']);
     const paper = r.pick(PAPER);
     const dark = paper[0] + paper[1] + paper[2] < 300;
@@ -120,8 +182,27 @@ export class LogoDesigner {
     if (dark) ink = [255 - (ink[0] >> 2), 230 - (ink[1] >> 3), 200 - (ink[2] >> 3)];
     const accent = r.pick(INK);
     const diagonal = layout === 'split' && r.chance(0.5);
-    const slug = this.slugs[icon];
-    return { icon, iconName: this.names.get(slug) ?? slug, w, h, layout, text, monogram, paper, dark, ink, accent, diagonal };
+    // Words (not a monogram) are often printed in Devanagari as well; a seal always carries both.
+    const hindi = text && !monogram && (layout === 'seal' || r.chance(0.5)) ? toDevanagari(text) : '';
+    const p = this.pool[icon];
+    return {
+      icon,
+      iconKey: p.key,
+      iconName: p.name,
+      concept: p.concept,
+      colour: p.colour,
+      w,
+      h,
+      layout,
+      text,
+      monogram,
+      paper,
+      dark,
+      ink,
+      accent,
+      diagonal,
+      hindi,
+    };
   }
 }
 

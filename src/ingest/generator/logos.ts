@@ -1,16 +1,25 @@
 import sharp from 'sharp';
-import { drawable, LogoDesigner, type Rgb } from './logoDesign.ts';
+import { type IconPixels, iconPixels } from './iconRaster.ts';
+import { arcText, type Line, lineWidth, setLine } from './lettering.ts';
+import { drawable, type LogoDesign, LogoDesigner, type Rgb } from './logoDesign.ts';
 import type { Marks } from './marks.ts';
-import { type Font, font, iconMask, type Mask, textWidth } from './raster.ts';
+import type { Mask } from './raster.ts';
 
-// Logos for device and composite marks: a simple-icons glyph with varied colour, background, added
-// text and layout, drawn as logoDesign.ts decides. A mark that copies an earlier device mark usually
-// copies its picture too, so the logo set has genuine near-duplicates for the image-similarity engine to find.
+// Logos for device and composite marks, drawn as logoDesign.ts decides, the way Indian labels look: a
+// figure (an icon of the concept catalogue in the logo's ink or its own colours, or a brand glyph) with
+// the mark's words in Latin letters and often in Devanagari beside or under it, on a coloured paper, in
+// a frame, a double-ruled label with a band, a badge or a seal with the words round it. A mark that
+// copies an earlier device mark usually copies its picture too, so the logo set has genuine near-duplicates
+// for the image-similarity engine to find, and sometimes the same concept drawn by another hand.
 
 export interface Logo {
   png: Buffer;
+  /** The Latin words drawn (what OCR may read), '' for none. */
   text: string;
 }
+
+const WHITE: Rgb = [255, 255, 255];
+const BLACK: Rgb = [0, 0, 0];
 
 export class LogoRenderer {
   readonly designer: LogoDesigner;
@@ -24,69 +33,120 @@ export class LogoRenderer {
 
   /** Draws mark i's design (logoDesign.ts). */
   async render(i: number): Promise<Logo> {
-    const { icon, w, h, layout, paper, dark, ink, accent, diagonal, text: given } = this.designer.design(i);
-    let text = given;
+    const d = this.designer.design(i);
+    const { w, h, layout, paper, dark, ink, accent, diagonal } = d;
     const c = new Canvas(w, h, paper);
+    const latin = d.text ? drawable(d.text) : '';
+    const hindi = d.hindi;
+    let text = '';
+    if (layout === 'seal') return { png: await this.seal(d, c, latin, hindi), text: latin };
 
+    // Room for the lines under the icon (stacked layouts) or beside it (inline).
+    const inline = layout === 'inline';
+    const lineRoom = inline ? 0 : (latin ? 0.22 : 0) + (hindi ? 0.2 : 0);
     let iconSize: number;
     let ix: number;
     let iy: number;
     let textTop = 0;
-    if (layout === 'inline') {
+    if (inline) {
       iconSize = snap(h * 0.62);
       ix = Math.round(h * 0.18);
       iy = Math.round((h - iconSize) / 2);
     } else if (layout === 'badge') {
-      const d = Math.min(w, h) * (text ? 0.62 : 0.8);
-      const cy = text ? h * 0.4 : h / 2;
-      c.disc(w / 2, cy, d / 2, accent);
-      iconSize = snap(d * 0.58);
+      const dia = Math.min(w, h) * (latin ? (hindi ? 0.5 : 0.62) : 0.8);
+      const cy = latin ? h * (hindi ? 0.32 : 0.4) : h / 2;
+      c.disc(w / 2, cy, dia / 2, accent);
+      iconSize = snap(dia * 0.58);
       ix = Math.round((w - iconSize) / 2);
       iy = Math.round(cy - iconSize / 2);
-      textTop = Math.round(cy + d / 2 + 4);
+      textTop = Math.round(cy + dia / 2 + 3);
     } else {
-      iconSize = snap(Math.min(w, h) * (text ? 0.5 : 0.66));
+      iconSize = snap(Math.min(w, h * (1 - lineRoom)) * (latin ? 0.62 : 0.66));
       ix = Math.round((w - iconSize) / 2);
-      iy = text ? Math.round(h * 0.1) : Math.round((h - iconSize) / 2);
-      textTop = iy + iconSize + Math.round(h * 0.06);
+      iy = latin ? Math.round(h * 0.08) + (layout === 'label' ? 4 : 0) : Math.round((h - iconSize) / 2);
+      textTop = iy + iconSize + Math.round(h * 0.03);
     }
     if (layout === 'split') c.split(accent, diagonal);
-    if (layout === 'frame') c.frame(Math.max(3, Math.round(w / 40)), accent);
-    const iconColour = layout === 'badge' ? paper : layout === 'split' ? (dark ? ([255, 255, 255] as Rgb) : ([0, 0, 0] as Rgb)) : ink;
-    c.blit(await iconMask(this.designer.slugs[icon], iconSize), ix, iy, iconColour);
+    if (layout === 'frame') c.frame(0, Math.max(3, Math.round(w / 40)), accent);
+    if (layout === 'label') {
+      c.frame(0, Math.max(3, Math.round(w / 48)), accent);
+      c.frame(Math.max(3, Math.round(w / 48)) + 2, 1, ink);
+    }
+    const iconInk = layout === 'badge' ? paper : layout === 'split' ? (dark ? WHITE : BLACK) : ink;
+    c.icon(await iconPixels(d.iconKey, iconSize, d.colour), ix, iy, iconInk);
 
-    if (text) {
-      const room = layout === 'inline' ? w - (ix + iconSize) - 10 : w - 12;
-      const fitted = await fit(text, room);
+    if (latin) {
+      const margin = layout === 'label' || layout === 'frame' ? 10 : 6;
+      const room = inline ? w - (ix + iconSize) - 10 : w - 2 * margin;
+      const lines: Line[] = [];
+      const fitted = fit(latin, room, [20, 16, 13]);
       text = fitted.text;
-      if (text) {
-        const tw = textWidth(fitted.font, text);
-        const tx = layout === 'inline' ? ix + iconSize + 6 + Math.max(0, Math.floor((room - tw) / 2)) : Math.floor((w - tw) / 2);
-        const ty = layout === 'inline' ? Math.round((h - fitted.font.height) / 2) : Math.min(h - fitted.font.height - 2, textTop);
-        c.text(fitted.font, text, tx, ty, ink);
+      if (text) lines.push(await setLine(text, fitted.size));
+      const hi = hindi ? fit(hindi, room, [16, 13]) : null;
+      if (hi?.text) lines.push(await setLine(hi.text, hi.size));
+      const heights = lines.map((l) => l.ascent + l.descent);
+      const total = heights.reduce((a, b) => a + b, 0);
+      let y = inline ? Math.round((h - total) / 2) : Math.min(h - total - (layout === 'label' ? 6 : 2), textTop);
+      for (const [k, l] of lines.entries()) {
+        const x = inline ? ix + iconSize + 6 + Math.max(0, Math.floor((room - l.width) / 2)) : Math.floor((w - l.width) / 2);
+        // On a label, the name stands on a band of the accent colour.
+        if (layout === 'label' && k === 0) c.band(y - 1, y + heights[k] + 1, 8, accent);
+        c.line(l, x, y + l.ascent, layout === 'label' && k === 0 ? paper : ink);
+        y += heights[k];
       }
     }
-    const png = await sharp(c.px, { raw: { width: w, height: h, channels: 3 } })
-      .png({ compressionLevel: 6, adaptiveFiltering: false })
-      .toBuffer();
-    return { png, text };
+    return { png: await png(c), text };
   }
+
+  /** A seal: a ring of the accent colour with the Latin words round its top and the Devanagari round its foot. */
+  private async seal(d: LogoDesign, c: Canvas, latin: string, hindi: string): Promise<Buffer> {
+    const { w, h } = d;
+    const cx = w / 2;
+    const cy = h / 2;
+    const R = Math.min(w, h) / 2 - 3;
+    const ring = R * 0.3;
+    c.disc(cx, cy, R, d.accent);
+    c.disc(cx, cy, R - ring, d.paper);
+    c.disc(cx, cy, R - ring - 2, d.accent);
+    c.disc(cx, cy, R - ring - 3, d.paper);
+    const iconSize = snap((R - ring - 3) * 1.3);
+    c.icon(await iconPixels(d.iconKey, iconSize, d.colour), Math.round(cx - iconSize / 2), Math.round(cy - iconSize / 2), d.ink);
+    const size = Math.max(9, Math.round(ring * 0.62));
+    const r = R - ring / 2;
+    const arc = Math.PI * r * 0.8;
+    const top = fit(latin, arc, [size, size - 2, size - 4]);
+    const foot = hindi ? fit(hindi, arc, [size, size - 2, size - 4]) : null;
+    const fill = `rgb(${d.paper.join(',')})`;
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">` +
+      (top.text ? arcText(top.text, top.size, cx, cy, r - top.size * 0.3, true, fill) : '') +
+      (foot?.text ? arcText(foot.text, foot.size, cx, cy, r + foot.size * 0.35, false, fill) : '') +
+      '</svg>';
+    const { data } = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+    c.blit({ w, h, a: new Uint8Array(data.buffer, data.byteOffset, data.length) }, 0, 0, d.paper);
+    return png(c);
+  }
+}
+
+function png(c: Canvas): Promise<Buffer> {
+  return sharp(c.px, { raw: { width: c.w, height: c.h, channels: 3 } })
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
 }
 
 /** Few distinct icon sizes, so each icon is rasterised only a handful of times. */
 function snap(size: number): number {
   const s = Math.round(size);
-  return Math.max(24, s - (s % 8));
+  return Math.max(32, s - (s % 16));
 }
 
-/** The largest of two sizes that fits, dropping trailing words (then letters) when none does. */
-async function fit(text: string, room: number): Promise<{ font: Font; text: string }> {
-  const big = await font(20);
-  const small = await font(14);
-  let t = drawable(text);
-  if (textWidth(big, t) <= room) return { font: big, text: t };
-  while (t && textWidth(small, t) > room) t = t.includes(' ') ? t.slice(0, t.lastIndexOf(' ')) : t.slice(0, -1);
-  return { font: small, text: t.trim() };
+/** The largest size that fits `room`, dropping trailing words (then letters) at the smallest when none does. */
+function fit(text: string, room: number, sizes: number[]): { size: number; text: string } {
+  let t = text.trim();
+  for (const size of sizes) if (lineWidth(t, size) <= room) return { size, text: t };
+  const size = sizes[sizes.length - 1];
+  while (t && lineWidth(t, size) > room) t = t.includes(' ') ? t.slice(0, t.lastIndexOf(' ')) : [...t].slice(0, -1).join('');
+  return { size, text: t.trim() };
 }
 
 class Canvas {
@@ -133,29 +193,46 @@ class Canvas {
     }
   }
 
+  /** An icon: a mask in `ink`, or colour pixels as they are. */
+  icon(p: IconPixels, x0: number, y0: number, ink: Rgb): void {
+    if ('mask' in p) {
+      this.blit(p.mask, x0, y0, ink);
+      return;
+    }
+    const { w, h, px } = p.rgba;
+    const out = this.px;
+    for (let y = Math.max(0, -y0); y < h && y0 + y < this.h; y++) {
+      for (let x = Math.max(0, -x0); x < w && x0 + x < this.w; x++) {
+        const q = (y * w + x) * 4;
+        const a = px[q + 3];
+        if (a === 0) continue;
+        const o = ((y0 + y) * this.w + x0 + x) * 3;
+        out[o] = (out[o] * (255 - a) + px[q] * a) / 255;
+        out[o + 1] = (out[o + 1] * (255 - a) + px[q + 1] * a) / 255;
+        out[o + 2] = (out[o + 2] * (255 - a) + px[q + 2] * a) / 255;
+      }
+    }
+  }
+
+  band(y0: number, y1: number, inset: number, c: Rgb): void {
+    for (let y = Math.max(0, y0); y < Math.min(this.h, y1); y++) for (let x = inset; x < this.w - inset; x++) this.set(x, y, c, 255);
+  }
+
+  line(l: Line, x: number, baseline: number, c: Rgb): void {
+    for (const g of l.glyphs) this.blit(g.mask, x + g.dx, baseline + g.dy, c);
+  }
+
   split(c: Rgb, diagonal: boolean): void {
     for (let y = 0; y < this.h; y++)
       for (let x = 0; x < this.w; x++) if (diagonal ? x / this.w + y / this.h > 1 : y > this.h / 2) this.set(x, y, c, 255);
   }
 
-  frame(t: number, c: Rgb): void {
-    for (let y = 0; y < this.h; y++) {
-      for (let x = 0; x < this.w; x++) {
-        if (x < t || y < t || x >= this.w - t || y >= this.h - t) this.set(x, y, c, 255);
+  /** A border `t` wide, `inset` pixels in from the edge. */
+  frame(inset: number, t: number, c: Rgb): void {
+    for (let y = inset; y < this.h - inset; y++) {
+      for (let x = inset; x < this.w - inset; x++) {
+        if (x < inset + t || y < inset + t || x >= this.w - inset - t || y >= this.h - inset - t) this.set(x, y, c, 255);
       }
-    }
-  }
-
-  text(f: Font, s: string, x: number, y: number, c: Rgb): void {
-    const gap = Math.max(1, Math.round(f.size * 0.08));
-    for (const ch of s) {
-      const g = f.glyphs.get(ch);
-      if (ch === ' ' || !g) {
-        x += f.space + gap;
-        continue;
-      }
-      this.blit(g, x, y, c);
-      x += g.w + gap;
     }
   }
 }

@@ -1,14 +1,18 @@
+import { CONCEPT_BY_NAME, CONCEPTS as FIGURES } from './concepts.ts';
 import { drawable, type LogoDesign } from './logoDesign.ts';
 
 // A generated logo's Vienna codes, from what its design shows (docs/logos.md, "Vienna codes"):
-// - the icon: each word of its name that names a concept below gives that concept's code ("Apple
+// - the icon: a figure of the icon catalogue gives its concept's code (concepts.ts: a lion 03.01.01, om
+//   24.11.18); a brand glyph gives, for each word of its name that names a concept below gives that concept's code ("Apple
 //   Music": an apple, 05.07.13); an icon whose name names none is an abstract figure, 26.13.25
 //   "other geometrical figures; indefinable designs" (most simple-icons glyphs are brand marks);
 // - the layout: a badge is the icon in a circle (26.01.03, and 26.01.13-16 by what it holds), a frame
 //   a square or rectangle (26.04.01 / 26.04.02), a split paper a background divided in two (25.05.02/03);
 // - the words: letters in the heavy display font (27.05.17), light on a dark paper (27.05.24); a
 //   monogram is one letter (27.05.21) or two combined (27.05.22), each letter also by its code (27.99.01 A);
-//   numerals in the words, numerals in heavy characters (27.07.17).
+//   numerals in the words, numerals in heavy characters (27.07.17); the words in Devanagari beside the Latin
+//   ones, letters in different forms of writing (27.05.09); a seal's words round its circle, letters forming
+//   a circle (27.01.06), and a seal is a circle like a badge.
 // A logo of plain text (no icon) gets the letter codes alone. Every code is checked against the
 // shipped classification when the generator loads it (reference.ts).
 
@@ -182,6 +186,8 @@ const CODE = {
   heavyLetters: '27.05.17',
   heavyNumerals: '27.07.17',
   lightOnDark: '27.05.24',
+  twoScripts: '27.05.09',
+  lettersInCircle: '27.01.06',
   oneLetter: '27.05.21',
   monogram: '27.05.22',
 } as const;
@@ -190,19 +196,26 @@ const letterCode = (c: string) => `27.99.${String(c.charCodeAt(0) - 64).padStart
 /** Every code logoVienna can give, for checking against the shipped classification. */
 export const GIVEN_CODES: readonly string[] = [
   ...CONCEPTS.map(([code]) => code),
+  ...FIGURES.map((c) => c.vienna),
   ...Object.values(CODE),
   ...[...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].map(letterCode),
 ];
 
 /** What a logo shows, as its design says; `iconName` null for a logo of plain text. */
-export type Shown = Pick<LogoDesign, 'layout' | 'text' | 'monogram' | 'dark' | 'diagonal' | 'w' | 'h'> & { iconName: string | null };
+export type Shown = Pick<LogoDesign, 'layout' | 'text' | 'monogram' | 'dark' | 'diagonal' | 'w' | 'h'> & {
+  iconName: string | null;
+  /** The icon's concept (catalogue), if it is a figure of one. */
+  concept?: string | null;
+  hindi?: string;
+};
 
 /** The Vienna codes of what the logo shows, icon first, then its setting, then its words. */
 export function logoVienna(d: Shown): string[] {
   const out = new Set<string>();
-  const figure = d.iconName === null ? [] : conceptCodes(d.iconName);
+  const concept = d.concept ? CONCEPT_BY_NAME.get(d.concept) : undefined;
+  const figure = d.iconName === null ? [] : concept ? [concept.vienna] : conceptCodes(d.iconName);
   if (d.iconName !== null) for (const c of figure.length ? figure : [CODE.indefinable]) out.add(c);
-  if (d.layout === 'badge') {
+  if (d.layout === 'badge' || d.layout === 'seal') {
     out.add(CODE.circle);
     // What the circle holds: a heavenly body, a human being, an animal or plant, or anything else.
     const held = figure[0]?.slice(0, 2);
@@ -216,7 +229,7 @@ export function logoVienna(d: Shown): string[] {
             : CODE.circleWithOther,
     );
   }
-  if (d.layout === 'frame') out.add(d.w === d.h ? CODE.square : CODE.rectangle);
+  if (d.layout === 'frame' || d.layout === 'label') out.add(d.w === d.h ? CODE.square : CODE.rectangle);
   if (d.layout === 'split') out.add(d.diagonal ? CODE.dividedDiagonally : CODE.dividedHorizontally);
   // Only the characters the logo font draws reach the logo.
   const drawn = drawable(d.text);
@@ -229,5 +242,7 @@ export function logoVienna(d: Shown): string[] {
     if (/[0-9]/.test(drawn)) out.add(CODE.heavyNumerals);
   }
   if (/[A-Z0-9]/.test(drawn) && d.dark) out.add(CODE.lightOnDark);
+  if (d.hindi) out.add(CODE.twoScripts);
+  if (d.layout === 'seal' && drawn) out.add(CODE.lettersInCircle);
   return [...out];
 }
