@@ -50,7 +50,7 @@ describe('unknown parameters are refused, naming each', () => {
     const keyed = (path: string) => t.get(path);
     const cases: [request.Test, string][] = [
       [keyed('/v1/trademarks/?word_mark=sunrise&clas_number=30'), 'clas_number'],
-      [request(t.app).get('/public/v1/trademarks/search/?word_mark=sunrise&classes=30'), 'classes'],
+      [request(t.app).get('/public/v1/trademarks/search/?word_mark=sunrise&sort=word_mark'), 'sort'],
       [keyed('/v1/trademarks/4000001/threats/?risk=High'), 'risk'],
       [keyed('/v1/journals/?page=2'), 'page'],
       [keyed('/v1/reference/stamp-duty/?State=MH'), 'State'],

@@ -38,6 +38,31 @@ describe('GET /public/v1/trademarks/search/: class, rate-limit headers and CORS'
     }
   });
 
+  it('takes match_type, classes, status and ten pages of ten, and counts the matches by class and status', async () => {
+    const exact = await search('word_mark=sunrise&match_type=exact');
+    expect([exact.status, exact.body.match_type, exact.body.count]).to.deep.equal([200, 'EXACT', 1]);
+    const some = await search('word_mark=sunrise&classes=29,43');
+    expect(some.body.count).to.equal(3);
+    expect(some.body.groups).to.deep.equal({ class_number: [{ '29': 2 }, { '43': 1 }], status: [{ Registered: 3 }] });
+    expect((await search('word_mark=sunrise&status=objected')).body.count).to.equal(0);
+    expect((await search('word_mark=sunrise&status=live')).body.count).to.equal(4);
+    const page = await search('word_mark=sunrise&offset=3');
+    expect([page.body.offset, page.body.results.length, page.body.count]).to.deep.equal([3, 1, 4]);
+    const deep = await search('word_mark=sunrise&offset=91');
+    expect(deep.status).to.equal(400);
+    expect(deep.body.details[0].message).to.equal('offset must be at most 90: the free search shows the first 100 matches');
+  });
+
+  it('names the 45 classes without a credential (the search page picks classes by them)', async () => {
+    const res = await request(t.app).get('/public/v1/tm-classes/');
+    expect(res.status).to.equal(200);
+    expect(res.body.count).to.equal(45);
+    expect(res.body.classes[0]).to.have.keys('class', 'kind', 'heading');
+    expect(res.body.classes.map((c: { class: number }) => c.class)).to.deep.equal(Array.from({ length: 45 }, (_, i) => i + 1));
+    expect(res.body.classes[29].kind).to.equal('goods');
+    expect(res.body.classes[44].kind).to.equal('services');
+  });
+
   it('says on every answer, refusals included, how many searches the hourly window has left', async () => {
     const small = await createTestApp({ PUBLIC_SEARCH_PER_HOUR: '4' });
     try {
