@@ -1,5 +1,8 @@
 import { defineStrings } from '../lib/i18n.tsx';
 
+const HI_CHARGED = 'खोज और क्लीयरेंस का शुल्क API कुंजी पर लगता है।';
+const HI_MEMORY = 'यह केवल इस टैब की मेमोरी में रहती है और टैब बंद या रीलोड करने पर भूल जाती है।';
+
 // The dashboard's interface strings, English and Hindi (the type makes each table name every key).
 export const useDashStrings = defineStrings(
   {
@@ -177,7 +180,7 @@ export const useDashStrings = defineStrings(
     firstKey: 'आपकी पहली API कुंजी',
     useInTab: 'इस टैब में उपयोग करें',
     tabKey: 'इस टैब की API कुंजी',
-    tabKeyHelp: 'खोज और क्लीयरेंस का शुल्क API कुंजी पर लगता है। यह केवल इस टैब की मेमोरी में रहती है और टैब बंद या रीलोड करने पर भूल जाती है।',
+    tabKeyHelp: `${HI_CHARGED} ${HI_MEMORY}`,
     pasteKey: 'API कुंजी चिपकाएँ',
     useKey: 'यह कुंजी उपयोग करें',
     makeTabKey: 'इस टैब के लिए कुंजी बनाएँ',
