@@ -3,8 +3,11 @@
 // search, embedding time, and at scale: image search end to end and text logo search beside their
 // baselines, the HNSW build, and indexing throughput. Figures go to bench/RESULTS.md by hand.
 //
-//   npx tsx bench/logos.ts [--part quality,ocr,scale] [--vectors 1000000] [--queries 300] [--ocr 200]
+//   npx tsx bench/logos.ts [--part quality,ocr,scale,uploads] [--vectors 1000000] [--queries 300] [--ocr 200]
 //     [--index-logos 200] [--db postgres://postgres@127.0.0.1:5432/nishaan_logo_bench] [--reuse yes] [--write-manifest yes]
+//
+// --part uploads (issue 22) is asked for by name: held-out logos on a page, a photographed label, a 30 % crop and
+// beside another name, with the ten perturbations, recall with and without region finding (--limit test icons).
 //
 // --reuse yes measures again on the database an earlier run filled (no load, no index build).
 //
@@ -17,6 +20,7 @@ import { args } from './lib.ts';
 import { evaluateOcr } from './logos/ocr.ts';
 import { evaluateQuality } from './logos/quality.ts';
 import { evaluateScale } from './logos/scale.ts';
+import { evaluateUploads } from './logos/uploads.ts';
 
 const a = args();
 const parts = new Set((a.get('part') ?? 'quality,ocr,scale').split(','));
@@ -131,6 +135,27 @@ if (parts.has('scale')) {
     `  indexing: ${s.indexing.logos} logos (OCR + embedding + HNSW insert) in ${s.indexing.seconds} s: ` +
       `${s.indexing.perSecond} logos/s on ${os.cpus().length} cores`,
   );
+}
+
+if (parts.has('uploads')) {
+  const u = await evaluateUploads(log, { limit: a.has('limit') ? Number(a.get('limit')) : undefined });
+  out.uploads = u;
+  console.log(
+    `\nUploads (issue 22): ${u.icons} test icons against ${u.gallery}; recall@1 / recall@10, %, ` +
+      'whole image alone -> with region finding (the whole image and its best regions, merged per mark)',
+  );
+  const kinds = Object.keys(u.recall[u.models[0]]);
+  console.log(`| kind | regions searched (mean; share with none) | find ms (mean / p95) | ${u.models.join(' | ')} |`);
+  console.log(`|---|---|---|${u.models.map(() => '---').join('|')}|`);
+  for (const k of kinds) {
+    const g = u.regions[k];
+    const t = u.findMs[k];
+    const cells = u.models.map((m) => {
+      const r = u.recall[m][k];
+      return `${f(r.whole.r1)} / ${f(r.whole.r10)} -> ${f(r.regions.r1)} / ${f(r.regions.r10)}`;
+    });
+    console.log(`| ${k} | ${g ? `${g.mean}; ${f(g.clean)} %` : ''} | ${t ? `${t.mean} / ${t.p95}` : ''} | ${cells.join(' | ')} |`);
+  }
 }
 
 fs.mkdirSync('bench/out', { recursive: true });

@@ -71,7 +71,7 @@ function sims(gallery: Record<string, Vectors>, query: Record<string, Float32Arr
 }
 
 /** Rank-based metrics of one query whose relevant gallery items are `relevant`. */
-function score(s: Float32Array, relevant: Set<number>): { r1: number; r10: number; ap: number } {
+export function score(s: Float32Array, relevant: Set<number>): { r1: number; r10: number; ap: number } {
   const order = Array.from(s.keys()).sort((a, b) => s[b] - s[a]);
   let hits = 0;
   let ap = 0;
@@ -86,7 +86,7 @@ function score(s: Float32Array, relevant: Set<number>): { r1: number; r10: numbe
   return { r1: first === 0 ? 1 : 0, r10: first >= 0 && first < 10 ? 1 : 0, ap: ap / relevant.size };
 }
 
-function summarise(rows: { r1: number; r10: number; ap: number }[]): Metrics {
+export function summarise(rows: { r1: number; r10: number; ap: number }[]): Metrics {
   const n = rows.length;
   const sum = (k: 'r1' | 'r10' | 'ap') => rows.reduce((s, r) => s + r[k], 0) / Math.max(1, n);
   return { n, r1: sum('r1'), r10: sum('r10'), map: sum('ap') };

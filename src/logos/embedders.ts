@@ -1,9 +1,11 @@
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
 import { hog, hogDimensions, unit } from './hog.ts';
 import { type Decoded, LOGO_SIZE, normaliseLogo } from './image.ts';
 import { openImage } from './imageInput.ts';
 import { MODELS_DIR, type ModelSpec, type Thresholds, verifyFiles } from './models.ts';
+import { type Box, findRegions, type Region } from './regions.ts';
 
 // Image embedders: an image in, a unit vector out, cosine similarity between vectors. Our trained
 // CNN and a placed CLIP model run through onnxruntime-node; HOG is computed here.
@@ -12,9 +14,14 @@ import { MODELS_DIR, type ModelSpec, type Thresholds, verifyFiles } from './mode
 export class LogoImage {
   private readonly grey = new Map<number, Promise<Float32Array>>();
 
+  /**
+   * `crop`: this image is a region of the one `bytes` hold (regions.ts), its box in the pixels of that
+   * image as decoded (`width` × `height`); `decoded` is then the region's.
+   */
   constructor(
     readonly bytes: Buffer,
     readonly decoded: Decoded,
+    readonly crop?: { box: Box; width: number; height: number },
   ) {}
 
   /** Trimmed, squared, grey, `size` px a side (image.ts normaliseLogo). */
@@ -26,6 +33,16 @@ export class LogoImage {
     }
     return g;
   }
+}
+
+/** The candidate logo regions of an image (regions.ts), best first, each as an image the embedders read. */
+export function regionImages(img: LogoImage, words: Box[] = []): { region: Region; image: LogoImage }[] {
+  if (img.crop) return [];
+  const { width, height } = img.decoded;
+  return findRegions(img.decoded, words).map((region) => ({
+    region,
+    image: new LogoImage(img.bytes, region.decoded, { box: region.box, width, height }),
+  }));
 }
 
 export interface Embedder {
@@ -106,10 +123,19 @@ async function clipPixels(img: LogoImage, spec: ModelSpec): Promise<Float32Array
   const mean = spec.input!.mean!;
   const std = spec.input!.std!;
   // Decoded afresh in colour, through the same door as every image (an SVG checked and drawn capped, a GIF's first frame).
-  const { data } = await (await openImage(img.bytes))
-    .pipeline()
-    .rotate()
-    .flatten({ background: '#ffffff' })
+  let pipeline = (await openImage(img.bytes)).pipeline().rotate().flatten({ background: '#ffffff' });
+  if (img.crop) {
+    // A region: the image at the size it was decoded, cut to the region's box, then prepared as any image.
+    const c = img.crop;
+    const cut = await pipeline
+      .resize(c.width, c.height, { fit: 'fill' })
+      .extract(c.box)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    pipeline = sharp(cut.data, { raw: { width: cut.info.width, height: cut.info.height, channels: cut.info.channels } });
+  }
+  const { data } = await pipeline
     .resize(s, s, { fit: 'cover', position: 'centre' })
     .removeAlpha()
     .raw()

@@ -7,6 +7,7 @@ import { AppError, type ErrorCode } from '../errors.ts';
 import type { RedisConnections } from '../redis.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
 import { FetchDeadlineError, type FetchOptions, fetchImage } from './imageFetch.ts';
+import { mergeScores } from './regions.ts';
 import type { LogoRepository, Nearest } from './repository.ts';
 import type { SidecarClient } from './sidecarClient.ts';
 
@@ -50,23 +51,51 @@ export interface SearchWorkerDeps {
   uploadDir: string;
 }
 
-/** Embeds one image and finds its nearest logos (the single-image endpoints do the same in the API process). */
+/**
+ * Embeds one image and its candidate logo regions (src/logos/regions.ts: a clean logo has none) and finds
+ * the nearest logos of each; a mark's similarity is the best of the whole image's and its crops' less
+ * REGION_PENALTY (mergeScores). The single-image endpoints do the same in the API process. `regions: false`
+ * searches with the whole image alone, as before regions were looked for.
+ */
 export async function nearestLogos(
   deps: SearchWorkerDeps,
   bytes: Buffer,
   k: number,
   filter: MarkFilter | null = null,
+  opts: { regions?: boolean } = {},
 ): Promise<SearchAnswer & { ok: true }> {
   const { model } = await deps.sidecar.models();
   const rr = model.rerank;
-  const e = await deps.sidecar.embed(bytes, Boolean(rr));
-  const rerank =
-    rr && e.model === model.model && e.fallback_vector
-      ? { model: rr.model, vector: e.fallback_vector, weight: rr.weight, candidates: rr.candidates }
-      : undefined;
-  const [thresholds, hits] = await Promise.all([deps.sidecar.thresholds(e.model), deps.repo.nearest(e.model, e.vector, k, rerank, filter)]);
+  const e = await deps.sidecar.embed(bytes, Boolean(rr), opts.regions ?? true);
+  const reranked = Boolean(rr && e.model === model.model && e.fallback_vector);
+  const rerankOf = (fallback: number[] | undefined) =>
+    rr && reranked && fallback ? { model: rr.model, vector: fallback, weight: rr.weight, candidates: rr.candidates } : undefined;
+  const crops = e.regions ?? [];
+  const [thresholds, whole, ...parts] = await Promise.all([
+    deps.sidecar.thresholds(e.model),
+    deps.repo.nearest(e.model, e.vector, k, rerankOf(e.fallback_vector), filter),
+    ...crops.map((c) => deps.repo.nearest(e.model, c.vector, k, rerankOf(c.fallback_vector), filter)),
+  ]);
   // A re-ranked score is the blend's: the response names both models.
-  return { ok: true, model: rerank ? `${e.model}+${rerank.model}` : e.model, thresholds, hits };
+  const name = reranked ? `${e.model}+${rr!.model}` : e.model;
+  return { ok: true, model: name, thresholds, hits: parts.length ? mergeHits(whole, parts, k) : whole };
+}
+
+/** The k marks nearest over the whole image's hits and each crop's, each with its merged similarity (mergeScores). */
+export function mergeHits(whole: Nearest[], crops: Nearest[][], k: number): Nearest[] {
+  const byMark = new Map<string, { hit: Nearest; whole?: number; crops: number[] }>();
+  for (const h of whole) byMark.set(h.application_number, { hit: h, whole: h.similarity, crops: [] });
+  for (const hits of crops) {
+    for (const h of hits) {
+      const m = byMark.get(h.application_number);
+      if (m) m.crops.push(h.similarity);
+      else byMark.set(h.application_number, { hit: h, crops: [h.similarity] });
+    }
+  }
+  return [...byMark.values()]
+    .map((m) => ({ ...m.hit, similarity: mergeScores(m.whole, m.crops) }))
+    .sort((a, b) => b.similarity - a.similarity || (a.application_number < b.application_number ? -1 : 1))
+    .slice(0, k);
 }
 
 /** An aborted signal (the request ended) stops the image fetch; the rejection is the signal's reason. */

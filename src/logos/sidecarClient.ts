@@ -11,6 +11,13 @@ export interface Embedding {
   fallback_model?: string;
   fallback_vector?: number[];
   image: { width: number; height: number; format: string };
+  /** With `regions`: the image's candidate logo regions (src/logos/regions.ts), best first; empty for a clean logo. */
+  regions?: {
+    box: { left: number; top: number; width: number; height: number };
+    score: number;
+    vector: number[];
+    fallback_vector?: number[];
+  }[];
 }
 
 export interface OcrRead {
@@ -33,8 +40,10 @@ export class SidecarClient {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  embed(bytes: Buffer, withFallback = false): Promise<Embedding> {
-    return this.post(`/embed${withFallback ? '?hog=1' : ''}`, bytes);
+  /** `regions`: also embed the image's candidate logo regions (a page, a label holding the logo). */
+  embed(bytes: Buffer, withFallback = false, regions = false): Promise<Embedding> {
+    const q = [withFallback && 'hog=1', regions && 'regions=1'].filter(Boolean).join('&');
+    return this.post(`/embed${q ? `?${q}` : ''}`, bytes);
   }
 
   /** Embedding (with the fallback's, for re-ranking) and OCR of one image (logo indexing). */

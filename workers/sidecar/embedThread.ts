@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
-import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
+import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
 import { ImageError } from '../../src/logos/imageInput.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
@@ -22,6 +22,16 @@ export interface EmbedTask {
   withFallback?: boolean;
   /** Also a grey PNG of the decoded image, upscaled for OCR. */
   forOcr?: boolean;
+  /** Also the vectors of the image's candidate logo regions (src/logos/regions.ts), when it has any. */
+  regions?: boolean;
+}
+
+export interface RegionVectors {
+  /** In the pixels of the image as sent. */
+  box: { left: number; top: number; width: number; height: number };
+  score: number;
+  vector: Float32Array;
+  fallbackVector?: Float32Array;
 }
 
 export interface EmbedResult {
@@ -32,6 +42,9 @@ export interface EmbedResult {
   height: number;
   format: string;
   ocrPng?: Uint8Array;
+  regions?: RegionVectors[];
+  /** Images the model embedded for this task: 1, and one more a region. */
+  embedded: number;
 }
 
 export interface Loaded {
@@ -79,8 +92,29 @@ parentPort!.on('message', async (task: EmbedTask) => {
       width: img.decoded.source.width,
       height: img.decoded.source.height,
       format: img.decoded.source.format,
+      embedded: 1,
     };
     if (task.withFallback) value.fallbackVector = main === hogEmbedder ? vector : await hogEmbedder.embed(img);
+    if (task.regions) {
+      value.regions = [];
+      const scale = img.decoded.source.width / img.decoded.width;
+      for (const { region, image } of regionImages(img)) {
+        const v = await main.embed(image);
+        value.embedded++;
+        const b = region.box;
+        value.regions.push({
+          box: {
+            left: Math.round(b.left * scale),
+            top: Math.round(b.top * scale),
+            width: Math.round(b.width * scale),
+            height: Math.round(b.height * scale),
+          },
+          score: region.score,
+          vector: v,
+          ...(task.withFallback ? { fallbackVector: main === hogEmbedder ? v : await hogEmbedder.embed(image) } : {}),
+        });
+      }
+    }
     if (task.forOcr) value.ocrPng = await ocrInput(img.decoded);
     parentPort!.postMessage({ ok: true, value });
   } catch (err) {

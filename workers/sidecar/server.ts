@@ -8,8 +8,9 @@ import { ThreadPool } from './pool.ts';
 
 // The ML sidecar: image embeddings and OCR for the API and the workers, over HTTP on loopback.
 //   GET  /health            models loaded, pool and OCR state
-//   POST /embed[?hog=1]     body: an image (src/logos/imageInput.ts); answers the model's name and the unit vector (and the
-//                           fallback's, HOG, which re-ranking needs)
+//   POST /embed[?hog=1][&regions=1]  body: an image (src/logos/imageInput.ts); answers the model's name and the unit vector
+//                           (and the fallback's, HOG, which re-ranking needs; with regions=1 those of its candidate logo
+//                           regions too, src/logos/regions.ts)
 //   POST /ocr               body: an image; answers the words read
 //   POST /analyse[?hog=1]   both, decoding once (logo indexing)
 // An unusable image is 400 with a code (not_an_image, unsupported_image_type, image_corrupt,
@@ -96,12 +97,16 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
   const rerank = own.rerank && own.rerank.model === fallback.name ? own.rerank : undefined;
   const model = { ...loaded, thresholds: own.thresholds, ...(rerank ? { rerank } : {}) };
 
-  const embed = async (body: Buffer, hog: boolean, forOcr: boolean): Promise<EmbedResult> => {
+  // Images the model has embedded since the sidecar started (a search with regions embeds more than one).
+  let embedded = 0;
+  const embed = async (body: Buffer, hog: boolean, forOcr: boolean, regions = false): Promise<EmbedResult> => {
     const ab = body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer;
-    const job = pool.run<EmbedResult>({ bytes: ab, withFallback: hog, forOcr }, [ab]);
+    const job = pool.run<EmbedResult>({ bytes: ab, withFallback: hog, forOcr, regions }, [ab]);
     if (!job) throw new HttpError(503, 'busy', 'the sidecar is busy: too many images waiting');
     try {
-      return await job;
+      const r = await job;
+      embedded += r.embedded;
+      return r;
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code && code !== 'internal') throw new HttpError(400, code, (err as Error).message);
@@ -114,6 +119,16 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
     vector: Array.from(r.vector),
     ...(r.fallbackVector ? { fallback_model: fallback.name, fallback_vector: Array.from(r.fallbackVector) } : {}),
     image: { width: r.width, height: r.height, format: r.format },
+    ...(r.regions
+      ? {
+          regions: r.regions.map((g) => ({
+            box: g.box,
+            score: g.score,
+            vector: Array.from(g.vector),
+            ...(g.fallbackVector ? { fallback_vector: Array.from(g.fallbackVector) } : {}),
+          })),
+        }
+      : {}),
   });
   const read = async (r: EmbedResult): Promise<OcrResult> => ocr.read(r.ocrPng!);
 
@@ -129,6 +144,7 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
           fallback: { name: fallback.name, thresholds: fallback.thresholds },
           pool: { workers: pool.size, busy: pool.busy, queued: pool.queued },
           ocr: { workers: ocr.workers, languages: ['eng', 'hin'] },
+          embedded,
         });
         return;
       }
@@ -136,7 +152,7 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
         throw new HttpError(404, 'not_found', 'no such endpoint');
       const body = await readBody(req);
       if (!body.length) throw new HttpError(400, 'not_an_image', 'the body is empty: send the image bytes');
-      const r = await embed(body, hog, url.pathname !== '/embed');
+      const r = await embed(body, hog, url.pathname !== '/embed', url.pathname === '/embed' && url.searchParams.get('regions') === '1');
       if (url.pathname === '/embed') send(res, 200, { ...vectorBody(r), ms: performance.now() - t0 });
       else if (url.pathname === '/ocr') send(res, 200, { ...(await read(r)), ms: performance.now() - t0 });
       else send(res, 200, { ...vectorBody(r), ocr: await read(r), ms: performance.now() - t0 });

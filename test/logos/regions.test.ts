@@ -1,0 +1,151 @@
+import { expect } from 'chai';
+import sharp, { type OverlayOptions } from 'sharp';
+import { mergeHits, nearestLogos } from '../../src/logos/fanout.ts';
+import { decodeLogo } from '../../src/logos/image.ts';
+import { findRegions, MAX_REGIONS, mergeScores, REGION_PENALTY } from '../../src/logos/regions.ts';
+import type { Nearest } from '../../src/logos/repository.ts';
+import { inkedIcon } from '../helpers/inkedIcon.ts';
+import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
+
+// Finding the logo in an upload (src/logos/regions.ts): a logo on a larger page among other drawing and
+// a line of words is found by its region where the whole image alone finds something else; a clean logo
+// still costs one embedding; odd images never fail because of it. Searched through the real sidecar.
+
+const INK: [number, number, number] = [20, 40, 160];
+const MARKS = [
+  { app: '5300001', mark: '', draw: { slug: 'github' } },
+  { app: '5300002', mark: '', draw: { slug: 'docker' } },
+  { app: '5300003', mark: '', draw: { slug: 'firefox' } },
+  { app: '5300004', mark: '', draw: { slug: 'python' } },
+  { app: '5300005', mark: '', draw: { slug: 'apple' } },
+];
+// A registered logo that is the page's other drawing: what the page as a whole looks most like.
+const DECOY = '5300009';
+
+/** The page's other drawing: a grey block, a rule and a ring of dots, in a 640 × 480 SVG. */
+function drawing(withBlock = true): Buffer {
+  const dots = Array.from({ length: 8 }, (_, i) => {
+    const a = (i / 8) * 2 * Math.PI;
+    return `<circle cx="${500 + Math.cos(a) * 40}" cy="${390 + Math.sin(a) * 40}" r="9" fill="#444"/>`;
+  }).join('');
+  const block = withBlock ? '<rect x="380" y="40" width="220" height="150" fill="#8a8f99"/>' : '';
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480">${block}` +
+      `<rect x="40" y="250" width="560" height="6" fill="#222"/>${dots}</svg>`,
+  );
+}
+
+const words = (line: string) =>
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="60"><text x="320" y="40" text-anchor="middle" ' +
+      `font-family="DejaVu Serif" font-weight="bold" font-size="30" fill="#222">${line}</text></svg>`,
+  );
+
+/** The logo (150 px, 7 % of the page) top left on a 640 × 480 page with other drawing and a line of words. */
+async function page(slug: string | null): Promise<Buffer> {
+  const layers: OverlayOptions[] = [
+    { input: drawing(), left: 0, top: 0 },
+    { input: words('Sunrise Foods Pvt Ltd'), left: 0, top: 275 },
+  ];
+  if (slug) layers.push({ input: (await inkedIcon(slug, 150, INK)).png, left: 40, top: 40 });
+  return sharp({ create: { width: 640, height: 480, channels: 3, background: '#ffffff' } })
+    .composite(layers)
+    .png()
+    .toBuffer();
+}
+
+const health = async (t: LogoTestApp) => (await (await fetch(`${t.sidecar.url}/health`)).json()) as { embedded: number };
+
+describe('finding the logo in an upload', function () {
+  this.timeout(90_000);
+  let t: LogoTestApp;
+
+  before(async () => {
+    t = await createLogoApp();
+    await addLogos(t.app, MARKS);
+    // The decoy: the page's drawing and words without any logo, registered as a logo of its own.
+    await addLogos(t.app, [{ app: DECOY, mark: '', draw: { slug: 'github' } }]);
+    await t.app.deps.store.put(`logos/${DECOY}.png`, await page(null));
+    expect(await indexPending(t)).to.deep.equal({ done: MARKS.length + 1, failed: 0 });
+  });
+  after(() => t.close());
+
+  it('finds the logo on a page among other drawing and words, where the whole page alone finds the drawing', async () => {
+    const query = await page('docker');
+    const alone = await nearestLogos(t.app.deps.logos.images, query, 5, null, { regions: false });
+    expect(alone.hits[0].application_number, 'the whole page alone').to.not.equal('5300002');
+    const before = (await health(t)).embedded;
+    const res = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', query, 'page.png').field('similarity_level', 'low');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.results[0].application_number).to.equal('5300002');
+    // The whole page and its best few regions: more than one embedding, never more than 1 + MAX_REGIONS.
+    const spent = (await health(t)).embedded - before;
+    expect(spent).to.be.within(2, 1 + MAX_REGIONS);
+  });
+
+  it('leaves the line of words out of the regions it searches', async () => {
+    const d = await decodeLogo(await page('docker'));
+    const regions = findRegions(d);
+    expect(regions.length).to.be.within(1, MAX_REGIONS);
+    // Decoded at 512 of 640, the words' line runs across rows 230 to 260: no region is centred on it or shaped like it.
+    for (const { box } of regions) {
+      expect(box.top + box.height / 2, JSON.stringify(box)).to.not.be.within(225, 265);
+      expect(box.width, JSON.stringify(box)).to.be.below(2.5 * box.height);
+    }
+    // The logo's region is the best, around it (the glyph lies within 32..152 of the decoded page), and no more.
+    const [top] = regions;
+    expect(top.box.left).to.be.within(16, 40);
+    expect(top.box.left + top.box.width).to.be.within(140, 170);
+    expect(top.box.top).to.be.at.least(16);
+    expect(top.box.top + top.box.height).to.be.at.most(170);
+  });
+
+  it('embeds a clean logo once, as before', async () => {
+    const before = (await health(t)).embedded;
+    const query = await drawLogo({ slug: 'github', ink: [200, 30, 30], size: 140 });
+    const res = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('similarity_level', 'low');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.results[0].application_number).to.equal('5300001');
+    expect((await health(t)).embedded - before).to.equal(1);
+    expect(findRegions(await decodeLogo(query))).to.deep.equal([]);
+  });
+
+  it('never fails an upload: a blank, a 1×1 and a huge flat image have their usual answers', async () => {
+    const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const flat = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: '#d0c8b0' } })
+      .png()
+      .toBuffer();
+    for (const [name, img] of [
+      ['blank.png', blank],
+      ['flat.png', flat],
+    ] as const) {
+      const res = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', img, name).field('similarity_level', 'low');
+      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).to.equal(200);
+      expect(res.body.results).to.be.an('array');
+    }
+    const tiny = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000000' } })
+      .png()
+      .toBuffer();
+    const res = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', tiny, 'tiny.png');
+    expect(res.status).to.equal(400);
+    expect(res.body.code).to.equal('image_dimensions');
+    // Straight to the region finder: nothing to find, and no throw.
+    const one = { grey: Buffer.from([0]), width: 1, height: 1, source: { width: 1, height: 1, format: 'png' as const } };
+    expect(findRegions(one)).to.deep.equal([]);
+    expect(findRegions(await decodeLogo(blank))).to.deep.equal([]);
+  });
+
+  it('merges per mark: the best of the whole image and each crop less the penalty', () => {
+    expect(mergeScores(0.5, [0.9, 0.7])).to.be.closeTo(0.9 - REGION_PENALTY, 1e-9);
+    expect(mergeScores(0.9, [0.91])).to.equal(0.9);
+    expect(mergeScores(undefined, [0.6])).to.be.closeTo(0.6 - REGION_PENALTY, 1e-9);
+    const hit = (application_number: string, similarity: number) => ({ application_number, similarity }) as Nearest;
+    const merged = mergeHits([hit('A', 0.7), hit('B', 0.6)], [[hit('B', 0.95), hit('C', 0.5)], [hit('A', 0.71)]], 2);
+    expect(merged.map((h) => [h.application_number, Math.round(h.similarity * 100) / 100])).to.deep.equal([
+      ['B', 0.93],
+      ['A', 0.7],
+    ]);
+  });
+});
