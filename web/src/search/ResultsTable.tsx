@@ -26,7 +26,7 @@ export function ResultsTable({ results }: { results: Schemas['PublicSearchResult
               </th>
               <td>{r.class_number ?? '—'}</td>
               <td>{r.status ?? '—'}</td>
-              <td>{r.application_date ?? '—'}</td>
+              <td class="nowrap">{r.application_date ?? '—'}</td>
               <td>{r.application_number}</td>
               <td>{r.state ?? '—'}</td>
             </tr>

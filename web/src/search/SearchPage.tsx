@@ -100,7 +100,9 @@ export function SearchPage() {
             ? s.found(formatNumber(answer.count, lang), answer.offset + 1, answer.offset + answer.results.length)
             : s.none
           : ''}{' '}
-        {allowance ? <span class="allowance">{s.allowance(allowance.remaining, allowance.limit)}</span> : null}
+        {allowance ? (
+          <span class="allowance">{s.allowance(formatNumber(allowance.remaining, lang), formatNumber(allowance.limit, lang))}</span>
+        ) : null}
       </div>
       {outcome?.kind === 'limited' ? (
         <p class="alert" role="alert">

@@ -17,7 +17,7 @@ export const useSearchStrings = defineStrings(
     searching: 'Searching…',
     found: (count: string, from: number, to: number) => `${count} marks found; showing ${from} to ${to}.`,
     none: 'No marks found.',
-    allowance: (left: number, limit: number) => `Searches left this hour: ${left} of ${limit}.`,
+    allowance: (left: string, limit: string) => `Searches left this hour: ${left} of ${limit}.`,
     limited: (minutes: number) =>
       `You have used this hour's free searches. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or use the API with a key.`,
     failed: 'The search failed. Please try again.',
@@ -54,7 +54,7 @@ export const useSearchStrings = defineStrings(
     searching: 'खोज जारी है…',
     found: (count: string, from: number, to: number) => `${count} मार्क मिले; ${from} से ${to} दिखाए जा रहे हैं।`,
     none: 'कोई मार्क नहीं मिला।',
-    allowance: (left: number, limit: number) => `इस घंटे बची खोजें: ${limit} में से ${left}।`,
+    allowance: (left: string, limit: string) => `इस घंटे बची खोजें: ${limit} में से ${left}।`,
     limited: (minutes: number) => {
       const wait = `${minutes} मिनट बाद फिर कोशिश करें,`;
       return `इस घंटे की मुफ़्त खोजें पूरी हो गईं। ${wait} या कुंजी के साथ API का उपयोग करें।`;
