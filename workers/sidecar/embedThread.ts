@@ -99,20 +99,21 @@ parentPort!.on('message', async (task: EmbedTask) => {
       value.regions = [];
       const scale = img.decoded.source.width / img.decoded.width;
       for (const { region, image } of regionImages(img)) {
-        const v = await main.embed(image);
-        value.embedded++;
-        const b = region.box;
-        value.regions.push({
-          box: {
-            left: Math.round(b.left * scale),
-            top: Math.round(b.top * scale),
-            width: Math.round(b.width * scale),
-            height: Math.round(b.height * scale),
-          },
-          score: region.score,
-          vector: v,
-          ...(task.withFallback ? { fallbackVector: main === hogEmbedder ? v : await hogEmbedder.embed(image) } : {}),
-        });
+        // A region that cannot be embedded is left out: the whole image is searched whatever happens here.
+        try {
+          const v = await main.embed(image);
+          const fallbackVector = task.withFallback ? (main === hogEmbedder ? v : await hogEmbedder.embed(image)) : undefined;
+          value.embedded++;
+          const [left, top, width, height] = [region.box.left, region.box.top, region.box.width, region.box.height].map((n) =>
+            Math.round(n * scale),
+          );
+          value.regions.push({
+            box: { left, top, width, height },
+            score: region.score,
+            vector: v,
+            ...(fallbackVector ? { fallbackVector } : {}),
+          });
+        } catch {}
       }
     }
     if (task.forOcr) value.ocrPng = await ocrInput(img.decoded);
