@@ -5,7 +5,9 @@ import { useSearchStrings } from './strings.ts';
 export function ResultsTable({ results }: { results: Schemas['PublicSearchResult'][] }) {
   const s = useSearchStrings();
   return (
-    <div class="table-wrap">
+    // A phone scrolls the table sideways in its box: focusable and named, so the keyboard can scroll it too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+    <section class="table-wrap" aria-label={s.results} tabIndex={0}>
       <table class="results">
         <caption class="visually-hidden">{s.results}</caption>
         <thead>
@@ -33,6 +35,6 @@ export function ResultsTable({ results }: { results: Schemas['PublicSearchResult
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
