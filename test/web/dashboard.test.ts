@@ -1,0 +1,183 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import request from 'supertest';
+import { axeViolations, type BrowserSession, describeViolations, openBrowser, startWebApp, type WebApp } from '../helpers/browser.ts';
+import { addLogos, drawLogo, indexPending, type LogoTestApp, sharedSidecar } from '../helpers/logos.ts';
+import { insertMarks } from '../helpers/marks.ts';
+import { Receiver, testCertificate } from '../helpers/receiver.ts';
+
+// The dashboard (web/src/dashboard/, docs/dashboard.md) in Chromium, one user's visit from signup on:
+// the cookie session, keys, usage, a webhook pinged at a local HTTPS receiver, a clearance with a logo
+// upload, the keyed search; axe-core on each page.
+describe('web app: the dashboard in Chromium', function () {
+  this.timeout(180_000);
+  let web: WebApp;
+  let chrome: BrowserSession;
+  let page: Page;
+  let receiver: Receiver;
+  let logoFile: string;
+  const email = `dash-${Date.now()}@example.in`;
+  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-dash-'));
+
+  before(async () => {
+    const sidecar = await sharedSidecar();
+    receiver = await new Receiver().start();
+    [web, chrome] = await Promise.all([
+      startWebApp({
+        ML_URL: sidecar.url,
+        UPLOAD_DIR: uploads,
+        WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1',
+        WEBHOOK_CA_FILE: testCertificate().caFile,
+      }),
+      openBrowser(),
+    ]);
+    await insertMarks(web.t.deps.db, [
+      { app: '6200001', mark: 'SUNRISE TEA', cls: 30 },
+      { app: '6200002', mark: 'SUNRISE COFFEE', cls: 30 },
+    ]);
+    await addLogos(web.t, [{ app: '6200010', mark: 'ORCHID', draw: { slug: 'docker' } }]);
+    await web.t.deps.db('trademarks').where('application_number', '6200010').update({ class_number: 30 });
+    expect(await indexPending({ app: web.t } as LogoTestApp)).to.deep.equal({ done: 1, failed: 0 });
+    await web.t.deps.search.sync();
+    // The upload: a recoloured copy of ORCHID's logo.
+    logoFile = path.join(uploads, 'proposed.png');
+    fs.writeFileSync(logoFile, await drawLogo({ slug: 'docker', size: 140, ink: [200, 30, 30] }));
+    page = await chrome.page();
+  });
+  after(async () => {
+    await chrome?.close();
+    await web?.close();
+    await receiver?.close();
+    fs.rmSync(uploads, { recursive: true, force: true });
+  });
+
+  const noViolations = async () => expect(describeViolations(await axeViolations(page))).to.equal('');
+  /** Waits for `loc`; an alert the page shows instead fails the test with its text. */
+  const shows = async (loc: ReturnType<Page['locator']>) => {
+    const alert = page.getByRole('alert');
+    await Promise.race([loc.first().waitFor(), alert.first().waitFor()]);
+    if (!(await loc.first().isVisible())) expect.fail(`the page says: ${await alert.first().textContent()}`);
+  };
+  const go = async (section: string) => {
+    await page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: section }).click();
+    await page.getByRole('heading', { level: 1, name: section }).waitFor();
+  };
+
+  it('signs up: the session is an httpOnly cookie page script cannot see, and the first key is shown once', async () => {
+    await page.goto(`${web.url}/app/`);
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await noViolations();
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByLabel('First name').fill('Asha');
+    await page.getByLabel('Last name').fill('Rao');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse');
+    await page.getByLabel('Plan').selectOption('business');
+    await page.locator('form').getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Plan and usage' }).waitFor();
+    expect(await page.getByLabel('Your first API key').inputValue()).to.match(/^nsh_[A-Za-z0-9]{32}$/);
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === 'nsh_session')!;
+    expect(session).to.include({ httpOnly: true, sameSite: 'Strict', path: '/user/v1/' });
+    expect(await page.evaluate(() => document.cookie)).to.equal('');
+    expect(await page.getByText('Trial ends').count()).to.equal(1);
+    await noViolations();
+  });
+
+  it('logs out (the cookie goes) and logs in again', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    expect((await page.context().cookies()).map((c) => c.name)).not.to.include('nsh_session');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse');
+    await page.locator('form').getByRole('button', { name: 'Log in' }).click();
+    await page.getByText(`Signed in as ${email}`).waitFor();
+  });
+
+  it('creates a key (shown once) and revokes it; the revoked key no longer works', async () => {
+    await go('API keys');
+    await page.getByLabel('Key name').fill('ci-server');
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const key = await page.getByLabel('New API key').inputValue();
+    expect(key).to.match(/^nsh_[A-Za-z0-9]{32}$/);
+    const row = page.getByRole('row', { name: /ci-server/ });
+    await row.waitFor();
+    expect((await request(web.t.app).get('/v1/trademarks/?word_mark=sunrise').set('X-API-Key', key)).status).to.equal(200);
+    await noViolations();
+    await row.getByRole('button', { name: /^Revoke/ }).click();
+    await row.getByText('Revoked').waitFor();
+    expect((await request(web.t.app).get('/v1/trademarks/?word_mark=sunrise').set('X-API-Key', key)).status).to.equal(401);
+  });
+
+  it('reads this month’s usage: the call just made is counted, in the table and the chart', async () => {
+    await go('Plan and usage');
+    const calls = page.getByRole('row', { name: /^API calls/ });
+    await calls.waitFor();
+    expect((await calls.locator('td').first().textContent())?.trim()).to.equal('1');
+    expect(await page.getByRole('img', { name: /Use of each monthly limit/ }).count()).to.equal(1);
+    await noViolations();
+  });
+
+  it('registers a webhook at a local HTTPS receiver and sends it a signed test ping', async () => {
+    await go('Webhooks');
+    await page.getByLabel('URL (HTTPS)').fill(receiver.url);
+    await page.getByLabel('Application numbers (comma-separated)').fill('6200001');
+    await page.getByRole('button', { name: 'Register a webhook' }).last().click();
+    expect(await page.getByLabel('Signing secret (shown once)').inputValue()).to.match(/^whsec_/);
+    const hook = page.getByRole('listitem', { name: receiver.url });
+    await hook.waitFor();
+    await hook.getByRole('button', { name: 'Send a test ping' }).click();
+    await hook.getByText(/^Test ping delivered: HTTP 200/).waitFor();
+    await receiver.waitFor(1);
+    expect(JSON.parse(receiver.received[0]!.body).event).to.equal('webhook.ping');
+    expect(receiver.received[0]!.headers['x-nishaan-signature']).to.match(/^sha256=/);
+    expect(await hook.getByRole('heading', { name: 'Delivery log' }).count()).to.equal(1);
+    await noViolations();
+  });
+
+  it('watches for similar filings through that webhook', async () => {
+    // Watches and clearance need the cat_threats add-on: an admin grants it, as `npm run admin` does.
+    const { admin } = web.t.deps.repos;
+    await admin.grantAddon((await admin.accountId(email))!, 'cat_threats', null);
+    await web.t.synced();
+    await go('Watches');
+    await page.getByLabel('Word mark', { exact: true }).fill('SUNRAISE');
+    await page.getByLabel('Classes (comma-separated numbers)').fill('30');
+    await page.getByRole('button', { name: 'Watch for similar filings' }).last().click();
+    await shows(page.getByRole('row', { name: /SUNRAISE/ }));
+    await noViolations();
+  });
+
+  it('runs a clearance with a logo upload: the look-alike logo side by side with a risk badge and reasons', async () => {
+    await go('Clearance');
+    await page.getByRole('button', { name: 'Create a key for this tab' }).click();
+    await page.getByText(/^Using the key nsh_/).waitFor();
+    await page.getByLabel('Word mark', { exact: true }).fill('QUOLMEX');
+    await page.getByLabel('Classes (comma-separated numbers)').fill('30');
+    await page.getByLabel('Logo (optional image)').setInputFiles(logoFile);
+    await page.locator('form').getByRole('button', { name: 'Check clearance' }).click();
+    const conflict = page.locator('.dash-conflicts > li', { hasText: 'ORCHID' });
+    await shows(conflict);
+    expect(await conflict.locator('.dash-risk').textContent()).to.match(/^(Low|Medium|High)$/);
+    expect(await conflict.getByRole('img', { name: 'Your logo' }).count()).to.equal(1);
+    expect(await conflict.getByRole('img', { name: 'Their logo: ORCHID' }).count()).to.equal(1);
+    expect(await conflict.locator('ul li').count()).to.be.at.least(1);
+    await noViolations();
+  });
+
+  it('searches word marks with the keyed API and pages; speaks Hindi', async () => {
+    await go('Search');
+    await page.getByLabel('Word mark', { exact: true }).fill('sunrise');
+    await page.locator('form', { hasText: 'Search word marks' }).getByRole('button', { name: 'Search' }).click();
+    await shows(page.getByRole('heading', { name: /found$/ }));
+    expect(await page.getByRole('row', { name: /SUNRISE TEA/ }).count()).to.equal(1);
+    await noViolations();
+    await page.getByRole('button', { name: 'हिन्दी' }).click();
+    await page.getByRole('navigation', { name: 'डैशबोर्ड के भाग' }).getByRole('link', { name: 'API कुंजियाँ' }).waitFor();
+    await noViolations();
+    expect(chrome.blocked).to.deep.equal([]);
+  });
+});
