@@ -17,6 +17,7 @@ import { TokenService } from './accounts/tokens.ts';
 import { ClearanceBatchRepository } from './clearance/batchRepository.ts';
 import { CLEARANCE_BATCH_QUEUE, ClearanceBatchService } from './clearance/batchService.ts';
 import { ProposedLogos } from './clearance/logo.ts';
+import { ClearanceReportService } from './clearance/reports.ts';
 import { ClearanceRepository } from './clearance/repository.ts';
 import { ClearanceService } from './clearance/service.ts';
 import { type Clock, systemClock } from './clock.ts';
@@ -131,6 +132,8 @@ export interface Services {
   plans: PlanCache;
   documents: DocumentService;
   reports: ReportService;
+  /** A single clearance or a batch as a PDF or xlsx report. */
+  clearanceReports: ClearanceReportService;
   bulkDocuments: BulkDocumentService;
   webhooks: WebhookService;
   changes: ChangesFeed;
@@ -248,6 +251,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     plans: new PlanCache(repos.callers, listener),
     documents: new DocumentService(repos.documents, repos.journals, store),
     reports: new ReportService(repos.trademarks, wordSearch, store, () => new Date(clock.now())),
+    clearanceReports: new ClearanceReportService(repos.clearance, repos.clearanceBatches, store, () => new Date(clock.now())),
     bulkDocuments: new BulkDocumentService(repos.documents, repos.bulkJobs, bulkQueueOf, store, log, () => baseUrl.value),
     webhooks: new WebhookService(repos.webhooks, secrets, outbound),
     changes: new ChangesFeed(repos.feed),

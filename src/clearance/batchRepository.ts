@@ -82,6 +82,15 @@ export class ClearanceBatchRepository {
     return r.rows;
   }
 
+  /** A page of a job's proposals with their answers, in request order, for its reports (the account checked by get()). */
+  async reportItems(id: string, limit: number, offset: number): Promise<(ItemAnswer & { proposal: Record<string, unknown> })[]> {
+    const r = await this.db.raw(
+      `select idx, proposal, status, result, error from clearance_batch_items where batch_id = ? order by idx limit ? offset ?`,
+      [id, limit, offset],
+    );
+    return r.rows;
+  }
+
   /** Claims a job for work: null once it is finished (a repeated or re-added chunk then does nothing). */
   async start(id: string): Promise<{ account_id: string; total: number } | null> {
     const r = await this.db.raw(

@@ -6,6 +6,7 @@ import type { BatchRow, ClearanceBatchRepository, ItemAnswer } from './batchRepo
 import { CHUNK, type ChunkJob } from './batchService.ts';
 import type { ClearanceInput } from './schemas.ts';
 import type { ClearanceService } from './service.ts';
+import { proposalLogoKey } from './thumbnail.ts';
 
 // The workers' side of batch clearance: one queue job screens the unanswered proposals of one chunk,
 // in order, each as POST /v1/clearance/ screens one. Resumable: a chunk run again (a retry, a stalled
@@ -68,13 +69,17 @@ export class BatchScreener {
     let a: ItemAnswer;
     try {
       if (!caller?.subscriptionActive) throw new AppError('subscription_inactive', 'the subscription is not active');
-      const result = await this.clearance.screen(proposal, async (n, resource = 'api_calls') => {
-        if (resource !== 'api_calls' && resource !== 'logo_searches') throw new Error(`a clearance does not cost ${resource}`);
-        // Before the work, so a job past its credits does not screen what it cannot pay for; answer() decides.
-        const used = (await this.quotas.usage(accountId, month))[resource] ?? 0;
-        if (used + units[resource] + n > limits[resource]) throw quotaShort(`${n} ${resource}`);
-        units[resource] += n;
-      });
+      const result = await this.clearance.screen(
+        proposal,
+        async (n, resource = 'api_calls') => {
+          if (resource !== 'api_calls' && resource !== 'logo_searches') throw new Error(`a clearance does not cost ${resource}`);
+          // Before the work, so a job past its credits does not screen what it cannot pay for; answer() decides.
+          const used = (await this.quotas.usage(accountId, month))[resource] ?? 0;
+          if (used + units[resource] + n > limits[resource]) throw quotaShort(`${n} ${resource}`);
+          units[resource] += n;
+        },
+        proposalLogoKey(id, idx),
+      );
       a = { idx, status: 'done', result, error: null };
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;

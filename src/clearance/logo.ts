@@ -24,7 +24,15 @@ export class ProposedLogos {
 
   /** The image's vector under the model the sidecar embeds with (the model the register's logos were indexed by). */
   async embed(source: LogoSource): Promise<LogoProbe> {
-    const bytes = source.kind === 'upload' ? await fs.readFile(source.file.path) : await fetchImage(source.url, this.fetch);
+    return this.embedBytes(await this.read(source));
+  }
+
+  /** The image's bytes: the upload's, or fetched from its URL. */
+  async read(source: LogoSource): Promise<Buffer> {
+    return source.kind === 'upload' ? fs.readFile(source.file.path) : fetchImage(source.url, this.fetch);
+  }
+
+  async embedBytes(bytes: Buffer): Promise<LogoProbe> {
     const e = await this.sidecar.embed(bytes);
     return { model: e.model, dims: e.vector.length, vector: e.vector };
   }

@@ -1,6 +1,21 @@
 import type { Db } from '../db/knex.ts';
+import { isoTimestamp } from '../db/sql.ts';
+import type { Screened } from './service.ts';
 
-// SQL of a clearance beyond the analysis (src/threats/repository.ts): where the marks listed keep their logos.
+// SQL of a clearance beyond the analysis (src/threats/repository.ts): where the marks listed keep their
+// logos, and the single clearances kept for their reports (migrations/*_clearances.ts).
+
+/** Days a single clearance is kept for its reports; then it is not found, and deleted by a later clearance. */
+export const CLEARANCE_RETENTION_DAYS = 90;
+/** Expired clearances deleted by each new one: enough to keep up with any rate of new ones, few enough to be quick. */
+const PURGE_BATCH = 20;
+
+export interface KeptClearance {
+  id: string;
+  result: Screened;
+  logo_key: string | null;
+  created_at: string;
+}
 
 export class ClearanceRepository {
   constructor(private readonly db: Db) {}
@@ -12,5 +27,36 @@ export class ClearanceRepository {
       .select('application_number', 'object_key')
       .whereIn('application_number', appNos);
     return new Map(rows.map((r) => [r.application_number, r.object_key]));
+  }
+
+  async save(id: string, accountId: string, result: Screened, logoKey: string | null): Promise<void> {
+    await this.db.raw('insert into clearances (id, account_id, result, logo_key) values (?, ?, ?::jsonb, ?)', [
+      id,
+      accountId,
+      JSON.stringify(result),
+      logoKey,
+    ]);
+  }
+
+  /** One of the account's clearances still kept; another account's, or an expired one, is not found. */
+  async get(id: string, accountId: string): Promise<KeptClearance | undefined> {
+    const r = await this.db.raw(
+      `select id, result, logo_key, ${isoTimestamp('created_at')} as created_at from clearances
+       where id = ? and account_id = ? and created_at > now() - make_interval(days => ?)`,
+      [id, accountId, CLEARANCE_RETENTION_DAYS],
+    );
+    return r.rows[0];
+  }
+
+  /** Deletes a few clearances past their retention; answers their thumbnails' keys, for the store. */
+  async purge(): Promise<string[]> {
+    const r = await this.db.raw(
+      `delete from clearances where id in (
+         select id from clearances where created_at <= now() - make_interval(days => ?) order by created_at limit ?
+         for update skip locked)
+       returning logo_key`,
+      [CLEARANCE_RETENTION_DAYS, PURGE_BATCH],
+    );
+    return r.rows.map((x: { logo_key: string | null }) => x.logo_key).filter((k: string | null): k is string => !!k);
   }
 }

@@ -144,3 +144,15 @@ export const ClearanceResponse = z
     results: z.array(ClearanceResult).openapi({ description: 'Highest overall_similarity_score first' }),
   })
   .openapi('ClearanceResponse');
+
+/** POST /v1/clearance/'s answer: the clearance, under the id its reports are asked for by. */
+export const Clearance = z
+  .object({
+    clearance_id: z.string().openapi({
+      format: 'uuid',
+      description:
+        "This clearance's id, for its reports: GET /v1/reports/clearance/{clearance_id}/pdf/ and …/xlsx/ (kept 90 days; docs/clearance.md)",
+    }),
+    ...ClearanceResponse.shape,
+  })
+  .openapi('Clearance');

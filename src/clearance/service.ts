@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Resource } from '../accounts/callerRepository.ts';
 import { invalidParameter } from '../errors.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
@@ -8,6 +9,7 @@ import type { LogoSource, ProposedLogos } from './logo.ts';
 import type { ClearanceRepository } from './repository.ts';
 import { groupsOf, kept, resultOf } from './results.ts';
 import type { ClearanceInput } from './schemas.ts';
+import { proposalLogoKey, thumbnail } from './thumbnail.ts';
 
 // POST /v1/clearance/: is this name or logo free in these classes? The analysis a mark's threats run
 // (src/threats/analysis.ts), of a proposal not yet filed: nothing is left out and no mark is later
@@ -25,15 +27,26 @@ export class ClearanceService {
     private readonly store: ObjectStore,
   ) {}
 
+  /** Screens the proposal and keeps the answer for its reports, under a new clearance_id (docs/clearance.md, *Reports*). */
   async clear(q: ClearanceInput, accountId: string, charge: Charge) {
-    return this.signed(await this.screen(q, charge), accountId);
+    const id = randomUUID();
+    const logoKey = proposalLogoKey(id);
+    const { screened, logoKept } = await this.run(q, charge, logoKey);
+    await this.repo.save(id, accountId, screened, logoKept ? logoKey : null);
+    await this.purge();
+    return { clearance_id: id, ...this.signed(screened, accountId) };
   }
 
   /**
    * The answer with each listed mark's logo as its object key: a batch keeps it so, and signs the
-   * links when the answer is read (a signed link lives 30 minutes, a batch's answers longer).
+   * links when the answer is read (a signed link lives 30 minutes, a batch's answers longer). With
+   * logoKey, the proposal's logo (if any) is kept there as a thumbnail for the reports.
    */
-  async screen(q: ClearanceInput, charge: Charge): Promise<Screened> {
+  async screen(q: ClearanceInput, charge: Charge, logoKey?: string): Promise<Screened> {
+    return (await this.run(q, charge, logoKey)).screened;
+  }
+
+  private async run(q: ClearanceInput, charge: Charge, logoKey?: string): Promise<{ screened: Screened; logoKept: boolean }> {
     const text = q.word_mark ?? '';
     const hasWords = wordsOf(normaliseMark(text)).length > 0;
     if (q.uploaded_file && q.logo_url) throw invalidParameter('body', 'logo_url', 'give one logo: uploaded_file or logo_url, not both');
@@ -50,12 +63,15 @@ export class ClearanceService {
     await charge(classes.length);
     if (source) await charge(1, 'logo_searches');
 
-    const logo = source ? await this.logos.embed(source) : null;
+    const bytes = source ? await this.logos.read(source) : null;
+    const [logo, png] = await Promise.all([bytes ? this.logos.embedBytes(bytes) : null, bytes && logoKey ? thumbnail(bytes) : null]);
     const findings = await this.analyser.analyse({ text: hasWords ? text : '', classes, logo, filed: null });
+    // Kept once the analysis has answered, so a clearance that fails leaves no thumbnail behind.
+    const logoKept = png && logoKey ? await this.keep(logoKey, png) : false;
     const listed = kept(findings, q.status, q.risk_level).slice(0, MAX_FINDINGS);
     const page = listed.slice(q.offset, q.offset + q.limit);
     const keys = await this.repo.logoKeys(page.map((f) => f.row.application_number));
-    return {
+    const screened: Screened = {
       query: {
         word_mark: hasWords ? text : null,
         logo: source && logo ? { source: source.kind, model: logo.model } : null,
@@ -69,6 +85,23 @@ export class ClearanceService {
       groups: groupsOf(listed),
       results: page.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),
     };
+    return { screened, logoKept };
+  }
+
+  /**
+   * The proposal's logo thumbnail in the object store; false when it cannot be stored: the report then
+   * goes without it, which is no reason to fail the clearance (nor is a logo that cannot be drawn).
+   */
+  private async keep(key: string, png: Buffer): Promise<boolean> {
+    return this.store.put(key, png, 'image/png').then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Clearances past their retention, and their thumbnails, go as new ones come. */
+  private async purge(): Promise<void> {
+    for (const key of await this.repo.purge()) await this.store.delete(key).catch(() => undefined);
   }
 
   /** A screened answer as the client reads it: each logo key a 30-minute link signed for the account. */

@@ -48,7 +48,8 @@ describe('POST /v1/clearance/ (words)', () => {
 
   it('answers the envelope and the fields of each result, best first', async () => {
     const body = await clear({ word_mark: 'Sunrise Foods', classes: [30, 29] });
-    expect(Object.keys(body)).to.deep.equal(['query', 'classes', 'count', 'groups', 'results']);
+    expect(Object.keys(body)).to.deep.equal(['clearance_id', 'query', 'classes', 'count', 'groups', 'results']);
+    expect((body as { clearance_id?: string }).clearance_id).to.match(/^[0-9a-f-]{36}$/);
     expect(body.classes).to.deep.equal([29, 30]);
     expect(body.query).to.deep.equal({
       word_mark: 'Sunrise Foods',

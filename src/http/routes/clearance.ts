@@ -31,7 +31,7 @@ export function clearanceRoutes(
     jsonBody: S.ClearanceBody,
     cost: { resource: 'api_calls', deferred: true },
     errors: [413, 503],
-    response: S.ClearanceResponse,
+    response: S.Clearance,
     handler: ({ body, caller, charge }) => clearance.clear(body, caller.accountId, charge),
   });
 

@@ -7,7 +7,7 @@ import { documentRoutes } from './documents.ts';
 import { journalRoutes } from './journals.ts';
 import { logoRoutes } from './logos.ts';
 import { referenceRoutes } from './reference.ts';
-import { reportRoutes } from './reports.ts';
+import { clearanceReportRoutes, reportRoutes } from './reports.ts';
 import { searchRoutes } from './search.ts';
 import { sessionRoutes } from './session.ts';
 import { threatRoutes } from './threats.ts';
@@ -31,6 +31,7 @@ const ROUTES: Routes[] = [
   sessionRoutes,
   documentRoutes,
   reportRoutes,
+  clearanceReportRoutes,
   bulkDocumentRoutes,
   webhookRoutes,
   watchRoutes,

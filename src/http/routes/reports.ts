@@ -27,6 +27,19 @@ async function send(res: Response, file: GeneratedFile): Promise<void> {
   await Promise.all([file.write(res), finished(res)]);
 }
 
+const ClearanceReportParams = z.object({
+  // Named as batch clearance names it; a single clearance's clearance_id is taken here too.
+  job_id: z.string().max(100).openapi({
+    format: 'uuid',
+    description: "A batch clearance's job_id (POST /v1/clearance/batch/) or a single clearance's clearance_id (POST /v1/clearance/)",
+  }),
+});
+
+const CLEARANCE_REPORT =
+  'Of a single clearance (its clearance_id, kept 90 days) or a batch clearance (its job_id, once it has ended: 409 ' +
+  'job_not_finished while it runs). An id of another account, an unknown or an expired one is 404. cat_threats, as clearance. ' +
+  'docs/clearance.md, Reports.';
+
 export function reportRoutes(api: Api, { reports }: Pick<Services, 'reports'>): void {
   api.add({
     method: 'get',
@@ -60,5 +73,50 @@ export function reportRoutes(api: Api, { reports }: Pick<Services, 'reports'>): 
     query: ExportQuery,
     response: z.any(),
     handler: async ({ query, res, charge }) => send(res, await reports.searchWorkbook(query, charge)),
+  });
+}
+
+export function clearanceReportRoutes(api: Api, { clearanceReports }: Pick<Services, 'clearanceReports'>): void {
+  api.add({
+    method: 'get',
+    path: '/v1/reports/clearance/:job_id/pdf/',
+    operationId: 'clearancePdfReport',
+    tags,
+    security: 'apiKey',
+    summary:
+      'A clearance or batch clearance as a PDF: each proposal, its conflicts with risk badges, reasons and logos; one pdf_reports credit',
+    description:
+      `${CLEARANCE_REPORT} Each proposal (words, classes, logo) then each conflict it listed: a risk badge (colour and words), ` +
+      'the reasons, status, owner, application date and scores, and the proposal’s and the mark’s logo thumbnails side by side. ' +
+      'At most 2,000 conflicts are drawn (the xlsx has them all). 429 quota_exceeded when pdf_reports is spent.',
+    category: 'cat_threats',
+    contentType: 'application/pdf',
+    cost: { resource: 'pdf_reports', deferred: true },
+    params: ClearanceReportParams,
+    response: z.any(),
+    errors: [404, 409],
+    handler: async ({ params, caller, res, charge }) =>
+      send(res, await clearanceReports.report(params.job_id, 'pdf', caller.accountId, charge)),
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/reports/clearance/:job_id/xlsx/',
+    operationId: 'clearanceExcelReport',
+    tags,
+    security: 'apiKey',
+    summary: 'A clearance or batch clearance as an xlsx workbook: one row per conflict, with its proposal; one excel_reports credit',
+    description:
+      `${CLEARANCE_REPORT} Sheets: Conflicts (one row per conflict listed, its proposal's index, words and classes in the first ` +
+      'columns; application_date a date; the risk_level cell coloured; a frozen header and an autofilter), Proposals (one row per ' +
+      'proposal: its counts by risk level, or why it was not screened) and Report. 429 quota_exceeded when excel_reports is spent.',
+    category: 'cat_threats',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    cost: { resource: 'excel_reports', deferred: true },
+    params: ClearanceReportParams,
+    response: z.any(),
+    errors: [404, 409],
+    handler: async ({ params, caller, res, charge }) =>
+      send(res, await clearanceReports.report(params.job_id, 'xlsx', caller.accountId, charge)),
   });
 }

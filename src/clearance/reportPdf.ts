@@ -1,0 +1,212 @@
+import type { Writable } from 'node:stream';
+import PDFDocument from 'pdfkit';
+import type { ClearanceReport, ReportProposal } from './reports.ts';
+import { RISK_COLOURS } from './reportWorkbook.ts';
+
+// A clearance (or a batch) as a PDF: for each proposal its words, classes and logo, then each conflict
+// with its risk badge (colour and words), reasons, status, owner and application date, and the two logos
+// side by side (the proposal's, the mark's). Made a piece at a time, streaming into `out`; a piece waits
+// for the event loop, so a reader that went away stops it. Bounded like the trademark report
+// (src/documents/pdfReport.ts): at most PDF_LIMITS.conflicts conflicts and PDF_LIMITS.ms of work, then a note.
+
+type Result = NonNullable<ReportProposal['answer']>['results'][number];
+
+export interface PdfLimits {
+  /** Conflicts drawn in all; past them proposals are still listed with their counts. */
+  conflicts: number;
+  ms: number;
+}
+
+export const PDF_LIMITS: PdfLimits = { conflicts: 2000, ms: 60_000 };
+
+const MARGIN = 50;
+const THUMB = 56;
+const GAP = 8;
+/** The logos' column: the proposal's and the mark's side by side. */
+const LOGOS_WIDTH = 2 * THUMB + GAP;
+const BADGE_WIDTH = 70;
+
+class Stop extends Error {}
+
+const text = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v));
+
+export async function writeClearancePdf(
+  r: ClearanceReport,
+  out: Writable,
+  opts: { limits?: PdfLimits; clock?: () => number } = {},
+): Promise<void> {
+  const limits = opts.limits ?? PDF_LIMITS;
+  const clock = opts.clock ?? (() => performance.now());
+  const started = clock();
+  let gone = false;
+  out.once('close', () => (gone = true));
+  const step = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (gone || out.destroyed) throw new Error('the client went away: report abandoned');
+    if (clock() - started > limits.ms) throw new Stop();
+  };
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: { Title: r.kind === 'batch' ? `Batch clearance ${r.id}` : `Clearance ${r.id}`, Author: 'Nishaan', Producer: 'Nishaan' },
+  });
+  doc.pipe(out);
+  let drawn = 0;
+  let skipped = 0;
+  try {
+    cover(doc, r);
+    for await (const p of r.proposals()) {
+      await step();
+      await proposal(doc, r, p);
+      for (const x of p.answer?.results ?? []) {
+        if (drawn >= limits.conflicts) {
+          skipped++;
+          continue;
+        }
+        await step();
+        await conflict(doc, r, p, x);
+        drawn++;
+      }
+    }
+    if (skipped)
+      note(
+        doc,
+        `${skipped.toLocaleString('en')} more conflicts not drawn: a report draws at most ` +
+          `${limits.conflicts.toLocaleString('en')}. The xlsx report lists them all.`,
+      );
+  } catch (err) {
+    if (!(err instanceof Stop)) {
+      doc.unpipe(out);
+      throw err;
+    }
+    note(doc, `Report cut short: making it took longer than ${limits.ms / 1000} s. The xlsx report and the API have every proposal.`);
+  }
+  doc.end();
+}
+
+function note(doc: PDFKit.PDFDocument, s: string): void {
+  doc.moveDown().x = MARGIN;
+  doc.font('Helvetica').fontSize(9).fillColor('#555').text(s).fillColor('black');
+}
+
+function cover(doc: PDFKit.PDFDocument, r: ClearanceReport): void {
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text(r.kind === 'batch' ? 'Batch clearance report' : 'Clearance report');
+  doc.font('Helvetica').fontSize(9).fillColor('#555');
+  doc.text(r.kind === 'batch' ? `Job ${r.id}: ${r.total.toLocaleString('en')} proposals, ${r.status}` : `Clearance ${r.id}`);
+  doc.text(`Screened ${r.createdAt}${r.finishedAt && r.kind === 'batch' ? `, ended ${r.finishedAt}` : ''}.`);
+  doc.text(`Report generated ${r.generatedAt.toISOString()} by Nishaan from the Trade Marks Registry records.`);
+  doc.text(
+    'Risk levels are the analysis’s calibrated levels: High, Medium, Low. Each conflict shows the proposal’s logo ' +
+      '(left) beside the mark’s (right) when they have one.',
+  );
+  doc.fillColor('black');
+}
+
+/** Room for `h` points on this page, or a new page. */
+function room(doc: PDFKit.PDFDocument, h: number): void {
+  if (doc.y + h > doc.page.height - MARGIN) doc.addPage();
+}
+
+async function proposal(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportProposal): Promise<void> {
+  const logo = p.logoKey ? await r.logo(p.logoKey) : null;
+  room(doc, 110);
+  doc.x = MARGIN;
+  doc.moveDown(1.2);
+  const width = doc.page.width - 2 * MARGIN;
+  doc
+    .moveTo(MARGIN, doc.y)
+    .lineTo(MARGIN + width, doc.y)
+    .strokeColor('#999')
+    .stroke();
+  doc.moveDown(0.4);
+  const title = r.kind === 'batch' ? `Proposal ${p.index + 1} of ${r.total}: ` : 'Proposal: ';
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .fillColor('black')
+    .text(title + (p.word_mark ?? '(a logo without words)'));
+  const top = doc.y;
+  const textWidth = logo ? width - 90 : width;
+  doc.font('Helvetica').fontSize(9);
+  const lines = [
+    `Classes: ${p.classes.join(', ')}`,
+    `Logo: ${p.hasLogo ? (logo ? 'shown on the right' : 'given (its image is not kept)') : 'none'}`,
+    `Marks listed: status groups ${p.status.join(', ')}${p.risk_level ? `, risk ${p.risk_level} or higher` : ''}`,
+  ];
+  if (p.answer) {
+    const g = p.answer.groups.risk_level;
+    const shown = p.answer.results.length;
+    lines.push(
+      `Conflicts: ${p.answer.count} (High ${g.High}, Medium ${g.Medium}, Low ${g.Low})` +
+        (shown < p.answer.count ? `; ${shown} listed here, from ${p.answer.query.offset + 1}` : ''),
+    );
+    if (!shown) lines.push('No conflicting mark was found in these classes.');
+  } else if (p.error) {
+    lines.push(`Not screened: ${p.error.code}: ${p.error.message}`);
+  }
+  for (const l of lines) doc.text(l, MARGIN, doc.y, { width: textWidth });
+  if (logo) place(doc, logo, MARGIN + width - 80, top, 80);
+  doc.y = Math.max(doc.y, logo ? top + 84 : doc.y);
+  doc.x = MARGIN;
+  doc.moveDown(0.5);
+}
+
+/** An image fit into a square at (x, y), or a grey box when pdfkit cannot read it. */
+function place(doc: PDFKit.PDFDocument, png: Buffer, x: number, y: number, side: number): void {
+  try {
+    doc.image(png, x, y, { fit: [side, side], align: 'center', valign: 'center' });
+  } catch {
+    doc.rect(x, y, side, side).strokeColor('#ccc').stroke();
+  }
+  doc
+    .rect(x - 0.5, y - 0.5, side + 1, side + 1)
+    .lineWidth(0.5)
+    .strokeColor('#ddd')
+    .stroke();
+}
+
+async function conflict(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportProposal, x: Result): Promise<void> {
+  const [mine, theirs] = await Promise.all([p.logoKey ? r.logo(p.logoKey) : null, x.logo_url ? r.logo(x.logo_url) : null]);
+  const width = doc.page.width - 2 * MARGIN;
+  const left = MARGIN + LOGOS_WIDTH + GAP;
+  const textWidth = width - LOGOS_WIDTH - GAP - BADGE_WIDTH - GAP;
+  const lines: [string, string][] = [
+    ['Helvetica-Bold', `${x.application_number}  ${x.word_mark || '(device mark)'}  ·  class ${x.class_number}`],
+    ['Helvetica', `Status: ${text(x.status)}   Applied: ${text(x.application_date)}`],
+    ['Helvetica', `Owner: ${text(x.proprietor_name)}`],
+    [
+      'Helvetica',
+      `Overall ${x.overall_similarity_score} · words ${x.word_similarity_percentage}% · sound ${x.phonetic_similarity_percentage}%` +
+        ` · logo ${x.visual_similarity_percentage}% · matched by ${x.matching_criteria}`,
+    ],
+    // The standard fonts have no ↔ (WinAnsi): the class reasons' arrow is written as text arrows.
+    ['Helvetica-Oblique', x.reasons.length ? x.reasons.join('; ').replaceAll('↔', '<->') : 'no reason recorded'],
+  ];
+  doc.fontSize(9);
+  const height = lines.reduce((h, [font, s]) => h + doc.font(font).heightOfString(s, { width: textWidth }) + 1, 0);
+  const block = Math.max(height, mine || theirs ? THUMB : 0, 18) + 10;
+  room(doc, block);
+  const top = doc.y;
+  if (mine) place(doc, mine, MARGIN, top, THUMB);
+  if (theirs) place(doc, theirs, MARGIN + THUMB + GAP, top, THUMB);
+  badge(doc, x.risk_level, MARGIN + width - BADGE_WIDTH, top);
+  doc.y = top;
+  for (const [font, s] of lines) doc.font(font).fillColor('black').text(s, left, doc.y, { width: textWidth, paragraphGap: 1 });
+  doc.x = MARGIN;
+  doc.y = top + block;
+}
+
+/** The risk level as a coloured badge with its name: readable in grey print too. */
+function badge(doc: PDFKit.PDFDocument, risk: string, x: number, y: number): void {
+  doc
+    .roundedRect(x, y, BADGE_WIDTH, 16, 4)
+    .fill(`#${RISK_COLOURS[risk] ?? '777777'}`)
+    .fillColor('white')
+    .font('Helvetica-Bold')
+    .fontSize(8)
+    .text(`${risk.toUpperCase()} RISK`, x, y + 4.5, { width: BADGE_WIDTH, align: 'center', lineBreak: false });
+  doc.fillColor('black').font('Helvetica').fontSize(9);
+}
