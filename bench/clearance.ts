@@ -89,7 +89,7 @@ interface Mark {
 }
 // The pool the sample is drawn from: a seeded random order of live and pending marks with words; the
 // first --sample are the sample, the rest fill an edit kind that applies to too few of them.
-const poolSize = o.sample * 20;
+const poolSize = Math.max(o.sample * 20, o.sample + o.batch + o.watches);
 const pool = (
   await c.query(
     `select application_number, word_mark, class_number from trademarks
