@@ -4,10 +4,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
+import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { axeViolations, type BrowserSession, describeViolations, openBrowser, startWebApp, type WebApp } from '../helpers/browser.ts';
 import { addLogos, drawLogo, indexPending, type LogoTestApp, sharedSidecar } from '../helpers/logos.ts';
 import { insertMarks } from '../helpers/marks.ts';
-import { Receiver, testCertificate } from '../helpers/receiver.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { importFixture, startWorkers, until, webhookEnv } from '../webhooks/support.ts';
 
 // The dashboard (web/src/dashboard/, docs/dashboard.md) in Chromium, one user's visit from signup on:
 // the cookie session, keys, usage, a webhook pinged at a local HTTPS receiver, a clearance with a logo
@@ -18,6 +20,7 @@ describe('web app: the dashboard in Chromium', function () {
   let chrome: BrowserSession;
   let page: Page;
   let receiver: Receiver;
+  let workers: WebhookWorkers | undefined;
   let logoFile: string;
   const email = `dash-${Date.now()}@example.in`;
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-dash-'));
@@ -26,21 +29,23 @@ describe('web app: the dashboard in Chromium', function () {
     const sidecar = await sharedSidecar();
     receiver = await new Receiver().start();
     [web, chrome] = await Promise.all([
-      startWebApp({
-        ML_URL: sidecar.url,
-        UPLOAD_DIR: uploads,
-        WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1',
-        WEBHOOK_CA_FILE: testCertificate().caFile,
-      }),
+      // The local HTTPS receiver admitted and trusted, queues of the test's own (test/webhooks/support.ts).
+      startWebApp(webhookEnv({ ML_URL: sidecar.url, UPLOAD_DIR: uploads })),
       openBrowser(),
     ]);
-    await insertMarks(web.t.deps.db, [
-      { app: '6200001', mark: 'SUNRISE TEA', cls: 30 },
-      { app: '6200002', mark: 'SUNRISE COFFEE', cls: 30 },
-    ]);
-    await addLogos(web.t, [{ app: '6200010', mark: 'ORCHID', draw: { slug: 'docker' } }]);
-    await web.t.deps.db('trademarks').where('application_number', '6200010').update({ class_number: 30 });
-    expect(await indexPending({ app: web.t } as LogoTestApp)).to.deep.equal({ done: 1, failed: 0 });
+    // The ingest fixture's baseline (its delta, imported later, changes mark 4100001), and 24 SUNRISE marks.
+    await importFixture(web.t, 'baseline');
+    await insertMarks(
+      web.t.deps.db,
+      Array.from({ length: 24 }, (_, i) => ({
+        app: String(6200001 + i),
+        mark: i ? `SUNRISE ${String.fromCharCode(64 + i)}` : 'SUNRISE TEA',
+        cls: 30,
+      })),
+    );
+    await addLogos(web.t, [{ app: '6200100', mark: 'ORCHID', draw: { slug: 'docker' } }]);
+    await web.t.deps.db('trademarks').where('application_number', '6200100').update({ class_number: 30 });
+    expect((await indexPending({ app: web.t } as LogoTestApp)).failed).to.equal(0);
     await web.t.deps.search.sync();
     // The upload: a recoloured copy of ORCHID's logo.
     logoFile = path.join(uploads, 'proposed.png');
@@ -48,6 +53,7 @@ describe('web app: the dashboard in Chromium', function () {
     page = await chrome.page();
   });
   after(async () => {
+    await workers?.close();
     await chrome?.close();
     await web?.close();
     await receiver?.close();
@@ -121,10 +127,10 @@ describe('web app: the dashboard in Chromium', function () {
     await noViolations();
   });
 
-  it('registers a webhook at a local HTTPS receiver and sends it a signed test ping', async () => {
+  it('registers a webhook at a local HTTPS receiver, pings it, and shows its deliveries with replay', async () => {
     await go('Webhooks');
     await page.getByLabel('URL (HTTPS)').fill(receiver.url);
-    await page.getByLabel('Application numbers (comma-separated)').fill('6200001');
+    await page.getByLabel('Application numbers (comma-separated)').fill('4100001');
     await page.getByRole('button', { name: 'Register a webhook' }).last().click();
     expect(await page.getByLabel('Signing secret (shown once)').inputValue()).to.match(/^whsec_/);
     const hook = page.getByRole('listitem', { name: receiver.url });
@@ -134,8 +140,27 @@ describe('web app: the dashboard in Chromium', function () {
     await receiver.waitFor(1);
     expect(JSON.parse(receiver.received[0]!.body).event).to.equal('webhook.ping');
     expect(receiver.received[0]!.headers['x-nishaan-signature']).to.match(/^sha256=/);
-    expect(await hook.getByRole('heading', { name: 'Delivery log' }).count()).to.equal(1);
+    await hook.getByText('No deliveries yet.').waitFor();
+
+    // Real deliveries: the register's next import changes the monitored mark, the workers deliver.
+    workers = await startWorkers(web.t);
+    await importFixture(web.t, 'delta');
+    await receiver.waitFor(2);
+    const db = web.t.deps.db;
+    await until('deliveries to finish', async () => (await db('webhook_deliveries').where({ status: 'pending' })).length === 0);
+    const delivered = receiver.received.length;
+    await go('Plan and usage');
+    await go('Webhooks');
+    const log = hook.getByRole('table', { name: 'Delivery log' });
+    await log.waitFor();
+    const first = log.locator('tbody tr').first();
+    expect(await first.locator('td').nth(2).textContent()).to.equal('4100001');
+    expect(await first.locator('td').nth(3).textContent()).to.equal('delivered');
     await noViolations();
+    await first.getByRole('button', { name: 'Replay' }).click();
+    await receiver.waitFor(delivered + 1);
+    const again = receiver.received.at(-1)!;
+    expect(JSON.parse(again.body).trademark.application_number).to.equal('4100001');
   });
 
   it('watches for similar filings through that webhook', async () => {
@@ -173,8 +198,14 @@ describe('web app: the dashboard in Chromium', function () {
     await page.getByLabel('Word mark', { exact: true }).fill('sunrise');
     await page.locator('form', { hasText: 'Search word marks' }).getByRole('button', { name: 'Search' }).click();
     await shows(page.getByRole('heading', { name: /found$/ }));
-    expect(await page.getByRole('row', { name: /SUNRISE TEA/ }).count()).to.equal(1);
+    await page.getByText('Showing 1–20').waitFor();
+    const marks = await page.locator('table.dash-table tbody th').allTextContents();
+    expect(marks).to.have.length(20);
+    expect(marks.every((m) => m.startsWith('SUNRISE'))).to.equal(true);
     await noViolations();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText(/^Showing 21–/).waitFor();
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).to.equal(true);
     await page.getByRole('button', { name: 'हिन्दी' }).click();
     await page.getByRole('navigation', { name: 'डैशबोर्ड के भाग' }).getByRole('link', { name: 'API कुंजियाँ' }).waitFor();
     await noViolations();
