@@ -7,7 +7,7 @@ import type { Mask } from './raster.ts';
 // (@fontsource/noto-sans-devanagari, bold), never from fonts the machine may or may not have: fontkit
 // shapes the text (Devanagari conjuncts and vowel signs need a shaper) into glyphs and their positions,
 // each glyph's outline is rasterised once per size by sharp as a path (no font lookup), and a line is set
-// from those masks. Arc text (seals) is drawn as one SVG of glyph paths per logo.
+// from those masks, straight or round a seal (logos.ts turns each glyph onto the circle).
 
 type Script = 'latin' | 'devanagari';
 const require = createRequire(import.meta.url);
@@ -47,7 +47,8 @@ export interface Line {
   /** Pixels above and below the baseline the font reserves (the same for every line of a script and size). */
   ascent: number;
   descent: number;
-  glyphs: { mask: Mask; dx: number; dy: number }[];
+  /** Each glyph's mask, its top left from the pen's start on the baseline, and its advance's middle (x). */
+  glyphs: { mask: Mask; dx: number; dy: number; centre: number }[];
 }
 
 const glyphMasks = new Map<string, Promise<{ mask: Mask; x0: number; y0: number } | null>>();
@@ -76,19 +77,44 @@ async function rasteriseGlyph(f: FontFile, g: Glyph, size: number) {
   return { mask: { w: info.width, h: info.height, a: new Uint8Array(data.buffer, data.byteOffset, data.length) }, x0, y0 };
 }
 
+// Shaping is independent of size and the same words recur (Zipf), so each text is shaped once; the cache is
+// bounded by dropping it whole when it grows large.
+const runs = new Map<string, { glyphs: Glyph[]; advances: number[]; dx: number[]; dy: number[] }>();
+
+function shape(text: string) {
+  let r = runs.get(text);
+  if (!r) {
+    const run = face(scriptOf(text)).layout(text);
+    r = {
+      glyphs: run.glyphs,
+      advances: run.positions.map((p) => p.xAdvance),
+      dx: run.positions.map((p) => p.xOffset),
+      dy: run.positions.map((p) => p.yOffset),
+    };
+    if (runs.size > 50_000) runs.clear();
+    runs.set(text, r);
+  }
+  return r;
+}
+
 /** `text` shaped and set at `size` px (one script: Devanagari if it has any Devanagari letter). */
 export async function setLine(text: string, size: number): Promise<Line> {
   const script = scriptOf(text);
-  const f = face(script);
-  const s = size / f.unitsPerEm;
-  const run = f.layout(text);
+  const s = size / face(script).unitsPerEm;
+  const run = shape(text);
   const glyphs: Line['glyphs'] = [];
   let pen = 0;
   for (let k = 0; k < run.glyphs.length; k++) {
-    const p = run.positions[k];
     const m = await glyphMask(script, run.glyphs[k], size);
-    if (m) glyphs.push({ mask: m.mask, dx: Math.round((pen + p.xOffset) * s) + m.x0, dy: Math.round(-p.yOffset * s) + m.y0 });
-    pen += p.xAdvance;
+    if (m) {
+      glyphs.push({
+        mask: m.mask,
+        dx: Math.round((pen + run.dx[k]) * s) + m.x0,
+        dy: Math.round(-run.dy[k] * s) + m.y0,
+        centre: (pen + run.advances[k] / 2) * s,
+      });
+    }
+    pen += run.advances[k];
   }
   return {
     width: Math.ceil(pen * s),
@@ -100,36 +126,5 @@ export async function setLine(text: string, size: number): Promise<Line> {
 
 /** The advance width of `text` at `size` px, without rasterising. */
 export function lineWidth(text: string, size: number): number {
-  const f = face(scriptOf(text));
-  return Math.ceil((f.layout(text).positions.reduce((a, p) => a + p.xAdvance, 0) * size) / f.unitsPerEm);
-}
-
-/**
- * An SVG fragment of `text` set along a circle of radius `r` about (cx, cy), centred on the top (`top`)
- * or the bottom, reading left to right either way, upright at the top and at the foot; the glyphs' baseline
- * is on the circle (inside it at the top, outside at the foot).
- */
-export function arcText(text: string, size: number, cx: number, cy: number, r: number, top: boolean, fill: string): string {
-  const f = face(scriptOf(text));
-  const s = size / f.unitsPerEm;
-  const run = f.layout(text);
-  const total = run.positions.reduce((a, p) => a + p.xAdvance, 0) * s;
-  const parts: string[] = [];
-  let pen = -total / 2;
-  for (let k = 0; k < run.glyphs.length; k++) {
-    const p = run.positions[k];
-    const mid = pen + (p.xAdvance * s) / 2;
-    // Angle from the top (clockwise) of the glyph's middle; on the bottom arc the text runs the other way.
-    const a = top ? mid / r : Math.PI - mid / r;
-    const x = cx + r * Math.sin(a);
-    const y = cy - r * Math.cos(a);
-    const deg = ((top ? a : a - Math.PI) * 180) / Math.PI;
-    const d = run.glyphs[k].path
-      .scale(s, -s)
-      .translate(-(p.xAdvance * s) / 2 + p.xOffset * s, -p.yOffset * s)
-      .toSVG();
-    if (d) parts.push(`<path transform="translate(${x.toFixed(2)} ${y.toFixed(2)}) rotate(${deg.toFixed(2)})" d="${d}"/>`);
-    pen += p.xAdvance * s;
-  }
-  return `<g fill="${fill}">${parts.join('')}</g>`;
+  return Math.ceil((shape(text).advances.reduce((a, b) => a + b, 0) * size) / face(scriptOf(text)).unitsPerEm);
 }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { type IconPixels, iconPixels } from './iconRaster.ts';
-import { arcText, type Line, lineWidth, setLine } from './lettering.ts';
+import { type Line, lineWidth, setLine } from './lettering.ts';
 import { drawable, type LogoDesign, LogoDesigner, type Rgb } from './logoDesign.ts';
 import type { Marks } from './marks.ts';
 import type { Mask } from './raster.ts';
@@ -91,7 +91,7 @@ export class LogoRenderer {
         const x = inline ? ix + iconSize + 6 + Math.max(0, Math.floor((room - l.width) / 2)) : Math.floor((w - l.width) / 2);
         // On a label, the name stands on a band of the accent colour.
         if (layout === 'label' && k === 0) c.band(y - 1, y + heights[k] + 1, 8, accent);
-        c.line(l, x, y + l.ascent, layout === 'label' && k === 0 ? paper : ink);
+        c.line(l, x, y + l.ascent, layout === 'label' && k === 0 ? onColour(accent) : ink);
         y += heights[k];
       }
     }
@@ -116,22 +116,35 @@ export class LogoRenderer {
     const arc = Math.PI * r * 0.8;
     const top = fit(latin, arc, [size, size - 2, size - 4]);
     const foot = hindi ? fit(hindi, arc, [size, size - 2, size - 4]) : null;
-    const fill = `rgb(${d.paper.join(',')})`;
-    const svg =
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">` +
-      (top.text ? arcText(top.text, top.size, cx, cy, r - top.size * 0.3, true, fill) : '') +
-      (foot?.text ? arcText(foot.text, foot.size, cx, cy, r + foot.size * 0.35, false, fill) : '') +
-      '</svg>';
-    const { data } = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
-    c.blit({ w, h, a: new Uint8Array(data.buffer, data.byteOffset, data.length) }, 0, 0, d.paper);
+    const on = onColour(d.accent);
+    if (top.text) c.arc(await setLine(top.text, top.size), cx, cy, r - top.size * 0.3, true, on);
+    if (foot?.text) c.arc(await setLine(foot.text, foot.size), cx, cy, r + foot.size * 0.35, false, on);
     return png(c);
   }
+}
+
+/** White or black, whichever reads on `bg`. */
+function onColour(bg: Rgb): Rgb {
+  return 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2] < 150 ? WHITE : BLACK;
 }
 
 function png(c: Canvas): Promise<Buffer> {
   return sharp(c.px, { raw: { width: c.w, height: c.h, channels: 3 } })
     .png({ compressionLevel: 6, adaptiveFiltering: false })
     .toBuffer();
+}
+
+/** The mask's alpha at (u, v), bilinear; 0 outside. */
+function sample(m: Mask, u: number, v: number): number {
+  if (u <= -1 || v <= -1 || u >= m.w || v >= m.h) return 0;
+  const x = Math.floor(u);
+  const y = Math.floor(v);
+  const fx = u - x;
+  const fy = v - y;
+  const at = (i: number, j: number) => (i < 0 || j < 0 || i >= m.w || j >= m.h ? 0 : m.a[j * m.w + i]);
+  const top = at(x, y) * (1 - fx) + at(x + 1, y) * fx;
+  const bottom = at(x, y + 1) * (1 - fx) + at(x + 1, y + 1) * fx;
+  return Math.round(top * (1 - fy) + bottom * fy);
 }
 
 /** Few distinct icon sizes, so each icon is rasterised only a handful of times. */
@@ -186,8 +199,11 @@ class Canvas {
 
   disc(cx: number, cy: number, r: number, c: Rgb): void {
     for (let y = Math.floor(cy - r - 1); y <= cy + r + 1; y++) {
-      for (let x = Math.floor(cx - r - 1); x <= cx + r + 1; x++) {
-        const d = r - Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+      // Only the row's span inside the circle (and its edge pixel) is looked at.
+      const dy = y + 0.5 - cy;
+      const half = Math.sqrt(Math.max(0, r * r - dy * dy)) + 1;
+      for (let x = Math.floor(cx - half); x <= cx + half; x++) {
+        const d = r - Math.hypot(x + 0.5 - cx, dy);
         if (d > 0) this.set(x, y, c, d >= 1 ? 255 : Math.round(d * 255));
       }
     }
@@ -220,6 +236,39 @@ class Canvas {
 
   line(l: Line, x: number, baseline: number, c: Rgb): void {
     for (const g of l.glyphs) this.blit(g.mask, x + g.dx, baseline + g.dy, c);
+  }
+
+  /**
+   * A line round a circle of radius `r` about (cx, cy), centred on its top (`top`) or its foot, upright and
+   * reading left to right either way; the baseline is on the circle (the glyphs inside it at the top,
+   * outside at the foot). Each glyph is turned about its baseline's middle and sampled bilinearly.
+   */
+  arc(l: Line, cx: number, cy: number, r: number, top: boolean, colour: Rgb): void {
+    const half = l.width / 2;
+    for (const g of l.glyphs) {
+      const along = g.centre - half;
+      const a = top ? along / r : Math.PI - along / r;
+      const ox = cx + r * Math.sin(a);
+      const oy = cy - r * Math.cos(a);
+      const turn = top ? a : a - Math.PI;
+      const cos = Math.cos(turn);
+      const sin = Math.sin(turn);
+      // The glyph's box in its own frame (origin at its baseline's middle), and where that box lands.
+      const u0 = g.dx - g.centre;
+      const v0 = g.dy;
+      const m = g.mask;
+      const reach = Math.hypot(Math.max(Math.abs(u0), Math.abs(u0 + m.w)), Math.max(Math.abs(v0), Math.abs(v0 + m.h))) + 1;
+      for (let y = Math.floor(oy - reach); y <= oy + reach; y++) {
+        for (let x = Math.floor(ox - reach); x <= ox + reach; x++) {
+          const dx = x + 0.5 - ox;
+          const dy = y + 0.5 - oy;
+          const u = dx * cos + dy * sin - u0 - 0.5;
+          const v = -dx * sin + dy * cos - v0 - 0.5;
+          const a8 = sample(m, u, v);
+          if (a8 > 0) this.set(x, y, colour, a8);
+        }
+      }
+    }
   }
 
   split(c: Rgb, diagonal: boolean): void {
