@@ -19,7 +19,7 @@ const PAGES = [
   { name: 'search', path: '/', ready: 'h1' },
   { name: 'search-results', path: '/?q=sunrise', ready: 'table.results' },
   { name: 'search-filtered', path: '/?q=golden&classes=30,29&status=Registered', ready: '.status' },
-  { name: 'search-page-2', path: '/?q=star&page=2', ready: '.status' },
+  { name: 'search-page-2', path: '/?q=sun&page=2', ready: 'table.results' },
   { name: 'dashboard', path: '/app/', ready: 'main h1, main h2, main form' },
 ];
 const SIZES = { desktop: DESKTOP, phone: PHONE };

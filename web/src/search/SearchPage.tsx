@@ -53,6 +53,11 @@ export function SearchPage() {
   };
 
   const answer = outcome?.kind === 'ok' ? outcome.answer : null;
+  const summary = (a: Answer) => {
+    const count = formatNumber(a.count, lang);
+    if (!a.count) return s.none;
+    return a.results.length ? s.found(count, a.offset + 1, a.offset + a.results.length) : s.pastEnd(count);
+  };
   const pages = answer ? Math.min(MAX_PAGES, Math.ceil(answer.count / PAGE_SIZE)) : 0;
   return (
     <section class="search" aria-labelledby="search-title">
@@ -95,11 +100,7 @@ export function SearchPage() {
 
       <div class="status" role="status" aria-live="polite">
         {busy ? s.searching : ''}
-        {!busy && answer
-          ? answer.count
-            ? s.found(formatNumber(answer.count, lang), answer.offset + 1, answer.offset + answer.results.length)
-            : s.none
-          : ''}{' '}
+        {!busy && answer ? summary(answer) : ''}{' '}
         {allowance ? (
           <span class="allowance">{s.allowance(formatNumber(allowance.remaining, lang), formatNumber(allowance.limit, lang))}</span>
         ) : null}
@@ -115,7 +116,12 @@ export function SearchPage() {
         </p>
       ) : null}
 
-      {answer?.count ? (
+      {answer?.count && !answer.results.length ? (
+        <button type="button" class="link" onClick={() => go({ ...state, page: 1 })}>
+          {s.firstPage}
+        </button>
+      ) : null}
+      {answer?.results.length ? (
         <div class="answer">
           <Facets answer={answer} state={state} titles={titles} go={go} />
           <div class="listing">

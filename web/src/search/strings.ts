@@ -17,6 +17,8 @@ export const useSearchStrings = defineStrings(
     searching: 'Searching…',
     found: (count: string, from: number, to: number) => `${count} marks found; showing ${from} to ${to}.`,
     none: 'No marks found.',
+    pastEnd: (count: string) => `${count} marks found, none on this page.`,
+    firstPage: 'Go to the first page',
     allowance: (left: string, limit: string) => `Searches left this hour: ${left} of ${limit}.`,
     limited: (minutes: number) =>
       `You have used this hour's free searches. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or use the API with a key.`,
@@ -54,6 +56,8 @@ export const useSearchStrings = defineStrings(
     searching: 'खोज जारी है…',
     found: (count: string, from: number, to: number) => `${count} मार्क मिले; ${from} से ${to} दिखाए जा रहे हैं।`,
     none: 'कोई मार्क नहीं मिला।',
+    pastEnd: (count: string) => `${count} मार्क मिले, इस पृष्ठ पर कोई नहीं।`,
+    firstPage: 'पहले पृष्ठ पर जाएँ',
     allowance: (left: string, limit: string) => `इस घंटे बची खोजें: ${limit} में से ${left}।`,
     limited: (minutes: number) => {
       const wait = `${minutes} मिनट बाद फिर कोशिश करें,`;
