@@ -1,8 +1,12 @@
+import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type request from 'supertest';
 import { CLEARANCE_BATCH_QUEUE } from '../../src/clearance/batchService.ts';
+import { PDF_LIMITS, writeClearancePdf } from '../../src/clearance/reportPdf.ts';
+import type { ClearanceReport, ReportProposal } from '../../src/clearance/reports.ts';
+import { CLEARANCE_RETENTION_DAYS } from '../../src/clearance/repository.ts';
 import { startClearanceBatchWorker } from '../../workers/clearanceBatch.ts';
 import type { Client } from '../helpers/app.ts';
 import { binary } from '../helpers/http.ts';
@@ -191,6 +195,24 @@ describe('clearance reports (PDF and xlsx)', function () {
       expect(await t.app.used(other.account.accountId, 'excel_reports')).to.equal(0);
     });
 
+    it('forgets a clearance after 90 days: its report is 404, and a later clearance deletes it and its thumbnail', async () => {
+      const c = await t.app.client();
+      const old = await clearance(c);
+      const key = `clearances/${old.clearance_id}/proposal.png`;
+      expect(await t.app.deps.store.exists(key)).to.equal(true);
+      await t.app.deps
+        .db('clearances')
+        .where({ id: old.clearance_id })
+        .update({ created_at: t.app.deps.db.raw(`now() - interval '${CLEARANCE_RETENTION_DAYS} days 1 minute'`) });
+      const res = await c.get(`/v1/reports/clearance/${old.clearance_id}/pdf/`);
+      expect(res.status).to.equal(404);
+      expect(await t.app.used(c.account.accountId, 'pdf_reports')).to.equal(0);
+      const fresh = await clearance();
+      expect(await t.app.deps.db('clearances').where({ id: old.clearance_id }).first()).to.equal(undefined);
+      expect(await t.app.deps.store.exists(key)).to.equal(false);
+      expect(await t.app.deps.db('clearances').where({ id: fresh.clearance_id }).first()).to.not.equal(undefined);
+    });
+
     it('answers 409 job_not_finished for a batch still queued, charging nothing', async () => {
       const c = await t.app.client();
       // Written as the request writes it, never enqueued: it stays queued.
@@ -303,5 +325,88 @@ describe('clearance reports (PDF and xlsx)', function () {
       expect(report.get('finished_at')).to.be.instanceOf(Date);
       expect(await t.app.used(c.account.accountId, 'excel_reports')).to.equal(1);
     });
+  });
+});
+
+describe("a clearance PDF's bounds", () => {
+  const conflict = (i: number) => ({
+    application_number: String(8300000 + i),
+    word_mark: `SUNRISE ${i}`,
+    class_number: 30,
+    status: 'Registered',
+    application_date: '2020-01-01',
+    proprietor_name: 'SUNRISE LTD',
+    logo_url: null,
+    risk_level: 'High' as const,
+    overall_similarity_score: 90,
+    word_similarity_percentage: 90,
+    phonetic_similarity_percentage: 90,
+    visual_similarity_percentage: 0,
+    matching_criteria: 'word' as const,
+    reasons: ['related class 32 ↔ 30'],
+  });
+  /** A batch of `n` proposals of 10 conflicts each. */
+  const report = (n: number): ClearanceReport => ({
+    kind: 'batch',
+    id: '00000000-0000-4000-8000-000000000009',
+    title: 'bounds',
+    status: 'completed',
+    total: n,
+    createdAt: '2026-11-26T10:00:00Z',
+    finishedAt: '2026-11-26T10:01:00Z',
+    generatedAt: new Date(),
+    async *proposals(): AsyncGenerator<ReportProposal> {
+      for (let index = 0; index < n; index++) {
+        const results = Array.from({ length: 10 }, (_, i) => conflict(index * 10 + i));
+        yield {
+          index,
+          word_mark: `SUNRISE ${index}`,
+          classes: [30],
+          hasLogo: false,
+          logoKey: null,
+          status: ['live', 'pending'],
+          risk_level: null,
+          error: null,
+          answer: {
+            query: { word_mark: `SUNRISE ${index}`, logo: null, risk_level: null, status: ['live', 'pending'], limit: 10, offset: 0 },
+            classes: [30],
+            count: 10,
+            groups: { risk_level: { High: 10, Medium: 0, Low: 0 }, class_number: [{ class_number: 30, count: 10 }] },
+            results,
+          },
+        };
+      }
+    },
+    logo: async () => null,
+  });
+  async function pdf(r: ClearanceReport, opts: Parameters<typeof writeClearancePdf>[2]): Promise<string> {
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      write(chunk, _enc, cb) {
+        chunks.push(chunk);
+        cb();
+      },
+    });
+    const done = new Promise((resolve) => out.once('finish', resolve));
+    await writeClearancePdf(r, out, opts);
+    await done;
+    return (await pdfText(Buffer.concat(chunks))).replace(/\s+/g, ' ');
+  }
+
+  it('draws at most its conflicts, still lists every proposal, and says how many it left out', async () => {
+    const text = await pdf(report(3), { limits: { ...PDF_LIMITS, conflicts: 15 } });
+    expect(text).to.contain('Proposal 3 of 3: SUNRISE 2');
+    expect(text).to.contain('8300014 SUNRISE 14').and.not.contain('8300015 SUNRISE 15');
+    expect(text).to.contain('15 more conflicts not drawn: a report draws at most 15. The xlsx report lists them all.');
+    // The standard fonts have no ↔.
+    expect(text).to.contain('related class 32 <-> 30');
+  });
+
+  it('ends with a note when it takes longer than its time limit', async () => {
+    let now = 0;
+    // A clock that moves a second each time it is read: a few pieces fit in five seconds.
+    const text = await pdf(report(3), { limits: { ...PDF_LIMITS, ms: 5000 }, clock: () => (now += 1000) });
+    expect(text).to.contain('Report cut short: making it took longer than 5 s.');
+    expect(text).not.to.contain('Proposal 3 of 3');
   });
 });
