@@ -18,7 +18,7 @@ const INK = 24;
 // A group whose box covers this share of all the ink's box is the whole image again: the whole search has it.
 const WHOLE = 0.6;
 // Without words, drawings count as several things only when their box is this many times the area of their groups' boxes.
-const SPARSE = 2.5;
+const SPARSE = 3;
 
 export interface Box {
   left: number;
@@ -42,6 +42,8 @@ interface Comp {
   y1: number;
   cells: number;
   ink: number;
+  /** The sum of its cells' signed differences from the background: above 0 it is lighter. */
+  lift: number;
   text: boolean;
   group: number;
 }
@@ -103,7 +105,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   const stack: number[] = [];
   for (let i = 0; i < cell.length; i++) {
     if (label[i] >= 0 || dev[i] <= thr) continue;
-    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, text: false, group: comps.length };
+    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, lift: 0, text: false, group: comps.length };
     label[i] = comps.length;
     stack.push(i);
     while (stack.length) {
@@ -112,6 +114,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
       const py = (p / gw) | 0;
       c.cells++;
       c.ink += dev[p];
+      c.lift += cell[p] - bg.at(px, py);
       if (px < c.x0) c.x0 = px;
       if (px > c.x1) c.x1 = px;
       if (py < c.y0) c.y0 = py;
@@ -152,13 +155,14 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   }
   const allArea = (all.x1 - all.x0 + 1) * (all.y1 - all.y0 + 1);
 
-  // A panel (a label on a table, a card on a page): one solid component holding most of the image, clear of
-  // its edges. What is on it is looked for inside it, against its own colour; a clean logo on it is its region.
+  // A panel (a label on a table, a card on a page): one solid component lighter than what it lies on, holding
+  // most of the image, clear of its edges. What is on it is looked for inside it, against its own colour; a clean
+  // logo on it is its region. A solid badge, darker than its paper, is a logo, not a panel.
   const panel = kept[0];
   const pw = panel.x1 - panel.x0 + 1;
   const ph = panel.y1 - panel.y0 + 1;
   const inside = panel.x0 > 0 && panel.y0 > 0 && panel.x1 < gw - 1 && panel.y1 < gh - 1;
-  if (depth === 0 && inside && pw * ph >= 0.3 * gw * gh && panel.cells >= 0.5 * pw * ph) {
+  if (depth === 0 && inside && panel.lift > 0 && pw * ph >= 0.3 * gw * gh && panel.cells >= 0.5 * pw * ph) {
     const inset = Math.round(0.06 * Math.min(pw, ph));
     const box = { left: (panel.x0 + inset) * f, top: (panel.y0 + inset) * f, width: (pw - 2 * inset) * f, height: (ph - 2 * inset) * f };
     if (box.width >= 32 && box.height >= 32) {
