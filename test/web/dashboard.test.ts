@@ -89,7 +89,7 @@ describe('web app: the dashboard in Chromium', function () {
     const session = cookies.find((c) => c.name === 'nsh_session')!;
     expect(session).to.include({ httpOnly: true, sameSite: 'Strict', path: '/user/v1/' });
     expect(await page.evaluate(() => document.cookie)).to.equal('');
-    expect(await page.getByText('Trial ends').count()).to.equal(1);
+    await page.getByText('Trial ends').waitFor();
     await noViolations();
   });
 
@@ -176,7 +176,7 @@ describe('web app: the dashboard in Chromium', function () {
     await noViolations();
   });
 
-  it('runs a clearance with a logo upload: the look-alike logo side by side with a risk badge and reasons', async () => {
+  it('runs a clearance with a logo upload: the look-alike logo side by side with a risk badge and reasons; its PDF', async () => {
     await go('Clearance');
     await page.getByRole('button', { name: 'Create a key for this tab' }).click();
     await page.getByText(/^Using the key nsh_/).waitFor();
@@ -191,6 +191,15 @@ describe('web app: the dashboard in Chromium', function () {
     expect(await conflict.getByRole('img', { name: 'Their logo: ORCHID' }).count()).to.equal(1);
     expect(await conflict.locator('ul li').count()).to.be.at.least(1);
     await noViolations();
+    // Its PDF report, fetched with the tab's key and handed over as a download.
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+    expect(pdf.suggestedFilename()).to.match(/^clearance-.+\.pdf$/);
+    expect(
+      fs
+        .readFileSync(await pdf.path())
+        .subarray(0, 5)
+        .toString(),
+    ).to.equal('%PDF-');
   });
 
   it('searches word marks with the keyed API and pages; speaks Hindi', async () => {

@@ -40,6 +40,19 @@ export function Clearance() {
     setError(data ? null : errorText(error, s.failed));
   }
 
+  /** A report of this clearance (keyed, so fetched with the tab's key), handed to the browser as a download. */
+  async function download(kind: 'pdf' | 'xlsx') {
+    if (!result) return;
+    const at = kind === 'pdf' ? '/v1/reports/clearance/{job_id}/pdf/' : '/v1/reports/clearance/{job_id}/xlsx/';
+    const { data, error } = await dash.GET(at, { params: { path: { job_id: result.clearance_id } }, parseAs: 'blob' });
+    if (!data) return setError(errorText(error, s.failed));
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(data);
+    a.download = `clearance-${result.clearance_id}.${kind}`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+  }
+
   return (
     <>
       <TabKeyPanel />
@@ -67,6 +80,14 @@ export function Clearance() {
       {result && (
         <section aria-labelledby="conflicts">
           <h2 id="conflicts">{s.conflicts(result.count)}</h2>
+          <div class="dash-row">
+            <button type="button" onClick={() => download('pdf')}>
+              {s.downloadPdf}
+            </button>
+            <button type="button" onClick={() => download('xlsx')}>
+              {s.downloadXlsx}
+            </button>
+          </div>
           <ol class="dash-conflicts">
             {result.results.map((r) => (
               <li key={`${r.application_number}-${r.class_number}`} class="dash-panel">
