@@ -13,7 +13,7 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench SEARCH_SNAPSHOT=FILE npx tsx bench/clearance.ts \
 //     [--sample 1000] [--min-kind 100] [--sql 50] [--sql-timeout 5000] [--seed 21] [--latency 200] [--batch 1000]
 //     [--watches 10000] [--import 10000] [--logo-pairs 30] [--logos 300] [--index-logos N]
-//     [--parts planted,logo,pairs,speed,batch,watch]
+//     [--parts planted,logo,pairs,speed,batch,watch] (run in the order given)
 // The logo edit kind runs where the register's logos have vectors; --index-logos N first embeds, in this
 // process and without OCR, up to N logos that have none and writes their vectors (logo_vectors): for a small
 // register of one's own, never the shared benchmark register.
@@ -58,7 +58,7 @@ const o = {
   logoPairs: Number(a.get('logo-pairs') ?? 30),
   logos: Number(a.get('logos') ?? 300),
   indexLogos: Number(a.get('index-logos') ?? 0),
-  parts: new Set((a.get('parts') ?? 'planted,logo,pairs,speed,batch,watch').split(',')),
+  parts: (a.get('parts') ?? 'planted,logo,pairs,speed,batch,watch').split(','),
 };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
 const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
@@ -106,12 +106,11 @@ await c.query(`select 1`);
 await deps.logos.texts.search('WARM', 1);
 if (pool.length) await screen(pool[0].word_mark, [pool[0].class_number]);
 
-if (o.parts.has('planted')) await planted();
-if (o.parts.has('logo')) await logoKind();
-if (o.parts.has('pairs')) await pairs();
-if (o.parts.has('speed')) await speed();
-if (o.parts.has('batch')) await batch();
-if (o.parts.has('watch')) await watch();
+// The parts run in the order given.
+const PARTS: Record<string, () => Promise<void>> = { planted, logo: logoKind, pairs, speed, batch, watch };
+const unknown = o.parts.filter((p) => !PARTS[p]);
+if (unknown.length) throw new Error(`unknown --parts ${unknown.join(',')}; known: ${Object.keys(PARTS).join(',')}`);
+for (const p of o.parts) await PARTS[p]();
 await c.end();
 await deps.close();
 process.exit(0);
