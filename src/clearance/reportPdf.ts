@@ -154,10 +154,30 @@ async function proposal(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
   doc.moveDown(0.5);
 }
 
+/** Images opened per document, at most IMAGES_KEPT: one opened image is embedded once however often it is placed. */
+const opened = new WeakMap<PDFKit.PDFDocument, Map<Buffer, unknown>>();
+const IMAGES_KEPT = 500;
+
+/**
+ * The proposal's thumbnail stands beside each of its conflicts: pdfkit embeds an image given as bytes
+ * anew at each placing, but an opened image once, so each thumbnail is opened once (by its Buffer).
+ */
+function imageOf(doc: PDFKit.PDFDocument, png: Buffer): unknown {
+  let images = opened.get(doc);
+  if (!images) opened.set(doc, (images = new Map()));
+  let image = images.get(png);
+  if (!image) {
+    image = (doc as unknown as { openImage(b: Buffer): unknown }).openImage(png);
+    if (images.size >= IMAGES_KEPT) images.delete(images.keys().next().value as Buffer);
+    images.set(png, image);
+  }
+  return image;
+}
+
 /** An image fit into a square at (x, y), or a grey box when pdfkit cannot read it. */
 function place(doc: PDFKit.PDFDocument, png: Buffer, x: number, y: number, side: number): void {
   try {
-    doc.image(png, x, y, { fit: [side, side], align: 'center', valign: 'center' });
+    doc.image(imageOf(doc, png) as Buffer, x, y, { fit: [side, side], align: 'center', valign: 'center' });
   } catch {
     doc.rect(x, y, side, side).strokeColor('#ccc').stroke();
   }
