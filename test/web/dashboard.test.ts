@@ -93,13 +93,15 @@ describe('web app: the dashboard in Chromium', function () {
     await noViolations();
   });
 
-  it('logs out (the cookie goes) and logs in again', async () => {
+  it('logs out (the cookie goes) and logs in again with the keyboard alone', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
     expect((await page.context().cookies()).map((c) => c.name)).not.to.include('nsh_session');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse');
-    await page.locator('form').getByRole('button', { name: 'Log in' }).click();
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('correct horse');
+    await page.keyboard.press('Enter');
     await page.getByText(`Signed in as ${email}`).waitFor();
   });
 
@@ -202,7 +204,7 @@ describe('web app: the dashboard in Chromium', function () {
     ).to.equal('%PDF-');
   });
 
-  it('searches word marks with the keyed API and pages; speaks Hindi', async () => {
+  it('searches word marks with the keyed API and pages, searches by a logo upload; speaks Hindi', async () => {
     await go('Search');
     await page.getByLabel('Word mark', { exact: true }).fill('sunrise');
     await page.locator('form', { hasText: 'Search word marks' }).getByRole('button', { name: 'Search' }).click();
@@ -215,6 +217,10 @@ describe('web app: the dashboard in Chromium', function () {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText(/^Showing 21–/).waitFor();
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).to.equal(true);
+    // Logo search by upload: ORCHID's logo, recoloured, finds ORCHID.
+    await page.getByLabel('Logo image').setInputFiles(logoFile);
+    await page.locator('form', { hasText: 'Search by logo' }).getByRole('button', { name: 'Search by logo' }).click();
+    await shows(page.locator('.dash-logo-grid li', { hasText: 'ORCHID' }));
     await page.getByRole('button', { name: 'हिन्दी' }).click();
     await page.getByRole('navigation', { name: 'डैशबोर्ड के भाग' }).getByRole('link', { name: 'API कुंजियाँ' }).waitFor();
     await noViolations();
