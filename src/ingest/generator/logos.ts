@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { toDevanagari } from './devanagari.ts';
 import { type IconPixels, iconPixels } from './iconRaster.ts';
 import { type Line, lineWidth, setLine } from './lettering.ts';
 import { drawable, type LogoDesign, LogoDesigner, type Rgb } from './logoDesign.ts';
@@ -39,7 +40,7 @@ export class LogoRenderer {
     const latin = d.text ? drawable(d.text) : '';
     const hindi = d.hindi;
     let text = '';
-    if (layout === 'seal') return { png: await this.seal(d, c, latin, hindi), text: latin };
+    if (layout === 'seal') return this.seal(d, c, latin, hindi);
 
     // Room for the lines under the icon (stacked layouts) or beside it (inline).
     const inline = layout === 'inline';
@@ -82,7 +83,8 @@ export class LogoRenderer {
       const fitted = fit(latin, room, [20, 16, 13]);
       text = fitted.text;
       if (text) lines.push(await setLine(text, fitted.size));
-      const hi = hindi ? fit(hindi, room, [16, 13]) : null;
+      // The Devanagari says what the Latin line says, words the room dropped left out of both.
+      const hi = hindi && text ? fit(toDevanagari(text), room, [16, 13]) : null;
       if (hi?.text) lines.push(await setLine(hi.text, hi.size));
       const heights = lines.map((l) => l.ascent + l.descent);
       const total = heights.reduce((a, b) => a + b, 0);
@@ -99,7 +101,7 @@ export class LogoRenderer {
   }
 
   /** A seal: a ring of the accent colour with the Latin words round its top and the Devanagari round its foot. */
-  private async seal(d: LogoDesign, c: Canvas, latin: string, hindi: string): Promise<Buffer> {
+  private async seal(d: LogoDesign, c: Canvas, latin: string, hindi: string): Promise<Logo> {
     const { w, h } = d;
     const cx = w / 2;
     const cy = h / 2;
@@ -115,11 +117,11 @@ export class LogoRenderer {
     const r = R - ring / 2;
     const arc = Math.PI * r * 0.8;
     const top = fit(latin, arc, [size, size - 2, size - 4]);
-    const foot = hindi ? fit(hindi, arc, [size, size - 2, size - 4]) : null;
+    const foot = hindi && top.text ? fit(toDevanagari(top.text), arc, [size, size - 2, size - 4]) : null;
     const on = onColour(d.accent);
     if (top.text) c.arc(await setLine(top.text, top.size), cx, cy, r - top.size * 0.3, true, on);
     if (foot?.text) c.arc(await setLine(foot.text, foot.size), cx, cy, r + foot.size * 0.35, false, on);
-    return png(c);
+    return { png: await png(c), text: top.text };
   }
 }
 
