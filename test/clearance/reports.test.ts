@@ -302,6 +302,31 @@ describe('clearance reports (PDF and xlsx)', function () {
       expect(await t.app.used(c.account.accountId, 'pdf_reports')).to.equal(1);
     });
 
+    it('lists a proposal answered with an error with its error, in both reports', async () => {
+      const c = await t.app.client({ quotas: { api_calls: 2 } });
+      const accepted = await c.post('/v1/clearance/batch/').send({
+        proposals: [
+          { word_mark: 'SUNRISE FOODS', classes: [29, 30] },
+          { word_mark: 'KAVERI', classes: [30] },
+        ],
+      });
+      const id = accepted.body.job_id as string;
+      await until('the batch to end', async () => (await c.get(`/v1/clearance/batch/${id}/`)).body.status === 'completed');
+      const text = (await pdfText((await fetchFile(c, `/v1/reports/clearance/${id}/pdf/`)).body as Buffer)).replace(/\s+/g, ' ');
+      expect(text).to.contain('Proposal 2 of 2: KAVERI').and.contain('Not screened: quota_exceeded');
+      const wb = await workbook((await fetchFile(c, `/v1/reports/clearance/${id}/xlsx/`)).body as Buffer);
+      const row = wb.getWorksheet('Proposals')!.getRow(3);
+      expect(row.getCell(7).value).to.equal('no');
+      expect(String(row.getCell(8).value)).to.match(/^quota_exceeded: /);
+      const conflicts: unknown[] = [];
+      wb.getWorksheet('Conflicts')!.eachRow((r, n) => n > 1 && conflicts.push(r.getCell(1).value));
+      expect(conflicts.length).to.be.greaterThan(0);
+      expect(
+        conflicts.every((i) => i === 0),
+        'only the screened proposal has conflicts',
+      ).to.equal(true);
+    });
+
     it('as xlsx: one Conflicts sheet with each conflict under its proposal index, and a Proposals sheet; one excel_reports', async () => {
       const c = await t.app.client();
       const { id, answers } = await finished(c);
