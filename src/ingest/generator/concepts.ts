@@ -132,6 +132,15 @@ const REJECT = new Set(
     'non hot brand google ubisoft beer trophy dice man woman person people mailbox'
   ).split(' '),
 );
+// Names that read as a concept but draw something else (a pistol, a starfish, a missile, a tarot card, a
+// tree diagram, a train's carriage), found by reading the catalogue.
+const NOT = new Set(
+  (
+    'desert-eagle death-star ninja-star sea-star law-star tarot-17-the-star tarot-18-the-moon tarot-19-the-sun ' +
+    'tarot-21-the-world flying-fox balloon-dog hand-truck nut-and-bolt siege-ram paper-plane checkbox-tree family-tree ' +
+    'usb-key couple-with-heart cycle sydney-opera-house bird-house dog-house mushroom-house gun-rose railway-car tram-car'
+  ).split(' '),
+);
 // Concepts a more specific word beside a general one yields to ("lotus-flower" is a lotus).
 const GENERAL = new Set(['flower', 'bird', 'tree', 'leaf', 'drop']);
 // Interface icon sets name a badge on an object after the object ("calendar-star", "account-lock"), so there
@@ -143,11 +152,11 @@ const UI_PREFIX = new Set('weather fruit food flower pine oil sail fire dump tow
  * The concept an icon's name names, or null: the name's words (split on '-'), the concept word (or pair
  * of words) followed only by TRAILING words or numbers, a specific concept beside a general one
  * preferred; in an interface set (UI_SETS) only at the start of the name or after a UI_PREFIX word.
- * Skin-tone variants of emoji and names with a REJECT word are none.
+ * Skin-tone variants of emoji, names with a REJECT word and the names in NOT are none.
  */
 export function conceptOfIconName(name: string, prefix = ''): Concept | null {
   const words = name.toLowerCase().split('-');
-  if (name.includes('skin-tone') || words.some((w) => REJECT.has(w))) return null;
+  if (NOT.has(name) || name.includes('skin-tone') || words.some((w) => REJECT.has(w))) return null;
   let end = words.length;
   while (end > 0 && (TRAILING.has(words[end - 1]) || /^[0-9]+$/.test(words[end - 1]))) end--;
   if (end === 0) return null;
