@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -103,6 +105,38 @@ describe('web app: the dashboard in Chromium', function () {
     await page.keyboard.type('correct horse');
     await page.keyboard.press('Enter');
     await page.getByText(`Signed in as ${email}`).waitFor();
+  });
+
+  it("refuses the cookie on a request another origin's page starts, in a real browser", async () => {
+    // Another origin on the same host (another port): the browser's site is the host, so SameSite lets the
+    // cookie go with it, and it is the server's check (Sec-Fetch-Site, Origin) that refuses it. Other
+    // hosts cannot be reached here (the harness resolves none but 127.0.0.1): SameSite=Strict keeps the
+    // cookie off their requests, as its attributes (checked above) ask.
+    const target = `${web.url}/user/v1/keys/`;
+    const other = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(`<!doctype html><title>x</title><script>
+        fetch(${JSON.stringify(target)}, { credentials: 'include', mode: 'no-cors' }).finally(() => { document.title = 'sent'; });
+      </script>`);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const tab = await page.context().newPage();
+      const seen: { cookie: string; status: number }[] = [];
+      tab.on('response', async (r) => {
+        if (r.url() !== target) return;
+        const h = await r.request().allHeaders();
+        seen.push({ cookie: h.cookie ?? '', status: r.status() });
+      });
+      await tab.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      await tab.waitForFunction(() => document.title === 'sent');
+      await tab.close();
+      expect(seen).to.have.length(1);
+      expect(seen[0]!.status, JSON.stringify(seen)).to.equal(403);
+      expect(seen[0]!.cookie).to.include('nsh_session=');
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   it('creates a key (shown once) and revokes it; the revoked key no longer works', async () => {
