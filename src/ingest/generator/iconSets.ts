@@ -50,22 +50,39 @@ interface IconifyJson {
 
 const require = createRequire(import.meta.url);
 const loaded = new Map<string, IconifyJson>();
+/** Icons (`set:name`) the renderer may draw; when set, a loaded set keeps only these (emoji sets are tens of MB). */
+let kept: ReadonlySet<string> | null = null;
+
+/** Keeps only these icons of every set loaded from now on (the catalogue's), freeing the rest. */
+export function keepOnly(keys: Iterable<string>): void {
+  kept = new Set(keys);
+  loaded.clear();
+}
+
+function read(prefix: string): IconifyJson {
+  const set = SET_BY_PREFIX.get(prefix);
+  if (!set) throw new Error(`unknown icon set ${prefix}`);
+  return JSON.parse(fs.readFileSync(require.resolve(`${set.package}/icons.json`), 'utf8')) as IconifyJson;
+}
 
 function load(prefix: string): IconifyJson {
   let j = loaded.get(prefix);
   if (!j) {
-    const set = SET_BY_PREFIX.get(prefix);
-    if (!set) throw new Error(`unknown icon set ${prefix}`);
-    j = JSON.parse(fs.readFileSync(require.resolve(`${set.package}/icons.json`), 'utf8')) as IconifyJson;
+    j = read(prefix);
+    if (kept) {
+      const icons: IconifyJson['icons'] = {};
+      for (const [name, icon] of Object.entries(j.icons)) if (kept.has(`${prefix}:${name}`)) icons[name] = icon;
+      j = { prefix, width: j.width, height: j.height, icons };
+    }
     loaded.set(prefix, j);
   }
   return j;
 }
 
-/** The icon names of a set (its own icons, not its aliases), sorted. */
+/** The icon names of a set (its own icons, not its aliases), sorted; read afresh, whatever keepOnly kept. */
 export function iconNamesOf(prefix: string): string[] {
   if (prefix === OWN_SET.prefix) return Object.keys(OWN).sort();
-  return Object.keys(load(prefix).icons).sort();
+  return Object.keys(read(prefix).icons).sort();
 }
 
 export function setVersion(prefix: string): string {

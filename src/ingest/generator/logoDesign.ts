@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { catalogue } from './catalogue.ts';
 import { toDevanagari } from './devanagari.ts';
-import { SET_BY_PREFIX } from './iconSets.ts';
+import { keepOnly, SET_BY_PREFIX } from './iconSets.ts';
 import type { Marks } from './marks.ts';
 import { iconSlugs } from './raster.ts';
 import { hash3, Rng, Weighted, zipf } from './rng.ts';
@@ -122,6 +122,7 @@ export class LogoDesigner {
       }
       this.byConcept.set(c.name, ids);
     }
+    keepOnly(this.pool.map((p) => p.key));
     // Concepts in the catalogue's order of popularity on Indian labels, Zipf-weighted (lions and suns recur).
     this.conceptDraw = new Weighted(
       concepts.map((c) => c.name),
