@@ -32,8 +32,10 @@ export class ClearanceService {
     const id = randomUUID();
     const logoKey = proposalLogoKey(id);
     const { screened, logoKept } = await this.run(q, charge, logoKey);
-    await this.repo.save(id, accountId, screened, logoKept ? logoKey : null);
-    await this.purge();
+    // Clearances past their retention, and their thumbnails, go as new ones come.
+    for (const key of await this.repo.save(id, accountId, screened, logoKept ? logoKey : null)) {
+      await this.store.delete(key).catch(() => undefined);
+    }
     return { clearance_id: id, ...this.signed(screened, accountId) };
   }
 
@@ -97,11 +99,6 @@ export class ClearanceService {
       () => true,
       () => false,
     );
-  }
-
-  /** Clearances past their retention, and their thumbnails, go as new ones come. */
-  private async purge(): Promise<void> {
-    for (const key of await this.repo.purge()) await this.store.delete(key).catch(() => undefined);
   }
 
   /** A screened answer as the client reads it: each logo key a 30-minute link signed for the account. */
