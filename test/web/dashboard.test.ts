@@ -260,4 +260,11 @@ describe('web app: the dashboard in Chromium', function () {
     await noViolations();
     expect(chrome.blocked).to.deep.equal([]);
   });
+
+  it('goes back to its login when the session has ended meanwhile', async () => {
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.context().clearCookies();
+    await page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: 'Watches' }).click();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  });
 });

@@ -19,7 +19,19 @@ dash.use({
     if (path.startsWith('/v1/') && apiKey) request.headers.set('X-API-Key', apiKey);
     return request;
   },
+  onResponse({ request, response }) {
+    // A session that ended meanwhile (logged out elsewhere, expired): the page goes back to its login.
+    const path = new URL(request.url).pathname;
+    if (response.status === 401 && path.startsWith('/user/v1/') && !path.startsWith('/user/v1/session/') && sessionEnded) sessionEnded();
+    return response;
+  },
 });
+
+let sessionEnded: (() => void) | null = null;
+
+export function onSessionEnd(f: (() => void) | null): void {
+  sessionEnded = f;
+}
 
 export function setCsrf(token: string | null): void {
   csrfToken = token;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Link, navigate } from '../lib/router.tsx';
 import { Auth, type SessionInfo } from './Auth.tsx';
 import { Clearance } from './Clearance.tsx';
-import { dash, getTabKey, setCsrf, setTabKey } from './client.ts';
+import { dash, getTabKey, onSessionEnd, setCsrf, setTabKey } from './client.ts';
 import { Keys } from './Keys.tsx';
 import { Overview } from './Overview.tsx';
 import { Search } from './Search.tsx';
@@ -27,6 +27,12 @@ export default function Dashboard({ path }: { path: string }) {
       setCsrf(data?.csrf_token ?? null);
       setSession(data ?? null);
     });
+    onSessionEnd(() => {
+      setCsrf(null);
+      setTabKey(null);
+      setSession(null);
+    });
+    return () => onSessionEnd(null);
   }, []);
 
   if (session === 'loading') return <p aria-busy="true">{s.loading}</p>;
