@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -163,7 +164,7 @@ describe('web app: the dashboard in Chromium', function () {
     await noViolations();
   });
 
-  it('registers a webhook at a local HTTPS receiver, pings it, and shows its deliveries with replay', async () => {
+  it('registers a webhook at a local HTTPS receiver, pings it, shows its deliveries with replay, rotates its secret, edits it', async () => {
     await go('Webhooks');
     await page.getByLabel('URL (HTTPS)').fill(receiver.url);
     await page.getByLabel('Application numbers (comma-separated)').fill('4100001');
@@ -197,6 +198,26 @@ describe('web app: the dashboard in Chromium', function () {
     await receiver.waitFor(delivered + 1);
     const again = receiver.received.at(-1)!;
     expect(JSON.parse(again.body).trademark.application_number).to.equal('4100001');
+
+    // A new signing secret, shown once, signs the next ping.
+    await hook.getByRole('button', { name: 'Rotate signing secret' }).click();
+    const secret = await hook.getByLabel('Signing secret (shown once)').inputValue();
+    expect(secret).to.match(/^whsec_/);
+    await hook.getByRole('button', { name: 'Send a test ping' }).click();
+    await receiver.waitFor(delivered + 2);
+    const ping = receiver.received.at(-1)!;
+    const signature = `sha256=${createHmac('sha256', secret).update(ping.body).digest('hex')}`;
+    expect(ping.headers['x-nishaan-signature']).to.equal(signature);
+
+    // Edited: switched off.
+    await hook.getByRole('button', { name: 'Edit' }).click();
+    await hook.getByLabel('Active').uncheck();
+    await hook.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('listitem', { name: receiver.url })
+      .getByText(/— inactive/)
+      .waitFor();
+    expect((await web.t.deps.db('webhooks').first('active')).active).to.equal(false);
   });
 
   it('watches for similar filings through that webhook', async () => {
