@@ -164,7 +164,7 @@ describe('web app: the dashboard in Chromium', function () {
     await noViolations();
   });
 
-  it('registers a webhook at a local HTTPS receiver, pings it, shows its deliveries with replay, rotates its secret, edits it', async () => {
+  it('registers a webhook at a local HTTPS receiver, pings it, replays a delivery from its log, rotates its secret, edits it', async () => {
     await go('Webhooks');
     await page.getByLabel('URL (HTTPS)').fill(receiver.url);
     await page.getByLabel('Application numbers (comma-separated)').fill('4100001');
