@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { AppError } from '../errors.ts';
 
 /** What a new dashboard session hands the browser: the cookie value, its CSRF token and lifetime. */
 export interface NewSession {
@@ -24,6 +25,18 @@ export class SessionStore {
     private readonly ttlSeconds: number,
   ) {}
 
+  /** A Redis call; Redis away is a 503 (no session starts or is accepted: it fails closed), not a 500. */
+  private async call<T>(f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (err) {
+      throw new AppError(
+        'service_unavailable',
+        `dashboard sessions are unavailable just now; try again shortly (${(err as Error).message})`,
+      );
+    }
+  }
+
   private key(id: string): string {
     return `${this.prefix}:session:${createHash('sha256').update(id).digest('base64url')}`;
   }
@@ -40,23 +53,23 @@ export class SessionStore {
 
   async create(accountId: string): Promise<NewSession> {
     const id = randomBytes(32).toString('base64url');
-    await this.redis.set(this.key(id), accountId, 'EX', this.ttlSeconds);
+    await this.call(() => this.redis.set(this.key(id), accountId, 'EX', this.ttlSeconds));
     return { id, csrfToken: this.csrfToken(id), expiresIn: this.ttlSeconds };
   }
 
   /** The account of a live session, or null (unknown, expired, logged out, or not an id at all). */
   async account(id: string): Promise<string | null> {
     if (!ID_PATTERN.test(id)) return null;
-    return this.redis.get(this.key(id));
+    return this.call(() => this.redis.get(this.key(id)));
   }
 
   /** Seconds the session has left (0 when gone). */
   async ttl(id: string): Promise<number> {
     if (!ID_PATTERN.test(id)) return 0;
-    return Math.max(0, await this.redis.ttl(this.key(id)));
+    return Math.max(0, await this.call(() => this.redis.ttl(this.key(id))));
   }
 
   async end(id: string): Promise<void> {
-    if (ID_PATTERN.test(id)) await this.redis.del(this.key(id));
+    if (ID_PATTERN.test(id)) await this.call(() => this.redis.del(this.key(id)));
   }
 }

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import request from 'supertest';
+import { SessionStore } from '../../src/accounts/sessions.ts';
+import { AppError } from '../../src/errors.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -166,5 +169,23 @@ describe('dashboard cookie session (/user/v1/session/)', () => {
     expect((await request(t.app).get('/user/v1/session/').set('Cookie', cookie)).status).to.equal(401);
     const again = await request(t.app).delete('/user/v1/session/');
     expect(again.status, 'idempotent without a session').to.equal(200);
+  });
+  it('fails closed with a 503 when Redis is away: no session starts and none is accepted', async () => {
+    // Nothing listens on port 1: every command fails at once.
+    const away = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+    away.on('error', () => undefined);
+    const store = new SessionStore(away, 'test:away', 'secret', 60);
+    try {
+      for (const attempt of [() => store.create(a.accountId), () => store.account('x'.repeat(43))]) {
+        const err = await attempt().then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).to.be.instanceOf(AppError);
+        expect((err as AppError).code).to.equal('service_unavailable');
+      }
+    } finally {
+      away.disconnect();
+    }
   });
 });
