@@ -201,7 +201,8 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     for (let b = a + 1; b < drawing.length; b++) {
       const A = drawing[a];
       const B = drawing[b];
-      const g = Math.max(gap, Math.round(0.15 * Math.min(Math.max(A.x1 - A.x0, A.y1 - A.y0), Math.max(B.x1 - B.x0, B.y1 - B.y0))));
+      // Parts of one logo lie closer than 0.4 of the thicker one's short side: a rule (thin) reaches nothing.
+      const g = Math.max(gap, Math.round(0.4 * Math.max(Math.min(A.x1 - A.x0, A.y1 - A.y0), Math.min(B.x1 - B.x0, B.y1 - B.y0))));
       if (A.x0 - g <= B.x1 && B.x0 - g <= A.x1 && A.y0 - g <= B.y1 && B.y0 - g <= A.y1) parent[find(parent, a)] = find(parent, b);
     }
   }
@@ -357,15 +358,17 @@ function evenLight(d: Decoded): Decoded | null {
 
 /**
  * Components in lines of text: two or more of a height (within 2.2×), side by side on one line, a gap
- * under 1.2 heights apart, the line at least 2.5 heights long and its letters no taller than half the
- * ink. Words shrunk to the grid often join into one component: a lone one 3.5 times as long as it
- * is high and as short is a word too. A name beside a logo may be half its height.
+ * under 1.2 heights apart, the line at least 2.5 heights long and its letters no taller than 0.6 of the
+ * ink; or four or more making a line at least 4 heights long, however tall (a name as tall as the logo
+ * beside it). Words shrunk to the grid often join into one component: a lone one 3.5 times as long as it
+ * is high and no taller than an eighth of the ink is a word too. In a line, a component half as tall again
+ * as its letters' median stays drawing.
  */
 function markText(comps: Comp[], inkHeight: number): void {
   const letters = comps.filter((c) => {
     const h = c.y1 - c.y0 + 1;
     const w = c.x1 - c.x0 + 1;
-    return h >= 2 && h <= inkHeight * 0.5 && w / h <= 12;
+    return h >= 2 && h < inkHeight * 0.9 && w / h <= 12;
   });
   letters.sort((a, b) => a.x0 - b.x0);
   const parent = Int32Array.from(letters.keys());
@@ -394,9 +397,12 @@ function markText(comps: Comp[], inkHeight: number): void {
     const x1 = Math.max(...line.map((c) => c.x1));
     const h = median(line.map((c) => c.y1 - c.y0 + 1));
     const long = x1 - x0 + 1;
-    if ((line.length >= 2 && long >= 2.5 * h) || (line.length === 1 && long >= 3.5 * h && h <= inkHeight * 0.12)) {
-      for (const c of line) c.text = true;
-    }
+    const words =
+      (line.length >= 2 && long >= 2.5 * h && h <= inkHeight * 0.6) ||
+      (line.length >= 4 && long >= 4 * h) ||
+      (line.length === 1 && long >= 3.5 * h && h <= inkHeight * 0.12);
+    // A logo beside its name may join the line: what stands half as tall again as its letters is not one of them.
+    if (words) for (const c of line) if (c.y1 - c.y0 + 1 <= 1.5 * h) c.text = true;
   }
 }
 
