@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import sharp, { type OverlayOptions } from 'sharp';
+import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
 import { mergeHits, nearestLogos } from '../../src/logos/fanout.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
+import { findClip } from '../../src/logos/models.ts';
 import { findRegions, MAX_REGIONS, mergeScores, REGION_PENALTY } from '../../src/logos/regions.ts';
 import type { Nearest } from '../../src/logos/repository.ts';
 import { inkedIcon } from '../helpers/inkedIcon.ts';
@@ -135,6 +140,35 @@ describe('finding the logo in an upload', function () {
     const one = { grey: Buffer.from([0]), width: 1, height: 1, source: { width: 1, height: 1, format: 'png' as const } };
     expect(findRegions(one)).to.deep.equal([]);
     expect(findRegions(await decodeLogo(blank))).to.deep.equal([]);
+  });
+
+  it("gives a colour model (CLIP) the region's own pixels, in colour", async () => {
+    // The CLIP stand-in of test/fixtures/clip, in a models folder of its own.
+    const fixture = new URL('../fixtures/clip/model/', import.meta.url).pathname;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-regions-clip-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'clip'));
+      for (const f of ['vision_model.onnx', 'preprocessor_config.json']) fs.copyFileSync(path.join(fixture, f), path.join(dir, 'clip', f));
+      const clip = await loadEmbedder(findClip(dir)!, dir);
+      const bytes = await page('docker');
+      const img = new LogoImage(bytes, await decodeLogo(bytes));
+      const [first] = regionImages(img);
+      // The same pixels cut by hand from the page at the size it was decoded: the same vector.
+      const { box } = first.region;
+      const byHand = await sharp(bytes).resize(img.decoded.width, img.decoded.height, { fit: 'fill' }).extract(box).png().toBuffer();
+      const a = await clip.embed(first.image);
+      const b = await clip.embed(new LogoImage(byHand, await decodeLogo(byHand)));
+      let dot = 0;
+      for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+      expect(dot).to.be.greaterThan(0.999);
+      // And not the whole page's.
+      const whole = await clip.embed(img);
+      let far = 0;
+      for (let i = 0; i < a.length; i++) far += a[i] * whole[i];
+      expect(far).to.be.lessThan(dot);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('merges per mark: the best of the whole image and each crop less the penalty', () => {
