@@ -145,16 +145,21 @@ if (parts.has('uploads')) {
       'whole image alone -> with region finding (the whole image and its best regions, merged per mark)',
   );
   const kinds = Object.keys(u.recall[u.models[0]]);
-  console.log(`| kind | regions searched (mean; share with none) | find ms (mean / p95) | ${u.models.join(' | ')} |`);
-  console.log(`|---|---|---|${u.models.map(() => '---').join('|')}|`);
+  console.log(
+    '| kind | regions searched (mean; share with none) | find ms (mean / p95) | decode + find + embed ms (mean / p95) | ' +
+      `${u.models.join(' | ')} |`,
+  );
+  console.log(`|---|---|---|---|${u.models.map(() => '---').join('|')}|`);
   for (const k of kinds) {
     const g = u.regions[k];
     const t = u.findMs[k];
+    const e = u.searchMs[k];
     const cells = u.models.map((m) => {
       const r = u.recall[m][k];
       return `${f(r.whole.r1)} / ${f(r.whole.r10)} -> ${f(r.regions.r1)} / ${f(r.regions.r10)}`;
     });
-    console.log(`| ${k} | ${g ? `${g.mean}; ${f(g.clean)} %` : ''} | ${t ? `${t.mean} / ${t.p95}` : ''} | ${cells.join(' | ')} |`);
+    const timed = [t ? `${t.mean} / ${t.p95}` : '', e ? `${e.mean} / ${e.p95}` : ''];
+    console.log(`| ${k} | ${g ? `${g.mean}; ${f(g.clean)} %` : ''} | ${timed.join(' | ')} | ${cells.join(' | ')} |`);
   }
 }
 

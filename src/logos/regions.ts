@@ -4,14 +4,14 @@ import type { Decoded } from './image.ts';
 // shrunk to a grid of at most GRID cells a side, the background estimated from its border, the cells that
 // differ from it joined into connected components, lines of text (a row of components of one height, or
 // the word boxes OCR read) set aside, the rest grouped where they lie close, and the groups scored by
-// contrast, size and compactness. The best few become crops, each masked to its own drawing, that are
-// embedded beside the whole image (docs/logos.md, "Finding the logo in an upload").
+// contrast, size and compactness. The best few become crops, other drawing in their margins painted out and
+// their light evened, that are embedded beside the whole image (docs/logos.md, "Finding the logo in an upload").
 
 /** The most crops searched beside the whole image: at most 1 + MAX_REGIONS embeddings a search. */
 export const MAX_REGIONS = 3;
 /** A crop's similarity counts this much less than the whole image's when a mark's scores are merged. */
 export const REGION_PENALTY = 0.02;
-// The grid's longer side: a 1000-px upload is looked at in cells of about 6 px.
+// The grid's longer side: an upload, decoded at most 512 px a side (image.ts), is looked at in cells of 4 px or less.
 const GRID = 160;
 // A cell is ink when its mean difference from the background passes this (of 255), or the border's own spread.
 const INK = 24;
@@ -31,7 +31,7 @@ export interface Region {
   /** In the decoded image's pixels. */
   box: Box;
   score: number;
-  /** The decoded image cut to the box, everything but the region's own drawing painted background. */
+  /** The decoded image cut to the box, other components' ink in it painted background, its light evened. */
   decoded: Decoded;
 }
 
@@ -45,7 +45,6 @@ interface Comp {
   /** The sum of its cells' signed differences from the background: above 0 it is lighter. */
   lift: number;
   text: boolean;
-  group: number;
 }
 
 /** The median of a list of numbers (0 for none). */
@@ -105,7 +104,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   const stack: number[] = [];
   for (let i = 0; i < cell.length; i++) {
     if (label[i] >= 0 || dev[i] <= thr) continue;
-    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, lift: 0, text: false, group: comps.length };
+    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, lift: 0, text: false };
     label[i] = comps.length;
     stack.push(i);
     while (stack.length) {
