@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
+import { heightOf, registerFonts, type Style, write } from '../documents/pdfFonts.ts';
 import type { ClearanceReport, ReportProposal } from './reports.ts';
 import { RISK_COLOURS } from './reportWorkbook.ts';
 
@@ -50,6 +51,7 @@ export async function writeClearancePdf(
     margin: MARGIN,
     info: { Title: r.kind === 'batch' ? `Batch clearance ${r.id}` : `Clearance ${r.id}`, Author: 'Nishaan', Producer: 'Nishaan' },
   });
+  registerFonts(doc);
   doc.pipe(out);
   let drawn = 0;
   let skipped = 0;
@@ -123,11 +125,7 @@ async function proposal(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
     .stroke();
   doc.moveDown(0.4);
   const title = r.kind === 'batch' ? `Proposal ${p.index + 1} of ${r.total}: ` : 'Proposal: ';
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(14)
-    .fillColor('black')
-    .text(title + (p.word_mark ?? '(a logo without words)'));
+  write(doc.fontSize(14).fillColor('black'), title + (p.word_mark ?? '(a logo without words)'), 'bold');
   const top = doc.y;
   const textWidth = logo ? width - 90 : width;
   doc.font('Helvetica').fontSize(9);
@@ -147,7 +145,7 @@ async function proposal(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
   } else if (p.error) {
     lines.push(`Not screened: ${p.error.code}: ${p.error.message}`);
   }
-  for (const l of lines) doc.text(l, MARGIN, doc.y, { width: textWidth });
+  for (const l of lines) write(doc, l, 'regular', MARGIN, doc.y, { width: textWidth });
   if (logo) place(doc, logo, MARGIN + width - 80, top, 80);
   doc.y = Math.max(doc.y, logo ? top + 84 : doc.y);
   doc.x = MARGIN;
@@ -193,20 +191,19 @@ async function conflict(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
   const width = doc.page.width - 2 * MARGIN;
   const left = MARGIN + LOGOS_WIDTH + GAP;
   const textWidth = width - LOGOS_WIDTH - GAP - BADGE_WIDTH - GAP;
-  const lines: [string, string][] = [
-    ['Helvetica-Bold', `${x.application_number}  ${x.word_mark || '(device mark)'}  ·  class ${x.class_number}`],
-    ['Helvetica', `Status: ${text(x.status)}   Applied: ${text(x.application_date)}`],
-    ['Helvetica', `Owner: ${text(x.proprietor_name)}`],
+  const lines: [Style, string][] = [
+    ['bold', `${x.application_number}  ${x.word_mark || '(device mark)'}  ·  class ${x.class_number}`],
+    ['regular', `Status: ${text(x.status)}   Applied: ${text(x.application_date)}`],
+    ['regular', `Owner: ${text(x.proprietor_name)}`],
     [
-      'Helvetica',
+      'regular',
       `Overall ${x.overall_similarity_score} · words ${x.word_similarity_percentage}% · sound ${x.phonetic_similarity_percentage}%` +
         ` · logo ${x.visual_similarity_percentage}% · matched by ${x.matching_criteria}`,
     ],
-    // The standard fonts have no ↔ (WinAnsi): the class reasons' arrow is written as text arrows.
-    ['Helvetica-Oblique', x.reasons.length ? x.reasons.join('; ').replaceAll('↔', '<->') : 'no reason recorded'],
+    ['italic', x.reasons.length ? x.reasons.join('; ') : 'no reason recorded'],
   ];
   doc.fontSize(9);
-  const height = lines.reduce((h, [font, s]) => h + doc.font(font).heightOfString(s, { width: textWidth }) + 1, 0);
+  const height = lines.reduce((h, [style, s]) => h + heightOf(doc, s, style, { width: textWidth }) + 1, 0);
   const block = Math.max(height, mine || theirs ? THUMB : 0, 18) + 10;
   room(doc, block);
   const top = doc.y;
@@ -214,7 +211,7 @@ async function conflict(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
   if (theirs) place(doc, theirs, MARGIN + THUMB + GAP, top, THUMB);
   badge(doc, x.risk_level, MARGIN + width - BADGE_WIDTH, top);
   doc.y = top;
-  for (const [font, s] of lines) doc.font(font).fillColor('black').text(s, left, doc.y, { width: textWidth, paragraphGap: 1 });
+  for (const [style, s] of lines) write(doc.fillColor('black'), s, style, left, doc.y, { width: textWidth, paragraphGap: 1 });
   doc.x = MARGIN;
   doc.y = top + block;
 }

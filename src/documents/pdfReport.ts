@@ -4,6 +4,7 @@ import type { Category } from '../accounts/access.ts';
 import { tableCategories } from '../trademarks/gate.ts';
 import type { DetailRow } from '../trademarks/repository.ts';
 import type { LinkedTable } from '../trademarks/sql.ts';
+import { baselineOf, registerFonts, write } from './pdfFonts.ts';
 
 type Row = Record<string, unknown>;
 
@@ -65,6 +66,7 @@ export async function writeTrademarkPdf(r: TrademarkReport, out: Writable, opts:
       Producer: 'Nishaan',
     },
   });
+  registerFonts(doc);
   doc.pipe(out);
   try {
     await writeSections(doc, w, r);
@@ -89,10 +91,7 @@ async function writeSections(doc: PDFKit.PDFDocument, w: Bounded, r: TrademarkRe
   const m = r.mark;
   const width = doc.page.width - 2 * MARGIN;
   doc.font('Helvetica-Bold').fontSize(18).text(`Trade mark ${m.application_number}`);
-  doc
-    .font('Helvetica')
-    .fontSize(14)
-    .text(w.fit(m.word_mark || '(device mark without words)', 500));
+  write(doc.fontSize(14), w.fit(m.word_mark || '(device mark without words)', 500), 'regular');
   doc
     .fontSize(8)
     .fillColor('#555')
@@ -235,8 +234,10 @@ function heading(doc: PDFKit.PDFDocument, title: string): void {
 
 function pair(doc: PDFKit.PDFDocument, label: string, value: string, width: number): void {
   const y = doc.y;
-  doc.font('Helvetica-Bold').fontSize(9).text(label, MARGIN, y, { width: 120 });
-  doc.font('Helvetica').text(value, MARGIN + 125, y, { width: width - 125 });
+  // A value in a Devanagari font sits lower in its line: the label goes on the same baseline.
+  const baseline = baselineOf(doc.fontSize(9), value, 'regular');
+  doc.font('Helvetica-Bold').text(label, MARGIN, y, { width: 120, baseline });
+  write(doc, value, 'regular', MARGIN + 125, y, { width: width - 125 });
   doc.x = MARGIN;
 }
 
@@ -262,7 +263,7 @@ async function section(
         break;
       }
       await w.step();
-      doc.text(w.fit(line(rows[i])), { paragraphGap: 2 });
+      write(doc, w.fit(line(rows[i])), 'regular', undefined, undefined, { paragraphGap: 2 });
     }
   }
   // Named whether the gate left out the whole table or some of its rows (opposition filings).

@@ -423,8 +423,38 @@ describe("a clearance PDF's bounds", () => {
     expect(text).to.contain('Proposal 3 of 3: SUNRISE 2');
     expect(text).to.contain('8300014 SUNRISE 14').and.not.contain('8300015 SUNRISE 15');
     expect(text).to.contain('15 more conflicts not drawn: a report draws at most 15. The xlsx report lists them all.');
-    // The standard fonts have no ↔.
-    expect(text).to.contain('related class 32 <-> 30');
+    expect(text).to.contain('related class 32 ↔ 30');
+  });
+
+  it('prints Hindi proposals, marks and owners in an embedded Devanagari font, text that copies out', async () => {
+    const r = report(1);
+    const proposals = r.proposals;
+    r.proposals = async function* () {
+      for await (const p of proposals()) {
+        const [x] = p.answer!.results;
+        yield {
+          ...p,
+          word_mark: 'सूरज',
+          answer: { ...p.answer!, results: [{ ...x, word_mark: 'सूरज भारत', proprietor_name: 'सूरज भारत (SURAJ LTD)' }] },
+        };
+      }
+    };
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      write(chunk, _enc, cb) {
+        chunks.push(chunk);
+        cb();
+      },
+    });
+    const done = new Promise((resolve) => out.once('finish', resolve));
+    await writeClearancePdf(r, out);
+    await done;
+    const pdf = Buffer.concat(chunks);
+    const text = (await pdfText(pdf)).replace(/\s+/g, ' ');
+    expect(text).to.contain('Proposal 1 of 1: सूरज');
+    expect(text).to.contain('8300000 सूरज भारत · class 30').and.contain('Owner: सूरज भारत (SURAJ LTD)');
+    expect(text).to.contain('related class 32 ↔ 30');
+    expect(pdf.includes('/FontFile2'), 'a font is embedded').to.equal(true);
   });
 
   it('ends with a note when it takes longer than its time limit', async () => {

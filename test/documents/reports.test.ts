@@ -104,6 +104,33 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
     expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
   });
 
+  it('prints a Hindi mark and proprietor in an embedded Devanagari font, text that copies out', async () => {
+    await insertMarks(t.deps.db, [{ app: '4300001', mark: 'सूरज', owner: 'सूरज भारत (SURAJ FOODS)' }]);
+    await t.deps.db('status_history').insert({
+      id: 43_000,
+      application_number: '4300001',
+      old_status: 'नया आवेदन',
+      new_status: 'Registered',
+      changed_at: '2020-01-01T00:00:00Z',
+    });
+    const res = await fetchFile(await t.client(), '/v1/reports/trademarks/4300001/pdf/');
+    expect(res.status).to.equal(200);
+    const pdf = res.body as Buffer;
+    const text = (await pdfText(pdf)).replace(/[ \t]+/g, ' ');
+    expect(text).to.contain('Trade mark 4300001\nसूरज\n');
+    expect(text).to.contain('Word mark सूरज').and.contain('Proprietor सूरज भारत (SURAJ FOODS)');
+    expect(text).to.contain('2020-01-01 नया आवेदन -> Registered');
+    // Embedded, and as a subset: the whole font is 68 KB.
+    expect(pdf.includes('/FontFile2'), 'a font is embedded').to.equal(true);
+    expect(pdf.length).to.be.below(40_000);
+  });
+
+  it('embeds no font in a report all in Latin letters', async () => {
+    const res = await fetchFile(await t.client(), '/v1/reports/trademarks/4000001/pdf/');
+    expect(res.status).to.equal(200);
+    expect((res.body as Buffer).includes('/FontFile2')).to.equal(false);
+  });
+
   it('leaves out the sections the plan does not open, and says so', async () => {
     const c = await t.without('cat_oppositions', 'cat_documents');
     const res = await fetchFile(c, '/v1/reports/trademarks/4000001/pdf/');
