@@ -73,7 +73,7 @@ export interface Run {
 /**
  * s as runs of one font each. A letter stays in the run before it while that font has it; after a Noto
  * run the other Noto fonts come before Helvetica (a Latin word inside Hindi text, the letters of Śrī stay
- * in one family); the symbols font is only for what the others lack (it has Latin letters too).
+ * in one family), except in italic; the symbols font is only for what the others lack (it has Latin letters too).
  */
 export function runs(s: string, style: Style): Run[] {
   const [latin, ext, deva, symbols] = files(style).map(([name]) => name);
@@ -88,7 +88,8 @@ export function runs(s: string, style: Style): Run[] {
       last.text += ch;
       continue;
     }
-    const order = last && last.font !== standard && last.font !== symbols ? inNoto : plain;
+    // Not in italic: Noto Sans Devanagari has no italic, and the Latin around a Hindi word keeps its slant.
+    const order = style !== 'italic' && last && last.font !== standard && last.font !== symbols ? inNoto : plain;
     // The box for a letter no font has comes from the Devanagari font, not as a Latin letter from Helvetica.
     const font = order.find((f) => prints(f, cp)) ?? deva;
     if (last?.font === font) last.text += ch;
