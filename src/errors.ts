@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   email_taken: 409,
   key_limit_reached: 409,
   webhook_inactive: 409,
+  // A test ping in the delivery log: it is not a registry change to send again.
+  not_replayable: 409,
   job_not_finished: 409,
   precondition_failed: 412,
   payload_too_large: 413,

@@ -151,11 +151,11 @@ export class Deliverer {
 
 type Signer = (accountId: string) => unknown;
 
-/** The body of a test ping (no registry change behind it). */
-export function pingBody(webhookId: string, msgId: string) {
+/** The body of a test ping (no registry change behind it); event_id is the id it is logged under. */
+export function pingBody(webhookId: string, eventId: string) {
   return {
     event: PING_EVENT,
-    event_id: msgId,
+    event_id: eventId,
     webhook_id: webhookId,
     trademark: null,
     change: null,

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
+import { PING_EVENT } from './events.ts';
 
 export interface DeliveryKey {
   outboxId: number;
@@ -231,9 +232,13 @@ export class DeliveryRepository {
     });
   }
 
-  /** Drops delivery logs older than `days` (finished deliveries only). */
+  /** Drops delivery logs older than `days` (finished deliveries only), and the test pings' own events with them. */
   async purge(days: number): Promise<number> {
     const r = await this.db.raw(`delete from webhook_deliveries where status <> 'pending' and finished_at < now() - ? * interval '1 day'`, [
+      days,
+    ]);
+    await this.db.raw(`delete from outbox where event = ? and webhook_id is not null and created_at < now() - ? * interval '1 day'`, [
+      PING_EVENT,
       days,
     ]);
     return r.rowCount ?? 0;

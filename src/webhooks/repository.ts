@@ -3,6 +3,8 @@ import { DELIVERIES_CHANNEL } from '../db/channels.ts';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
 import type { z } from '../schema/zod.ts';
+import type { AttemptOutcome } from './deliveryRepository.ts';
+import { PING_EVENT } from './events.ts';
 import type { Delivery } from './schemas.ts';
 
 export interface WebhookRow {
@@ -170,18 +172,61 @@ export class WebhookRepository {
     return { count: total.rows[0].n as number, deliveries: rows.rows as DeliveryRow[] };
   }
 
+  /** The id the next test ping's event will have: drawn before sending, so the ping carries the id it is logged under. */
+  async nextEventId(): Promise<string> {
+    const r = await this.db.raw(`select nextval(pg_get_serial_sequence('outbox', 'id'))::text as id`);
+    return r.rows[0].id;
+  }
+
+  /**
+   * Logs a test ping already sent: an outbox row addressed to the webhook and already fanned out (so the
+   * relay never hands it to the queue and the changes feed never shows it), one finished delivery and its
+   * attempt. The webhook's failure count is not touched. Undefined when the webhook went in the meantime.
+   */
+  async recordPing(webhookId: string, eventId: string, o: AttemptOutcome): Promise<string | undefined> {
+    const r = await this.db.raw(
+      `with e as (
+         insert into outbox (id, event, application_number, changed_at, fanned_out_at, relayed_at, webhook_id)
+         select ?, ?, w.id::text, now(), now(), now(), w.id from webhooks w where w.id = ? returning id, webhook_id),
+       d as (
+         insert into webhook_deliveries (webhook_id, outbox_id, status, attempts, last_attempt_at, last_status_code, last_error,
+           queued_at, finished_at)
+         select e.webhook_id, e.id, ?, 1, now(), ?, ?, now(), now() from e returning id),
+       a as (
+         insert into webhook_attempts (delivery_id, attempt, status_code, latency_ms, error, response_excerpt)
+         select d.id, 1, ?, ?, ?, ? from d)
+       select id::text from d`,
+      [
+        eventId,
+        PING_EVENT,
+        webhookId,
+        o.ok ? 'delivered' : 'failed',
+        o.statusCode,
+        o.error,
+        o.statusCode,
+        o.latencyMs,
+        o.error,
+        o.excerpt?.replace(/\0/g, '') ?? null,
+      ],
+    );
+    return r.rows[0]?.id;
+  }
+
   /**
    * Starts a new round of attempts for a finished delivery (a pending one is left as it is), and asks
-   * the relay to hand it over (NOTIFY, delivered at commit). Undefined when it is not the account's.
+   * the relay to hand it over (NOTIFY, delivered at commit). A test ping is never sent again (it answers
+   * with its row unchanged: the service refuses it). Undefined when it is not the account's.
    */
   async replay(accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
     return this.db.transaction(async (trx) => {
       const r = await trx.raw(
         `update webhook_deliveries d set status = 'pending', round_start = d.attempts, next_attempt_at = now(), queued_at = null,
            finished_at = null
-         from webhooks w where w.id = d.webhook_id and w.account_id = ? and d.webhook_id = ? and d.id = ? and d.status <> 'pending'
+         from webhooks w, outbox o
+         where w.id = d.webhook_id and w.account_id = ? and d.webhook_id = ? and d.id = ? and d.status <> 'pending'
+           and o.id = d.outbox_id and o.event <> ?
          returning d.id`,
-        [accountId, webhookId, deliveryId],
+        [accountId, webhookId, deliveryId, PING_EVENT],
       );
       if (r.rows.length) await trx.raw('select pg_notify(?, ?)', [DELIVERIES_CHANNEL, '']);
       const row = await trx.raw(
@@ -197,7 +242,8 @@ export type DeliveryRow = z.infer<typeof Delivery>;
 
 const DELIVERY_SELECT = `
   select d.id::text, d.webhook_id, 'msg_' || d.outbox_id || '_' || replace(d.webhook_id::text, '-', '') as message_id,
-    d.outbox_id::text as event_id, o.event, o.application_number, d.status, d.attempts,
+    d.outbox_id::text as event_id, o.event,
+    case when o.event <> '${PING_EVENT}' then o.application_number end as application_number, d.status, d.attempts,
     case when d.status = 'pending' then ${isoTimestamp('d.next_attempt_at')} end as next_attempt_at,
     d.last_status_code, d.last_error, ${isoTimestamp('d.created_at')} as created_at, ${isoTimestamp('d.finished_at')} as finished_at,
     coalesce((select json_agg(json_build_object('attempt', a.attempt, 'attempted_at', ${isoTimestamp('a.attempted_at')},

@@ -153,8 +153,8 @@ export const Delivery = z
     webhook_id: z.string(),
     message_id: z.string().openapi({ description: 'The webhook-id header: the same on every attempt and replay' }),
     event_id: z.string(),
-    event: z.string(),
-    application_number: z.string(),
+    event: z.string().openapi({ description: 'An event of §6, or webhook.ping for a test ping (which cannot be replayed)' }),
+    application_number: z.string().nullable().openapi({ description: "The event's mark (null for a test ping)" }),
     status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
     attempts: z.number().int(),
     next_attempt_at: Ts.openapi({ description: 'When a pending delivery is tried next' }),
@@ -183,7 +183,12 @@ export const DeliveryList = z
 export const PingResult = z
   .object({
     event: z.literal('webhook.ping'),
+    event_id: z.string().openapi({ description: "The ping's event id, as in the body sent and the delivery log" }),
     message_id: z.string(),
+    delivery_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The delivery log entry of this ping (null if the webhook was deleted meanwhile)' }),
     delivered: z.boolean(),
     status_code: z.number().int().nullable(),
     latency_ms: z.number().int(),

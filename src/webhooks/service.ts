@@ -8,6 +8,7 @@ import { EVENT_NAMES, PING_EVENT } from './events.ts';
 import type { WebhookChanges, WebhookRepository, WebhookRow } from './repository.ts';
 import { unknownEvents } from './schemas.ts';
 import { generateSecret, type SecretBox } from './secrets.ts';
+import { messageId } from './signing.ts';
 
 export interface CreateInput {
   url: string;
@@ -138,21 +139,40 @@ export class WebhookService {
       });
     const d = await this.repo.replay(caller.accountId, id, deliveryId);
     if (!d) throw notFound(`delivery ${deliveryId} of webhook ${id}`);
+    if (d.event === PING_EVENT)
+      throw new AppError('not_replayable', 'a test ping is not sent again: send a new one with POST /user/v1/webhooks/{id}/test/', {
+        delivery_id: d.id,
+        event: d.event,
+      });
     return d;
   }
 
-  /** Sends a signed ping now and reports what the endpoint answered (not recorded, never counted as a failure). */
+  /**
+   * Sends a signed ping now and reports what the endpoint answered. The ping is logged as a delivery of
+   * webhook.ping with its one attempt, but never counts as a failure (nor clears the failure count).
+   */
   async ping(caller: Caller, id: string) {
     requireWebhooks(caller);
     const t = await this.repo.target(caller.accountId, id);
     if (!t) throw notFound(`webhook ${id}`);
-    const msgId = `msg_ping_${randomUUID().replace(/-/g, '')}`;
-    const body = JSON.stringify(pingBody(id, msgId));
+    const eventId = await this.repo.nextEventId();
+    const msgId = messageId(eventId, id);
+    const body = JSON.stringify(pingBody(id, eventId));
     const r = await this.client.post(t.url, signedRequest(this.box.open(t.secret, id), msgId, PING_EVENT, body), body);
+    const ok = isSuccess(r);
+    const deliveryId = await this.repo.recordPing(id, eventId, {
+      ok,
+      statusCode: r.status,
+      latencyMs: r.latencyMs,
+      error: r.error,
+      excerpt: ok ? null : r.excerpt,
+    });
     return {
       event: PING_EVENT as typeof PING_EVENT,
+      event_id: eventId,
       message_id: msgId,
-      delivered: isSuccess(r),
+      delivery_id: deliveryId ?? null,
+      delivered: ok,
       status_code: r.status,
       latency_ms: r.latencyMs,
       error: r.error,

@@ -164,7 +164,7 @@ describe('web app: the dashboard in Chromium', function () {
     await noViolations();
   });
 
-  it('registers a webhook at a local HTTPS receiver, pings it, replays a delivery from its log, rotates its secret, edits it', async () => {
+  it('registers a webhook, sees a test delivery (ping) in its log, replays a delivery, rotates its secret, edits it', async () => {
     await go('Webhooks');
     await page.getByLabel('URL (HTTPS)').fill(receiver.url);
     await page.getByLabel('Application numbers (comma-separated)').fill('4100001');
@@ -177,7 +177,13 @@ describe('web app: the dashboard in Chromium', function () {
     await receiver.waitFor(1);
     expect(JSON.parse(receiver.received[0]!.body).event).to.equal('webhook.ping');
     expect(receiver.received[0]!.headers['x-nishaan-signature']).to.match(/^sha256=/);
-    await hook.getByText('No deliveries yet.').waitFor();
+    // The ping is in the webhook's delivery log at once: event, no mark, delivered, one attempt, HTTP 200, and no replay.
+    const pinged = hook.getByRole('table', { name: 'Delivery log' }).locator('tbody tr');
+    await pinged.first().waitFor();
+    expect(await pinged.count()).to.equal(1);
+    const cells = await pinged.first().locator('td').allTextContents();
+    expect(cells.slice(1, 6)).to.deep.equal(['webhook.ping', '—', 'delivered', '1', '200']);
+    expect(await pinged.first().getByRole('button', { name: 'Replay' }).count()).to.equal(0);
 
     // Real deliveries: the register's next import changes the monitored mark, the workers deliver.
     workers = await startWorkers(web.t);
@@ -208,6 +214,12 @@ describe('web app: the dashboard in Chromium', function () {
     const ping = receiver.received.at(-1)!;
     const signature = `sha256=${createHmac('sha256', secret).update(ping.body).digest('hex')}`;
     expect(ping.headers['x-nishaan-signature']).to.equal(signature);
+    // The log reloads with it on top.
+    await hook.getByText(/^Test ping delivered: HTTP 200/).waitFor();
+    await until(
+      'the second ping in the log',
+      async () => (await log.locator('tbody tr').first().locator('td').nth(1).textContent()) === 'webhook.ping',
+    );
 
     // Edited: switched off.
     await hook.getByRole('button', { name: 'Edit' }).click();

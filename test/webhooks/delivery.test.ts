@@ -162,7 +162,62 @@ describe('webhooks: delivery of imported changes', () => {
     expect(res.body).to.deep.include({ event: 'webhook.ping', delivered: true, status_code: 200, error: null });
     const ping = receiver.received[before];
     expect(ping.headers['webhook-id']).to.equal(res.body.message_id);
-    expect((await verified(ping, hookA.secret)).event).to.equal('webhook.ping');
+    const body = await verified(ping, hookA.secret);
+    expect(body).to.deep.include({ event: 'webhook.ping', event_id: res.body.event_id, webhook_id: hookA.id, trademark: null });
+  });
+
+  it("logs each test ping in the webhook's delivery log with its one attempt, without counting failures or replaying it", async () => {
+    receiver.answer = (r) =>
+      r.path === '/a' && JSON.parse(r.body).event === 'webhook.ping' ? { status: 500, body: 'not today' } : { status: 200 };
+    try {
+      const failed = await full.post(`/user/v1/webhooks/${hookA.id}/test/`);
+      expect(failed.body).to.deep.include({ delivered: false, status_code: 500, error: 'HTTP 500' });
+      // Eleven failed pings in a row, one past the threshold that disables a webhook for its deliveries' failures.
+      for (let i = 0; i < 10; i++) expect((await full.post(`/user/v1/webhooks/${hookA.id}/test/`)).body.delivered).to.equal(false);
+      const log = await full.get(`/user/v1/webhooks/${hookA.id}/deliveries/?limit=100`);
+      expect(log.body.count).to.equal(8 + 1 + 11);
+      const pings = log.body.deliveries.filter((d: { event: string }) => d.event === 'webhook.ping');
+      expect(pings).to.have.length(12);
+      // Newest first: the eleven failed pings, then the one of the test before.
+      expect(pings[0]).to.deep.include({
+        status: 'failed',
+        attempts: 1,
+        last_status_code: 500,
+        application_number: null,
+        next_attempt_at: null,
+      });
+      expect(pings[10].id).to.equal(failed.body.delivery_id);
+      const first = pings[11];
+      expect(first).to.deep.include({
+        status: 'delivered',
+        attempts: 1,
+        last_status_code: 200,
+        last_error: null,
+        application_number: null,
+      });
+      expect(first.attempt_log).to.have.length(1);
+      expect(first.attempt_log[0]).to.deep.include({ attempt: 1, status_code: 200, error: null });
+      expect(first.message_id).to.equal(receiver.received.find((r) => JSON.parse(r.body).event === 'webhook.ping')!.headers['webhook-id']);
+      const logged = log.body.deliveries.find((d: { id: string }) => d.id === failed.body.delivery_id);
+      expect(logged).to.deep.include({ event_id: failed.body.event_id, message_id: failed.body.message_id, status: 'failed' });
+      expect(logged.attempt_log).to.have.length(1);
+      expect(logged.attempt_log[0]).to.deep.include({ attempt: 1, status_code: 500, error: 'HTTP 500', response_excerpt: 'not today' });
+      expect(logged.attempt_log[0].latency_ms).to.be.a('number');
+      const hook = (await full.get(`/user/v1/webhooks/${hookA.id}/`)).body;
+      expect(hook).to.deep.include({ status: 'active', failure_count: 0, disabled_reason: null });
+      expect(hook.stats).to.deep.include({ deliveries: 20, delivered: 9, failed: 11, last_failure_at: null });
+      const replay = await full.post(`/user/v1/webhooks/${hookA.id}/deliveries/${failed.body.delivery_id}/replay/`);
+      expect(replay.status).to.equal(409);
+      expect(replay.body.code).to.equal('not_replayable');
+      const after = (await full.get(`/user/v1/webhooks/${hookA.id}/deliveries/?status=failed`)).body.deliveries;
+      expect(after.find((d: { id: string }) => d.id === failed.body.delivery_id)).to.deep.include({ status: 'failed', attempts: 1 });
+      // A ping is sent once: nothing of it is left for the queue, and it is not a registry change in the feed.
+      expect(await t.deps.db('webhook_deliveries').where({ status: 'pending' })).to.have.length(0);
+      const feed = await request(t.app).get('/v1/changes/?since=0&limit=100').set('X-API-Key', full.account.key);
+      expect(feed.body.changes.map((c: { event: string }) => c.event)).not.to.include('webhook.ping');
+    } finally {
+      receiver.answer = () => ({ status: 200, body: 'ok' });
+    }
   });
 
   it('serves the same events to pollers through the changes feed, gated and charged like every read', async () => {

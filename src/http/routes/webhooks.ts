@@ -125,7 +125,9 @@ export function webhookRoutes(api: Api, { webhooks: s }: Pick<Services, 'webhook
     operationId: 'replayWebhookDelivery',
     feature: 'webhooks',
     summary: 'Send a delivery again: a new round of attempts (with retries) under the same webhook-id',
-    description: `${PLAN_NOTE} The webhook must be active (409 \`webhook_inactive\`). A delivery still pending is left as it is.`,
+    description:
+      `${PLAN_NOTE} The webhook must be active (409 \`webhook_inactive\`). A delivery still pending is left as it is. ` +
+      'A test ping is not sent again (409 `not_replayable`): send a new one.',
     params: S.DeliveryParams,
     response: S.Delivery,
     status: 202,
@@ -142,7 +144,8 @@ export function webhookRoutes(api: Api, { webhooks: s }: Pick<Services, 'webhook
     summary: 'Send a signed webhook.ping to the endpoint now and report its answer',
     description:
       `${PLAN_NOTE} Works for an inactive webhook too, so an endpoint can be checked before turning it on. ` +
-      'The ping is not recorded in the delivery log and never counts as a failure.',
+      'The ping is logged in the delivery log (event webhook.ping, one attempt, never retried or replayable) ' +
+      'and never counts as a failure.',
     params: S.WebhookParams,
     response: S.PingResult,
     errors: [403, 404],

@@ -86,7 +86,8 @@ function readFields(form: HTMLFormElement) {
   };
 }
 
-function Deliveries({ id }: { id: string }) {
+/** The delivery log; `version` changes when the page knows of a new entry (a test ping just logged). */
+function Deliveries({ id, version }: { id: string; version: number }) {
   const s = useDashStrings();
   const [rows, setRows] = useState<Schemas['WebhookDelivery'][] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -96,7 +97,7 @@ function Deliveries({ id }: { id: string }) {
       .then(({ data, error }) => (data ? setRows(data.deliveries) : setError(errorText(error, s.failed))));
   useEffect(() => {
     load();
-  }, [id]);
+  }, [id, version]);
   async function replay(deliveryId: string) {
     const { error } = await dash.POST('/user/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay/', {
       params: { path: { webhook_id: id, delivery_id: deliveryId } },
@@ -128,12 +129,13 @@ function Deliveries({ id }: { id: string }) {
               <tr key={d.id}>
                 <td>{d.created_at.slice(0, 16).replace('T', ' ')}</td>
                 <td class="dash-mono">{d.event}</td>
-                <td>{d.application_number}</td>
+                <td>{d.application_number ?? '—'}</td>
                 <td>{d.status}</td>
                 <td>{d.attempts}</td>
                 <td>{d.last_status_code ?? d.last_error ?? '—'}</td>
                 <td>
-                  {d.status !== 'pending' && (
+                  {/* A test ping is not a change to send again (409 not_replayable): the ping button sends a new one. */}
+                  {d.status !== 'pending' && d.event !== 'webhook.ping' && (
                     <button type="button" onClick={() => replay(d.id)}>
                       {s.replay}
                     </button>
@@ -152,6 +154,7 @@ function WebhookItem({ hook, reload }: { hook: Webhook; reload: () => void }) {
   const s = useDashStrings();
   const [editing, setEditing] = useState(false);
   const [ping, setPing] = useState<string | null>(null);
+  const [pings, setPings] = useState(0);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const path = { params: { path: { webhook_id: hook.id } } };
@@ -171,6 +174,7 @@ function WebhookItem({ hook, reload }: { hook: Webhook; reload: () => void }) {
     const { data, error } = await dash.POST('/user/v1/webhooks/{webhook_id}/test/', path);
     if (!data) return setPing(s.pingFail(errorText(error, s.failed)));
     setPing(data.delivered ? s.pingOk(String(data.status_code), data.latency_ms) : s.pingFail(data.error ?? String(data.status_code)));
+    setPings((n) => n + 1);
   }
   async function rotateSecret() {
     const next = newSecret();
@@ -226,7 +230,7 @@ function WebhookItem({ hook, reload }: { hook: Webhook; reload: () => void }) {
           </div>
         </form>
       )}
-      <Deliveries id={hook.id} />
+      <Deliveries id={hook.id} version={pings} />
     </li>
   );
 }
