@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
@@ -13,7 +12,7 @@ import { binary } from '../helpers/http.ts';
 import { type ImageServer, startImageServer } from '../helpers/imageServer.ts';
 import { addLogos, createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
 import { insertMarks } from '../helpers/marks.ts';
-import { pdfText } from '../helpers/pdf.ts';
+import { pdfText, writtenPdf } from '../helpers/pdf.ts';
 import { until } from '../webhooks/support.ts';
 
 // GET /v1/reports/clearance/{job_id}/pdf/ and …/xlsx/: a single clearance (its clearance_id) and a
@@ -405,17 +404,7 @@ describe("a clearance PDF's bounds", () => {
     logo: async () => null,
   });
   async function pdf(r: ClearanceReport, opts: Parameters<typeof writeClearancePdf>[2]): Promise<string> {
-    const chunks: Buffer[] = [];
-    const out = new Writable({
-      write(chunk, _enc, cb) {
-        chunks.push(chunk);
-        cb();
-      },
-    });
-    const done = new Promise((resolve) => out.once('finish', resolve));
-    await writeClearancePdf(r, out, opts);
-    await done;
-    return (await pdfText(Buffer.concat(chunks))).replace(/\s+/g, ' ');
+    return (await pdfText(await writtenPdf((out) => writeClearancePdf(r, out, opts)))).replace(/\s+/g, ' ');
   }
 
   it('draws at most its conflicts, still lists every proposal, and says how many it left out', async () => {
@@ -439,17 +428,7 @@ describe("a clearance PDF's bounds", () => {
         };
       }
     };
-    const chunks: Buffer[] = [];
-    const out = new Writable({
-      write(chunk, _enc, cb) {
-        chunks.push(chunk);
-        cb();
-      },
-    });
-    const done = new Promise((resolve) => out.once('finish', resolve));
-    await writeClearancePdf(r, out);
-    await done;
-    const pdf = Buffer.concat(chunks);
+    const pdf = await writtenPdf((out) => writeClearancePdf(r, out));
     const text = (await pdfText(pdf)).replace(/\s+/g, ' ');
     expect(text).to.contain('Proposal 1 of 1: सूरज');
     expect(text).to.contain('8300000 सूरज भारत · class 30').and.contain('Owner: सूरज भारत (SURAJ LTD)');

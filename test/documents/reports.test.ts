@@ -18,7 +18,7 @@ import type { Client } from '../helpers/app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { binary } from '../helpers/http.ts';
 import { insertMarks, SEARCH_RESULT_FIELDS } from '../helpers/marks.ts';
-import { pdfText } from '../helpers/pdf.ts';
+import { pdfText, writtenPdf } from '../helpers/pdf.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 import { standInApi } from '../helpers/standIn.ts';
 
@@ -267,18 +267,11 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
   it('ends a report that takes longer than its time limit with a note', async () => {
     const { report, read } = countedReport(50);
     let now = 0;
-    const chunks: Buffer[] = [];
-    const out = new Writable({
-      write(chunk, _enc, cb) {
-        chunks.push(chunk);
-        cb();
-      },
-    });
-    const done = new Promise((resolve) => out.once('finish', resolve));
     // A clock that moves one second each time it is read: five pieces of the report fit in five seconds.
-    await writeTrademarkPdf(report, out, { limits: { ...REPORT_LIMITS, ms: 5000 }, clock: () => (now += 1000) });
-    await done;
-    const text = (await pdfText(Buffer.concat(chunks))).replace(/\s+/g, ' ');
+    const pdf = await writtenPdf((out) =>
+      writeTrademarkPdf(report, out, { limits: { ...REPORT_LIMITS, ms: 5000 }, clock: () => (now += 1000) }),
+    );
+    const text = (await pdfText(pdf)).replace(/\s+/g, ' ');
     expect(text).to.contain('Application number').and.to.contain('Report cut short: making it took longer than 5 s.');
     expect(text).not.to.contain('Goods and services');
     expect(read()).to.equal(0);
