@@ -12,7 +12,7 @@
 // Reads the database only.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench SEARCH_SNAPSHOT=FILE npx tsx bench/clearance.ts \
 //     [--sample 1000] [--min-kind 100] [--sql 50] [--sql-timeout 5000] [--seed 21] [--latency 200] [--batch 1000]
-//     [--watches 10000] [--import 10000] [--logo-pairs 30] [--logos 300] [--index-logos N]
+//     [--watches 10000] [--import 10000] [--logo-pairs 30] [--logos 300] [--index-logos N] [--distinctive N]
 //     [--parts planted,logo,pairs,speed,batch,watch] (run in the order given)
 // The logo edit kind runs where the register's logos have vectors; --index-logos N first embeds, in this
 // process and without OCR, up to N logos that have none and writes their vectors (logo_vectors): for a small
@@ -27,7 +27,7 @@ import { kept } from '../src/clearance/results.ts';
 import { ClearanceService, type Screened } from '../src/clearance/service.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRoot } from '../src/root.ts';
-import { normaliseMark } from '../src/search/normalise.ts';
+import { normaliseMark, wordsOf } from '../src/search/normalise.ts';
 import { labelsOf } from '../src/search/statusGroups.ts';
 import { Analyser } from '../src/threats/analysis.ts';
 import { compareMarks, markForm } from '../src/threats/compare.ts';
@@ -58,6 +58,7 @@ const o = {
   logoPairs: Number(a.get('logo-pairs') ?? 30),
   logos: Number(a.get('logos') ?? 300),
   indexLogos: Number(a.get('index-logos') ?? 0),
+  distinctive: Number(a.get('distinctive') ?? 0),
   parts: (a.get('parts') ?? 'planted,logo,pairs,speed,batch,watch').split(','),
 };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
@@ -90,7 +91,7 @@ interface Mark {
 }
 // The pool the sample is drawn from: a seeded random order of live and pending marks with words; the
 // first --sample are the sample, the rest fill an edit kind that applies to too few of them.
-const poolSize = Math.max(o.sample * 20, o.sample + o.batch + o.watches);
+const poolSize = Math.max(o.sample * 20, o.sample + o.batch + o.watches) * (o.distinctive > 0 ? 5 : 1);
 const pool = (
   await c.query(
     `select application_number, word_mark, class_number from trademarks
@@ -100,7 +101,13 @@ const pool = (
     [livePending, String(o.seed)],
   )
 ).rows as Mark[];
-await c.query(`select 1`);
+if (o.distinctive > 0) {
+  // Only marks with a distinctive word (held by at most --distinctive marks of the register): a proposal can
+  // be told apart from the register's crowds of common-word marks only by such a word.
+  const rarest = (m: Mark) => Math.min(...wordsOf(normaliseMark(m.word_mark)).map((w) => engine.holders(w)));
+  pool.splice(0, pool.length, ...pool.filter((m) => rarest(m) <= o.distinctive));
+  console.log(`only marks with a word held by at most ${o.distinctive} marks: ${pool.length} of the random order`);
+}
 
 // The logo text index is built on first use: once before timing.
 await deps.logos.texts.search('WARM', 1);
