@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
+import { startClearanceBatchWorker } from '../../workers/clearanceBatch.ts';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { axeViolations, type BrowserSession, describeViolations, openBrowser, startWebApp, type WebApp } from '../helpers/browser.ts';
 import { addLogos, drawLogo, indexPending, type LogoTestApp, sharedSidecar } from '../helpers/logos.ts';
@@ -15,8 +16,8 @@ import { Receiver } from '../helpers/receiver.ts';
 import { importFixture, startWorkers, until, webhookEnv } from '../webhooks/support.ts';
 
 // The dashboard (web/src/dashboard/, docs/dashboard.md) in Chromium, one user's visit from signup on:
-// the cookie session, keys, usage, a webhook pinged at a local HTTPS receiver, a clearance with a logo
-// upload, the keyed search; axe-core on each page.
+// the cookie session, keys, usage, a webhook pinged at a local HTTPS receiver (the ping in its log), a
+// clearance with a logo upload, a batch clearance, the keyed search; axe-core on each page.
 describe('web app: the dashboard in Chromium', function () {
   this.timeout(180_000);
   let web: WebApp;
@@ -24,6 +25,7 @@ describe('web app: the dashboard in Chromium', function () {
   let page: Page;
   let receiver: Receiver;
   let workers: WebhookWorkers | undefined;
+  let batchWorker: ReturnType<typeof startClearanceBatchWorker> | undefined;
   let logoFile: string;
   const email = `dash-${Date.now()}@example.in`;
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-dash-'));
@@ -57,6 +59,7 @@ describe('web app: the dashboard in Chromium', function () {
   });
   after(async () => {
     await workers?.close();
+    await batchWorker?.close();
     await chrome?.close();
     await web?.close();
     await receiver?.close();
@@ -269,6 +272,41 @@ describe('web app: the dashboard in Chromium', function () {
         .subarray(0, 5)
         .toString(),
     ).to.equal('%PDF-');
+  });
+
+  it("screens a batch of names in the workers: follows its progress, shows each name's outcome, downloads its reports", async () => {
+    batchWorker = startClearanceBatchWorker(web.t.deps, { intervalMs: 60_000 });
+    await go('Clearance');
+    const batch = page.getByRole('region', { name: 'Batch clearance' });
+    await batch.getByLabel('Names to clear (one per line)').fill('SUNRISE FOODS\nKAVERI\n\nSUNRIZE');
+    await batch.getByLabel('Classes for every name (comma-separated numbers)').fill('30');
+    await batch.getByRole('button', { name: 'Screen every name' }).click();
+    await shows(batch.getByText(/^Batch completed \(0 not screened\)$/));
+    expect(await batch.getByRole('progressbar', { name: '3 of 3 names screened' }).getAttribute('value')).to.equal('3');
+    const rows = batch.getByRole('table', { name: 'Outcome per name' }).locator('tbody tr');
+    expect(await rows.count()).to.equal(3);
+    const sunrise = await rows.first().locator('td').allTextContents();
+    expect(sunrise[0]).to.equal('SUNRISE FOODS');
+    expect(sunrise[1]).to.match(/^(Low|Medium|High)$/);
+    expect(sunrise[2]).to.match(/^[1-9]\d* possible conflicts$/);
+    expect((await rows.nth(2).locator('td').first().textContent())?.trim()).to.equal('SUNRIZE');
+    const job = await web.t.deps.db('clearance_batches').orderBy('created_at', 'desc').first();
+    expect(job).to.include({ status: 'completed', total: 3 });
+    await noViolations();
+    // The whole job's reports, fetched with the tab's key.
+    for (const [button, ext, magic] of [
+      ['Batch report (PDF)', 'pdf', '%PDF-'],
+      ['Batch report (Excel)', 'xlsx', 'PK'],
+    ]) {
+      const [file] = await Promise.all([page.waitForEvent('download'), batch.getByRole('button', { name: button }).click()]);
+      expect(file.suggestedFilename()).to.equal(`clearance-${job.id}.${ext}`);
+      expect(
+        fs
+          .readFileSync((await file.path())!)
+          .subarray(0, magic.length)
+          .toString(),
+      ).to.equal(magic);
+    }
   });
 
   it('searches word marks with the keyed API and pages, searches by a logo upload; speaks Hindi', async () => {

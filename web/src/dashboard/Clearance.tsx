@@ -11,6 +11,22 @@ export function RiskBadge({ level }: { level: string }) {
   return <span class={`dash-risk dash-risk-${level.toLowerCase()}`}>{level}</span>;
 }
 
+/**
+ * A clearance's or batch clearance's report (keyed, so fetched with the tab's key), handed to the browser as a
+ * download. Returns the error answered, or null.
+ */
+export async function downloadReport(jobId: string, kind: 'pdf' | 'xlsx'): Promise<unknown> {
+  const at = kind === 'pdf' ? '/v1/reports/clearance/{job_id}/pdf/' : '/v1/reports/clearance/{job_id}/xlsx/';
+  const { data, error } = await dash.GET(at, { params: { path: { job_id: jobId } }, parseAs: 'blob' });
+  if (!data) return error ?? {};
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(data);
+  a.download = `clearance-${jobId}.${kind}`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+  return null;
+}
+
 /** Clearance of a proposed mark: name, classes and an optional logo; conflicts with risk, reasons and both logos side by side. */
 export function Clearance() {
   const s = useDashStrings();
@@ -40,17 +56,10 @@ export function Clearance() {
     setError(data ? null : errorText(error, s.failed));
   }
 
-  /** A report of this clearance (keyed, so fetched with the tab's key), handed to the browser as a download. */
   async function download(kind: 'pdf' | 'xlsx') {
     if (!result) return;
-    const at = kind === 'pdf' ? '/v1/reports/clearance/{job_id}/pdf/' : '/v1/reports/clearance/{job_id}/xlsx/';
-    const { data, error } = await dash.GET(at, { params: { path: { job_id: result.clearance_id } }, parseAs: 'blob' });
-    if (!data) return setError(errorText(error, s.failed));
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(data);
-    a.download = `clearance-${result.clearance_id}.${kind}`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+    const failed = await downloadReport(result.clearance_id, kind);
+    if (failed) setError(errorText(failed, s.failed));
   }
 
   return (

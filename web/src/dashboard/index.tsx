@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Link, navigate } from '../lib/router.tsx';
 import { Auth, type SessionInfo } from './Auth.tsx';
 import { Clearance } from './Clearance.tsx';
+import { ClearanceBatch } from './ClearanceBatch.tsx';
 import { dash, getTabKey, onSessionEnd, setCsrf, setTabKey } from './client.ts';
 import { Keys } from './Keys.tsx';
 import { Overview } from './Overview.tsx';
@@ -89,7 +90,12 @@ export default function Dashboard({ path }: { path: string }) {
       {section === 'keys' && <Keys />}
       {section === 'webhooks' && <Webhooks />}
       {section === 'watches' && <Watches />}
-      {section === 'clearance' && <Clearance />}
+      {section === 'clearance' && (
+        <>
+          <Clearance />
+          <ClearanceBatch />
+        </>
+      )}
       {section === 'search' && <Search />}
     </div>
   );

@@ -126,6 +126,17 @@ export const useDashStrings = defineStrings(
     next: 'Next',
     page: (from: number, to: number) => `Showing ${from}–${to}`,
     needKey: 'Set an API key for this tab above first.',
+    batchTitle: 'Batch clearance',
+    batchNames: 'Names to clear (one per line)',
+    batchClasses: 'Classes for every name (comma-separated numbers)',
+    runBatch: 'Screen every name',
+    batchProgress: (done: number, total: number) => `${done} of ${total} names screened`,
+    batchEnded: (status: string, errors: number) =>
+      status === 'completed' ? `Batch completed (${errors} not screened)` : `Batch failed (${errors} not screened)`,
+    batchResults: 'Outcome per name',
+    batchOutcome: 'Outcome',
+    batchPdf: 'Batch report (PDF)',
+    batchXlsx: 'Batch report (Excel)',
   },
   {
     title: 'डैशबोर्ड',
@@ -247,6 +258,17 @@ export const useDashStrings = defineStrings(
     next: 'अगला',
     page: (from: number, to: number) => `${from}–${to} दिखाए जा रहे हैं`,
     needKey: 'पहले ऊपर इस टैब के लिए API कुंजी सेट करें।',
+    batchTitle: 'बैच क्लीयरेंस',
+    batchNames: 'जाँचने के नाम (हर पंक्ति में एक)',
+    batchClasses: 'हर नाम के वर्ग (अल्पविराम से अलग संख्याएँ)',
+    runBatch: 'सभी नाम जाँचें',
+    batchProgress: (done: number, total: number) => `${total} में से ${done} नाम जाँचे गए`,
+    batchEnded: (status: string, errors: number) =>
+      status === 'completed' ? `बैच पूरा हुआ (${errors} नहीं जाँचे जा सके)` : `बैच विफल रहा (${errors} नहीं जाँचे जा सके)`,
+    batchResults: 'हर नाम का परिणाम',
+    batchOutcome: 'परिणाम',
+    batchPdf: 'बैच रिपोर्ट (PDF)',
+    batchXlsx: 'बैच रिपोर्ट (Excel)',
   },
 );
 
