@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import request from 'supertest';
 import { CATEGORIES } from '../../src/accounts/access.ts';
+import { DeliveryRepository } from '../../src/webhooks/deliveryRepository.ts';
 import { WebhookPayload } from '../../src/webhooks/schemas.ts';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -255,5 +256,22 @@ describe('webhooks: delivery of imported changes', () => {
     expect(bad.status).to.equal(400);
     expect(bad.body.details.map((d: { parameter: string }) => d.parameter).sort()).to.deep.equal(['events', 'since']);
     expect((await request(t.app).get('/v1/changes/')).status).to.equal(401);
+  });
+
+  it('prunes old test pings with the rest of the log: their deliveries, attempts and own outbox rows', async () => {
+    const db = t.deps.db;
+    const pings = (await db('outbox').where({ event: 'webhook.ping', webhook_id: hookA.id }).orderBy('id')).map((o) => o.id);
+    expect(pings).to.have.length(12);
+    const old = pings.slice(0, 2);
+    await db('outbox')
+      .whereIn('id', old)
+      .update({ created_at: db.raw(`now() - interval '31 days'`) });
+    await db('webhook_deliveries')
+      .whereIn('outbox_id', old)
+      .update({ finished_at: db.raw(`now() - interval '31 days'`) });
+    expect(await new DeliveryRepository(db).purge(30)).to.equal(2);
+    expect(await db('outbox').whereIn('id', old)).to.have.length(0);
+    expect(await db('outbox').whereIn('id', pings)).to.have.length(10);
+    expect((await full.get(`/user/v1/webhooks/${hookA.id}/deliveries/?limit=100`)).body.count).to.equal(18);
   });
 });
