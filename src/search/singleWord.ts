@@ -6,6 +6,7 @@ import { related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, soundRunsOf, takeRuns, typingLastWord } from './steps.ts';
 import {
+  nearSlot,
   S_ALL_WORDS,
   S_COMPOUND,
   S_EXACT,
@@ -51,7 +52,7 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   for (const r of related(v, w, false)) {
     if (r.level !== 1) break;
     const word = v.words[r.id];
-    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, word.length);
+    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, nearSlot(w, word));
   }
   s.close(S_NEAR);
 

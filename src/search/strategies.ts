@@ -1,5 +1,6 @@
 // SMART's strategies, strongest first. A mark is found by its strongest strategy only; results are
-// ordered by strategy, then spelling distance, then length of the mark, then application number.
+// ordered by strategy, then spelling distance, then length of the mark (near: shared letter triples,
+// then length; see nearSlot), then application number.
 // `near` comes before the other fuzzy and partial-word strategies because marks are compared as
 // wholes: a one-word mark a letter off the query (LEICA for LEIA, OPERA for OEPRA) is closer to it
 // than a word the query only ends or sits inside (ALTEX for LTEX), or a compound of other words.
@@ -54,7 +55,8 @@ const BANDS: [number, number][] = [
 
 /**
  * A result's score: the top of its strategy's band, less steps for spelling distance (near, spelling and
- * phonetic only, at most 3) and, within a step, for how much longer the mark is than the query.
+ * phonetic only, at most 3) and, within a step, for how much longer the mark is than the query (near: for
+ * the share of letter triples it misses, the order it is in).
  * Scores never increase down the result order.
  */
 export function score(strategy: number, dist: number, markLength: number, queryLength: number): number {
@@ -68,6 +70,41 @@ export function score(strategy: number, dist: number, markLength: number, queryL
   if (fuzzy) dist >>= 1;
   const step = fuzzy ? Math.floor((width + 1) / 4) : width + 1;
   const extra = Math.max(0, markLength - queryLength);
-  const forLength = Math.floor((extra * step) / (extra + queryLength + 1));
-  return high - Math.min(width, (fuzzy ? Math.min(dist, 3) : 0) * step + Math.min(step - 1, forLength));
+  // Within an edit, near matches are ordered by the letter triples they miss, so the score follows that.
+  const within =
+    strategy === S_NEAR
+      ? Math.floor((nearMiss(markLength) * step) / (NEAR_STEPS + 1))
+      : Math.floor((extra * step) / (extra + queryLength + 1));
+  return high - Math.min(width, (fuzzy ? Math.min(dist, 3) : 0) * step + Math.min(step - 1, within));
 }
+
+// A near match's place within its spelling distance. Marks one edit from the query tie by the thousand
+// (LEIA: LEICA, LEVA, LEIS, LIA…), and shortest first made every substitution and every dropped letter beat
+// the mark the query dropped a letter of, though that mark holds every piece of the query: LEICA keeps all
+// of LEIA's letter triples but one, LEVA loses three. So the tie goes first by the share of letter triples
+// the two words have in common (pg_trgm's measure, on the two words as wholes, in 16 steps), then by
+// length. Both travel in the hit's length slot: NEAR_LENGTH_BITS of length under the step.
+const NEAR_LENGTH_BITS = 6;
+const NEAR_LENGTH_MASK = (1 << NEAR_LENGTH_BITS) - 1;
+const NEAR_STEPS = 15;
+
+/** The letter triples of a word as pg_trgm forms them: two spaces before, one after. */
+function triples(word: string): Set<string> {
+  const padded = `  ${word} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  return out;
+}
+
+/** The length slot of a near match of `word` to the query word `query`: the share of triples they miss, then the length. */
+export function nearSlot(query: string, word: string): number {
+  const a = triples(query);
+  const b = triples(word);
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  const miss = Math.round((1 - shared / (a.size + b.size - shared)) * NEAR_STEPS);
+  return (miss << NEAR_LENGTH_BITS) | Math.min(word.length, NEAR_LENGTH_MASK);
+}
+
+/** The share of letter triples a near match misses, in steps of 1/NEAR_STEPS, from its length slot. */
+const nearMiss = (slot: number) => slot >> NEAR_LENGTH_BITS;

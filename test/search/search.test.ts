@@ -14,6 +14,9 @@ const MARKS: MarkSpec[] = [
   { app: '5000008', mark: 'SHREE GANESH', cls: 30 },
   { app: '5000009', mark: 'SRI GANESH', cls: 30 },
   { app: '5000010', mark: 'KINGFISHER', cls: 32 },
+  { app: '5000011', mark: 'LEVA', cls: 9 },
+  { app: '5000012', mark: 'LEICA', cls: 9 },
+  { app: '5000013', mark: 'LIA', cls: 9 },
   ...Array.from({ length: 25 }, (_, i) => ({
     app: String(5000100 + i),
     mark: `SUNRISE ${String.fromCharCode(65 + i)}`,
@@ -127,6 +130,15 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     expect(await strategy('SUNRISE', '5000005')).to.equal('near');
     expect(await strategy('SHRI%20GANESH', '5000009')).to.equal('spelling');
     expect(await strategy('SHREE%20GANESH', '5000009')).to.equal('phonetic');
+  });
+
+  it('ranks near marks equally far by the letter triples they keep, and scores never rise down the list', async () => {
+    // LEIA: LIA sounds alike (half a step closer); LEICA and LEVA are one edit each, LEICA keeps more of
+    // LEIA's triples though it is longer.
+    const { results } = (await search('word_mark=LEIA')).body as { results: { word_mark: string; strategy: string; score: number }[] };
+    const near = results.filter((r) => r.strategy === 'near').map((r) => r.word_mark);
+    expect(near).to.deep.equal(['LIA', 'LEICA', 'LEVA']);
+    for (let i = 1; i < results.length; i++) expect(results[i].score).to.be.at.most(results[i - 1].score);
   });
 
   for (const [qs, parameter] of [
