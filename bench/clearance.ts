@@ -38,10 +38,11 @@ import { engineWeights } from '../src/threats/weights.ts';
 import { TrademarkRepository } from '../src/trademarks/repository.ts';
 import type { MarkRow, WatchProbe } from '../src/watches/repository.ts';
 import { WatchIndex } from '../src/watches/watchIndex.ts';
-import { EDIT_KINDS, type EditKind, edit, Rng } from './clearance/edits.ts';
+import { EDIT_KINDS, type EditKind, edit } from './clearance/edits.ts';
 import { editLogo, LOGO_EDITS, logoModel } from './clearance/logoEdits.ts';
 import { logoPairs } from './clearance/logoPairs.ts';
 import { args, DEFAULT_URL } from './lib.ts';
+import { Rng } from './rng.ts';
 import { LABELLED_PAIRS } from './threats/labelledPairs.ts';
 
 const a = args();

@@ -31,6 +31,7 @@ import { loadSnapshot } from '../src/search/snapshot.ts';
 import type { Filter } from '../src/search/types.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 import { REAL_FROM } from './realMarks.ts';
+import { Rng } from './rng.ts';
 
 const a = args();
 const o = {
@@ -65,22 +66,6 @@ interface Case {
   appNo: number;
   /** The original's normalised text: a mark with the same text counts as found. */
   norm: string;
-}
-
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0 || 1;
-  }
-  next(): number {
-    this.s ^= this.s << 13;
-    this.s ^= this.s >>> 17;
-    this.s ^= this.s << 5;
-    return (this.s >>> 0) / 2 ** 32;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

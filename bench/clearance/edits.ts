@@ -2,6 +2,7 @@ import { normaliseMark, wordsOf } from '../../src/search/normalise.ts';
 import { relatedClasses } from '../../src/threats/classes.ts';
 import { descriptiveWords } from '../../src/threats/descriptive.ts';
 import { equivalents } from '../../src/threats/translations.ts';
+import type { Rng } from '../rng.ts';
 
 // The edits a copier makes to a mark to file something close to it (issue 21, item 6), written here
 // from how look-alike marks are made (a letter changed, a sound respelled the way Indian filings
@@ -18,25 +19,6 @@ export const EDIT_KINDS = [
   'join_split',
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
-
-export class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0 || 1;
-  }
-  next(): number {
-    this.s ^= this.s << 13;
-    this.s ^= this.s >>> 17;
-    this.s ^= this.s << 5;
-    return (this.s >>> 0) / 2 ** 32;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-}
 
 const VOWELS = 'AEIOU';
 const isVowel = (c: string) => VOWELS.includes(c);

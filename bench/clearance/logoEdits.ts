@@ -3,7 +3,7 @@ import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedder
 import { decodeLogo } from '../../src/logos/image.ts';
 import { MODELS_DIR, readManifest } from '../../src/logos/models.ts';
 import type { LogoProbe } from '../../src/threats/repository.ts';
-import type { Rng } from './edits.ts';
+import type { Rng } from '../rng.ts';
 
 // A copier's changes to a logo (issue 21, item 6): the picture recoloured, mirrored or cropped by a
 // tenth, filed under another name. Written with sharp, not with the logo model's training changes.

@@ -3,7 +3,7 @@ import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
 import { MODELS_DIR, readManifest } from '../../src/logos/models.ts';
 import { perturb } from '../logos/perturb.ts';
-import { Rng } from './edits.ts';
+import { Rng } from '../rng.ts';
 
 // Logo pairs from the simple-icons set (the icons the logo model was trained on: only the test split's,
 // which training never saw): one icon beside itself recoloured, mirrored or cropped is a confusing pair,
