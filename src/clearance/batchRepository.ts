@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
 import { eventSql } from '../webhooks/events.ts';
-import type { Screened } from './service.ts';
+import type { Screened } from './results.ts';
 
 // SQL of batch clearance (migrations/*_clearance_batches.ts). A proposal's answer and its credits are
 // written together by answer(), which only a pending row takes: a proposal is answered, and charged, once.

@@ -1,8 +1,7 @@
 import type { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { heightOf, registerFonts, type Style, write } from '../documents/pdfFonts.ts';
-import type { ClearanceReport, ReportProposal } from './reports.ts';
-import { RISK_COLOURS } from './reportWorkbook.ts';
+import { type ClearanceReport, type ReportProposal, RISK_COLOURS } from './reportModel.ts';
 
 // A clearance (or a batch) as a PDF: for each proposal its words, classes and logo, then each conflict
 // with its risk badge (colour and words), reasons, status, owner and application date, and the two logos

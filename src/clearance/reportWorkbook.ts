@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { ClearanceReport, ReportProposal } from './reports.ts';
+import { type ClearanceReport, type ReportProposal, RISK_COLOURS } from './reportModel.ts';
 
 // A clearance (or a batch) as an xlsx workbook. One "Conflicts" sheet for every proposal, with the
 // proposal's index and words in its first columns, rather than a sheet per proposal: a batch of 1,000
@@ -46,9 +46,6 @@ const PROPOSALS: { header: string; width: number; value: (p: ReportProposal) => 
   { header: 'low', width: 8, value: (p) => p.answer?.groups.risk_level.Low ?? null },
   { header: 'listed', width: 8, value: (p) => p.answer?.results.length ?? null },
 ];
-
-/** The risk badge's colour, as the PDF's. */
-export const RISK_COLOURS: Record<string, string> = { High: 'C62828', Medium: 'EF8F00', Low: '2E7D32' };
 
 const RISK_COLUMN = CONFLICTS.findIndex((c) => c.header === 'risk_level') + 1;
 const DATE_COLUMN = CONFLICTS.findIndex((c) => c.header === 'application_date') + 1;

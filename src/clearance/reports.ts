@@ -4,47 +4,15 @@ import type { GeneratedFile } from '../documents/reportService.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import type { ClearanceBatchRepository } from './batchRepository.ts';
+import type { ClearanceReport, ReportFormat, ReportProposal } from './reportModel.ts';
 import { writeClearancePdf } from './reportPdf.ts';
 import { writeClearanceWorkbook } from './reportWorkbook.ts';
 import type { ClearanceRepository } from './repository.ts';
-import type { Screened } from './service.ts';
 import { proposalLogoKey, thumbnail } from './thumbnail.ts';
 
 // GET /v1/reports/clearance/{id}/pdf/ and …/xlsx/: a single clearance (its clearance_id) or a batch
 // (its job_id) as a report. Both kinds are read through one model, ClearanceReport, proposal by
 // proposal, so a batch of 1,000 is never held whole. Logo thumbnails come from the object store only.
-
-export interface ReportProposal {
-  /** The proposal's place in its batch, from 0 (0 for a single clearance). */
-  index: number;
-  word_mark: string | null;
-  classes: number[];
-  /** Whether the proposal had a logo; its thumbnail is read through logoKey. */
-  hasLogo: boolean;
-  logoKey: string | null;
-  status: string[];
-  risk_level: string | null;
-  answer: Screened | null;
-  error: { code: string; message: string } | null;
-}
-
-export interface ClearanceReport {
-  kind: 'clearance' | 'batch';
-  id: string;
-  /** What the file is named after. */
-  title: string;
-  /** A batch's status (completed or failed); completed for a single clearance. */
-  status: string;
-  total: number;
-  createdAt: string;
-  finishedAt: string | null;
-  generatedAt: Date;
-  proposals(): AsyncIterable<ReportProposal>;
-  /** A logo as a PNG thumbnail from the object store, or null when it is not there or cannot be drawn. */
-  logo(key: string): Promise<Buffer | null>;
-}
-
-export type ReportFormat = 'pdf' | 'xlsx';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Batch proposals read from the database at a time. */

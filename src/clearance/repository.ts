@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
-import type { Screened } from './service.ts';
+import type { Screened } from './results.ts';
 
 // SQL of a clearance beyond the analysis (src/threats/repository.ts): where the marks listed keep their
 // logos, and the single clearances kept for their reports (migrations/*_clearances.ts).

@@ -3,6 +3,8 @@ import type { Finding } from '../threats/analysis.ts';
 import { reasonsOf } from '../threats/reasons.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { visualPercentage } from '../threats/service.ts';
+import type { LogoSource } from './logo.ts';
+import type { ClearanceInput } from './schemas.ts';
 
 // From the analysis's findings to what a clearance lists: the marks of the status groups and risk
 // levels asked for, their counts by risk level and by class, and each result with its reasons.
@@ -51,4 +53,20 @@ export function resultOf<L>(f: Finding, logo: L | null) {
     matching_criteria: f.criterion,
     reasons: reasonsOf(f.facts),
   };
+}
+
+/** A clearance's answer with each listed mark's logo as its object key. */
+export interface Screened {
+  query: {
+    word_mark: string | null;
+    logo: { source: LogoSource['kind']; model: string } | null;
+    risk_level: NonNullable<ClearanceInput['risk_level']> | null;
+    status: ClearanceInput['status'];
+    limit: number;
+    offset: number;
+  };
+  classes: number[];
+  count: number;
+  groups: ReturnType<typeof groupsOf>;
+  results: ReturnType<typeof resultOf<string | null>>[];
 }

@@ -7,7 +7,7 @@ import type { ObjectStore } from '../storage/objectStore.ts';
 import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
 import type { LogoSource, ProposedLogos } from './logo.ts';
 import type { ClearanceRepository } from './repository.ts';
-import { groupsOf, kept, resultOf } from './results.ts';
+import { groupsOf, kept, resultOf, type Screened } from './results.ts';
 import type { ClearanceInput } from './schemas.ts';
 import { proposalLogoKey, thumbnail } from './thumbnail.ts';
 
@@ -105,20 +105,4 @@ export class ClearanceService {
   signed(r: Screened, accountId: string) {
     return { ...r, results: r.results.map((x) => ({ ...x, logo_url: x.logo_url ? signedLink(this.store, x.logo_url, accountId) : null })) };
   }
-}
-
-/** A clearance's answer with each listed mark's logo as its object key. */
-export interface Screened {
-  query: {
-    word_mark: string | null;
-    logo: { source: LogoSource['kind']; model: string } | null;
-    risk_level: NonNullable<ClearanceInput['risk_level']> | null;
-    status: ClearanceInput['status'];
-    limit: number;
-    offset: number;
-  };
-  classes: number[];
-  count: number;
-  groups: ReturnType<typeof groupsOf>;
-  results: ReturnType<typeof resultOf<string | null>>[];
 }
