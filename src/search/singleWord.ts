@@ -6,7 +6,7 @@ import { related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, soundRunsOf, takeRuns, typingLastWord } from './steps.ts';
 import {
-  nearSlot,
+  nearSlots,
   S_ALL_WORDS,
   S_COMPOUND,
   S_EXACT,
@@ -49,10 +49,11 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   // Marks that are one word, a spelling variant of the query's: compared as wholes, they are closer
   // than a word the query ends or sits inside. A variant holding the query (ASUNRISE) stays a
   // suffix or substring match, where the contract's users look for it.
+  const nearSlot = nearSlots(w);
   for (const r of related(v, w, false)) {
     if (r.level !== 1) break;
     const word = v.words[r.id];
-    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, nearSlot(w, word));
+    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, nearSlot(word));
   }
   s.close(S_NEAR);
 

@@ -1,6 +1,6 @@
 // SMART's strategies, strongest first. A mark is found by its strongest strategy only; results are
 // ordered by strategy, then spelling distance, then length of the mark (near: shared letter triples,
-// then length; see nearSlot), then application number.
+// then length; see nearSlots), then application number.
 // `near` comes before the other fuzzy and partial-word strategies because marks are compared as
 // wholes: a one-word mark a letter off the query (LEICA for LEIA, OPERA for OEPRA) is closer to it
 // than a word the query only ends or sits inside (ALTEX for LTEX), or a compound of other words.
@@ -96,14 +96,19 @@ function triples(word: string): Set<string> {
   return out;
 }
 
-/** The length slot of a near match of `word` to the query word `query`: the share of triples they miss, then the length. */
-export function nearSlot(query: string, word: string): number {
+/**
+ * The length slot of each near match of a word to the query word `query`: the share of triples they miss,
+ * then the length. The query's triples are formed once, for all of its variants.
+ */
+export function nearSlots(query: string): (word: string) => number {
   const a = triples(query);
-  const b = triples(word);
-  let shared = 0;
-  for (const t of a) if (b.has(t)) shared++;
-  const miss = Math.round((1 - shared / (a.size + b.size - shared)) * NEAR_STEPS);
-  return (miss << NEAR_LENGTH_BITS) | Math.min(word.length, NEAR_LENGTH_MASK);
+  return (word) => {
+    const b = triples(word);
+    let shared = 0;
+    for (const t of a) if (b.has(t)) shared++;
+    const miss = Math.round((1 - shared / (a.size + b.size - shared)) * NEAR_STEPS);
+    return (miss << NEAR_LENGTH_BITS) | Math.min(word.length, NEAR_LENGTH_MASK);
+  };
 }
 
 /** The share of letter triples a near match misses, in steps of 1/NEAR_STEPS, from its length slot. */
