@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { logIn, signedUp } from '../../accounts/login.ts';
 import * as S from '../../accounts/schemas.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import type { Services } from '../../root.ts';
 import type { Api } from '../endpoint.ts';
 import { clientIp } from '../guard.ts';
@@ -31,15 +31,7 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
     errors: [409],
     handler: async ({ body }) => {
       const r = await d.accounts.signup(body);
-      return {
-        token: d.tokens.issue(r.accountId).token,
-        api_key: r.apiKey,
-        email: r.email,
-        name: r.name,
-        plan: body.plan,
-        subscription_status: 'trial' as const,
-        trial_ends_at: r.trialEndsAt?.toISOString() ?? null,
-      };
+      return { token: d.tokens.issue(r.accountId).token, ...signedUp(r, body.plan) };
     },
   });
 
@@ -61,11 +53,7 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
     response: S.LoginResponse,
     errors: [401, 429],
     handler: async ({ body, req }) => {
-      const { delayMs } = await d.limits.loginAttempt(body.email, clientIp(req));
-      if (delayMs > 0) await sleep(delayMs);
-      const account = await d.accounts.authenticate(body.email, body.password);
-      if (!account) throw new AppError('invalid_credentials', 'wrong email or password');
-      await d.limits.loginSucceeded(body.email);
+      const account = await logIn(d.accounts, d.limits, body.email, body.password, clientIp(req));
       const { token, expiresIn } = d.tokens.issue(account.id);
       return { token, token_type: 'Bearer' as const, expires_in: expiresIn, account };
     },

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
+import { logIn, signedUp } from '../../accounts/login.ts';
 import * as S from '../../accounts/schemas.ts';
 import * as T from '../../accounts/sessionSchemas.ts';
 import { AppError } from '../../errors.ts';
@@ -45,11 +45,7 @@ export function sessionRoutes(api: Api, d: D): void {
     errors: [401, 403, 429],
     handler: async ({ body, req, res }) => {
       refuseCrossSite(req);
-      const { delayMs } = await d.limits.loginAttempt(body.email, clientIp(req));
-      if (delayMs > 0) await sleep(delayMs);
-      const account = await d.accounts.authenticate(body.email, body.password);
-      if (!account) throw new AppError('invalid_credentials', 'wrong email or password');
-      await d.limits.loginSucceeded(body.email);
+      const account = await logIn(d.accounts, d.limits, body.email, body.password, clientIp(req));
       return { account, ...(await startSession(d, req, res, account.id)) };
     },
   });
@@ -71,12 +67,7 @@ export function sessionRoutes(api: Api, d: D): void {
       refuseCrossSite(req);
       const r = await d.accounts.signup(body);
       return {
-        api_key: r.apiKey,
-        email: r.email,
-        name: r.name,
-        plan: body.plan,
-        subscription_status: 'trial' as const,
-        trial_ends_at: r.trialEndsAt?.toISOString() ?? null,
+        ...signedUp(r, body.plan),
         account: { id: r.accountId, email: r.email, name: r.name },
         ...(await startSession(d, req, res, r.accountId)),
       };
