@@ -10,6 +10,8 @@ import { type Related, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, collect, HOLDING, soundRunsOf, takePairs, takeRuns, typingLastWord } from './steps.ts';
 import {
+  missesOf,
+  missSteps,
   S_ALL_WORDS,
   S_COMPOUND,
   S_EXACT,
@@ -21,6 +23,8 @@ import {
   S_SUBSTRING_CROSS,
   S_SUFFIX,
   S_WORD,
+  slotOf,
+  triples,
 } from './strategies.ts';
 
 const NONE = 9;
@@ -78,13 +82,17 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const whole = related(v, q.compact, false);
   const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact) : null;
   const max = maxEdits(q.compact.length);
+  const misses = missesOf(words.join(' '));
+  const takeWhole = (level: number) => {
+    for (const r of whole) if (r.level === level) s.takeWord(ix.post, r.id, r.dist + 1, 0, misses(v.words[r.id]));
+  };
   found.admit(4, s);
-  for (const r of whole) if (r.level === 1) s.takeWord(ix.post, r.id, r.dist + 1);
-  if (runs) takeRuns(s, runs, max, false);
+  takeWhole(1);
+  if (runs) takeRuns(ix, s, runs, max, false, misses);
   s.close(S_SPELLING);
   found.admit(5, s);
-  for (const r of whole) if (r.level === 2) s.takeWord(ix.post, r.id, r.dist + 1);
-  if (runs) takeRuns(s, runs, max, true);
+  takeWhole(2);
+  if (runs) takeRuns(ix, s, runs, max, true, misses);
   s.close(S_PHONETIC);
   admitPartial(ix, s);
 }
@@ -127,14 +135,15 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
   cands.gather(d);
   const { n, marks: cm, lengths: cl, infos: ci, bounds: cs, words: cw } = cands;
 
-  // Word id → what it is to each query word, packed as (query word << 8 | level << 4 | distance), in
+  // Word id → what it is to each query word, packed as (letter triples shared << 16 | query word << 8 |
+  // level << 4 | distance), in
   // chains through the search's scratch arrays (a Map lookup per word of every candidate costs more
   // than the rest of the classification); `has` says in a cache-sized bitmap which words have a chain.
   const { head, has, packed, next } = s.roleScratch(rel.reduce((m, rs) => m + rs.length, 0));
   let used = 0;
   rel.forEach((rs, i) => {
     for (const r of rs) {
-      packed[used] = (i << 8) | (r.level << 4) | Math.min(r.dist, 15);
+      packed[used] = (Math.min(r.shared, 0xffff) << 16) | (i << 8) | (r.level << 4) | Math.min(r.dist, 15);
       next[used] = head[r.id];
       head[r.id] = used++;
       has.add(r.id);
@@ -143,11 +152,15 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
   const hasWords = has.words;
   const level = new Uint8Array(k);
   const dist = new Uint8Array(k);
+  const shared = new Uint16Array(k);
   const at = new Int32Array(k);
+  // The query's letter triples, for a fuzzy match's share of them (missSteps).
+  const mine = triples(words.join(' ')).size;
   for (let c = 0; c < n; c++) {
     for (let i = 0; i < k; i++) {
       level[i] = NONE;
       dist[i] = 0;
+      shared[i] = 0;
     }
     const from = cs[2 * c];
     const to = cs[2 * c + 1];
@@ -156,12 +169,14 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
       if ((hasWords[w >>> 5] & (1 << (w & 31))) === 0) continue;
       for (let e = head[w]; e >= 0; e = next[e]) {
         const x = packed[e];
-        const i = x >>> 8;
+        const i = (x >>> 8) & 255;
         const lv = (x >>> 4) & 15;
         const ds = x & 15;
-        if (lv < level[i] || (lv === level[i] && ds < dist[i])) {
+        const sh = x >>> 16;
+        if (lv < level[i] || (lv === level[i] && (ds < dist[i] || (ds === dist[i] && sh > shared[i])))) {
           level[i] = lv;
           dist[i] = ds;
+          shared[i] = sh;
           at[i] = q;
         }
       }
@@ -178,11 +193,16 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
       continue;
     }
     let bucket: number;
+    let len = cl[c];
     if (worst === 0) {
       const at = runIn(cw, from, to, ids);
       bucket = at === 0 ? (to - from === k ? 0 : 1) : at > 0 ? 2 : 3;
       sum = 0;
     } else {
+      // A mark's letter triples are its words' (a text of n letters and spaces has n + 1 of them).
+      let sh = 0;
+      for (let i = 0; i < k; i++) sh += shared[i];
+      len = slotOf(missSteps(sh, mine, len + 1), len);
       bucket = worst === 1 ? 4 : 5;
       // The query's words in another order are half a step further (EAGLE GREN: EAGLE GREEN before GRIN EAGLE).
       for (let i = 1; i < k; i++) {
@@ -192,7 +212,7 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
         }
       }
     }
-    found.push(bucket, cm[c], sum, cl[c], ci[c]);
+    found.push(bucket, cm[c], sum, len, ci[c]);
   }
   for (const rs of rel) {
     for (const r of rs) {

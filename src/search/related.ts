@@ -1,5 +1,6 @@
 import { distanceFrom } from './editDistance.ts';
 import { maxEdits, romanise } from './normalise.ts';
+import { sharedTriples, triples } from './strategies.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /**
@@ -12,6 +13,9 @@ export interface Related {
   id: number;
   level: number;
   dist: number;
+  /** The word's letter triples (pg_trgm's), and how many of them the query word has too: see missSteps. */
+  size: number;
+  shared: number;
 }
 
 /** The spelling distance of a fuzzy match's `dist` (for scores). */
@@ -48,12 +52,16 @@ const memos = new WeakMap<Vocabulary, Map<string, Related[]>>();
 function find(v: Vocabulary, w: string, withSelf: boolean): Related[] {
   const out = new Map<number, Related>();
   const self = v.id(w);
-  if (withSelf && self >= 0) out.set(self, { id: self, level: 0, dist: 0 });
+  const mine = triples(w);
+  const add = (id: number, level: number, dist: number) => {
+    const theirs = triples(v.words[id]);
+    out.set(id, { id, level, dist, size: theirs.size, shared: sharedTriples(mine, theirs) });
+  };
+  if (withSelf && self >= 0) add(self, 0, 0);
   // Numbers sound like their words however short they are: 4 SEASONS and FOUR SEASONS, 7 UP and SEVEN UP.
   if (w.length >= 3 || /\d/.test(w)) {
     const alike = v.soundAlikes(w);
-    for (const [id, d] of v.variants(w, maxEdits(w.length)))
-      if (!out.has(id)) out.set(id, { id, level: 1, dist: 2 * d + (alike.has(id) ? 0 : 1) });
+    for (const [id, d] of v.variants(w, maxEdits(w.length))) if (!out.has(id)) add(id, 1, 2 * d + (alike.has(id) ? 0 : 1));
     // Digits against number words are compared as words (9 and NINE are 0 apart); other words as spelled.
     const digits = /\d/.test(w);
     let fromRomanised: ((b: string, max: number) => number) | null = null;
@@ -62,7 +70,7 @@ function find(v: Vocabulary, w: string, withSelf: boolean): Related[] {
       if (id === self || out.has(id)) continue;
       const x = v.words[id];
       const d = digits || /\d/.test(x) ? (fromRomanised ??= distanceFrom(romanise(w)))(romanise(x), 3) : fromWord(x, 3);
-      out.set(id, { id, level: 2, dist: 2 * d });
+      add(id, 2, 2 * d);
     }
   }
   return [...out.values()].sort((a, b) => a.level - b.level || a.dist - b.dist);

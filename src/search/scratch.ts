@@ -3,7 +3,7 @@ import { FilterCheck } from './filters.ts';
 import { Buckets, Candidates } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { RunScratch } from './soundRuns.ts';
-import { STRATEGY_COUNT } from './strategies.ts';
+import { SLOT_LENGTH_MASK, STRATEGY_COUNT, slotOf } from './strategies.ts';
 import { type Filter, INFO_LIMITS, MAX_DIST, MAX_LEN, type Postings, SORT_KEYS, sortKey } from './types.ts';
 import type { BitmapPool } from './wordSets.ts';
 
@@ -85,18 +85,28 @@ export class SearchScratch implements BitmapPool {
     for (let t = s; t < STRATEGY_COUNT; t++) this.bucketEnd[t] = this.count;
   }
 
-  /** Admits postings [from, to) of a family at spelling distance `dist` (lengths from the family, or `fixedLen`). */
-  take(f: Postings, from: number, to: number, dist: number, fixedLen = 0): void {
+  /**
+   * Admits postings [from, to) of a family at spelling distance `dist` (lengths from the family, or
+   * `fixedLen`). With `miss` (a fuzzy match's share of letter triples missed: slotOf in strategies.ts),
+   * the key's length slot is that share, then the length.
+   */
+  take(f: Postings, from: number, to: number, dist: number, fixedLen = 0, miss = -1): void {
     if (to <= from) return;
-    const base = Math.min(dist, MAX_DIST) * (MAX_LEN + 1);
+    let base = Math.min(dist, MAX_DIST) * (MAX_LEN + 1);
+    let cap = MAX_LEN;
+    if (miss >= 0) {
+      base += slotOf(miss, 0);
+      cap = SLOT_LENGTH_MASK;
+    }
+    const fixed = base + Math.min(fixedLen, cap);
     this.count = this.filtering
-      ? this.takeFiltered(f, from, to, base, base + Math.min(fixedLen, MAX_LEN))
-      : this.takeAll(f.marks, f.len, f.info, from, to, base, base + Math.min(fixedLen, MAX_LEN));
+      ? this.takeFiltered(f, from, to, base, fixed, cap)
+      : this.takeAll(f.marks, f.len, f.info, from, to, base, fixed, cap);
   }
 
   /** Admits every posting of `word` in a family. */
-  takeWord(f: Postings, word: number, dist: number, fixedLen = 0): void {
-    this.take(f, f.offsets[word], f.offsets[word + 1], dist, fixedLen);
+  takeWord(f: Postings, word: number, dist: number, fixedLen = 0, miss = -1): void {
+    this.take(f, f.offsets[word], f.offsets[word + 1], dist, fixedLen, miss);
   }
 
   // The hot loop of every search: one pass over postings, nothing but sequential reads, a bitmap in
@@ -109,6 +119,7 @@ export class SearchScratch implements BitmapPool {
     to: number,
     base: number,
     fixed: number,
+    cap: number,
   ): number {
     const seen = this.seen.words;
     const members = this.members;
@@ -128,7 +139,7 @@ export class SearchScratch implements BitmapPool {
       if (len === null) keys[c] = fixed;
       else {
         const l = len[p];
-        keys[c] = l > MAX_LEN ? base + MAX_LEN : base + l;
+        keys[c] = l > cap ? base + cap : base + l;
       }
       c++;
       const x = info[p];
@@ -140,7 +151,7 @@ export class SearchScratch implements BitmapPool {
   }
 
   // takeAll with the filters, kept apart so that the loop of an unfiltered search tests nothing more.
-  private takeFiltered(f: Postings, from: number, to: number, base: number, fixed: number): number {
+  private takeFiltered(f: Postings, from: number, to: number, base: number, fixed: number, cap: number): number {
     const seen = this.seen.words;
     const dead = this.hidden.words;
     const { marks, len, info } = f;
@@ -156,7 +167,7 @@ export class SearchScratch implements BitmapPool {
       if ((dead[w] & bit) !== 0 || (check !== null && !check.passes(m, x))) continue;
       this.members[c] = m;
       if (len === null) this.keys[c] = fixed;
-      else this.keys[c] = base + Math.min(len[p], MAX_LEN);
+      else this.keys[c] = base + Math.min(len[p], cap);
       c++;
       this.facetClassStatus[x & 0x3fff]++;
       this.facetTypeMode[(x >>> 14) & 0x3ff]++;
@@ -193,6 +204,14 @@ export class SearchScratch implements BitmapPool {
     if (seen.has(m)) return;
     seen.add(m);
     this.admit(m, dist, len, x);
+  }
+
+  /** takeOne for a fuzzy match missing `miss` steps of the query's letter triples (slotOf in strategies.ts). */
+  takeFuzzy(m: number, dist: number, miss: number): void {
+    const seen = this.seen;
+    if (seen.has(m)) return;
+    seen.add(m);
+    this.admit(m, dist, slotOf(miss, this.markLen[m]), this.info[m]);
   }
 
   private admit(m: number, dist: number, len: number, x: number): void {

@@ -6,7 +6,8 @@ import { related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, soundRunsOf, takeRuns, typingLastWord } from './steps.ts';
 import {
-  nearSlots,
+  missesOf,
+  missSteps,
   S_ALL_WORDS,
   S_COMPOUND,
   S_EXACT,
@@ -18,6 +19,8 @@ import {
   S_SUBSTRING_CROSS,
   S_SUFFIX,
   S_WORD,
+  slotOf,
+  triples,
 } from './strategies.ts';
 
 /**
@@ -49,11 +52,12 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   // Marks that are one word, a spelling variant of the query's: compared as wholes, they are closer
   // than a word the query ends or sits inside. A variant holding the query (ASUNRISE) stays a
   // suffix or substring match, where the contract's users look for it.
-  const nearSlot = nearSlots(w);
+  // The query word's letter triples, against each relative's (Related.shared).
+  const mine = triples(w).size;
   for (const r of related(v, w, false)) {
     if (r.level !== 1) break;
     const word = v.words[r.id];
-    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, nearSlot(word));
+    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, slotOf(missSteps(r.shared, mine, r.size), word.length));
   }
   s.close(S_NEAR);
 
@@ -79,17 +83,18 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   // BIKANERWALLA) are spelling variants when spelled within reach, sound-alikes otherwise.
   const runs = w.length >= 4 ? soundRunsOf(ix, s, w) : null;
   const max = maxEdits(w.length);
+  const misses = missesOf(w);
   let spellingDone = false;
   const closeSpelling = () => {
-    if (runs) takeRuns(s, runs, max, false);
+    if (runs) takeRuns(ix, s, runs, max, false, misses);
     s.close(S_SPELLING);
     spellingDone = true;
   };
   for (const r of related(v, w, false)) {
     if (r.level === 2 && !spellingDone) closeSpelling();
-    if (!done.has(r.id)) s.takeWord(post, r.id, r.dist);
+    if (!done.has(r.id)) s.takeWord(post, r.id, r.dist, 0, missSteps(r.shared, mine, r.size));
   }
   if (!spellingDone) closeSpelling();
-  if (runs) takeRuns(s, runs, max, true);
+  if (runs) takeRuns(ix, s, runs, max, true, misses);
   s.close(S_PHONETIC);
 }

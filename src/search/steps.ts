@@ -54,11 +54,20 @@ export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string): R
  * Admits the sound-alike runs spelled within `max` edits (as spelling variants, by spelling
  * distance) or, with `far`, those beyond it (as sound-alikes, by distance after romanisation).
  */
-export function takeRuns(s: SearchScratch, runs: RunHits, max: number, far: boolean): void {
+export function takeRuns(
+  ix: MarkIndex,
+  s: SearchScratch,
+  runs: RunHits,
+  max: number,
+  far: boolean,
+  misses: (text: string) => number,
+): void {
   const marks = runs.marks;
   for (let i = 0; i < runs.n; i++) {
+    const m = marks[i];
     const spelled = runs.spelled(i);
-    if (spelled > max === far) s.takeOne(marks[i], 2 * (far ? runs.sounded(i) : spelled));
+    if (spelled > max !== far || s.seen.has(m)) continue;
+    s.takeFuzzy(m, 2 * (far ? runs.sounded(i) : spelled), misses(ix.text(m)));
   }
 }
 

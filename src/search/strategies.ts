@@ -55,8 +55,8 @@ const BANDS: [number, number][] = [
 
 /**
  * A result's score: the top of its strategy's band, less steps for spelling distance (near, spelling and
- * phonetic only, at most 3) and, within a step, for how much longer the mark is than the query (near: for
- * the share of letter triples it misses, the order it is in).
+ * phonetic only, at most 3) and, within a step, for how much longer the mark is than the query (near,
+ * spelling and phonetic: for the share of letter triples it misses, the order they are in).
  * Scores never increase down the result order.
  */
 export function score(strategy: number, dist: number, markLength: number, queryLength: number): number {
@@ -70,46 +70,61 @@ export function score(strategy: number, dist: number, markLength: number, queryL
   if (fuzzy) dist >>= 1;
   const step = fuzzy ? Math.floor((width + 1) / 4) : width + 1;
   const extra = Math.max(0, markLength - queryLength);
-  // Within an edit, near matches are ordered by the letter triples they miss, so the score follows that.
-  const within =
-    strategy === S_NEAR
-      ? Math.floor((nearMiss(markLength) * step) / (NEAR_STEPS + 1))
-      : Math.floor((extra * step) / (extra + queryLength + 1));
+  // Within an edit, fuzzy matches are ordered by the letter triples they miss, so the score follows that.
+  const within = fuzzy
+    ? Math.floor((slotMiss(markLength) * step) / (MISS_STEPS + 1))
+    : Math.floor((extra * step) / (extra + queryLength + 1));
   return high - Math.min(width, (fuzzy ? Math.min(dist, 3) : 0) * step + Math.min(step - 1, within));
 }
 
-// A near match's place within its spelling distance. Marks one edit from the query tie by the thousand
-// (LEIA: LEICA, LEVA, LEIS, LIA…), and shortest first made every substitution and every dropped letter beat
-// the mark the query dropped a letter of, though that mark holds every piece of the query: LEICA keeps all
-// of LEIA's letter triples but one, LEVA loses three. So the tie goes first by the share of letter triples
-// the two words have in common (pg_trgm's measure, on the two words as wholes, in 16 steps), then by
-// length. Both travel in the hit's length slot: NEAR_LENGTH_BITS of length under the step.
-const NEAR_LENGTH_BITS = 6;
-const NEAR_LENGTH_MASK = (1 << NEAR_LENGTH_BITS) - 1;
-const NEAR_STEPS = 15;
+// A fuzzy match's place within its spelling distance. Matches one edit from the query tie by the thousand
+// (LEIA: LEICA, LEVA, LEIS, LIA…; SAI COLA: SAI CHOLA, SAI BOLA, SAI CHLA), and shortest first made every
+// substitution and every dropped letter beat the mark the query dropped a letter of, though that mark holds
+// every piece of the query: LEICA keeps all of LEIA's letter triples but one, LEVA loses three. So the tie
+// goes first by the share of letter triples the query and the mark have in common (pg_trgm's measure on the
+// two texts, in 16 steps), then by length. Both travel in the hit's length slot: SLOT_LENGTH_BITS of length
+// under the share missed.
+const SLOT_LENGTH_BITS = 6;
+export const SLOT_LENGTH_MASK = (1 << SLOT_LENGTH_BITS) - 1;
+const MISS_STEPS = 15;
 
-/** The letter triples of a word as pg_trgm forms them: two spaces before, one after. */
-function triples(word: string): Set<string> {
-  const padded = `  ${word} `;
+/** The length slot of a fuzzy match missing `miss` steps of triples, `len` characters long. */
+export const slotOf = (miss: number, len: number) => (miss << SLOT_LENGTH_BITS) | Math.min(len, SLOT_LENGTH_MASK);
+
+/** The share of letter triples a fuzzy match misses, in steps of 1/MISS_STEPS, from its length slot. */
+const slotMiss = (slot: number) => slot >> SLOT_LENGTH_BITS;
+
+/** The steps missed by two texts of `a` and `b` letter triples sharing `shared` (1 - pg_trgm's similarity). */
+export function missSteps(shared: number, a: number, b: number): number {
+  return Math.round((1 - shared / Math.max(1, a + b - shared)) * MISS_STEPS);
+}
+
+/** The letter triples of a text as pg_trgm forms them: each word with two spaces before, one after. */
+export function triples(text: string): Set<string> {
   const out = new Set<string>();
-  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  for (const word of text.split(' ')) {
+    if (!word) continue;
+    const padded = `  ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  }
   return out;
 }
 
-/**
- * The length slot of each near match of a word to the query word `query`: the share of triples they miss,
- * then the length. The query's triples are formed once, for all of its variants.
- */
-export function nearSlots(query: string): (word: string) => number {
-  const a = triples(query);
-  return (word) => {
-    const b = triples(word);
-    let shared = 0;
-    for (const t of a) if (b.has(t)) shared++;
-    const miss = Math.round((1 - shared / (a.size + b.size - shared)) * NEAR_STEPS);
-    return (miss << NEAR_LENGTH_BITS) | Math.min(word.length, NEAR_LENGTH_MASK);
-  };
+/** How many letter triples of `b` are in `a`. */
+export function sharedTriples(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const t of b) if (a.has(t)) shared++;
+  return shared;
 }
 
-/** The share of letter triples a near match misses, in steps of 1/NEAR_STEPS, from its length slot. */
-const nearMiss = (slot: number) => slot >> NEAR_LENGTH_BITS;
+/**
+ * The steps of triples a text misses against `query`, the query's triples formed once for all of the
+ * texts it is compared with.
+ */
+export function missesOf(query: string): (text: string) => number {
+  const a = triples(query);
+  return (text) => {
+    const b = triples(text);
+    return missSteps(sharedTriples(a, b), a.size, b.size);
+  };
+}

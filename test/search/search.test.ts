@@ -17,6 +17,9 @@ const MARKS: MarkSpec[] = [
   { app: '5000011', mark: 'LEVA', cls: 9 },
   { app: '5000012', mark: 'LEICA', cls: 9 },
   { app: '5000013', mark: 'LIA', cls: 9 },
+  { app: '5000014', mark: 'SAI BOLA', cls: 29 },
+  { app: '5000015', mark: 'SAI GOLA', cls: 29 },
+  { app: '5000016', mark: 'SAI CHOLA', cls: 29 },
   ...Array.from({ length: 25 }, (_, i) => ({
     app: String(5000100 + i),
     mark: `SUNRISE ${String.fromCharCode(65 + i)}`,
@@ -138,6 +141,15 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     const { results } = (await search('word_mark=LEIA')).body as { results: { word_mark: string; strategy: string; score: number }[] };
     const near = results.filter((r) => r.strategy === 'near').map((r) => r.word_mark);
     expect(near).to.deep.equal(['LIA', 'LEICA', 'LEVA']);
+    for (let i = 1; i < results.length; i++) expect(results[i].score).to.be.at.most(results[i - 1].score);
+  });
+
+  it('ranks spelling matches equally far by the letter triples of the whole mark they keep', async () => {
+    // SAI COLA: SAI GOLA sounds alike (half a step closer); SAI BOLA is a letter off, as is SAI CHOLA, which
+    // the query dropped a letter of and so keeps more of its triples, though it is longer.
+    const { results } = (await search('word_mark=SAI COLA')).body as { results: { word_mark: string; strategy: string; score: number }[] };
+    const spelling = results.filter((r) => r.strategy === 'spelling').map((r) => r.word_mark);
+    expect(spelling.slice(0, 3)).to.deep.equal(['SAI GOLA', 'SAI CHOLA', 'SAI BOLA']);
     for (let i = 1; i < results.length; i++) expect(results[i].score).to.be.at.most(results[i - 1].score);
   });
 
