@@ -105,15 +105,14 @@ export class Analyser {
     const day = p.filed === null ? Number.POSITIVE_INFINITY : Date.parse(p.filed) / 86_400_000;
     const candidates = new Map<string, Candidate>();
     // Read from the engine before any await: it may change between turns of the event loop.
-    for (const side of sides.values()) {
-      const context = {
-        day,
-        weight: roughWeights(engine, side.related),
-        standing: (cls: number, status: string, later: boolean) =>
-          standingFactor({ relation: closestClass(p.classes, cls).relation, live: !dead.has(status), later }),
-      };
-      for (const [a, row] of wordCandidates(engine, side.form, side.related, context)) if (!candidates.has(a)) candidates.set(a, { row });
-    }
+    const standing = (cls: number, status: string, later: boolean) =>
+      standingFactor({ relation: closestClass(p.classes, cls).relation, live: !dead.has(status), later });
+    const searched = [...sides.values()].map((side) => ({
+      form: side.form,
+      classes: side.related,
+      weight: roughWeights(engine, side.related),
+    }));
+    for (const [a, row] of wordCandidates(engine, searched, { day, standing })) candidates.set(a, { row });
     const self = p.leaveOut?.application;
 
     // Logo candidates: the vectors nearest the proposal's logo, and logos whose words match its words.

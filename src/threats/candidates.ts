@@ -1,7 +1,7 @@
 import { romanise } from '../search/normalise.ts';
-import { type MatchType, prepareQuery } from '../search/query.ts';
+import { type MatchType, type PreparedQuery, prepareQuery } from '../search/query.ts';
 import { classMask } from '../search/service.ts';
-import type { Filter } from '../search/types.ts';
+import type { IndexHit } from '../search/types.ts';
 import type { RegisterView } from '../search/view.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
 import type { MarkForm } from './compare.ts';
@@ -67,67 +67,163 @@ export const CANDIDATES = {
   farLengths: [5, 7],
 } as const;
 
-/** The analysed mark's filing day, the standing factor of another mark, and a cheap word weight (step 8). */
-export type HolderContext = Pick<HolderRanking, 'day' | 'standing' | 'weight'>;
+/** The analysed mark's filing day and the standing factor of another mark (step 8). */
+export type HolderContext = Pick<HolderRanking, 'day' | 'standing'>;
 
-/** Every candidate once, with its summary, read from the engine in the same turn as the searches. */
-export function wordCandidates(engine: RegisterView, form: MarkForm, classes: number[], context: HolderContext): Map<string, SummaryRow> {
+/** The proposal in one group of cognate classes: its form weighed in that trade, and a cheap word weight (step 8). */
+export interface CandidateSide {
+  form: MarkForm;
+  /** The group's classes; the sides' groups are disjoint. */
+  classes: number[];
+  weight: HolderRanking['weight'];
+}
+
+interface Search {
+  text: string;
+  want: number;
+  mode: MatchType;
+}
+
+/**
+ * Every candidate of every side once, with its summary, read from the engine in the same turn as the
+ * searches. Each side is searched as if alone, but a search that several sides make (the same words, mode
+ * and cap) is made once over all their classes and split (sharedSearch): most of a search's work does not
+ * depend on its classes.
+ */
+export function wordCandidates(engine: RegisterView, sides: CandidateSide[], context: HolderContext): Map<string, SummaryRow> {
   const out = new Map<string, SummaryRow>();
-  if (!form.words.length) return out;
-  const related: Filter = { classes: classMask(classes), status: null };
-  const add = (text: string, filter: Filter, want: number, mode: MatchType = 'SMART') => {
-    const q = prepareQuery(text, mode);
-    if (!q.words.length) return;
-    const hits = engine.search(q, filter, want, null).hits.filter((h) => !out.has(String(h.appNo)));
-    const rows = engine.summaries(hits);
-    for (const r of rows) out.set(r.application_number, r);
+  const form = sides[0]?.form;
+  if (!form?.words.length) return out;
+  // Each side's hits so far, as application numbers: what its holders (step 8) skip.
+  const found = sides.map(() => new Set<number>());
+  const summarised = new Set<number>();
+  const keep = (hits: IndexHit[], into: Set<number>[]) => {
+    const fresh = hits.filter((h) => !summarised.has(h.appNo));
+    for (const h of hits) for (const f of into) f.add(h.appNo);
+    for (const h of fresh) summarised.add(h.appNo);
+    for (const r of engine.summaries(fresh)) out.set(r.application_number, r);
   };
-  add(form.normalised, related, CANDIDATES.whole);
-  add(form.normalised, { classes: null, status: null }, CANDIDATES.anyClass);
-  if (form.words.length > 1) {
-    // A number is searched alone too: it is often what tells 9 SWEETS or 21 NO. 1 from the trade's others.
-    const words = mostDistinctive(form, CANDIDATES.words, true);
-    for (const { w } of new Map(words.map((x) => [x.w, x])).values()) add(w, related, CANDIDATES.perWord);
-  }
+  const variants = new Map<string, string[]>();
+  const searchAll = (each: (side: CandidateSide) => Search[]) => {
+    const shared = new Map<string, { s: Search; at: number[] }>();
+    sides.forEach((side, i) => {
+      for (const s of each(side)) {
+        // Several words SMART are searched per side: a shared search of them would often be made again alone.
+        const key = `${s.mode} ${s.want} ${s.text}${s.mode === 'SMART' && s.text.includes(' ') ? ` ${i}` : ''}`;
+        const x = shared.get(key) ?? { s, at: [] };
+        shared.set(key, x);
+        if (!x.at.includes(i)) x.at.push(i);
+      }
+    });
+    for (const { s, at } of shared.values()) {
+      const q = prepareQuery(s.text, s.mode);
+      if (!q.words.length) continue;
+      const hits = sharedSearch(
+        engine,
+        q,
+        at.map((i) => sides[i].classes),
+        s.want,
+      );
+      at.forEach((i, k) => keep(hits[k], [found[i]]));
+    }
+  };
   const n = form.words.length;
-  if (n >= 3) {
-    add(form.words.slice(1).join(' '), related, CANDIDATES.perPiece);
-    add(form.words.slice(0, -1).join(' '), related, CANDIDATES.perPiece);
-  }
-  for (const piece of pieces(engine, form.words)) add(piece, related, CANDIDATES.perPiece);
-  for (const variant of variantForms(engine, form)) add(variant, related, CANDIDATES.perVariant, 'EXACT');
-  const mine = new Map<string, number>();
-  form.words.forEach((w, i) => mine.set(w, (mine.get(w) ?? 0) + form.weights[i]));
-  const ranking: HolderRanking = { words: mine, total: form.weights.reduce((a, b) => a + b, 0), ...context };
-  const seen = new Set([...out.keys()].map(Number));
-  for (const w of new Set(mostDistinctive(form, CANDIDATES.words).map((x) => x.w))) {
-    const hits = holdersBy(engine, w, related.classes!, CANDIDATES.dominated, CANDIDATES.dominatedLimit, ranking, seen);
-    for (const h of hits) seen.add(h.appNo);
-    for (const r of engine.summaries(hits)) out.set(r.application_number, r);
-  }
-  form.words.forEach((w, i) => {
-    if (form.weights[i] < CANDIDATES.minWeight) return;
-    for (const e of equivalents(w).slice(0, CANDIDATES.equivalents)) add(e, related, CANDIDATES.perPiece);
+  // The whole mark in every class is the same search for every side.
+  const anyClass = prepareQuery(form.normalised, 'SMART');
+  searchAll((side) => {
+    const f = side.form;
+    const s: Search[] = [{ text: f.normalised, want: CANDIDATES.whole, mode: 'SMART' }];
+    if (n > 1) {
+      // A number is searched alone too: it is often what tells 9 SWEETS or 21 NO. 1 from the trade's others.
+      for (const { w } of mostDistinctive(f, CANDIDATES.words, true)) s.push({ text: w, want: CANDIDATES.perWord, mode: 'SMART' });
+    }
+    if (n >= 3) {
+      s.push({ text: f.words.slice(1).join(' '), want: CANDIDATES.perPiece, mode: 'SMART' });
+      s.push({ text: f.words.slice(0, -1).join(' '), want: CANDIDATES.perPiece, mode: 'SMART' });
+    }
+    for (const piece of pieces(engine, f.words)) s.push({ text: piece, want: CANDIDATES.perPiece, mode: 'SMART' });
+    for (const v of variantForms(engine, f, false, variants)) s.push({ text: v, want: CANDIDATES.perVariant, mode: 'EXACT' });
+    return s;
   });
+  if (anyClass.words.length) keep(engine.search(anyClass, { classes: null, status: null }, CANDIDATES.anyClass, null).hits, found);
+
+  const mine = new Map<string, number>();
+  sides.forEach((side, i) => {
+    const f = side.form;
+    mine.clear();
+    f.words.forEach((w, j) => mine.set(w, (mine.get(w) ?? 0) + f.weights[j]));
+    const ranking: HolderRanking = { words: mine, total: f.weights.reduce((a, b) => a + b, 0), weight: side.weight, ...context };
+    const classes = classMask(side.classes);
+    const seen = found[i];
+    for (const w of new Set(mostDistinctive(f, CANDIDATES.words).map((x) => x.w))) {
+      keep(holdersBy(engine, w, classes, CANDIDATES.dominated, CANDIDATES.dominatedLimit, ranking, seen), [seen]);
+    }
+  });
+
   const english = form.words.map((w, i) => form.meanings[i] ?? w);
-  if (n > 1 && english.some((w, i) => w !== form.words[i])) add(english.join(' '), related, CANDIDATES.perPiece);
-  for (const far of variantForms(engine, form, true)) add(far, related, CANDIDATES.perVariant, 'EXACT');
+  searchAll((side) => {
+    const f = side.form;
+    const s: Search[] = [];
+    f.words.forEach((w, i) => {
+      if (f.weights[i] < CANDIDATES.minWeight) return;
+      for (const e of equivalents(w).slice(0, CANDIDATES.equivalents)) s.push({ text: e, want: CANDIDATES.perPiece, mode: 'SMART' });
+    });
+    if (n > 1 && english.some((w, i) => w !== f.words[i])) s.push({ text: english.join(' '), want: CANDIDATES.perPiece, mode: 'SMART' });
+    for (const far of variantForms(engine, f, true, variants)) s.push({ text: far, want: CANDIDATES.perVariant, mode: 'EXACT' });
+    return s;
+  });
   return out;
 }
+
+/**
+ * A search made for several sides at once: over all their classes, for `want` hits times the sides, split
+ * by class. A search's hits come in an order its class filter does not change (the filter only leaves
+ * marks out), so a side's share of the hits is its own search's first hits when it has `want` of them,
+ * and all of them when the search found fewer hits than it asked for. Not so for several words searched
+ * SMART: their partial matching reads a bounded number of candidates passing the filter (src/search/
+ * partial.ts), so a wider filter can find fewer of a side's marks; such a side is searched alone.
+ */
+function sharedSearch(engine: RegisterView, q: PreparedQuery, groups: number[][], want: number): IndexHit[][] {
+  const alone = (classes: number[]) => engine.search(q, { classes: classMask(classes), status: null }, want, null).hits;
+  if (groups.length === 1) return [alone(groups[0])];
+  const sideOf = new Int8Array(64).fill(-1);
+  groups.forEach((g, k) => {
+    for (const c of g) sideOf[c] = k;
+  });
+  const asked = want * groups.length;
+  const all = engine.search(q, { classes: classMask(groups.flat()), status: null }, asked, null).hits;
+  const split = groups.map((): IndexHit[] => []);
+  const views = engine.views;
+  for (const h of all) {
+    const side = split[sideOf[views[h.delta ? 1 : 0].d.info[h.id] & 63]];
+    if (side.length < want) side.push(h);
+  }
+  const whole = all.length < asked && !bounded(q);
+  return split.map((hits, k) => (hits.length >= want || whole ? hits : alone(groups[k])));
+}
+
+/** Several words searched SMART: partial matching reads at most so many candidates of the filter's classes. */
+const bounded = (q: PreparedQuery) => q.mode === 'SMART' && q.words.length > 1;
 
 /**
  * The mark with one of its most distinctive words replaced by a spelling variant or sound-alike of the
  * register (RAZA → RAJA, SHREEZI DAIRY → SHREEJI DAIRY). Search finds such variants only after every
  * mark holding or starting with the mark itself, so a common mark's whole-mark search can be full before
  * its closest respellings; searched as marks of their own, their nearest forms come first. With `far`,
- * the respellings two edits away of the rare words among them (step 9).
+ * the respellings two edits away of the rare words among them (step 9). A word's respellings are kept in
+ * `memo` for the other sides.
  */
-function variantForms(engine: RegisterView, form: MarkForm, far = false): string[] {
+function variantForms(engine: RegisterView, form: MarkForm, far: boolean, memo: Map<string, string[]>): string[] {
   const out: string[] = [];
   const [min, max] = CANDIDATES.farLengths;
   for (const { w, i } of mostDistinctive(form, CANDIDATES.variantWords)) {
     if (far && (w.length < min || w.length > max || engine.holders(w) > CANDIDATES.farHolders)) continue;
-    const variants = far ? farWords(engine, w, CANDIDATES.variantsPerWord) : relatedWords(engine, w, CANDIDATES.variantsPerWord);
+    const key = `${far} ${w}`;
+    let variants = memo.get(key);
+    if (!variants) {
+      variants = far ? farWords(engine, w, CANDIDATES.variantsPerWord) : relatedWords(engine, w, CANDIDATES.variantsPerWord);
+      memo.set(key, variants);
+    }
     for (const v of variants) out.push([...form.words.slice(0, i), v, ...form.words.slice(i + 1)].join(' '));
   }
   return out;
