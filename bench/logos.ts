@@ -3,11 +3,15 @@
 // search, embedding time, and at scale: image search end to end and text logo search beside their
 // baselines, the HNSW build, and indexing throughput. Figures go to bench/RESULTS.md by hand.
 //
-//   npx tsx bench/logos.ts [--part quality,ocr,scale,uploads] [--vectors 1000000] [--queries 300] [--ocr 200]
-//     [--index-logos 200] [--db postgres://postgres@127.0.0.1:5432/nishaan_logo_bench] [--reuse yes] [--write-manifest yes]
+//   npx tsx bench/logos.ts [--part quality,ocr,scale,uploads,concepts] [--vectors 1000000] [--queries 300] [--ocr 200]
+//     [--distractors N] [--index-logos 200] [--db postgres://postgres@127.0.0.1:5432/nishaan_logo_bench] [--reuse yes]
+//     [--write-manifest yes]
 //
 // --part uploads (issue 22) is asked for by name: held-out logos on a page, a photographed label, a 30 % crop and
 // beside another name, with the ten perturbations, recall with and without region finding (--limit test icons).
+//
+// --part concepts (issue 22, item 2) is asked for by name: a held-out concept's icon from one set against the same
+// concept from the other sets among >= 20,000 distractors, every model (--distractors N: fewer, for a quick look).
 //
 // --reuse yes measures again on the database an earlier run filled (no load, no index build).
 //
@@ -17,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { MODELS_DIR, readManifest } from '../src/logos/models.ts';
 import { args } from './lib.ts';
+import { evaluateConcepts } from './logos/concepts.ts';
 import { evaluateOcr } from './logos/ocr.ts';
 import { evaluateQuality } from './logos/quality.ts';
 import { evaluateScale } from './logos/scale.ts';
@@ -160,6 +165,22 @@ if (parts.has('uploads')) {
     });
     const timed = [t ? `${t.mean} / ${t.p95}` : '', e ? `${e.mean} / ${e.p95}` : ''];
     console.log(`| ${k} | ${g ? `${g.mean}; ${f(g.clean)} %` : ''} | ${timed.join(' | ')} | ${cells.join(' | ')} |`);
+  }
+}
+
+if (parts.has('concepts')) {
+  const c = await evaluateConcepts(log, { distractors: a.has('distractors') ? Number(a.get('distractors')) : undefined });
+  out.concepts = c;
+  console.log(
+    `\nConcepts (issue 22): ${c.queries} queries of ${c.concepts} held-out concepts; gallery ${c.gallery} ` +
+      `(${c.distractors} distractors); held-out sets ${c.heldOutSets.join(', ')}; recall@1 / recall@10 / mAP, %`,
+  );
+  const rows = Object.keys(c.recall[c.models[0]]);
+  console.log(`| queries | n | ${c.models.join(' | ')} |`);
+  console.log(`|---|---|${c.models.map(() => '---').join('|')}|`);
+  for (const k of rows) {
+    const cells = c.models.map((m) => c.recall[m][k]).map((x) => `${f(x.r1)} / ${f(x.r10)} / ${f(x.map)}`);
+    console.log(`| ${k} | ${c.recall[c.models[0]][k].n} | ${cells.join(' | ')} |`);
   }
 }
 

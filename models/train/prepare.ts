@@ -2,12 +2,15 @@
 //   icons.u8   every simple-icons icon as a 112×112 alpha mask (row-major, one byte per pixel)
 //   texts.u8   text lines in the training fonts, as 28×192 alpha masks (added to logos as a distractor)
 //   meta.json  slug, identity group and split of each icon, and the array shapes
+//   sets.u8, sets-ink.u8  icons of the npm icon sets learnt or validated on (conceptSet.ts: roles train
+//              and val), 112×112 alpha and ink grey; meta.json's `sets` names each one's set, concept and role
 // Usage: npx tsx models/train/prepare.ts [outDir=var/logo-train]
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { iconMask } from '../../src/ingest/generator/raster.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
+import { conceptIcons, iconLayers } from './conceptSet.ts';
 import { loadIcons } from './iconSet.ts';
 
 const ICON = 112;
@@ -67,6 +70,17 @@ async function main(): Promise<void> {
     texts.set(await textMask(randomText(r), r.pick(TRAINING_FONTS), 14 + r.int(8)), t * TEXT_H * TEXT_W);
   }
   fs.writeFileSync(path.join(out, 'texts.u8'), texts);
+  // Concept training (v2): the set icons training may read, never the held-out sets, concepts or distractors.
+  const sets = conceptIcons().filter((i) => i.role === 'train' || i.role === 'val');
+  const alpha = Buffer.alloc(sets.length * ICON * ICON);
+  const ink = Buffer.alloc(sets.length * ICON * ICON);
+  for (let i = 0; i < sets.length; i++) {
+    const l = await iconLayers(sets[i], ICON);
+    alpha.set(l.alpha, i * ICON * ICON);
+    ink.set(l.ink, i * ICON * ICON);
+  }
+  fs.writeFileSync(path.join(out, 'sets.u8'), alpha);
+  fs.writeFileSync(path.join(out, 'sets-ink.u8'), ink);
   const counts = { train: 0, val: 0, test: 0 };
   for (const i of icons) counts[i.split]++;
   fs.writeFileSync(
@@ -77,9 +91,10 @@ async function main(): Promise<void> {
       texts: TEXTS,
       counts,
       icons: icons.map(({ slug, group, split }) => ({ slug, group, split })),
+      sets: sets.map(({ key, set, colour, concept, role }) => ({ key, set, colour, concept, role })),
     }),
   );
-  console.log(`${icons.length} icons (${JSON.stringify(counts)}), ${TEXTS} text lines -> ${out}`);
+  console.log(`${icons.length} icons (${JSON.stringify(counts)}), ${sets.length} set icons, ${TEXTS} text lines -> ${out}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
