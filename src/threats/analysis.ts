@@ -4,7 +4,7 @@ import type { SearchIndex } from '../search/manager.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import { wordCandidates } from './candidates.ts';
 import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
-import { compareMarks, type MarkForm, markForm, noEvidence, type WeightOf } from './compare.ts';
+import { compareMarks, type MarkForm, markForm, noEvidence, type PairMemo, remembering, type WeightOf } from './compare.ts';
 import { modelThresholds } from './models.ts';
 import type { PairFacts } from './reasons.ts';
 import type { LogoProbe, ThreatRepository } from './repository.ts';
@@ -93,11 +93,14 @@ export class Analyser {
     // One side per group of cognate classes asked for: classes of one group search and weigh alike.
     const sides = new Map<number, Side>();
     const ofClass = new Map<number, Side>();
+    // The words' likeness to candidates' words is the same in every trade: one memo for every side.
+    let pairs: PairMemo | undefined;
     for (const c of p.classes) {
       const related = relatedClasses(c);
       if (ofClass.has(c)) continue;
       const weightOf = engineWeights(engine, related);
-      const side = { related, weightOf, form: markForm(p.text, weightOf) };
+      const side = { related, weightOf, form: remembering(markForm(p.text, weightOf), pairs) };
+      pairs = side.form.pairs;
       sides.set(c, side);
       for (const r of related) ofClass.set(r, side);
     }
@@ -160,6 +163,7 @@ export class Analyser {
     const dead = await this.deadStatuses();
     const engine = await this.index.ready();
     const sides = new Map<number, { form: MarkForm; weightOf: WeightOf }>();
+    let pairs: PairMemo | undefined;
     const alike = modelThresholds(p.logo?.model ?? '');
     const out: Finding[] = [];
     for (const row of rows) {
@@ -167,7 +171,8 @@ export class Analyser {
       let side = sides.get(related[0]);
       if (!side) {
         const weightOf = engineWeights(engine, related);
-        sides.set(related[0], (side = { weightOf, form: markForm(p.text, weightOf) }));
+        sides.set(related[0], (side = { weightOf, form: remembering(markForm(p.text, weightOf), pairs) }));
+        pairs = side.form.pairs;
       }
       const f = score(p, side.form, side.weightOf, { row }, !dead.has(row.status), cosines.get(row.application_number), alike);
       if (f.score.overall >= PARAMS.thresholds.low) out.push(f);

@@ -21,6 +21,25 @@ export interface MarkForm {
   meanings: (string | undefined)[];
   /** Bit-parallel edit distance from each word and from the compact form, made on first use as the analysed side. */
   distances?: { words: ((b: string, max: number) => number)[]; compact: (b: string, max: number) => number };
+  /**
+   * As the analysed side, when given (remembering()): how alike each word is to the other marks' words met so
+   * far, by their text, in spelling and in sound. Candidates share their words (FOODS, SHREE, INDIA).
+   */
+  pairs?: PairMemo;
+}
+
+export interface PairMemo {
+  spelt: Map<string, number>[];
+  said: Map<string, number>[];
+}
+
+/**
+ * The form with a memo of its words' similarities to other words, for an analysis that compares it with many
+ * marks; `memo` (of another form of the same words, weighed in another trade) is shared when given.
+ */
+export function remembering(form: MarkForm, memo?: PairMemo): MarkForm {
+  form.pairs = memo ?? { spelt: form.words.map(() => new Map()), said: form.words.map(() => new Map()) };
+  return form;
 }
 
 /** How heavy a word is in a comparison, 0-1 (1: a word no other mark holds). */
@@ -131,9 +150,18 @@ export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Com
   // Word-by-word spellings are read by both alignments: computed once.
   a.distances ??= { words: a.words.map(distanceFrom), compact: distanceFrom(a.compact) };
   const d = a.distances;
-  const ortho = a.infos.map((x, i) => b.infos.map((y) => orthographicOf(x, y, d.words[i])));
+  const m = a.pairs;
+  const ortho = a.infos.map((x, i) => b.infos.map((y) => (m ? spelt(m.spelt[i], x, y, d.words[i]) : orthographicOf(x, y, d.words[i]))));
+  const said = (i: number, j: number) => {
+    if (ortho[i][j] === 1) return 1;
+    if (!m) return phonetic(a.infos[i].sound, b.infos[j].sound);
+    const memo = m.said[i];
+    let s = memo.get(b.words[j]);
+    if (s === undefined) memo.set(b.words[j], (s = phonetic(a.infos[i].sound, b.infos[j].sound)));
+    return s;
+  };
   const wordAligned = aligned(a, b, (i, j) => ortho[i][j], evidence?.spelt);
-  const soundAligned = aligned(a, b, (i, j) => (ortho[i][j] === 1 ? 1 : phonetic(a.infos[i].sound, b.infos[j].sound)), evidence?.said);
+  const soundAligned = aligned(a, b, said, evidence?.said);
   const translated = evidence
     ? translations(a, b, evidence.translated)
     : a.words.some((_, i) => b.words.some((_, j) => translates(a, b, i, j)));
@@ -146,6 +174,12 @@ export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Com
   const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
   if (evidence) evidence.runTogether = wholeWord > wordAligned || wholeSound > soundAligned;
   return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false, meaning };
+}
+
+function spelt(memo: Map<string, number>, x: WordInfo, y: WordInfo, distance: (b: string, max: number) => number): number {
+  let s = memo.get(y.text);
+  if (s === undefined) memo.set(y.text, (s = orthographicOf(x, y, distance)));
+  return s;
 }
 
 /** Every pair of words of the two marks that translate each other, added to `out`; whether there is any. */

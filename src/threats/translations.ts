@@ -81,8 +81,17 @@ for (const line of MEANINGS) {
 
 /** The meaning of a normalised word (its English word), or undefined when it has none listed. */
 export function meaningOf(word: string): string | undefined {
-  return MEANING.get(romanise(word));
+  // Asked for every word of every candidate: romanising is the cost, so each word's answer is kept.
+  let m = meanings.get(word);
+  if (m === undefined) {
+    if (meanings.size >= MEANINGS_KEPT) meanings.clear();
+    meanings.set(word, (m = MEANING.get(romanise(word)) ?? null));
+  }
+  return m ?? undefined;
 }
+
+const MEANINGS_KEPT = 200_000;
+const meanings = new Map<string, string | null>();
 
 /** The other words of the same meaning, in the other language(s): what a translated copy would say. */
 export function equivalents(word: string): string[] {

@@ -11,21 +11,41 @@ import { PARAMS, type ScoreParams, weightFor } from './score.ts';
  * Word weights from the register the engine holds, counted in the given classes (the mark's own and
  * cognate ones): a word many marks of that trade hold (ATTA, RICE in food) weighs little there, and
  * so does a word that describes that trade's goods or services (src/threats/descriptive.ts) however few
- * marks hold it. Memoised for one analysis.
+ * marks hold it. Memoised while the register's indexes stay the same (the calibration's other parameters
+ * for one call): an analysis weighs the words of a thousand candidates, and the next one mostly the same.
  */
 export function engineWeights(engine: RegisterView, classes: number[] | null, p: ScoreParams = PARAMS): WeightOf {
   const mask = classes ? classMask(classes) : null;
   const marks = marksIn(engine, mask);
   const cap = descriptiveCap(classes);
-  const memo = new Map<string, number>();
+  const memo = p === PARAMS ? keptWeights(engine, classes) : new Map<string, number>();
   return (w) => {
     let x = memo.get(w);
     if (x === undefined) {
       x = cap(w, weightFor(w, engine.holders(w, mask), marks, p));
+      if (memo.size >= KEPT_WEIGHTS) memo.clear();
       memo.set(w, x);
     }
     return x;
   };
+}
+
+// Weights by the register's indexes (a word's holders, and the marks of a trade, change only with them:
+// the last index is a new object whenever the base or the index of recent changes is replaced), then
+// by the classes weighed in. Emptied when full, like the words' infos (src/threats/similarity.ts).
+const KEPT_WEIGHTS = 200_000;
+const kept = new WeakMap<object, Map<string, Map<string, number>>>();
+
+function keptWeights(engine: RegisterView, classes: number[] | null): Map<string, number> {
+  const views = engine.views;
+  const at = views[views.length - 1];
+  if (!at) return new Map();
+  let byClasses = kept.get(at);
+  if (!byClasses) kept.set(at, (byClasses = new Map()));
+  const key = classes ? classes.join(',') : '*';
+  let memo = byClasses.get(key);
+  if (!memo) byClasses.set(key, (memo = new Map()));
+  return memo;
 }
 
 /**
