@@ -114,7 +114,8 @@ export const noEvidence = (): Evidence => ({ spelt: [], said: [], translated: []
 function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number, best?: WordMatch[]): number {
   let num = 0;
   let den = 0;
-  const bestOfB = new Float64Array(b.words.length);
+  if (bestScratch.length < b.words.length) bestScratch = new Float64Array(b.words.length);
+  const bestOfB = bestScratch.fill(0, 0, b.words.length);
   for (let i = 0; i < a.words.length; i++) {
     let m = 0;
     let at = -1;
@@ -137,6 +138,11 @@ function aligned(a: MarkForm, b: MarkForm, sim: (i: number, j: number) => number
   return den > 0 ? num / den : 0;
 }
 
+// Scratch of the comparisons (synchronous, never nested): a thousand candidates an analysis, each
+// compared word by word, would otherwise each allocate these.
+let bestScratch = new Float64Array(64);
+let orthoScratch = new Float64Array(256);
+
 /** Words of one listed meaning, whether or not in other words. */
 const sameMeaning = (a: MarkForm, b: MarkForm, i: number, j: number) => a.meanings[i] !== undefined && a.meanings[i] === b.meanings[j];
 /** Words of one listed meaning in other words (SURAJ and SUN, not SURAJ and SOORAJ). */
@@ -151,21 +157,28 @@ export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Com
   a.distances ??= { words: a.words.map(distanceFrom), compact: distanceFrom(a.compact) };
   const d = a.distances;
   const m = a.pairs;
-  const ortho = a.infos.map((x, i) => b.infos.map((y) => (m ? spelt(m.spelt[i], x, y, d.words[i]) : orthographicOf(x, y, d.words[i]))));
+  const nb = b.words.length;
+  if (orthoScratch.length < a.words.length * nb) orthoScratch = new Float64Array(a.words.length * nb);
+  const ortho = orthoScratch;
+  for (let i = 0; i < a.words.length; i++) {
+    const x = a.infos[i];
+    for (let j = 0; j < nb; j++)
+      ortho[i * nb + j] = m ? spelt(m.spelt[i], x, b.infos[j], d.words[i]) : orthographicOf(x, b.infos[j], d.words[i]);
+  }
   const said = (i: number, j: number) => {
-    if (ortho[i][j] === 1) return 1;
+    if (ortho[i * nb + j] === 1) return 1;
     if (!m) return phonetic(a.infos[i].sound, b.infos[j].sound);
     const memo = m.said[i];
     let s = memo.get(b.words[j]);
     if (s === undefined) memo.set(b.words[j], (s = phonetic(a.infos[i].sound, b.infos[j].sound)));
     return s;
   };
-  const wordAligned = aligned(a, b, (i, j) => ortho[i][j], evidence?.spelt);
+  const wordAligned = aligned(a, b, (i, j) => ortho[i * nb + j], evidence?.spelt);
   const soundAligned = aligned(a, b, said, evidence?.said);
   const translated = evidence
     ? translations(a, b, evidence.translated)
     : a.words.some((_, i) => b.words.some((_, j) => translates(a, b, i, j)));
-  const meaning = translated ? aligned(a, b, (i, j) => (sameMeaning(a, b, i, j) ? 1 : ortho[i][j])) : 0;
+  const meaning = translated ? aligned(a, b, (i, j) => (sameMeaning(a, b, i, j) ? 1 : ortho[i * nb + j])) : 0;
   // The whole marks run together are compared when a word was joined, split, added or dropped, or
   // either is one word. Two marks of as many words are compared word by word only: run together,
   // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
