@@ -57,12 +57,17 @@ export function markForm(text: string, weightOf: WeightOf): MarkForm {
   const normalised = bounded(normaliseMark(text), COMPARED_MAX);
   const words = wordsOf(normalised);
   const compact = words.join('');
+  let whole: WordInfo | undefined;
   return {
     normalised,
     words,
     compact,
     infos: words.map(wordInfo),
-    compactInfo: wordInfo(compact),
+    // Made when the marks are compared run together: two marks of as many words never are.
+    get compactInfo() {
+      whole ??= wordInfo(compact);
+      return whole;
+    },
     weights: words.map(weightOf),
     meanings: words.map(meaningOf),
   };
