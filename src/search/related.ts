@@ -1,6 +1,6 @@
 import { distanceFrom } from './editDistance.ts';
 import { maxEdits, romanise } from './normalise.ts';
-import { sharedTriples, triples } from './strategies.ts';
+import { shared, triples } from './strategies.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /**
@@ -54,8 +54,8 @@ function find(v: Vocabulary, w: string, withSelf: boolean): Related[] {
   const self = v.id(w);
   const mine = triples(w);
   const add = (id: number, level: number, dist: number) => {
-    const theirs = triples(v.words[id]);
-    out.set(id, { id, level, dist, size: theirs.size, shared: sharedTriples(mine, theirs) });
+    const x = shared(mine, v.words[id]);
+    out.set(id, { id, level, dist, size: x >>> 16, shared: x & 0xffff });
   };
   if (withSelf && self >= 0) add(self, 0, 0);
   // Numbers sound like their words however short they are: 4 SEASONS and FOUR SEASONS, 7 UP and SEVEN UP.
