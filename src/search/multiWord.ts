@@ -10,7 +10,7 @@ import { type Related, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, collect, HOLDING, soundRunsOf, takePairs, takeRuns, typingLastWord } from './steps.ts';
 import {
-  missesOf,
+  missOf,
   missSteps,
   S_ALL_WORDS,
   S_COMPOUND,
@@ -23,6 +23,7 @@ import {
   S_SUBSTRING_CROSS,
   S_SUFFIX,
   S_WORD,
+  shared,
   slotOf,
   triples,
 } from './strategies.ts';
@@ -70,10 +71,12 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   if (turned >= 0) s.takeWord(ix.post, turned, 0);
   s.partials.admit(ALL_WORDS_BUCKET, s);
   s.close(S_ALL_WORDS);
-  suffix(ix, s, words, ids);
+  // A first word of one letter is an initial (S FOODS), not the end of a word: every word ending in S
+  // would be read for it, as a one-word query of one or two letters has no suffix either.
+  if (words[0].length > 1) suffix(ix, s, words, ids);
   s.close(S_SUFFIX);
   s.close(S_SUBSTRING);
-  crossing(ix, s, words, ids);
+  if (words[0].length > 1) crossing(ix, s, words, ids);
   s.close(S_SUBSTRING_CROSS);
   // The query run together, spelled or sounding like a word (BIGBAZAAR for BIG BAZZAR) or a run of
   // words spaced otherwise (SHRI RAM FINANCE for SRIRAM FINANCE). A word run together is a half step
@@ -82,17 +85,17 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const whole = related(v, q.compact, false);
   const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact) : null;
   const max = maxEdits(q.compact.length);
-  const misses = missesOf(words.join(' '));
+  const mine = triples(words.join(' '));
   const takeWhole = (level: number) => {
-    for (const r of whole) if (r.level === level) s.takeWord(ix.post, r.id, r.dist + 1, 0, misses(v.words[r.id]));
+    for (const r of whole) if (r.level === level) s.takeWord(ix.post, r.id, r.dist + 1, 0, missOf(mine, shared(mine, v.words[r.id])));
   };
   found.admit(4, s);
   takeWhole(1);
-  if (runs) takeRuns(ix, s, runs, max, false, misses);
+  if (runs) takeRuns(ix, s, runs, max, false, mine);
   s.close(S_SPELLING);
   found.admit(5, s);
   takeWhole(2);
-  if (runs) takeRuns(ix, s, runs, max, true, misses);
+  if (runs) takeRuns(ix, s, runs, max, true, mine);
   s.close(S_PHONETIC);
   admitPartial(ix, s);
 }

@@ -69,6 +69,9 @@ function find(v: Vocabulary, w: string, withSelf: boolean): Related[] {
     for (const id of alike) {
       if (id === self || out.has(id)) continue;
       const x = v.words[id];
+      // A single letter is an initial, said by its name (S is "ess"): it sounds like no longer word,
+      // though its code is SAI's. Counted as one, every mark with an initial S matched SAI.
+      if (x.length === 1 && w.length > 1 && !digits && !/\d/.test(x)) continue;
       const d = digits || /\d/.test(x) ? (fromRomanised ??= distanceFrom(romanise(w)))(romanise(x), 3) : fromWord(x, 3);
       add(id, 2, 2 * d);
     }

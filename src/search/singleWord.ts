@@ -6,7 +6,6 @@ import { related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, soundRunsOf, takeRuns, typingLastWord } from './steps.ts';
 import {
-  missesOf,
   missSteps,
   S_ALL_WORDS,
   S_COMPOUND,
@@ -53,11 +52,11 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   // than a word the query ends or sits inside. A variant holding the query (ASUNRISE) stays a
   // suffix or substring match, where the contract's users look for it.
   // The query word's letter triples, against each relative's (Related.shared).
-  const mine = triples(w).size;
+  const mine = triples(w);
   for (const r of related(v, w, false)) {
     if (r.level !== 1) break;
     const word = v.words[r.id];
-    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, slotOf(missSteps(r.shared, mine, r.size), word.length));
+    if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, slotOf(missSteps(r.shared, mine.size, r.size), word.length));
   }
   s.close(S_NEAR);
 
@@ -83,18 +82,17 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   // BIKANERWALLA) are spelling variants when spelled within reach, sound-alikes otherwise.
   const runs = w.length >= 4 ? soundRunsOf(ix, s, w) : null;
   const max = maxEdits(w.length);
-  const misses = missesOf(w);
   let spellingDone = false;
   const closeSpelling = () => {
-    if (runs) takeRuns(ix, s, runs, max, false, misses);
+    if (runs) takeRuns(ix, s, runs, max, false, mine);
     s.close(S_SPELLING);
     spellingDone = true;
   };
   for (const r of related(v, w, false)) {
     if (r.level === 2 && !spellingDone) closeSpelling();
-    if (!done.has(r.id)) s.takeWord(post, r.id, r.dist, 0, missSteps(r.shared, mine, r.size));
+    if (!done.has(r.id)) s.takeWord(post, r.id, r.dist, 0, missSteps(r.shared, mine.size, r.size));
   }
   if (!spellingDone) closeSpelling();
-  if (runs) takeRuns(ix, s, runs, max, true, misses);
+  if (runs) takeRuns(ix, s, runs, max, true, mine);
   s.close(S_PHONETIC);
 }

@@ -3,6 +3,7 @@ import type { MarkIndex } from './markIndex.ts';
 import { PAIR_STARTS, pairsInto } from './pairs.ts';
 import type { SearchScratch } from './scratch.ts';
 import { queryRunCodes, RunHits, soundRuns } from './soundRuns.ts';
+import { missOf, shared, type Triples } from './strategies.ts';
 import type { Postings } from './types.ts';
 import type { Pour } from './wordSets.ts';
 
@@ -54,20 +55,24 @@ export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string): R
  * Admits the sound-alike runs spelled within `max` edits (as spelling variants, by spelling
  * distance) or, with `far`, those beyond it (as sound-alikes, by distance after romanisation).
  */
-export function takeRuns(
-  ix: MarkIndex,
-  s: SearchScratch,
-  runs: RunHits,
-  max: number,
-  far: boolean,
-  misses: (text: string) => number,
-): void {
+export function takeRuns(ix: MarkIndex, s: SearchScratch, runs: RunHits, max: number, far: boolean, query: Triples): void {
   const marks = runs.marks;
+  const { wordOffsets, markWords } = ix.d;
+  const vw = ix.vocab.words;
+  // A mark's letter triples are its words' (repeats aside): each word's counted once per call.
+  const counted = new Map<number, number>();
   for (let i = 0; i < runs.n; i++) {
     const m = marks[i];
     const spelled = runs.spelled(i);
     if (spelled > max !== far || s.seen.has(m)) continue;
-    s.takeFuzzy(m, 2 * (far ? runs.sounded(i) : spelled), misses(ix.text(m)));
+    let x = 0;
+    for (let p = wordOffsets[m]; p < wordOffsets[m + 1]; p++) {
+      const id = markWords[p];
+      let y = counted.get(id);
+      if (y === undefined) counted.set(id, (y = shared(query, vw[id])));
+      x += y;
+    }
+    s.takeFuzzy(m, 2 * (far ? runs.sounded(i) : spelled), missOf(query, x));
   }
 }
 

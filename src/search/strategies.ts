@@ -160,14 +160,5 @@ export function shared(mine: Triples, text: string): number {
   return (Math.min(n, 0xffff) << 16) | Math.min(both, 0xffff);
 }
 
-/**
- * The steps of triples a text misses against `query`, the query's triples formed once for all of the
- * texts it is compared with.
- */
-export function missesOf(query: string): (text: string) => number {
-  const mine = triples(query);
-  return (text) => {
-    const x = shared(mine, text);
-    return missSteps(x & 0xffff, mine.size, x >>> 16);
-  };
-}
+/** The steps of triples missed by a text against `mine`, from what shared() says of it. */
+export const missOf = (mine: Triples, x: number) => missSteps(x & 0xffff, mine.size, x >>> 16);

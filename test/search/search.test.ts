@@ -20,6 +20,8 @@ const MARKS: MarkSpec[] = [
   { app: '5000014', mark: 'SAI BOLA', cls: 29 },
   { app: '5000015', mark: 'SAI GOLA', cls: 29 },
   { app: '5000016', mark: 'SAI CHOLA', cls: 29 },
+  { app: '5000017', mark: 'S K TRADERS', cls: 35 },
+  { app: '5000018', mark: 'SAAI S TRADERS', cls: 35 },
   ...Array.from({ length: 25 }, (_, i) => ({
     app: String(5000100 + i),
     mark: `SUNRISE ${String.fromCharCode(65 + i)}`,
@@ -151,6 +153,14 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     const spelling = results.filter((r) => r.strategy === 'spelling').map((r) => r.word_mark);
     expect(spelling.slice(0, 3)).to.deep.equal(['SAI GOLA', 'SAI CHOLA', 'SAI BOLA']);
     for (let i = 1; i < results.length; i++) expect(results[i].score).to.be.at.most(results[i - 1].score);
+  });
+
+  it('does not take a single letter for a sound-alike of a longer word', async () => {
+    // S's sound code is SAI's, but S is an initial ("ess"): S K TRADERS holds nothing like SAI.
+    const { results } = (await search('word_mark=SAI S')).body as { results: { word_mark: string; strategy: string }[] };
+    const strategies = Object.fromEntries(results.map((r) => [r.word_mark, r.strategy]));
+    expect(strategies['SAAI S TRADERS']).to.equal('phonetic');
+    expect(strategies['S K TRADERS']).to.not.be.oneOf(['spelling', 'phonetic']);
   });
 
   for (const [qs, parameter] of [
