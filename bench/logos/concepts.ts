@@ -58,12 +58,32 @@ export async function evaluateConcepts(log: (s: string) => void, opts: { distrac
     if ((i / 16) % 250 === 0) log(`${i}/${gallery.length} drawn and embedded (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   }
 
+  // Each trained model alone, and re-ranked with HOG at the weight the served default uses (as the API blends).
+  const def = manifest.models.find((m) => m.name === manifest.default);
+  const blends: [string, [string, number][]][] = names.map((n) => [n, [[n, 1]]]);
+  const hog = def?.rerank?.model;
+  if (def?.rerank && hog && names.includes(hog)) {
+    const w = def.rerank.weight;
+    for (const m of manifest.models) {
+      if (m.kind === 'onnx' && names.includes(m.name))
+        blends.push([
+          `${m.name}+${hog}@${w}`,
+          [
+            [m.name, 1 - w],
+            [hog, w],
+          ],
+        ]);
+    }
+  }
   const recall: ConceptReport['recall'] = {};
-  for (const n of names) {
+  for (const [n, blend] of blends) {
     const rows: Record<string, ReturnType<typeof score>[]> = { all: [] };
-    const g = vectors[n];
     for (let q = 0; q < test.length; q++) {
-      const s = Float32Array.from(g, (x) => dot(x, g[q]));
+      const s = new Float32Array(gallery.length);
+      for (const [model, w] of blend) {
+        const g = vectors[model];
+        for (let j = 0; j < g.length; j++) s[j] += w * dot(g[j], g[q]);
+      }
       const rel = new Set<number>();
       for (let j = 0; j < test.length; j++) {
         if (test[j].concept !== test[q].concept) continue;
@@ -84,7 +104,7 @@ export async function evaluateConcepts(log: (s: string) => void, opts: { distrac
     gallery: gallery.length,
     distractors: distractors.length,
     heldOutSets: HELD_OUT_SETS,
-    models: names,
+    models: blends.map((b) => b[0]),
     recall,
   };
 }
