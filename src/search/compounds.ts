@@ -34,3 +34,32 @@ export function splits(v: Vocabulary, compact: string, own: string[]): number[][
   }
   return out;
 }
+
+const LETTERS = /^[A-Z]{2,3}$/;
+
+/**
+ * The query's words with initials written the other way: a word of two or three letters spelled out
+ * (SK D GARMENTS → S K D GARMENTS) or a run of single letters run together (S K D GARMENTS → SKD
+ * GARMENTS), one such change at a time and all the short words spelled out at once, each as ids of
+ * words of the register (none where a word is not one). Initials are written both ways in Indian marks.
+ */
+export function initials(v: Vocabulary, words: string[]): number[][] {
+  const out: string[][] = [];
+  const short = words.map((w, i) => (LETTERS.test(w) ? i : -1)).filter((i) => i >= 0);
+  const spelled = (at: number[]) => words.flatMap((w, i) => (at.includes(i) ? [...w] : [w]));
+  for (const i of short) out.push(spelled([i]));
+  if (short.length > 1) out.push(spelled(short));
+  for (let i = 0; i < words.length; ) {
+    let j = i;
+    while (j < words.length && words[j].length === 1 && !isDigit(words[j])) j++;
+    if (j - i >= 2) out.push([...words.slice(0, i), words.slice(i, j).join(''), ...words.slice(j)]);
+    i = Math.max(j, i + 1);
+  }
+  const ids: number[][] = [];
+  for (const parts of out) {
+    if (parts.length < 2) continue;
+    const id = parts.map((p) => v.id(p));
+    if (id.every((x) => x >= 0)) ids.push(id);
+  }
+  return ids;
+}

@@ -1,5 +1,5 @@
 import type { Bitset } from './bitset.ts';
-import { splits } from './compounds.ts';
+import { initials, splits } from './compounds.ts';
 import { runAt, runIn } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { maxEdits } from './normalise.ts';
@@ -63,6 +63,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const joined = v.id(q.compact);
   if (joined >= 0) s.takeWord(ix.post, joined, 0);
   for (const parts of splits(v, q.compact, words)) admitRuns(ix, s, parts);
+  for (const parts of initials(v, words)) admitRuns(ix, s, parts);
   s.partials.admit(COMPOUND_BUCKET, s);
   s.close(S_COMPOUND);
   found.admit(3, s);

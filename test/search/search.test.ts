@@ -22,6 +22,8 @@ const MARKS: MarkSpec[] = [
   { app: '5000016', mark: 'SAI CHOLA', cls: 29 },
   { app: '5000017', mark: 'S K TRADERS', cls: 35 },
   { app: '5000018', mark: 'SAAI S TRADERS', cls: 35 },
+  { app: '5000019', mark: 'S K D GARMENTS', cls: 25 },
+  { app: '5000020', mark: 'MJ TEXTILES', cls: 24 },
   ...Array.from({ length: 25 }, (_, i) => ({
     app: String(5000100 + i),
     mark: `SUNRISE ${String.fromCharCode(65 + i)}`,
@@ -153,6 +155,15 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     const spelling = results.filter((r) => r.strategy === 'spelling').map((r) => r.word_mark);
     expect(spelling.slice(0, 3)).to.deep.equal(['SAI GOLA', 'SAI CHOLA', 'SAI BOLA']);
     for (let i = 1; i < results.length; i++) expect(results[i].score).to.be.at.most(results[i - 1].score);
+  });
+
+  it('finds initials written the other way as compounds: spelled out or run together', async () => {
+    const strategyOf = async (q: string, mark: string) => {
+      const { results } = (await search(`word_mark=${q}`)).body as { results: { word_mark: string; strategy: string }[] };
+      return results.find((r) => r.word_mark === mark)?.strategy;
+    };
+    expect(await strategyOf('SK D GARMENTS', 'S K D GARMENTS')).to.equal('compound');
+    expect(await strategyOf('M J TEXTILES', 'MJ TEXTILES')).to.equal('compound');
   });
 
   it('does not take a single letter for a sound-alike of a longer word', async () => {
