@@ -181,7 +181,8 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
  * marks out), so a side's share of the hits is its own search's first hits when it has `want` of them,
  * and all of them when the search found fewer hits than it asked for. Not so for several words searched
  * SMART: their partial matching reads a bounded number of candidates passing the filter (src/search/
- * partial.ts), so a wider filter can find fewer of a side's marks; such a side is searched alone.
+ * partial.ts), so a wider filter can find fewer of a side's marks; such a side is searched alone. Checked
+ * search by search against each side's own search at 500,000 and 7.7M marks (bench/RESULTS.md, issue 21).
  */
 function sharedSearch(engine: RegisterView, q: PreparedQuery, groups: number[][], want: number): IndexHit[][] {
   const alone = (classes: number[]) => engine.search(q, { classes: classMask(classes), status: null }, want, null).hits;
