@@ -251,6 +251,10 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
   const { words, w, total, roles, splitOf, splitParts, short } = p;
   const connecting = words.map((x) => STOP_WORDS.has(x));
   const ownIds = p.ids.filter((_, i) => !connecting[i]);
+  // The query but its leading articles: THE HOUSE OF ROYAL is HOUSE OF ROYAL before HOUSE ROYAL.
+  let lead = 0;
+  while (lead < connecting.length && connecting[lead]) lead++;
+  const afterArticles = p.ids.slice(lead);
   const k = words.length;
   const out = s.partials;
   const vw = ix.vocab.words;
@@ -327,8 +331,10 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
       continue;
     }
     if (allButConnecting) {
-      // The query's other words in its order and nothing else (THE GANGA TECH: GANGA TECH) before another order.
-      out.push(ALL_WORDS_BUCKET, marks[c], sameRun(cw, from, to, ownIds) ? 0 : 1, lengths[c], infos[c]);
+      // The query's words after its articles, in its order and nothing else (THE GANGA TECH: GANGA TECH), then
+      // its other words so (connecting ones left out), before another order.
+      const dist = sameRun(cw, from, to, afterArticles) ? 0 : sameRun(cw, from, to, ownIds) ? 1 : 2;
+      out.push(ALL_WORDS_BUCKET, marks[c], dist, lengths[c], infos[c]);
       continue;
     }
     const missed = 1 - shared / total;

@@ -24,6 +24,8 @@ const MARKS: MarkSpec[] = [
   { app: '5000018', mark: 'SAAI S TRADERS', cls: 35 },
   { app: '5000019', mark: 'S K D GARMENTS', cls: 25 },
   { app: '5000020', mark: 'MJ TEXTILES', cls: 24 },
+  { app: '5000021', mark: 'HOUSE LOTUS', cls: 3 },
+  { app: '5000022', mark: 'HOUSE OF LOTUS', cls: 3 },
   ...Array.from({ length: 25 }, (_, i) => ({
     app: String(5000100 + i),
     mark: `SUNRISE ${String.fromCharCode(65 + i)}`,
@@ -164,6 +166,12 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     };
     expect(await strategyOf('SK D GARMENTS', 'S K D GARMENTS')).to.equal('compound');
     expect(await strategyOf('M J TEXTILES', 'MJ TEXTILES')).to.equal('compound');
+  });
+
+  it('ranks the query but its leading article before the query without its connecting words', async () => {
+    const { results } = (await search('word_mark=THE HOUSE OF LOTUS')).body as { results: { word_mark: string; strategy: string }[] };
+    const all = results.filter((r) => r.strategy === 'all_words').map((r) => r.word_mark);
+    expect(all).to.deep.equal(['HOUSE OF LOTUS', 'HOUSE LOTUS']);
   });
 
   it('does not take a single letter for a sound-alike of a longer word', async () => {
