@@ -42,10 +42,12 @@ const LETTERS = /^[A-Z]{2,3}$/;
  * (SK D GARMENTS → S K D GARMENTS) or a run of single letters run together (S K D GARMENTS → SKD
  * GARMENTS), one such change at a time and all the short words spelled out at once, each as ids of
  * words of the register (none where a word is not one). Initials are written both ways in Indian marks.
+ * Only a `rare` short word is spelled out: SK, MJ, GA are held by a few hundred marks of 7.7 million,
+ * SRI, SAI, OM by a hundred thousand, and those are words, whose letters cost a pass over the marks of S.
  */
-export function initials(v: Vocabulary, words: string[]): number[][] {
+export function initials(v: Vocabulary, words: string[], rare: (word: string) => boolean): number[][] {
   const out: string[][] = [];
-  const short = words.map((w, i) => (LETTERS.test(w) ? i : -1)).filter((i) => i >= 0);
+  const short = words.map((w, i) => (LETTERS.test(w) && rare(w) ? i : -1)).filter((i) => i >= 0);
   const spelled = (at: number[]) => words.flatMap((w, i) => (at.includes(i) ? [...w] : [w]));
   for (const i of short) out.push(spelled([i]));
   if (short.length > 1) out.push(spelled(short));

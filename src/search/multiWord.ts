@@ -29,6 +29,7 @@ import {
 } from './strategies.ts';
 
 const NONE = 9;
+const INITIALS_MIN = 256;
 // What looking a word's pairs up costs (a binary search), in postings read the other way.
 const PAIR_LOOKUP = 4;
 
@@ -63,7 +64,12 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const joined = v.id(q.compact);
   if (joined >= 0) s.takeWord(ix.post, joined, 0);
   for (const parts of splits(v, q.compact, words)) admitRuns(ix, s, parts);
-  for (const parts of initials(v, words)) admitRuns(ix, s, parts);
+  // A short word held by at most a thousandth of the register (or INITIALS_MIN marks) may be initials run together.
+  const rare = (w: string) => {
+    const id = v.id(w);
+    return id < 0 || ix.postings(id) <= Math.max(INITIALS_MIN, ix.n / 1000);
+  };
+  for (const parts of initials(v, words, rare)) admitRuns(ix, s, parts);
   s.partials.admit(COMPOUND_BUCKET, s);
   s.close(S_COMPOUND);
   found.admit(3, s);
