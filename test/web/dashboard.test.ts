@@ -246,6 +246,16 @@ describe('web app: the dashboard in Chromium', function () {
     await page.getByRole('button', { name: 'Watch for similar filings' }).last().click();
     await shows(page.getByRole('row', { name: /SUNRAISE/ }));
     await noViolations();
+
+    // A class outside 1-45 is sent as typed: the API's 400 names it and the form shows it; nothing is made.
+    await page.getByLabel('Word mark', { exact: true }).fill('MOONRAISE');
+    await page.getByLabel('Classes (comma-separated numbers)').fill('30, 46');
+    await page.getByRole('button', { name: 'Watch for similar filings' }).last().click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).to.equal('classes: 46 is not a Nice class (1-45)');
+    expect(await page.getByRole('row', { name: /MOONRAISE/ }).count()).to.equal(0);
+    expect(await page.getByLabel('Classes (comma-separated numbers)').inputValue()).to.equal('30, 46');
   });
 
   it('runs a clearance with a logo upload: the look-alike logo side by side with a risk badge and reasons; its PDF', async () => {

@@ -61,8 +61,15 @@ export function onTabKey(f: () => void): () => void {
 
 /** The message of an API error body, or a generic one. */
 export function errorText(error: unknown, fallback: string): string {
-  const e = error as { error?: unknown } | undefined;
-  return typeof e?.error === 'string' ? e.error : fallback;
+  const e = error as { error?: unknown; details?: unknown } | undefined;
+  if (typeof e?.error !== 'string') return fallback;
+  // A 400's error only names the parameters; its details say what is wrong with each, naming it too
+  // (classes: 46 is not a Nice class), unless the error says it already (an unknown webhook event).
+  const text = e.error;
+  const reasons = (Array.isArray(e.details) ? e.details : [])
+    .map((d) => (d as { message?: unknown } | null)?.message)
+    .filter((m): m is string => typeof m === 'string' && !text.includes(m));
+  return reasons.length ? reasons.join('; ') : text;
 }
 
 /** A multipart body for openapi-fetch: the typed body is checked, the FormData is what is sent. */
