@@ -70,9 +70,8 @@ for (let r = 1; r <= rounds; r++) {
     const mean = all.reduce((x, y) => x + y, 0) / all.length;
     means.set(name, [...(means.get(name) ?? []), mean]);
     const f = (x: number) => x.toFixed(2);
-    console.log(
-      `round ${r}, ${name}: ${all.length} searches, CPU ms p50 ${f(pct(all, 50))} p95 ${f(pct(all, 95))} p99 ${f(pct(all, 99))} mean ${f(mean)}`,
-    );
+    const spread = `p50 ${f(pct(all, 50))} p95 ${f(pct(all, 95))} p99 ${f(pct(all, 99))}`;
+    console.log(`round ${r}, ${name}: ${all.length} searches, CPU ms ${spread} mean ${f(mean)}`);
   }
 }
 if (baseline) {
