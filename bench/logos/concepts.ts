@@ -1,8 +1,8 @@
 import { conceptIcons, HELD_OUT_SETS, renderSetIcon, type SetIcon } from '../../models/train/conceptSet.ts';
-import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
+import { LogoImage } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
-import { MODELS_DIR, readManifest } from '../../src/logos/models.ts';
-import { type Metrics, score, summarise } from './quality.ts';
+import { readManifest } from '../../src/logos/models.ts';
+import { loadModels, type Metrics, score, summarise } from './quality.ts';
 
 // Conceptual likeness (issue 22, item 2): a query icon of a held-out concept drawn by one set, asked for
 // among the icons of held-out concepts and >= 20,000 distractor logos (models/train/conceptSet.ts: npm
@@ -35,14 +35,7 @@ export async function evaluateConcepts(log: (s: string) => void, opts: { distrac
   if (opts.distractors) distractors = distractors.filter((_, k) => k % Math.ceil(distractors.length / opts.distractors!) === 0);
   const gallery: SetIcon[] = [...test, ...distractors];
   const manifest = readManifest();
-  const models: Embedder[] = [];
-  for (const s of manifest.models) {
-    try {
-      models.push(await loadEmbedder(s, MODELS_DIR));
-    } catch (err) {
-      log(`model ${s.name} not evaluated: ${(err as Error).message}`);
-    }
-  }
+  const models = await loadModels(manifest.models, log);
   const names = models.map((m) => m.name);
   log(`concepts: ${test.length} held-out concept icons, ${distractors.length} distractors; models ${names.join(', ')}`);
 

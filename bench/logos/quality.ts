@@ -1,7 +1,7 @@
 import { type Icon, loadIcons, renderIcon, type Split } from '../../models/train/iconSet.ts';
 import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
-import { findClip, MODELS_DIR, readManifest, type Thresholds } from '../../src/logos/models.ts';
+import { findClip, MODELS_DIR, type ModelSpec, readManifest, type Thresholds } from '../../src/logos/models.ts';
 import { PERTURBATIONS, type Perturbation, perturb } from './perturb.ts';
 
 // Retrieval quality of every image model on the simple-icons logos: the whole set (~3,470 icons) is
@@ -71,6 +71,19 @@ function sims(gallery: Record<string, Vectors>, query: Record<string, Float32Arr
 }
 
 /** Rank-based metrics of one query whose relevant gallery items are `relevant`. */
+/** The models of `specs` that load; each that does not is logged and left out of the run. */
+export async function loadModels(specs: readonly ModelSpec[], log: (s: string) => void): Promise<Embedder[]> {
+  const models: Embedder[] = [];
+  for (const s of specs) {
+    try {
+      models.push(await loadEmbedder(s, MODELS_DIR));
+    } catch (err) {
+      log(`model ${s.name} not evaluated: ${(err as Error).message}`);
+    }
+  }
+  return models;
+}
+
 export function score(s: Float32Array, relevant: Set<number>): { r1: number; r10: number; ap: number } {
   const order = Array.from(s.keys()).sort((a, b) => s[b] - s[a]);
   let hits = 0;
@@ -102,14 +115,7 @@ export async function evaluateQuality(log: (s: string) => void, opts: { limit?: 
   const specs = manifest.models.map((m) => m);
   const clip = findClip();
   if (clip) specs.unshift(clip);
-  const models: Embedder[] = [];
-  for (const s of specs) {
-    try {
-      models.push(await loadEmbedder(s, MODELS_DIR));
-    } catch (err) {
-      log(`model ${s.name} not evaluated: ${(err as Error).message}`);
-    }
-  }
+  const models = await loadModels(specs, log);
   const names = models.map((m) => m.name);
   log(`models: ${names.join(', ')}`);
 

@@ -1,11 +1,11 @@
 import { loadIcons, renderIcon } from '../../models/train/iconSet.ts';
-import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
+import { LogoImage, regionImages } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
-import { MODELS_DIR, readManifest } from '../../src/logos/models.ts';
+import { readManifest } from '../../src/logos/models.ts';
 import { findRegions, REGION_PENALTY } from '../../src/logos/regions.ts';
 import { UPLOADS, upload } from './pages.ts';
 import { PERTURBATIONS, perturb } from './perturb.ts';
-import { type Metrics, score, summarise } from './quality.ts';
+import { loadModels, type Metrics, score, summarise } from './quality.ts';
 
 // Uploads as users have them (issue 22): held-out simple-icons logos on a page, on a photographed label,
 // cut by 30 % and beside another name, with the ten earlier perturbations, searched against the whole set
@@ -38,14 +38,7 @@ const dot = (a: Float32Array, b: Float32Array) => {
 export async function evaluateUploads(log: (s: string) => void, opts: { limit?: number } = {}): Promise<UploadsReport> {
   const icons = await loadIcons();
   const manifest = readManifest();
-  const models: Embedder[] = [];
-  for (const s of manifest.models) {
-    try {
-      models.push(await loadEmbedder(s, MODELS_DIR));
-    } catch (err) {
-      log(`model ${s.name} not evaluated: ${(err as Error).message}`);
-    }
-  }
+  const models = await loadModels(manifest.models, log);
   const names = models.map((m) => m.name);
   // The served blend: the default model re-ranked with HOG at the manifest's weight.
   const def = manifest.models.find((m) => m.name === manifest.default);

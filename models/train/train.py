@@ -146,6 +146,23 @@ def normalise(rgb):
     return F.grid_sample(grey - corner, grid, mode='bilinear', padding_mode='zeros', align_corners=False) + corner
 
 
+def degrade(img, g, n):
+    """A batch of composed views blurred, made blocky (as by JPEG) or noisy, each at random (in place)."""
+    blur = torch.rand(n, generator=g) < 0.3
+    if blur.any():
+        s = int(torch.randint(28, 72, (1,), generator=g))
+        low = F.interpolate(img[blur], size=(s, s), mode='area')
+        img[blur] = F.interpolate(low, size=(CANVAS, CANVAS), mode='bilinear', align_corners=False)
+    blocky = torch.rand(n, generator=g) < 0.15
+    if blocky.any():
+        sub = img[blocky]
+        img[blocky] = 0.75 * sub + 0.25 * F.interpolate(F.avg_pool2d(sub, 8), scale_factor=8, mode='nearest')
+    noisy = torch.rand(n, generator=g) < 0.25
+    if noisy.any():
+        img[noisy] = (img[noisy] + torch.randn(img[noisy].shape, generator=g) * 0.03).clamp(0, 1)
+    return img
+
+
 class Views:
     def __init__(self, icons, texts):
         self.icons = torch.from_numpy(icons).float().div_(255).unsqueeze(1)
@@ -194,19 +211,7 @@ class Views:
             tc = torch.where(torch.rand(k, 1, generator=g) < 0.6, fg[captioned], torch.rand(k, 3, generator=g))
             sub = img[captioned]
             img[captioned] = sub * (1 - t) + tc[:, :, None, None] * t
-        blur = torch.rand(n, generator=g) < 0.3
-        if blur.any():
-            s = int(torch.randint(28, 72, (1,), generator=g))
-            low = F.interpolate(img[blur], size=(s, s), mode='area')
-            img[blur] = F.interpolate(low, size=(CANVAS, CANVAS), mode='bilinear', align_corners=False)
-        blocky = torch.rand(n, generator=g) < 0.15
-        if blocky.any():
-            sub = img[blocky]
-            img[blocky] = 0.75 * sub + 0.25 * F.interpolate(F.avg_pool2d(sub, 8), scale_factor=8, mode='nearest')
-        noisy = torch.rand(n, generator=g) < 0.25
-        if noisy.any():
-            img[noisy] = (img[noisy] + torch.randn(img[noisy].shape, generator=g) * 0.03).clamp(0, 1)
-        return normalise(img)
+        return normalise(degrade(img, g, n))
 
 
 # ---- training ----------------------------------------------------------------------------------

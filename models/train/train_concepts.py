@@ -28,7 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from train import SIZE, CANVAS, LogoNet, Proxies, backgrounds, colours, normalise, place, uniform
+from train import SIZE, CANVAS, LogoNet, Proxies, backgrounds, colours, degrade, normalise, place, uniform
 from v1weights import load_v1
 
 
@@ -94,19 +94,7 @@ class InkViews:
                       torch.ones(k), torch.zeros(k, 2), aspect=self.texts.shape[2] / self.texts.shape[3])
             tc = torch.where(torch.rand(k, 1, generator=g) < 0.6, fg[captioned], torch.rand(k, 3, generator=g))
             img[captioned] = img[captioned] * (1 - t) + tc[:, :, None, None] * t
-        blur = torch.rand(n, generator=g) < 0.3
-        if blur.any():
-            s = int(torch.randint(28, 72, (1,), generator=g))
-            low = F.interpolate(img[blur], size=(s, s), mode='area')
-            img[blur] = F.interpolate(low, size=(CANVAS, CANVAS), mode='bilinear', align_corners=False)
-        blocky = torch.rand(n, generator=g) < 0.15
-        if blocky.any():
-            sub = img[blocky]
-            img[blocky] = 0.75 * sub + 0.25 * F.interpolate(F.avg_pool2d(sub, 8), scale_factor=8, mode='nearest')
-        noisy = torch.rand(n, generator=g) < 0.25
-        if noisy.any():
-            img[noisy] = (img[noisy] + torch.randn(img[noisy].shape, generator=g) * 0.03).clamp(0, 1)
-        return normalise(img)
+        return normalise(degrade(img, g, n))
 
 
 def freeze_norms(model):
