@@ -34,6 +34,7 @@ export function engineWeights(engine: RegisterView, classes: number[] | null, p:
 // the last index is a new object whenever the base or the index of recent changes is replaced), then
 // by the classes weighed in. Emptied when full, like the words' infos (src/threats/similarity.ts).
 const KEPT_WEIGHTS = 200_000;
+const KEPT_CLASS_SETS = 64;
 const kept = new WeakMap<object, Map<string, Map<string, number>>>();
 
 function keptWeights(engine: RegisterView, classes: number[] | null): Map<string, number> {
@@ -44,7 +45,11 @@ function keptWeights(engine: RegisterView, classes: number[] | null): Map<string
   if (!byClasses) kept.set(at, (byClasses = new Map()));
   const key = classes ? classes.join(',') : '*';
   let memo = byClasses.get(key);
-  if (!memo) byClasses.set(key, (memo = new Map()));
+  if (!memo) {
+    // Clearances ask for a few class groups, but a caller may name any set of classes: bounded too.
+    if (byClasses.size >= KEPT_CLASS_SETS) byClasses.clear();
+    byClasses.set(key, (memo = new Map()));
+  }
   return memo;
 }
 
