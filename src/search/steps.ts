@@ -60,7 +60,8 @@ export function takeRuns(ix: MarkIndex, s: SearchScratch, runs: RunHits, max: nu
   const { wordOffsets, markWords } = ix.d;
   const vw = ix.vocab.words;
   // A mark's letter triples are its words' (repeats aside): each word's counted once per call.
-  const counted = new Map<number, number>();
+  const counted = s.wordNumbers();
+  const touched: number[] = [];
   for (let i = 0; i < runs.n; i++) {
     const m = marks[i];
     const spelled = runs.spelled(i);
@@ -68,12 +69,16 @@ export function takeRuns(ix: MarkIndex, s: SearchScratch, runs: RunHits, max: nu
     let x = 0;
     for (let p = wordOffsets[m]; p < wordOffsets[m + 1]; p++) {
       const id = markWords[p];
-      let y = counted.get(id);
-      if (y === undefined) counted.set(id, (y = shared(query, vw[id])));
+      let y = counted[id];
+      if (y < 0) {
+        counted[id] = y = shared(query, vw[id]);
+        touched.push(id);
+      }
       x += y;
     }
     s.takeFuzzy(m, 2 * (far ? runs.sounded(i) : spelled), missOf(query, x));
   }
+  for (const id of touched) counted[id] = -1;
 }
 
 /** Admits, as compounds, the marks in which the words `parts` follow one another. */
