@@ -146,6 +146,23 @@ def normalise(rgb):
     return F.grid_sample(grey - corner, grid, mode='bilinear', padding_mode='zeros', align_corners=False) + corner
 
 
+def pose(g, n):
+    """Where a query-like view puts its icon: scale, shift, crop off one side, turn, mirror, warp, and
+    whether a caption goes below (the icon then smaller and higher)."""
+    scale = uniform(g, n, 0.35, 0.95)
+    dx, dy = uniform(g, n, -0.4, 0.4) * (1 - scale), uniform(g, n, -0.4, 0.4) * (1 - scale)
+    crop = torch.rand(n, generator=g) < 0.2
+    dx[crop] += torch.sign(uniform(g, int(crop.sum()), -1, 1)) * uniform(g, int(crop.sum()), 0.05, 0.3) * scale[crop]
+    rot = torch.where(torch.rand(n, generator=g) < 0.6, uniform(g, n, -0.26, 0.26), torch.zeros(n))
+    flip = torch.where(torch.rand(n, generator=g) < 0.3, -torch.ones(n), torch.ones(n))
+    persp = torch.where((torch.rand(n, generator=g) < 0.3)[:, None], (torch.rand(n, 2, generator=g) - 0.5) * 0.5,
+                        torch.zeros(n, 2))
+    captioned = torch.rand(n, generator=g) < 0.35
+    scale[captioned] *= 0.75
+    dy[captioned] -= 0.18
+    return scale, dx, dy, rot, flip, persp, captioned
+
+
 def degrade(img, g, n):
     """A batch of composed views blurred, made blocky (as by JPEG) or noisy, each at random (in place)."""
     blur = torch.rand(n, generator=g) < 0.3
@@ -185,17 +202,7 @@ class Views:
         """A query-like view: moved, turned, warped, mirrored, cropped, captioned, recoloured, degraded."""
         n = len(idx)
         src = self.icons[idx]
-        scale = uniform(g, n, 0.35, 0.95)
-        dx, dy = uniform(g, n, -0.4, 0.4) * (1 - scale), uniform(g, n, -0.4, 0.4) * (1 - scale)
-        crop = torch.rand(n, generator=g) < 0.2
-        dx[crop] += torch.sign(uniform(g, int(crop.sum()), -1, 1)) * uniform(g, int(crop.sum()), 0.05, 0.3) * scale[crop]
-        rot = torch.where(torch.rand(n, generator=g) < 0.6, uniform(g, n, -0.26, 0.26), torch.zeros(n))
-        flip = torch.where(torch.rand(n, generator=g) < 0.3, -torch.ones(n), torch.ones(n))
-        persp = torch.where((torch.rand(n, generator=g) < 0.3)[:, None], (torch.rand(n, 2, generator=g) - 0.5) * 0.5,
-                            torch.zeros(n, 2))
-        captioned = torch.rand(n, generator=g) < 0.35
-        scale[captioned] *= 0.75
-        dy[captioned] -= 0.18
+        scale, dx, dy, rot, flip, persp, captioned = pose(g, n)
         a = place(src, n, g, scale, dx, dy, rot, flip, persp)
         fg, bg = colours(g, n)
         img = backgrounds(g, n, bg)

@@ -28,7 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from train import SIZE, CANVAS, LogoNet, Proxies, backgrounds, colours, degrade, normalise, place, uniform
+from train import SIZE, CANVAS, LogoNet, Proxies, backgrounds, colours, degrade, normalise, pose, place, uniform
 from v1weights import load_v1
 
 
@@ -68,17 +68,7 @@ class InkViews:
 
     def perturbed(self, idx, g):
         n = len(idx)
-        scale = uniform(g, n, 0.35, 0.95)
-        dx, dy = uniform(g, n, -0.4, 0.4) * (1 - scale), uniform(g, n, -0.4, 0.4) * (1 - scale)
-        crop = torch.rand(n, generator=g) < 0.2
-        dx[crop] += torch.sign(uniform(g, int(crop.sum()), -1, 1)) * uniform(g, int(crop.sum()), 0.05, 0.3) * scale[crop]
-        rot = torch.where(torch.rand(n, generator=g) < 0.6, uniform(g, n, -0.26, 0.26), torch.zeros(n))
-        flip = torch.where(torch.rand(n, generator=g) < 0.3, -torch.ones(n), torch.ones(n))
-        persp = torch.where((torch.rand(n, generator=g) < 0.3)[:, None], (torch.rand(n, 2, generator=g) - 0.5) * 0.5,
-                            torch.zeros(n, 2))
-        captioned = torch.rand(n, generator=g) < 0.35
-        scale[captioned] *= 0.75
-        dy[captioned] -= 0.18
+        scale, dx, dy, rot, flip, persp, captioned = pose(g, n)
         fg, bg = colours(g, n)
         p = place(self.layers(idx, g, n, fg), n, g, scale, dx, dy, rot, flip, persp)
         a, paint = p[:, :1], p[:, 1:]
