@@ -163,6 +163,20 @@ def pose(g, n):
     return scale, dx, dy, rot, flip, persp, captioned
 
 
+def caption(img, captioned, fg, texts, g):
+    """Writes a line of text (one of `texts`) on the views `captioned`, mostly below the icon (in place)."""
+    if captioned.any():
+        k = int(captioned.sum())
+        tidx = torch.randint(0, texts.shape[0], (k,), generator=g)
+        tw = uniform(g, k, 0.5, 0.95)
+        below = torch.rand(k, generator=g) < 0.75
+        ty = torch.where(below, uniform(g, k, 0.55, 0.8), uniform(g, k, -0.8, -0.55))
+        t = place(texts[tidx], k, g, tw, uniform(g, k, -0.08, 0.08), ty, uniform(g, k, -0.05, 0.05),
+                  torch.ones(k), torch.zeros(k, 2), aspect=texts.shape[2] / texts.shape[3])
+        tc = torch.where(torch.rand(k, 1, generator=g) < 0.6, fg[captioned], torch.rand(k, 3, generator=g))
+        img[captioned] = img[captioned] * (1 - t) + tc[:, :, None, None] * t
+
+
 def degrade(img, g, n):
     """A batch of composed views blurred, made blocky (as by JPEG) or noisy, each at random (in place)."""
     blur = torch.rand(n, generator=g) < 0.3
@@ -207,17 +221,7 @@ class Views:
         fg, bg = colours(g, n)
         img = backgrounds(g, n, bg)
         img = img * (1 - a) + fg[:, :, None, None] * a
-        if captioned.any():
-            k = int(captioned.sum())
-            tidx = torch.randint(0, self.texts.shape[0], (k,), generator=g)
-            tw = uniform(g, k, 0.5, 0.95)
-            below = torch.rand(k, generator=g) < 0.75
-            ty = torch.where(below, uniform(g, k, 0.55, 0.8), uniform(g, k, -0.8, -0.55))
-            t = place(self.texts[tidx], k, g, tw, uniform(g, k, -0.08, 0.08), ty, uniform(g, k, -0.05, 0.05),
-                      torch.ones(k), torch.zeros(k, 2), aspect=self.texts.shape[2] / self.texts.shape[3])
-            tc = torch.where(torch.rand(k, 1, generator=g) < 0.6, fg[captioned], torch.rand(k, 3, generator=g))
-            sub = img[captioned]
-            img[captioned] = sub * (1 - t) + tc[:, :, None, None] * t
+        caption(img, captioned, fg, self.texts, g)
         return normalise(degrade(img, g, n))
 
 

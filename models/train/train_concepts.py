@@ -28,7 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from train import SIZE, CANVAS, LogoNet, Proxies, backgrounds, colours, degrade, normalise, pose, place, uniform
+from train import SIZE, CANVAS, LogoNet, Proxies, backgrounds, caption, colours, degrade, normalise, pose, place, uniform
 from v1weights import load_v1
 
 
@@ -74,16 +74,7 @@ class InkViews:
         a, paint = p[:, :1], p[:, 1:]
         img = backgrounds(g, n, bg)
         img = img * (1 - a) + paint * a
-        if captioned.any():
-            k = int(captioned.sum())
-            tidx = torch.randint(0, self.texts.shape[0], (k,), generator=g)
-            tw = uniform(g, k, 0.5, 0.95)
-            below = torch.rand(k, generator=g) < 0.75
-            ty = torch.where(below, uniform(g, k, 0.55, 0.8), uniform(g, k, -0.8, -0.55))
-            t = place(self.texts[tidx], k, g, tw, uniform(g, k, -0.08, 0.08), ty, uniform(g, k, -0.05, 0.05),
-                      torch.ones(k), torch.zeros(k, 2), aspect=self.texts.shape[2] / self.texts.shape[3])
-            tc = torch.where(torch.rand(k, 1, generator=g) < 0.6, fg[captioned], torch.rand(k, 3, generator=g))
-            img[captioned] = img[captioned] * (1 - t) + tc[:, :, None, None] * t
+        caption(img, captioned, fg, self.texts, g)
         return normalise(degrade(img, g, n))
 
 
