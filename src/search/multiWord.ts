@@ -90,9 +90,9 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   // further than the same edits word by word: the space is a difference too (SHREE SAPPHRE: SHREE
   // SAPPHIRE before SHREESAPPHIRE).
   const whole = related(v, q.compact, false);
-  const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact) : null;
-  const max = maxEdits(q.compact.length);
   const mine = triples(words.join(' '));
+  const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact, mine) : null;
+  const max = maxEdits(q.compact.length);
   const takeWhole = (level: number) => {
     for (const r of whole) if (r.level === level) s.takeWord(ix.post, r.id, r.dist + 1, 0, missOf(mine, shared(mine, v.words[r.id])));
   };

@@ -52,7 +52,6 @@ export class SearchScratch implements BitmapPool {
   private rolePacked = new Uint32Array(0);
   private roleNext = new Int32Array(0);
   private wordFlags: Bitset | null = null;
-  private perWord: Int32Array | null = null;
   private readonly markLen: Uint16Array;
   private readonly info: Uint32Array;
 
@@ -244,15 +243,6 @@ export class SearchScratch implements BitmapPool {
       this.roleNext = new Int32Array(n);
     }
     return { head: this.roleHead, has: this.roleHas, packed: this.rolePacked, next: this.roleNext };
-  }
-
-  /**
-   * A number per word of the vocabulary, -1 until set: a caller that sets some empties them again (the
-   * ids it set) before the next caller takes it. A Map per search cost more than what it kept.
-   */
-  wordNumbers(): Int32Array {
-    this.perWord ??= new Int32Array(this.ix.vocab.size).fill(-1);
-    return this.perWord;
   }
 
   /**

@@ -80,7 +80,7 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   // Variants and sound-alikes come best first (spelling before phonetic, closer before farther), so a
   // mark's first admission is its best. Runs of words that sound like the query (BIKANER VALA for
   // BIKANERWALLA) are spelling variants when spelled within reach, sound-alikes otherwise.
-  const runs = w.length >= 4 ? soundRunsOf(ix, s, w) : null;
+  const runs = w.length >= 4 ? soundRunsOf(ix, s, w, mine) : null;
   const max = maxEdits(w.length);
   let spellingDone = false;
   const closeSpelling = () => {

@@ -3,6 +3,7 @@ import { distanceFrom } from './editDistance.ts';
 import { Growable } from './gather.ts';
 import { partitionPoint, radixSortPairs } from './hash.ts';
 import { maxEdits, phoneticCodes, romanise } from './normalise.ts';
+import { shared, type Triples } from './strategies.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 // Sound-alikes across word boundaries: BIKANERWALLA for BIKANER VALA, SRIRAM FINANCE for SHRI RAM
@@ -244,9 +245,9 @@ export class RunHits {
   private readonly m = new Growable();
   private readonly d = new Growable();
 
-  push(m: number, spelled: number, sounded: number): void {
+  push(m: number, spelled: number, sounded: number, shared: number): void {
     this.m.room(this.n + 1)[this.n] = m;
-    this.d.room(this.n + 1)[this.n++] = (spelled << 8) | sounded;
+    this.d.room(this.n + 1)[this.n++] = (shared << 16) | (spelled << 8) | sounded;
   }
 
   get marks(): Uint32Array {
@@ -254,7 +255,12 @@ export class RunHits {
   }
 
   spelled(i: number): number {
-    return this.d.a[i] >>> 8;
+    return (this.d.a[i] >>> 8) & 255;
+  }
+
+  /** The letter triples the run's words share with the query's (for its place in a tie: missSteps). */
+  shared(i: number): number {
+    return this.d.a[i] >>> 16;
   }
 
   sounded(i: number): number {
@@ -287,6 +293,7 @@ export function soundRuns(
   inCode: Bitset,
   skip: (m: number) => boolean,
   scratch: RunScratch,
+  query: Triples,
 ): RunHits {
   const found = scratch;
   const hits = scratch.hits;
@@ -317,7 +324,10 @@ export function soundRuns(
       const spelled = spelling(text, 3);
       // Romanised only when it decides anything: past the spelling reach, as a sound-alike.
       const sounded = spelled <= maxEdits(compact.length) ? spelled : (sounding ??= distanceFrom(romanise(compact)))(romanise(text), 3);
-      const d = (spelled << 8) | sounded;
+      // Counted once per run, not per mark holding it: a common run is held by thousands.
+      let both = 0;
+      for (const x of texts) both += shared(query, x) & 0xffff;
+      const d = (Math.min(both, 255) << 16) | (spelled << 8) | sounded;
       for (let p = runOffsets[i]; p < runOffsets[i + 1]; p++) {
         const m = runMarks[p];
         if (done.has(m) || skip(m)) continue;
@@ -327,7 +337,7 @@ export function soundRuns(
           const fm = found.m.a;
           let j = 0;
           while (fm[j] !== m) j++;
-          const fs = found.d.a[j] >>> 8;
+          const fs = (found.d.a[j] >>> 8) & 255;
           if (spelled < fs || (spelled === fs && tb < found.t.a[j])) {
             found.d.a[j] = d;
             found.t.a[j] = tb;
@@ -345,7 +355,7 @@ export function soundRuns(
     for (let i = 0; i < n; i++) {
       inCode.remove(fm[i]);
       done.add(fm[i]);
-      hits.push(fm[i], fd[i] >>> 8, fd[i] & 255);
+      hits.push(fm[i], (fd[i] >>> 8) & 255, fd[i] & 255, fd[i] >>> 16);
     }
   }
   return hits;

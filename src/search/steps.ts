@@ -3,7 +3,7 @@ import type { MarkIndex } from './markIndex.ts';
 import { PAIR_STARTS, pairsInto } from './pairs.ts';
 import type { SearchScratch } from './scratch.ts';
 import { queryRunCodes, RunHits, soundRuns } from './soundRuns.ts';
-import { missOf, shared, type Triples } from './strategies.ts';
+import { missSteps, type Triples } from './strategies.ts';
 import type { Postings } from './types.ts';
 import type { Pour } from './wordSets.ts';
 
@@ -33,7 +33,7 @@ export function takePairs(ix: MarkIndex, s: SearchScratch, word: number, lo: num
 }
 
 /** Marks not seen yet, and passing the filters, holding a run of words that, run together, sounds like `compact`. */
-export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string): RunHits {
+export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string, query: Triples): RunHits {
   const codes = queryRunCodes(compact);
   if (!codes.length) return NO_RUNS;
   const seen = s.seen;
@@ -48,6 +48,7 @@ export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string): R
     s.bitmap(8),
     (m) => seen.has(m) || !s.passes(m, info[m]),
     s.runs,
+    query,
   );
 }
 
@@ -57,28 +58,14 @@ export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string): R
  */
 export function takeRuns(ix: MarkIndex, s: SearchScratch, runs: RunHits, max: number, far: boolean, query: Triples): void {
   const marks = runs.marks;
-  const { wordOffsets, markWords } = ix.d;
-  const vw = ix.vocab.words;
-  // A mark's letter triples are its words' (repeats aside): each word's counted once per call.
-  const counted = s.wordNumbers();
-  const touched: number[] = [];
+  const markLen = ix.d.markLen;
   for (let i = 0; i < runs.n; i++) {
     const m = marks[i];
     const spelled = runs.spelled(i);
-    if (spelled > max !== far || s.seen.has(m)) continue;
-    let x = 0;
-    for (let p = wordOffsets[m]; p < wordOffsets[m + 1]; p++) {
-      const id = markWords[p];
-      let y = counted[id];
-      if (y < 0) {
-        counted[id] = y = shared(query, vw[id]);
-        touched.push(id);
-      }
-      x += y;
-    }
-    s.takeFuzzy(m, 2 * (far ? runs.sounded(i) : spelled), missOf(query, x));
+    if (spelled > max !== far) continue;
+    // The mark's triples are its words' (a text of n letters and spaces has n + 1); those its run shares.
+    s.takeFuzzy(m, 2 * (far ? runs.sounded(i) : spelled), missSteps(runs.shared(i), query.size, markLen[m] + 1));
   }
-  for (const id of touched) counted[id] = -1;
 }
 
 /** Admits, as compounds, the marks in which the words `parts` follow one another. */
