@@ -96,7 +96,10 @@ const slotMiss = (slot: number) => slot >> SLOT_LENGTH_BITS;
 
 /** The steps missed by two texts of `a` and `b` letter triples sharing `shared` (1 - pg_trgm's similarity). */
 export function missSteps(shared: number, a: number, b: number): number {
-  return Math.round((1 - shared / Math.max(1, a + b - shared)) * MISS_STEPS);
+  // A run's triples are counted on the run as one mark spells it, and other marks holding a run of the
+  // same sound share them (src/search/soundRuns.ts): never more than either text has.
+  const both = Math.min(shared, a, b);
+  return Math.round((1 - both / Math.max(1, a + b - both)) * MISS_STEPS);
 }
 
 // Letter triples are compared as numbers (three UTF-16 units), not strings: related() counts them for

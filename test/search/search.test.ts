@@ -26,6 +26,8 @@ const MARKS: MarkSpec[] = [
   { app: '5000020', mark: 'MJ TEXTILES', cls: 24 },
   { app: '5000021', mark: 'HOUSE LOTUS', cls: 3 },
   { app: '5000022', mark: 'HOUSE OF LOTUS', cls: 3 },
+  { app: '5000023', mark: 'PHOOL MAHAL', cls: 20 },
+  { app: '5000024', mark: 'FOOL MAHAL', cls: 20 },
   ...Array.from({ length: 25 }, (_, i) => ({
     app: String(5000100 + i),
     mark: `SUNRISE ${String.fromCharCode(65 + i)}`,
@@ -172,6 +174,15 @@ describe('GET /v1/trademarks/ (word-mark search)', () => {
     const { results } = (await search('word_mark=THE HOUSE OF LOTUS')).body as { results: { word_mark: string; strategy: string }[] };
     const all = results.filter((r) => r.strategy === 'all_words').map((r) => r.word_mark);
     expect(all).to.deep.equal(['HOUSE OF LOTUS', 'HOUSE LOTUS']);
+  });
+
+  it('lists every mark it counts when marks hold runs of words that sound the same, spelled apart', async () => {
+    // FOOL MAHAL holds a run that sounds like PHOOL MAHAL's: the runs are looked up together, and the
+    // share of letter triples counted on one must not place the other outside every page.
+    const res = await search('word_mark=PHOOL MAHAL&limit=100');
+    const marks = (res.body.results as { word_mark: string }[]).map((r) => r.word_mark);
+    expect(marks).to.include('FOOL MAHAL');
+    expect(marks).to.have.length(res.body.count);
   });
 
   it('does not take a single letter for a sound-alike of a longer word', async () => {
