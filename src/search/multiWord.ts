@@ -49,7 +49,9 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const found = s.classified;
   // The marks classify looked at hold every query word: partial matching passes them by.
   let classified: Bitset | null = null;
-  if (rel.every((r) => r.length)) classified = classify(ix, s, words, rel, ids);
+  // The query's letter triples, for a fuzzy match's share of them (missSteps).
+  const mine = triples(words.join(' '));
+  if (rel.every((r) => r.length)) classified = classify(ix, s, words, rel, ids, mine.size);
   else found.reset();
   partialMatches(ix, s, words, ids, rel, classified);
 
@@ -90,7 +92,6 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   // further than the same edits word by word: the space is a difference too (SHREE SAPPHRE: SHREE
   // SAPPHIRE before SHREESAPPHIRE).
   const whole = related(v, q.compact, false);
-  const mine = triples(words.join(' '));
   const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact, mine) : null;
   const max = maxEdits(q.compact.length);
   const takeWhole = (level: number) => {
@@ -113,7 +114,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
  * the mark, so each step runs over all candidates before the next: a loop of independent loads
  * keeps many misses in flight, where one candidate at a time waits for each in turn.
  */
-function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related[][], ids: number[]): Bitset {
+function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related[][], ids: number[], mine: number): Bitset {
   const d = ix.d;
   const k = rel.length;
   const found = s.classified;
@@ -164,8 +165,6 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
   const dist = new Uint8Array(k);
   const shared = new Uint16Array(k);
   const at = new Int32Array(k);
-  // The query's letter triples, for a fuzzy match's share of them (missSteps).
-  const mine = triples(words.join(' ')).size;
   for (let c = 0; c < n; c++) {
     for (let i = 0; i < k; i++) {
       level[i] = NONE;

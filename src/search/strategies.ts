@@ -1,6 +1,6 @@
 // SMART's strategies, strongest first. A mark is found by its strongest strategy only; results are
-// ordered by strategy, then spelling distance, then length of the mark (near: shared letter triples,
-// then length; see nearSlots), then application number.
+// ordered by strategy, then spelling distance, then length of the mark (near, spelling and phonetic:
+// shared letter triples, then length; see slotOf), then application number.
 // `near` comes before the other fuzzy and partial-word strategies because marks are compared as
 // wholes: a one-word mark a letter off the query (LEICA for LEIA, OPERA for OEPRA) is closer to it
 // than a word the query only ends or sits inside (ALTEX for LTEX), or a compound of other words.
