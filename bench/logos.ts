@@ -5,7 +5,12 @@
 //
 //   npx tsx bench/logos.ts [--part quality,ocr,scale,uploads,concepts] [--vectors 1000000] [--queries 300] [--ocr 200]
 //     [--distractors N] [--index-logos 200] [--db postgres://postgres@127.0.0.1:5432/nishaan_logo_bench] [--reuse yes]
-//     [--write-manifest yes]
+//     [--write-manifest yes] [--embed-images 200]
+//
+// --part scale also times, for issue 22, image search end to end on uploads with regions (a page, a photographed
+// label, beside another name) beside clean logos in the same run, where the time goes (sidecar, nearest-neighbour
+// queries), and the embedding cost of one image on one core (--embed-images clean uploads; bench/logos/scaleUploads.ts).
+// The stored vectors are the served model's (LOGO_MODEL, else the manifest's default); the sidecar must serve it.
 //
 // --part uploads (issue 22) is asked for by name: held-out logos on a page, a photographed label, a 30 % crop and
 // beside another name, with the ten perturbations, recall with and without region finding (--limit test icons).
@@ -119,6 +124,7 @@ if (parts.has('scale')) {
       queries: Number(a.get('queries') ?? 300),
       indexLogos: Number(a.get('index-logos') ?? 200),
       reuse: a.get('reuse') === 'yes',
+      embedImages: a.has('embed-images') ? Number(a.get('embed-images')) : undefined,
     },
     log,
   );
@@ -140,6 +146,38 @@ if (parts.has('scale')) {
     `  indexing: ${s.indexing.logos} logos (OCR + embedding + HNSW insert) in ${s.indexing.seconds} s: ` +
       `${s.indexing.perSecond} logos/s on ${os.cpus().length} cores`,
   );
+  const k = s.kinds;
+  console.log(
+    `\n  issue 22, model ${s.model}: image search end to end by kind of upload (HTTP, kinds interleaved; ` +
+      `load ${k.load.map((x) => x.toFixed(1)).join(' -> ')}); ` +
+      'ms, target p95 <= 80 with regions:',
+  );
+  console.log(
+    '| upload | regions searched (mean / max) | end to end p50 / p95 / p99 (n) | sidecar p50 / p95 | ' +
+      'DB parallel p50 / p95 | DB serial p50 / p95 |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const kind of ['clean', 'page', 'photo', 'beside_name'] as const) {
+    const r = k[kind];
+    console.log(
+      `| ${kind} | ${r.regions.mean} / ${r.regions.max} | ${r.e2e.p50} / ${r.e2e.p95} / ${r.e2e.p99} (${r.e2e.n}) | ` +
+        `${r.sidecar.p50} / ${r.sidecar.p95} | ${r.db.p50} / ${r.db.p95} | ${r.dbSerial.p50} / ${r.dbSerial.p95} |`,
+    );
+  }
+  const e = s.embedding;
+  console.log(
+    `  embedding one image at a time on one core (${e.images} clean uploads; ` +
+      `load ${e.load.map((x) => x.toFixed(1)).join(' -> ')}): in process decode + normalise + CNN + HOG ` +
+      `${e.inProcess.cpuMean} ms CPU (wall mean ${e.inProcess.wallMean}, p95 ${e.inProcess.wallP95}); ` +
+      `CNN alone with decoding ${e.inProcess.cnnOnlyCpuMean} ms CPU; decode + normalise alone ${e.inProcess.decodeCpuMean} ms CPU; ` +
+      `one-thread sidecar over HTTP (/embed?hog=1) p50 ${e.sidecar.p50}, p95 ${e.sidecar.p95}, mean ${e.sidecar.mean} ms (target <= 10)`,
+  );
+  console.log(
+    `  with regions, one-thread sidecar, wall ms per image embedded: ${Object.entries(e.perEmbeddedImage)
+      .map(([kind, x]) => `${kind} ${x.msPerImage} (${x.images} images)`)
+      .join(', ')}`,
+  );
+  console.log(`  load average ${s.load.start.toFixed(1)} at the start, ${s.load.end.toFixed(1)} at the end`);
 }
 
 if (parts.has('uploads')) {

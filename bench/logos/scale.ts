@@ -16,13 +16,15 @@ import { Rng } from '../../src/ingest/generator/rng.ts';
 import { genericWords } from '../../src/ingest/generator/words.ts';
 import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
-import { readManifest } from '../../src/logos/models.ts';
+import { planModels } from '../../src/logos/models.ts';
 import { LogoRepository } from '../../src/logos/repository.ts';
+import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { createRoot } from '../../src/root.ts';
 import { createAccount } from '../../test/helpers/accounts.ts';
 import { startLogoWorkers } from '../../workers/logos.ts';
 import { startSidecar } from '../../workers/sidecar/server.ts';
 import { perturb } from './perturb.ts';
+import { type EmbedCost, embedCost, pct, timeKinds, uploadsByKind } from './scaleUploads.ts';
 
 // Logo search at scale, in a database of its own (nishaan_logo_bench by default, made and filled
 // here): N logos with vectors (the ~3,470 simple-icons under the trained model, the rest synthetic
@@ -39,12 +41,12 @@ export interface ScaleReport {
   imageDb: { hnswP95: number; exactP95: number; ratio: number; recallAt10VsExact: number };
   text: { buildS: number; p50: number; p95: number; n: number; baselineP95: number; ratio: number };
   indexing: { logos: number; seconds: number; perSecond: number };
+  /** Issue 22: end to end by kind of upload (regions found and searched), where the time goes, embedding cost. */
+  kinds: Awaited<ReturnType<typeof timeKinds>>;
+  embedding: EmbedCost;
+  model: string;
+  load: { start: number; end: number };
 }
-
-const pct = (a: number[], q: number) => {
-  const s = [...a].sort((x, y) => x - y);
-  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 10) / 10;
-};
 
 async function copyIn(client: pg.Client, sql: string, lines: () => Generator<string>): Promise<void> {
   const stream = client.query(copyStreams.from(sql));
@@ -64,7 +66,7 @@ function* chunks(n: number, line: (i: number) => string): Generator<string> {
 }
 
 export async function evaluateScale(
-  opts: { url: string; vectors: number; queries: number; indexLogos: number; reuse?: boolean },
+  opts: { url: string; vectors: number; queries: number; indexLogos: number; reuse?: boolean; embedImages?: number },
   log: (s: string) => void,
 ): Promise<ScaleReport> {
   const { name, adminUrl } = { name: new URL(opts.url).pathname.slice(1), adminUrl: opts.url.replace(/\/[^/]+$/, '/postgres') };
@@ -80,13 +82,19 @@ export async function evaluateScale(
   await admin.destroy();
   const db = createDb(opts.url, 4);
   await migrateLatest(db);
+  const loadStart = os.loadavg()[0];
 
-  // The trained model's vectors of every simple-icons logo: real points the synthetic ones crowd around.
-  const manifest = readManifest();
-  const spec = manifest.models.find((m) => m.name === manifest.default)!;
+  // The sidecar as `npm start` runs it, started first: the stored vectors are made with the model it
+  // serves (LOGO_MODEL, else the manifest's default), so queries fall where the stored logos are.
+  const { primary: spec, fallback: hogSpec } = planModels(process.env.LOGO_MODEL ?? 'auto');
+  const sidecar = await startSidecar({ workers: 2, ocrWorkers: 1, model: spec.name });
+  if (sidecar.model.model !== spec.name || sidecar.model.fallbackUsed)
+    throw new Error(`the sidecar serves ${sidecar.model.model}, not ${spec.name}: the stored vectors would be another model's`);
+  if (!sidecar.model.rerank) log(`scale: note: ${spec.name} is served without HOG re-ranking`);
+  // The served model's vectors of every simple-icons logo: real points the synthetic ones crowd around.
   const model = await loadEmbedder(spec);
   const icons = await loadIcons();
-  const hogModel = await loadEmbedder(manifest.models.find((m) => m.name === manifest.fallback)!);
+  const hogModel = await loadEmbedder(hogSpec);
   const real: Float32Array[] = [];
   const hogReal: Float32Array[] = [];
   for (const icon of icons) {
@@ -121,8 +129,15 @@ export async function evaluateScale(
   let loadS = 0;
   let hnswBuildS = 0;
   if (reuse) {
-    const n = Number((await client.query('select count(*) from logo_vectors')).rows[0].count);
-    if (n < opts.vectors) throw new Error(`--reuse: ${name} holds ${n} vectors, fewer than ${opts.vectors}`);
+    const n = Number((await client.query('select count(*) from logo_vectors where model = $1', [spec.name])).rows[0].count);
+    if (n < opts.vectors) throw new Error(`--reuse: ${name} holds ${n} ${spec.name} vectors, fewer than ${opts.vectors}`);
+    // The stored vectors must be this model's as it is now (an earlier checkpoint under the same name would not do).
+    const own = await client.query('select embedding::text as e from logo_vectors where model = $1 and application_number = $2', [
+      spec.name,
+      app(0),
+    ]);
+    const stored = (JSON.parse(own.rows[0]?.e ?? '[]') as number[]).reduce((s, x, d) => s + x * real[0][d], 0);
+    if (stored < 0.999) throw new Error(`--reuse: ${name}'s vectors are not ${spec.name}'s as it is now (cosine ${stored.toFixed(3)})`);
     await client.query(`delete from trademarks where application_number like '3%'`);
     log(`scale: reusing ${name} (${n.toLocaleString('en')} vectors)`);
   } else {
@@ -158,7 +173,6 @@ export async function evaluateScale(
   const repo = new LogoRepository(db);
   await repo.ensureModelIndex(spec.name, model.dimensions);
   // Re-ranking reads each candidate's HOG vector: the icons' own, repeated over the synthetic logos.
-  const hogSpec = manifest.models.find((m) => m.name === manifest.fallback)!;
   if (!(await client.query('select 1 from logo_vectors where model = $1 limit 1', [hogSpec.name])).rows.length) {
     const th = performance.now();
     await copyIn(client, 'copy logo_vectors (application_number, model, embedding) from stdin', function* () {
@@ -179,7 +193,6 @@ export async function evaluateScale(
   }
 
   // The API and the sidecar as `npm start` runs them (one API process here), over real HTTP.
-  const sidecar = await startSidecar({ workers: 2, ocrWorkers: 1 });
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-logo-bench-'));
   const prefix = `bench-logos-${process.pid}`;
   const config = loadConfig({
@@ -187,6 +200,7 @@ export async function evaluateScale(
     NODE_ENV: 'production',
     URL_SIGNING_SECRET: 'bench-signing-secret-0123456789',
     JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789-abc',
+    WEBHOOK_SECRET_KEY: 'bench-webhook-secret-key-0123456789-0123456789',
     DATABASE_URL: opts.url,
     ML_URL: sidecar.url,
     OBJECT_STORE_DIR: storeDir,
@@ -208,9 +222,9 @@ export async function evaluateScale(
   const account = await createAccount(db, { quotas: { logo_searches: 10_000_000 } });
 
   const test = icons.filter((i) => i.split === 'test');
-  const kinds = ['colour', 'jpeg_q25', 'text', 'rotate_5', 'crop_10'] as const;
+  const clean = ['colour', 'jpeg_q25', 'text', 'rotate_5', 'crop_10'] as const;
   const uploads: Buffer[] = [];
-  for (let i = 0; i < Math.min(opts.queries, 200); i++) uploads.push(await perturb(test[i % test.length], kinds[i % kinds.length]));
+  for (let i = 0; i < Math.min(opts.queries, 200); i++) uploads.push(await perturb(test[i % test.length], clean[i % clean.length]));
   const imageSearch = async (bytes: Buffer) => {
     const form = new FormData();
     form.append(
@@ -230,6 +244,12 @@ export async function evaluateScale(
   for (let i = 0; i < opts.queries; i++) times.push(await imageSearch(uploads[i % uploads.length]));
   const image = { p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99), n: times.length };
   log(`scale: image search end to end p50 ${image.p50} ms, p95 ${image.p95} ms`);
+
+  // Issue 22: uploads whose logo sits among other things (1-4 regions searched each) beside clean logos.
+  const byKind = await uploadsByKind(test, Math.min(opts.queries, 100));
+  const images = { sidecar: new SidecarClient(sidecar.url), repo, fetch: { timeoutMs: 5000 }, uploadDir: storeDir };
+  const kinds = await timeKinds(byKind, imageSearch, images, { rounds: opts.queries, parts: Math.min(opts.queries, 100), k: 10 }, log);
+  const embedding = await embedCost(byKind, model, hogModel, spec.name, opts.embedImages ?? 200, log);
 
   // The database part alone: HNSW beside exact nearest neighbours (sequential scan), and HNSW's recall against exact.
   const probes = real
@@ -345,5 +365,17 @@ export async function evaluateScale(
   await client.end();
   await db.destroy();
   fs.rmSync(storeDir, { recursive: true, force: true });
-  return { vectors: opts.vectors, loadS: Math.round(loadS), hnswBuildS: Math.round(hnswBuildS), image, imageDb, text, indexing };
+  return {
+    vectors: opts.vectors,
+    loadS: Math.round(loadS),
+    hnswBuildS: Math.round(hnswBuildS),
+    image,
+    imageDb,
+    text,
+    indexing,
+    kinds,
+    embedding,
+    model: spec.name,
+    load: { start: loadStart, end: os.loadavg()[0] },
+  };
 }
