@@ -81,15 +81,18 @@ export class SearchEngine implements RegisterView {
   search(q: PreparedQuery, filter: Filter, want: number, after: After | null, sort: Sort | null = null): IndexResult {
     const a = this.base.search(q, filter, want, after, sort);
     if (!this.delta) return a;
-    const b = this.delta.search(q, filter, want, after, sort);
-    for (const h of b.hits) h.delta = true;
-    const groups = {} as Record<Facet, Map<string, number>>;
-    for (const f of FACETS) {
-      const m = new Map(a.groups[f]);
-      for (const [k, n] of b.groups[f]) m.set(k, (m.get(k) ?? 0) + n);
-      groups[f] = m;
-    }
-    return { count: a.count + b.count, groups, hits: mergeHits(a.hits, b.hits, want, sort ? sortedOrder(sort) : compareHits) };
+    return merged(a, this.delta.search(q, filter, want, after, sort), want, sort ? sortedOrder(sort) : compareHits);
+  }
+
+  /**
+   * The first page (relevance) of the query under each filter, as search() would answer each, in one
+   * search where the filters allow (src/search/liveIndex.ts searchEach); groups only with `counts`.
+   */
+  searchEach(q: PreparedQuery, filters: Filter[], want: number, counts = true): IndexResult[] {
+    const a = this.base.searchEach(q, filters, want, counts);
+    if (!this.delta) return a;
+    const b = this.delta.searchEach(q, filters, want, counts);
+    return a.map((x, k) => merged(x, b[k], want, compareHits));
   }
 
   /**
@@ -179,6 +182,18 @@ export function sortedOrder(sort: Sort): (x: IndexHit, y: IndexHit) => number {
     }
     return dir * (x.appNo - y.appNo);
   };
+}
+
+/** The answers of the base index (a) and of the index of recent changes (b), as one. */
+function merged(a: IndexResult, b: IndexResult, want: number, compare: (x: IndexHit, y: IndexHit) => number): IndexResult {
+  for (const h of b.hits) h.delta = true;
+  const groups = {} as Record<Facet, Map<string, number>>;
+  for (const f of FACETS) {
+    const m = new Map(a.groups[f]);
+    for (const [k, n] of b.groups[f]) m.set(k, (m.get(k) ?? 0) + n);
+    groups[f] = m;
+  }
+  return { count: a.count + b.count, groups, hits: mergeHits(a.hits, b.hits, want, compare) };
 }
 
 function mergeHits(a: IndexHit[], b: IndexHit[], want: number, compare: (x: IndexHit, y: IndexHit) => number): IndexHit[] {

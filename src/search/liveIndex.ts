@@ -1,5 +1,6 @@
 import { Bitset } from './bitset.ts';
 import { exact } from './exact.ts';
+import { FilterSplit, splittable, unionOf } from './filterSplit.ts';
 import { classesOnly } from './filters.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { multiWord } from './multiWord.ts';
@@ -9,6 +10,7 @@ import { orderPart, type Part, type ReadyAnswer, readyAnswer, readyCounts, ready
 import { READY_FROM, ReadyWords } from './readyWords.ts';
 import { groups, page } from './results.ts';
 import { SearchScratch } from './scratch.ts';
+import { answersEach, noGroups } from './searchEach.ts';
 import { SHORT_FROM, ShortPrefixes } from './shortPrefix.ts';
 import { singleWord } from './singleWord.ts';
 import { STRATEGY_COUNT } from './strategies.ts';
@@ -87,11 +89,7 @@ export class LiveIndex {
           for (let i = 0; i < part.marks.length; i++) s.takeKnown(part.marks[i], part.keys[i] >>> 10, part.keys[i] & MAX_LEN, part.info[i]);
           s.close(b);
         });
-      } else if (q.words.length) {
-        if (q.mode === 'EXACT') exact(this.index, s, q);
-        else if (q.words.length === 1) singleWord(this.index, s, q);
-        else multiWord(this.index, s, q);
-      }
+      } else this.run(q, s);
       s.close(STRATEGY_COUNT - 1);
       return {
         count: s.count,
@@ -99,6 +97,38 @@ export class LiveIndex {
         hits: sort ? sortedPage(s, this.index, sort, want) : page(s, this.index.d.appNo, want, after),
       };
     });
+  }
+
+  /**
+   * The first page (relevance, `want` hits) of the query under each filter, as separate searches would
+   * answer, with their counts; groups only with `counts`. Filters alike but for their classes, which no two
+   * share, are searched as one (src/search/filterSplit.ts), unless the query has a ready answer.
+   */
+  searchEach(q: PreparedQuery, filters: Filter[], want: number, counts = true): IndexResult[] {
+    const alone = () =>
+      filters.map((f) => {
+        const r = this.search(q, f, want, null);
+        return counts ? r : { ...r, groups: noGroups() };
+      });
+    if (!splittable(filters) || this.readyAnswer(q)) return alone();
+    return this.withScratch(unionOf(filters), (s) => {
+      const split = new FilterSplit(filters);
+      s.split = split;
+      try {
+        this.run(q, s);
+        s.close(STRATEGY_COUNT - 1);
+        return answersEach(s, this.index.d, split, want, counts);
+      } finally {
+        s.split = null;
+      }
+    });
+  }
+
+  private run(q: PreparedQuery, s: SearchScratch): void {
+    if (!q.words.length) return;
+    if (q.mode === 'EXACT') exact(this.index, s, q);
+    else if (q.words.length === 1) singleWord(this.index, s, q);
+    else multiWord(this.index, s, q);
   }
 
   /**

@@ -4,7 +4,8 @@ import { runAt, runIn } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { maxEdits } from './normalise.ts';
 import { PAIR_ENDS } from './pairs.ts';
-import { ALL_WORDS_BUCKET, admitPartial, COMPOUND_BUCKET, partialMatches } from './partial.ts';
+import { ALL_WORDS_BUCKET, COMPOUND_BUCKET } from './partial.ts';
+import { admitPartialBucket, admitPartialRest, findPartials } from './partialGroups.ts';
 import type { PreparedQuery } from './query.ts';
 import { type Related, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
@@ -53,7 +54,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const mine = triples(words.join(' '));
   if (rel.every((r) => r.length)) classified = classify(ix, s, words, rel, ids, mine.size);
   else found.reset();
-  partialMatches(ix, s, words, ids, rel, classified);
+  findPartials(ix, s, words, ids, rel, classified);
 
   found.admit(0, s);
   s.close(S_EXACT);
@@ -72,13 +73,13 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
     return id < 0 || ix.postings(id) <= Math.max(INITIALS_MIN, ix.n / 1000);
   };
   for (const parts of initials(v, words, rare)) admitRuns(ix, s, parts);
-  s.partials.admit(COMPOUND_BUCKET, s);
+  admitPartialBucket(s, COMPOUND_BUCKET);
   s.close(S_COMPOUND);
   found.admit(3, s);
   // Two words the other way round and joined: SITARAM for RAM SITA.
   const turned = k === 2 ? v.id(words[1] + words[0]) : -1;
   if (turned >= 0) s.takeWord(ix.post, turned, 0);
-  s.partials.admit(ALL_WORDS_BUCKET, s);
+  admitPartialBucket(s, ALL_WORDS_BUCKET);
   s.close(S_ALL_WORDS);
   // A first word of one letter is an initial (S FOODS), not the end of a word: every word ending in S
   // would be read for it, as a one-word query of one or two letters has no suffix either.
@@ -105,7 +106,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   takeWhole(2);
   if (runs) takeRuns(ix, s, runs, max, true, mine);
   s.close(S_PHONETIC);
-  admitPartial(ix, s);
+  admitPartialRest(ix, s);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Bitset } from './bitset.ts';
+import type { FilterSplit } from './filterSplit.ts';
 import { FilterCheck } from './filters.ts';
 import { Buckets, Candidates } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
@@ -35,10 +36,12 @@ export class SearchScratch implements BitmapPool {
   /** Candidates whose words a strategy reads, and the multi-word classification's buckets. */
   readonly candidates = new Candidates();
   readonly classified = new Buckets(6);
-  /** Marks holding some of a multi-word query's words (src/search/partial.ts). */
-  readonly partials = new Buckets(3);
+  /** Marks holding some of a multi-word query's words (src/search/partial.ts); a split search swaps in each filter's. */
+  partials = new Buckets(3);
   /** Pairs (word id, distance) of partial matches admitted from postings, unclassified (src/search/partial.ts). */
-  readonly partialWords: number[] = [];
+  partialWords: number[] = [];
+  /** The filters of a search made for several at once, while it runs (src/search/filterSplit.ts). */
+  split: FilterSplit | null = null;
   readonly runs = new RunScratch();
 
   // The filters of the running search, and the index's hidden marks.
@@ -78,6 +81,23 @@ export class SearchScratch implements BitmapPool {
     const check = new FilterCheck(this.ix, filter);
     this.check = check.active ? check : null;
     this.filtering = this.check !== null || hiddenCount > 0;
+  }
+
+  /**
+   * Runs `f` with `filter`'s checks in place of the running search's: `filter` keeps only marks the running
+   * search's filter keeps (one filter of a split search: src/search/partialGroups.ts).
+   */
+  narrowed<T>(filter: Filter, f: () => T): T {
+    const { check, filtering } = this;
+    const narrow = new FilterCheck(this.ix, filter);
+    this.check = narrow.active ? narrow : check;
+    this.filtering = filtering || narrow.active;
+    try {
+      return f();
+    } finally {
+      this.check = check;
+      this.filtering = filtering;
+    }
   }
 
   /** Strategy s is done: later admissions belong to later strategies. */

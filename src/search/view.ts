@@ -51,6 +51,8 @@ export interface RegisterView {
   /** The base index first, then the index of recent changes if there is one: a hit from it carries `delta`. */
   readonly views: readonly IndexView[];
   search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult;
+  /** The first `want` hits of the query under each filter, as search() answers each (groups only with `counts`). */
+  searchEach(q: PreparedQuery, filters: Filter[], want: number, counts?: boolean): IndexResult[];
   /** The summaries of hits just found (in the same turn of the event loop). */
   summaries(hits: IndexHit[]): SummaryRow[];
   /** How many marks hold the word, in the classes flagged in `classes` when given. */
