@@ -87,8 +87,8 @@ interface Search {
 /**
  * Every candidate of every side once, with its summary, read from the engine in the same turn as the
  * searches. Each side is searched as if alone, but a search that several sides make (the same words, mode
- * and cap) is made once over all their classes and split (sharedSearch): most of a search's work does not
- * depend on its classes.
+ * and cap) is made once over all their classes (sharedSearch): most of a search's work does not depend on
+ * its classes.
  */
 export function wordCandidates(engine: RegisterView, sides: CandidateSide[], context: HolderContext): Map<string, SummaryRow> {
   const out = new Map<string, SummaryRow>();
@@ -108,8 +108,7 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
     const shared = new Map<string, { s: Search; at: number[] }>();
     sides.forEach((side, i) => {
       for (const s of each(side)) {
-        // Several words SMART are searched per side: a shared search of them would often be made again alone.
-        const key = `${s.mode} ${s.want} ${s.text}${s.mode === 'SMART' && s.text.includes(' ') ? ` ${i}` : ''}`;
+        const key = `${s.mode} ${s.want} ${s.text}`;
         const x = shared.get(key) ?? { s, at: [] };
         shared.set(key, x);
         if (!x.at.includes(i)) x.at.push(i);
@@ -176,35 +175,14 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
 }
 
 /**
- * A search made for several sides at once: over all their classes, for `want` hits times the sides, split
- * by class. A search's hits come in an order its class filter does not change (the filter only leaves
- * marks out), so a side's share of the hits is its own search's first hits when it has `want` of them,
- * and all of them when the search found fewer hits than it asked for. Not so for several words searched
- * SMART: their partial matching reads a bounded number of candidates passing the filter (src/search/
- * partial.ts), so a wider filter can find fewer of a side's marks; such a side is searched alone. Checked
- * search by search against each side's own search at 500,000 and 7.7M marks (bench/RESULTS.md, issue 21).
+ * A search made for several sides at once: the engine searches the query once over all their classes and
+ * answers each side as a search of its classes alone would (src/search/filterSplit.ts, partial matching's
+ * bound kept per side); the facet counts are not made, since nothing here reads them.
  */
 function sharedSearch(engine: RegisterView, q: PreparedQuery, groups: number[][], want: number): IndexHit[][] {
-  const alone = (classes: number[]) => engine.search(q, { classes: classMask(classes), status: null }, want, null).hits;
-  if (groups.length === 1) return [alone(groups[0])];
-  const sideOf = new Int8Array(64).fill(-1);
-  groups.forEach((g, k) => {
-    for (const c of g) sideOf[c] = k;
-  });
-  const asked = want * groups.length;
-  const all = engine.search(q, { classes: classMask(groups.flat()), status: null }, asked, null).hits;
-  const split = groups.map((): IndexHit[] => []);
-  const views = engine.views;
-  for (const h of all) {
-    const side = split[sideOf[views[h.delta ? 1 : 0].d.info[h.id] & 63]];
-    if (side.length < want) side.push(h);
-  }
-  const whole = all.length < asked && !bounded(q);
-  return split.map((hits, k) => (hits.length >= want || whole ? hits : alone(groups[k])));
+  const filters = groups.map((classes) => ({ classes: classMask(classes), status: null }));
+  return engine.searchEach(q, filters, want, false).map((r) => r.hits);
 }
-
-/** Several words searched SMART: partial matching reads at most so many candidates of the filter's classes. */
-const bounded = (q: PreparedQuery) => q.mode === 'SMART' && q.words.length > 1;
 
 /**
  * The mark with one of its most distinctive words replaced by a spelling variant or sound-alike of the
