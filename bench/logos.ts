@@ -153,14 +153,15 @@ if (parts.has('scale')) {
       'ms, target p95 <= 80 with regions:',
   );
   console.log(
-    '| upload | regions searched (mean / max) | end to end p50 / p95 / p99 (n) | sidecar p50 / p95 | ' +
+    '| upload | regions searched (mean / max) | end to end p50 / p95 / p99 (n) | in the logo service p50 / p95 | sidecar p50 / p95 | ' +
       'DB parallel p50 / p95 | DB serial p50 / p95 |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const kind of ['clean', 'page', 'photo', 'beside_name'] as const) {
     const r = k[kind];
     console.log(
       `| ${kind} | ${r.regions.mean} / ${r.regions.max} | ${r.e2e.p50} / ${r.e2e.p95} / ${r.e2e.p99} (${r.e2e.n}) | ` +
+        `${r.service.p50} / ${r.service.p95} | ` +
         `${r.sidecar.p50} / ${r.sidecar.p95} | ${r.db.p50} / ${r.db.p95} | ${r.dbSerial.p50} / ${r.dbSerial.p95} |`,
     );
   }
