@@ -87,25 +87,33 @@ function pagesEach(s: SearchScratch, d: MarkData, partOf: Int8Array, n: number, 
       part[i - from] = k;
       if (k >= 0 && out[k].length < want) total[k]++;
     }
-    // Keys are histogrammed only for a filter with more marks in the bucket than its page has room for.
+    // Keys are histogrammed only for a filter with more marks in the bucket than its page has room for; the
+    // histograms are all zero between buckets (emptied entry by entry: a bucket often has fewer marks than keys).
+    let histogrammed = false;
     for (let k = 0; k < n; k++) {
       cutoff[k] = SORT_KEYS - 1;
-      if (total[k] > want - out[k].length) histograms[k].fill(0);
+      if (total[k] > want - out[k].length) histogrammed = true;
     }
-    for (let i = from; i < end; i++) {
-      const k = part[i - from];
-      if (k >= 0 && total[k] > want - out[k].length) histograms[k][keys[i]]++;
-    }
-    for (let k = 0; k < n; k++) {
-      const need = want - out[k].length;
-      if (total[k] <= need) continue;
-      const hist = histograms[k];
-      for (let key = 0, acc = 0; key < SORT_KEYS; key++) {
-        acc += hist[key];
-        if (acc >= need) {
-          cutoff[k] = key;
-          break;
+    if (histogrammed) {
+      for (let i = from; i < end; i++) {
+        const k = part[i - from];
+        if (k >= 0 && total[k] > want - out[k].length) histograms[k][keys[i]]++;
+      }
+      for (let k = 0; k < n; k++) {
+        const need = want - out[k].length;
+        if (total[k] <= need) continue;
+        const hist = histograms[k];
+        for (let key = 0, acc = 0; key < SORT_KEYS; key++) {
+          acc += hist[key];
+          if (acc >= need) {
+            cutoff[k] = key;
+            break;
+          }
         }
+      }
+      for (let i = from; i < end; i++) {
+        const k = part[i - from];
+        if (k >= 0) histograms[k][keys[i]] = 0;
       }
     }
     const picked = Array.from({ length: n }, (): number[] => []);
