@@ -289,4 +289,8 @@ indexMs.sort((x, y) => x - y);
 const pct = (p: number) => indexMs[Math.min(indexMs.length - 1, Math.floor((p / 100) * indexMs.length))].toFixed(2);
 console.log(`index latency over these queries: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms`);
 const misses = cases.filter((c) => outcomes.get(c)!.index < 0 || outcomes.get(c)!.index >= 10);
-if (a.has('misses')) for (const c of misses) console.log(`miss ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})`);
+// Misses the identifiable figures count are listed as `miss`, the others as `crowded`.
+if (a.has('misses'))
+  for (const c of misses) {
+    console.log(`${outcomes.get(c)!.crowded ? 'crowded' : 'miss'} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})`);
+  }

@@ -7,9 +7,9 @@ import { PAIR_ENDS } from './pairs.ts';
 import { ALL_WORDS_BUCKET, COMPOUND_BUCKET } from './partial.ts';
 import { admitPartialBucket, admitPartialRest, findPartials } from './partialGroups.ts';
 import type { PreparedQuery } from './query.ts';
-import { type Related, related } from './related.ts';
+import { editsOf, type Related, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
-import { admitRuns, collect, HOLDING, soundRunsOf, takePairs, takeRuns, typingLastWord } from './steps.ts';
+import { admitRuns, collect, FAR_SOUND, HOLDING, soundRunsOf, takePairs, takeRuns, typingLastWord } from './steps.ts';
 import {
   missOf,
   missSteps,
@@ -95,8 +95,14 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const whole = related(v, q.compact, false);
   const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact, mine) : null;
   const max = maxEdits(q.compact.length);
+  // A word of the query is no variant of the query run together: SAI is one edit from SAIS, but a mark
+  // holding SAI and no S holds part of SAI S, and partial matching places it by what it shares.
+  // Numbers are compared with number words as words (786 and SEVEN EIGHT SIX are 0 apart), not by letters.
+  const numeric = (id: number) => /\d/.test(q.compact) || /\d/.test(v.words[id]);
   const takeWhole = (level: number) => {
-    for (const r of whole) if (r.level === level) s.takeWord(ix.post, r.id, r.dist + 1, 0, missOf(mine, shared(mine, v.words[r.id])));
+    for (const r of whole)
+      if (r.level === level && (editsOf(r.dist) <= FAR_SOUND || numeric(r.id)) && !ids.includes(r.id))
+        s.takeWord(ix.post, r.id, r.dist + 1, 0, missOf(mine, shared(mine, v.words[r.id])));
   };
   found.admit(4, s);
   takeWhole(1);
@@ -104,7 +110,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   s.close(S_SPELLING);
   found.admit(5, s);
   takeWhole(2);
-  if (runs) takeRuns(ix, s, runs, max, true, mine);
+  if (runs) takeRuns(ix, s, runs, max, true, mine, FAR_SOUND);
   s.close(S_PHONETIC);
   admitPartialRest(ix, s);
 }

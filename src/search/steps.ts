@@ -53,16 +53,32 @@ export function soundRunsOf(ix: MarkIndex, s: SearchScratch, compact: string, qu
 }
 
 /**
+ * A run (or a word) sounding like a query of several words run together is a sound-alike only within
+ * this many edits after romanisation (`farthest` of takeRuns). Past it the codes agree by collision: a long run loses its vowels and silent
+ * letters to Double Metaphone, so BUY ME A COF FEE coded like BUME CAFE and B.M. AQUA, and SRIGHEE
+ * (GH silent after I) like SHREE, SRI and SURYA: hundreds of thousands of marks, none alike.
+ */
+export const FAR_SOUND = 3;
+
+/**
  * Admits the sound-alike runs spelled within `max` edits (as spelling variants, by spelling
  * distance) or, with `far`, those beyond it (as sound-alikes, by distance after romanisation).
  */
-export function takeRuns(ix: MarkIndex, s: SearchScratch, runs: RunHits, max: number, far: boolean, query: Triples): void {
+export function takeRuns(
+  ix: MarkIndex,
+  s: SearchScratch,
+  runs: RunHits,
+  max: number,
+  far: boolean,
+  query: Triples,
+  farthest = Number.POSITIVE_INFINITY,
+): void {
   const marks = runs.marks;
   const markLen = ix.d.markLen;
   for (let i = 0; i < runs.n; i++) {
     const m = marks[i];
     const spelled = runs.spelled(i);
-    if (spelled > max !== far) continue;
+    if (spelled > max !== far || (far && runs.sounded(i) > farthest)) continue;
     // The mark's triples are its words' (a text of n letters and spaces has n + 1); those its run shares.
     s.takeFuzzy(m, 2 * (far ? runs.sounded(i) : spelled), missSteps(runs.shared(i), query.size, markLen[m] + 1));
   }

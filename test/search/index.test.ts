@@ -164,6 +164,34 @@ describe('search index', () => {
     expect(strategyOf(ganesh, 1016)).to.equal('phonetic');
   });
 
+  it('takes no code collision or lone query word for a sound-alike of several words run together', () => {
+    const r = engineOf([
+      [2001, 'BUY ME A COFFEE'],
+      [2002, 'BUME CAFE'],
+      [2003, 'SHREE'],
+      [2004, 'SRI GHEE'],
+      [2005, 'SAI KRIPA'],
+      [2006, 'SAIS'],
+      [2007, '786'],
+      [2008, 'SHRIGHEE'],
+    ]);
+    // BUYMEACOFFEE cut as BUYME ACOFFEE codes like BUME CAFE, and SRIGHEE (GH silent after I) like
+    // SHREE: both more than three edits away after romanisation, so no likeness, only a shared code.
+    const coffee = find(r, 'BUY ME A COF FEE');
+    expect(coffee[0]).to.deep.equal([2001, 'partial']);
+    expect(strategyOf(coffee, 2002)).to.equal(undefined);
+    const ghee = find(r, 'SRI GHEE');
+    expect(strategyOf(ghee, 2004)).to.equal('exact');
+    expect(strategyOf(ghee, 2008)).to.equal('spelling');
+    expect(strategyOf(ghee, 2003)).to.equal(undefined);
+    // SAI is one edit from SAIS, but SAI KRIPA holds only part of SAI S.
+    const sais = find(r, 'SAI S');
+    expect(strategyOf(sais, 2006)).to.equal('compound');
+    expect(strategyOf(sais, 2005)).to.equal('partial');
+    // Numbers are still compared with number words as words.
+    expect(strategyOf(find(r, 'SEVEN EIGHT SIX'), 2007)).to.equal('phonetic');
+  });
+
   it('uses only exact, prefix and whole words for queries of one or two characters', () => {
     const s = find(e, 'S');
     expect(strategyOf(s, 1021)).to.equal('exact');
