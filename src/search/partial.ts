@@ -211,13 +211,14 @@ export function partialMatches(
   }
   const later = s.partialWords;
   for (const u of chosen) {
-    if (spent + u.cost > budget) continue;
-    spent += u.cost;
     // The word itself and its closest variants come first in a unit: they are classified while there is
     // room; the others are admitted after the classified ones, straight from their postings (a mark
-    // already found stays as found).
+    // already found stays as found). A unit too costly to read whole still reads what fits of it, best
+    // first: THE TRAE found no TRAE, its sound-alikes (DR, TARA, DAIRY: 135,000 postings) being over budget.
     for (let j = 0; j < u.read.length; j++) {
       const id = u.read[j];
+      if (spent + ix.postings(id) > budget) continue;
+      spent += ix.postings(id);
       if (cands.n + ix.postings(id) > CLASSIFY_MAX && u.alone !== null) {
         later.push(id, Math.min(PARTIAL_STEPS, Math.round((1 - u.alone[j] / total) * PARTIAL_STEPS)));
         continue;

@@ -192,6 +192,16 @@ describe('search index', () => {
     expect(strategyOf(find(r, 'SEVEN EIGHT SIX'), 2007)).to.equal('phonetic');
   });
 
+  it("finds a query word's own marks when its sound-alikes are too many to read for partial matching", () => {
+    // Partial matching reads at most 4,096 postings here (1 % of a larger register): TARA's 4,200 were
+    // over it, and with them TRAE's own mark, which only partial matching finds for THE TRAE.
+    const many: [number, string][] = Array.from({ length: 4200 }, (_, i) => [3000 + i, 'TARA']);
+    const r = engineOf([...many, [2001, 'TRAE'], [2002, 'THE TREE']]);
+    const hits = find(r, 'THE TRAE');
+    expect(strategyOf(hits, 2001)).to.equal('all_words');
+    expect(hits.findIndex((h) => h[0] === 2001)).to.be.below(2);
+  });
+
   it('uses only exact, prefix and whole words for queries of one or two characters', () => {
     const s = find(e, 'S');
     expect(strategyOf(s, 1021)).to.equal('exact');
