@@ -78,6 +78,8 @@ interface Unit {
   alone: number[] | null;
   /** Whether it may find candidates (a stop word never does). */
   anchor: boolean;
+  /** Whether read[0] is the query word as spelled: what a unit too costly to read whole still reads. */
+  own: boolean;
 }
 
 /** The weight of each query word: ln of how many marks there are per mark holding it; stop words little. */
@@ -139,6 +141,7 @@ export function partialMatches(
       read: finds.map((r) => r.id),
       alone: finds.map((r) => w[i] * keepOf(r.level, r.dist)),
       anchor: !STOP_WORDS.has(words[i]) && (tradeAnchors || !trade.has(words[i])),
+      own: finds[0]?.level === 0,
     });
   });
   const joinsOf: number[][] = words.map(() => []);
@@ -151,7 +154,7 @@ export function partialMatches(
       roles.push([id, (span << 16) | (i << 8) | (LEVEL_JOINED << 4)]);
       for (let j = i; j < i + span; j++) joinsOf[j].push(id);
       const joined = w.slice(i, i + span).reduce((a, b) => a + b, 0) * KEEP_JOINED;
-      units.push({ df: ix.postings(id), cost: ix.postings(id), read: [id], alone: [joined], anchor: true });
+      units.push({ df: ix.postings(id), cost: ix.postings(id), read: [id], alone: [joined], anchor: true, own: true });
     }
   }
   // A word split in two or three: SUNRISEFOODS in SUNRISE FOODS INDIA. Split j of word i holds parts 0..2.
@@ -171,7 +174,7 @@ export function partialMatches(
       splitsOf[i].push(parts);
       parts.forEach((part, at) => roles.push([part, (j << 16) | (i << 8) | (LEVEL_PART << 4) | at]));
       const rarest = parts.reduce((a, b) => (ix.postings(a) <= ix.postings(b) ? a : b));
-      units.push({ df: ix.postings(rarest), cost: ix.postings(rarest), read: [rarest], alone: null, anchor: true });
+      units.push({ df: ix.postings(rarest), cost: ix.postings(rarest), read: [rarest], alone: null, anchor: true, own: true });
     }
   });
 
@@ -211,14 +214,17 @@ export function partialMatches(
   }
   const later = s.partialWords;
   for (const u of chosen) {
+    // A unit too costly to read whole still reads the word as spelled when that fits: THE TRAE found no
+    // TRAE, its sound-alikes (DR, TARA, DAIRY: 135,000 postings) being over budget.
+    const whole = spent + u.cost <= budget;
+    if (!whole && !(u.own && spent + ix.postings(u.read[0]) <= budget)) continue;
+    const reads = whole ? u.read.length : 1;
+    spent += whole ? u.cost : ix.postings(u.read[0]);
     // The word itself and its closest variants come first in a unit: they are classified while there is
     // room; the others are admitted after the classified ones, straight from their postings (a mark
-    // already found stays as found). A unit too costly to read whole still reads what fits of it, best
-    // first: THE TRAE found no TRAE, its sound-alikes (DR, TARA, DAIRY: 135,000 postings) being over budget.
-    for (let j = 0; j < u.read.length; j++) {
+    // already found stays as found).
+    for (let j = 0; j < reads; j++) {
       const id = u.read[j];
-      if (spent + ix.postings(id) > budget) continue;
-      spent += ix.postings(id);
       if (cands.n + ix.postings(id) > CLASSIFY_MAX && u.alone !== null) {
         later.push(id, Math.min(PARTIAL_STEPS, Math.round((1 - u.alone[j] / total) * PARTIAL_STEPS)));
         continue;
