@@ -6,15 +6,14 @@
 //   DATABASE_URL=... [SEARCH_SNAPSHOT=FILE] npx tsx bench/clearance/dump.ts --n 300 --out /tmp/a.jsonl [--compare /tmp/b.jsonl]
 //     [--cpu-prof: run node with --cpu-prof instead] [--seed 21]
 import fs from 'node:fs';
-import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { createRoot } from '../../src/root.ts';
-import { labelsOf } from '../../src/search/statusGroups.ts';
 import { Analyser } from '../../src/threats/analysis.ts';
 import { ThreatRepository } from '../../src/threats/repository.ts';
 import { TrademarkRepository } from '../../src/trademarks/repository.ts';
 import { args, DEFAULT_URL } from '../lib.ts';
 import { Rng } from '../rng.ts';
+import { liveNames } from './names.ts';
 
 const a = args();
 const n = Number(a.get('n') ?? 300);
@@ -25,17 +24,7 @@ const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_
 const deps = createRoot(config);
 const engine = await deps.search.ready();
 const size = engine.indexes[0].n;
-const c = new pg.Client(url);
-await c.connect();
-const known = (await c.query('select status from status_values')).rows.map((r) => r.status as string);
-const names = (
-  await c.query(
-    `select word_mark, class_number from trademarks tablesample bernoulli (${Math.min(100, (n * 60 * 100) / size)}) repeatable (${seed})
-     where word_mark <> '' and status = any($1::text[]) order by md5(application_number || $2) limit ${n}`,
-    [labelsOf(['live', 'pending'], known), String(seed)],
-  )
-).rows as { word_mark: string; class_number: number }[];
-await c.end();
+const names = await liveNames(url, n, seed, size);
 const analyser = new Analyser(deps.search, new TrademarkRepository(deps.db), new ThreatRepository(deps.db), deps.logos.texts);
 await deps.logos.texts.search('WARM', 1);
 await analyser.analyse({ text: 'WARM', classes: [1], logo: null, filed: null });

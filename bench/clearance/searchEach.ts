@@ -4,16 +4,15 @@
 // separate searches per group and once through searchEach, alternating name by name in one process, so
 // that both meet the same load. Prints the CPU time of each way and checks that the answers are the same.
 //   DATABASE_URL=... [SEARCH_SNAPSHOT=FILE] npx tsx bench/clearance/searchEach.ts --n 100 [--seed 21] [--rounds 3]
-import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { createRoot } from '../../src/root.ts';
 import { prepareQuery } from '../../src/search/query.ts';
 import { classMask } from '../../src/search/service.ts';
-import { labelsOf } from '../../src/search/statusGroups.ts';
 import type { Filter, IndexHit } from '../../src/search/types.ts';
 import { relatedClasses } from '../../src/threats/classes.ts';
 import { args, DEFAULT_URL } from '../lib.ts';
 import { Rng } from '../rng.ts';
+import { liveNames } from './names.ts';
 
 const a = args();
 const n = Number(a.get('n') ?? 100);
@@ -24,17 +23,7 @@ const config = loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_
 const deps = createRoot(config);
 const engine = await deps.search.ready();
 const size = engine.indexes[0].n;
-const c = new pg.Client(url);
-await c.connect();
-const known = (await c.query('select status from status_values')).rows.map((r) => r.status as string);
-const names = (
-  await c.query(
-    `select word_mark, class_number from trademarks tablesample bernoulli (${Math.min(100, (n * 60 * 100) / size)}) repeatable (${seed})
-     where word_mark <> '' and status = any($1::text[]) order by md5(application_number || $2) limit ${n}`,
-    [labelsOf(['live', 'pending'], known), String(seed)],
-  )
-).rows as { word_mark: string; class_number: number }[];
-await c.end();
+const names = await liveNames(url, n, seed, size);
 
 const r = new Rng(seed + 1);
 const cases: { text: string; want: number; filters: Filter[] }[] = [];
