@@ -275,6 +275,9 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
   const hasWords = has.words;
   const level = new Uint8Array(k);
   const keep = new Float64Array(k);
+  // Words the mark holds joined or split, whatever else they also match: SER joined in SERVICES is held
+  // though SHREE, elsewhere in the mark, is also a sound-alike of SER.
+  const joined = new Uint8Array(k);
   const seenParts = new Uint8Array(splitOf.length);
   // Short query words have no spelling variants of their own; in a mark another word found, one letter
   // off counts (BIH BAZAAR: BIG BAZAAR).
@@ -283,6 +286,7 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
     for (let i = 0; i < k; i++) {
       level[i] = NONE;
       keep[i] = 0;
+      joined[i] = 0;
     }
     for (let j = 0; j < seenParts.length; j++) seenParts[j] = 0;
     const from = bounds[2 * c];
@@ -300,6 +304,7 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
           if (kept > keep[i]) keep[i] = kept;
         } else if (lv === LEVEL_JOINED) {
           for (let j = i; j < i + (x >>> 16); j++) {
+            joined[j] = 1;
             if (level[j] > LEVEL_JOINED) level[j] = LEVEL_JOINED;
             if (keep[j] < KEEP_JOINED) keep[j] = KEEP_JOINED;
           }
@@ -311,6 +316,7 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
     for (let j = 0; j < splitOf.length; j++) {
       if (seenParts[j] !== (1 << splitParts[j]) - 1) continue;
       const i = splitOf[j];
+      joined[i] = 1;
       if (level[i] > LEVEL_JOINED) level[i] = LEVEL_JOINED;
       if (keep[i] < KEEP_JOINED) keep[i] = KEEP_JOINED;
     }
@@ -327,7 +333,7 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
       const l = level[i];
       if (l === NONE) all = false;
       if (l > 2) plain = false;
-      if (l !== 0 && l !== LEVEL_JOINED) compound = false;
+      if (l !== 0 && !joined[i]) compound = false;
       if (l !== 0 && !(l === NONE && connecting[i])) allButConnecting = false;
       shared += w[i] * keep[i];
     }
