@@ -95,10 +95,11 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const whole = related(v, q.compact, false);
   const runs = q.compact.length >= 4 ? soundRunsOf(ix, s, q.compact, mine) : null;
   const max = maxEdits(q.compact.length);
+  // Numbers are compared with number words as words (786 and SEVEN EIGHT SIX are 0 apart), not by letters.
+  const digits = /\d/.test(q.compact);
+  const numeric = (id: number) => digits || /\d/.test(v.words[id]);
   // A word of the query is no variant of the query run together: SAI is one edit from SAIS, but a mark
   // holding SAI and no S holds part of SAI S, and partial matching places it by what it shares.
-  // Numbers are compared with number words as words (786 and SEVEN EIGHT SIX are 0 apart), not by letters.
-  const numeric = (id: number) => /\d/.test(q.compact) || /\d/.test(v.words[id]);
   const takeWhole = (level: number) => {
     for (const r of whole)
       if (r.level === level && (editsOf(r.dist) <= FAR_SOUND || numeric(r.id)) && !ids.includes(r.id))
