@@ -11,11 +11,16 @@ import type { TestApp } from './app.ts';
 
 /**
  * An Api on a router of its own, guarded as the app guards (callers, credits, tokens) but with rate
- * limits given here, for stand-in endpoints that exercise the request pipeline.
+ * limits given here, for stand-in endpoints that exercise the request pipeline. `Limits` lets a test
+ * hold admissions back (a subclass of RateLimits that still asks Redis).
  */
-export function standInApi(t: TestApp, limits: Omit<LimitSettings, 'prefix'>): { api: Api; router: express.Router } {
+export function standInApi(
+  t: TestApp,
+  limits: Omit<LimitSettings, 'prefix'>,
+  Limits: typeof RateLimits = RateLimits,
+): { api: Api; router: express.Router } {
   const { deps } = t;
-  const rateLimits = new RateLimits(deps.redis, { ...limits, prefix: `test:${randomBytes(5).toString('hex')}` }, deps.log);
+  const rateLimits = new Limits(deps.redis, { ...limits, prefix: `test:${randomBytes(5).toString('hex')}` }, deps.log);
   const callers = new CallerRepository(deps.db);
   const guard = new Guard(
     new CallerCache(callers, deps.listener),

@@ -3,6 +3,7 @@ import express from 'express';
 import request from 'supertest';
 import { errorHandler } from '../../src/http/errorHandler.ts';
 import { EarlyStart } from '../../src/limits/earlyStart.ts';
+import { RateLimits } from '../../src/limits/rateLimits.ts';
 import { z } from '../../src/schema/zod.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { standInApi } from '../helpers/standIn.ts';
@@ -37,6 +38,25 @@ describe('early start of read-only requests', () => {
   });
 
   describe('in the request pipeline', () => {
+    // While set, admissions are held until this many have been asked for, then all go to Redis: the
+    // requests that asked can only have started early, however slowly a loaded machine delivers them.
+    // Without it the first admission could come back (leaving no room) before the third request arrived.
+    let holdUntil = 0;
+    let held: (() => void)[] = [];
+    class HeldLimits extends RateLimits {
+      override async admit(...args: Parameters<RateLimits['admit']>): ReturnType<RateLimits['admit']> {
+        if (holdUntil > 0) {
+          await new Promise<void>((go) => {
+            held.push(go);
+            if (held.length < holdUntil) return;
+            for (const g of held) g();
+            holdUntil = 0;
+            held = [];
+          });
+        }
+        return super.admit(...args);
+      }
+    }
     let t: TestApp;
     let app: express.Express;
     let calls = 0;
@@ -45,7 +65,7 @@ describe('early start of read-only requests', () => {
       const { deps } = t;
       // Ten requests a minute from one address, so a second key can fill the window the first key's
       // early requests were counting on.
-      const { api, router } = standInApi(t, { ipPerMinute: 10, keyPerSecond: 100, publicSearchPerHour: 60 });
+      const { api, router } = standInApi(t, { ipPerMinute: 10, keyPerSecond: 100, publicSearchPerHour: 60 }, HeldLimits);
       api.add({
         method: 'get',
         path: '/v1/test/probe/',
@@ -71,10 +91,11 @@ describe('early start of read-only requests', () => {
       const get = (key: string) => request(app).get('/v1/test/probe/').set('X-API-Key', key);
       // a's first request waits for its admission, which leaves 9 of the IP window: a's next requests may start early.
       expect((await get(a.account.key)).status).to.equal(200);
-      // b's eight at once, so that a's admission is still fresh (under a second old) on a loaded machine.
+      // b's eight fill the IP window but one.
       const bs = await Promise.all(Array.from({ length: 8 }, () => get(b.account.key)));
       expect(bs.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
       const before = calls;
+      holdUntil = 3;
       const res = await Promise.all([get(a.account.key), get(a.account.key), get(a.account.key)]);
       expect(res.map((r) => r.status).sort()).to.deep.equal([200, 429, 429]);
       // All three started before Redis answered: the handler ran for the refused ones too.
