@@ -1,7 +1,7 @@
 // `npm start`: prepares the database (pgvector, migrations, reference data, a demo registry on first
 // start) and builds the web app (scripts/build-web.ts), then runs one API process per core, the workers
-// process and the ML sidecar, and keeps them running: a process that exits is started again, sooner or
-// later, but always (see Restarts).
+// process, CLEARANCE_WORKERS - 1 batch clearance processes and the ML sidecar, and keeps them running: a
+// process that exits is started again, sooner or later, but always (see Restarts).
 
 import { type ChildProcess, fork } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
@@ -111,6 +111,10 @@ async function primary(): Promise<void> {
     return h;
   };
   const workers = keep('../workers/main.ts', 'workers process');
+  // Batch clearance on every core: the workers process screens chunks, and so do these (workers/clearance.ts).
+  const clearance = Array.from({ length: config.clearanceWorkers - 1 }, (_, i) =>
+    keep('../workers/clearance.ts', `batch clearance process ${i + 2}`),
+  );
   // The ML sidecar (workers/sidecar/): embeddings and OCR on loopback at ML_URL. Not waited for: the API
   // serves at once, and logo indexing (in the workers process) starts when the sidecar answers.
   const sidecar = keep('../workers/sidecar/main.ts', 'ML sidecar');
@@ -145,11 +149,13 @@ async function primary(): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    console.error('stopping: the API processes finish their requests in flight, then the workers process and the ML sidecar stop');
+    console.error(
+      'stopping: the API processes finish their requests in flight, then the workers, batch clearance and ML sidecar processes stop',
+    );
     // API processes first: the requests they are finishing may still need the workers (bulk logo
     // searches) and the sidecar (embeddings).
     await Promise.all(Object.values(cluster.workers ?? {}).map((w) => end((w as Worker).process as ChildProcess)));
-    await Promise.all([end(workers.child), end(sidecar.child)]);
+    await Promise.all([end(workers.child), end(sidecar.child), ...clearance.map((c) => end(c.child))]);
     await Promise.all(cleanups);
     await root.close();
     process.exit(0);
@@ -182,7 +188,8 @@ async function primary(): Promise<void> {
     if (++ready === n)
       console.error(
         `Nishaan API on http://${config.HOST}:${config.PORT} ` +
-          `(${n} API processes + workers + ML sidecar, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+          `(${n} API processes + workers${clearance.length ? ` + ${clearance.length} batch clearance` : ''} + ML sidecar, ` +
+          `ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
       );
     else if (ready > n) console.error(`api process ${worker.process.pid} listening, in place of one that exited`);
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowList } from './outbound/addresses.ts';
@@ -92,6 +93,12 @@ const Env = z.object({
     .min(1)
     .max(24 * 30)
     .default(24),
+  // Batch clearance: processes screening its chunks, the workers process included (docs/clearance.md). "auto": one
+  // per core, as many as a quarter of the memory holds at CLEARANCE_WORKER_BYTES each.
+  CLEARANCE_WORKERS: z
+    .string()
+    .regex(/^(auto|[1-9]|1[0-6])$/, '"auto" or a number of processes from 1 to 16')
+    .default('auto'),
   // Webhooks (docs/webhooks.md). The key that encrypts webhook secrets at rest (AES-256-GCM, derived with HKDF).
   WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-only-webhook-secret-key-change-me-0123456789'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -141,7 +148,29 @@ const Env = z.object({
   IMAGE_FETCH_TEST_CA: z.string().default(''),
 });
 
-export type Config = z.infer<typeof Env> & { objectStoreDir: string; searchSnapshot: string | null; uploadDir: string };
+export type Config = z.infer<typeof Env> & {
+  objectStoreDir: string;
+  searchSnapshot: string | null;
+  uploadDir: string;
+  /** CLEARANCE_WORKERS as a number. */
+  clearanceWorkers: number;
+};
+
+/**
+ * What one batch clearance process holds at most: its search index and the analysis's caches
+ * (2.0–2.3 GiB of RSS at 7.7M marks, bench/RESULTS.md), with room.
+ */
+export const CLEARANCE_WORKER_BYTES = 2.5 * 2 ** 30;
+
+/**
+ * CLEARANCE_WORKERS resolved: "auto" is one process per core (the analysis is synchronous, one process
+ * screens on one core), no more than a quarter of the machine's memory holds, the API processes' own
+ * indexes and PostgreSQL needing the rest; at least one, at most 16.
+ */
+export function clearanceWorkers(setting: string, cores = os.availableParallelism(), memoryBytes = os.totalmem()): number {
+  if (setting !== 'auto') return Number(setting);
+  return Math.max(1, Math.min(cores, 16, Math.floor(memoryBytes / 4 / CLEARANCE_WORKER_BYTES)));
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Env.safeParse(env);
@@ -168,5 +197,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR),
     searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null,
     uploadDir: path.resolve(cfg.UPLOAD_DIR),
+    clearanceWorkers: clearanceWorkers(cfg.CLEARANCE_WORKERS),
   };
 }

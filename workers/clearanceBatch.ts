@@ -1,6 +1,9 @@
 // The workers process's batch clearance consumer (POST /v1/clearance/batch/), over what the root built:
 // the BullMQ worker that screens each chunk of a job (src/clearance/batchWorker.ts) and a relay of jobs
 // whose enqueue was lost. A chunk whose worker died is taken up again by BullMQ's stalled-job check.
+// `npm start` runs it in the workers process and in CLEARANCE_WORKERS - 1 processes more (workers/clearance.ts),
+// which take chunks from the same queue.
+import os from 'node:os';
 import { type Job, Queue, Worker } from 'bullmq';
 import {
   type BatchJobOptions,
@@ -19,6 +22,8 @@ export interface ClearanceBatchWorkerOptions {
   job?: BatchJobOptions;
   /** How often the relay looks for jobs that did not reach the queue. */
   intervalMs?: number;
+  /** False in the processes beside the workers process (workers/clearance.ts): one relay is enough. */
+  relay?: boolean;
   /** BullMQ's lock on a running chunk, and how often stalled chunks (their worker gone) are looked for. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -47,6 +52,8 @@ export function startClearanceBatchWorker(
     prefix,
     // The analysis is CPU work in this process: two chunks at a time keep a core busy while the other waits on PostgreSQL.
     concurrency: o.concurrency ?? 2,
+    // Kept on each chunk (BullMQ's processedBy): which of the clearance processes screened it.
+    name: `${os.hostname()}:${process.pid}`,
     ...(o.lockDurationMs ? { lockDuration: o.lockDurationMs } : {}),
     ...(o.stalledIntervalMs ? { stalledInterval: o.stalledIntervalMs } : {}),
   });
@@ -67,10 +74,10 @@ export function startClearanceBatchWorker(
     }
     return adrift.length;
   };
-  const timer = setInterval(
-    () => void relayOnce().catch((err) => log.error({ err }, 'clearance batch relay failed')),
-    o.intervalMs ?? 10_000,
-  );
+  const timer =
+    o.relay === false
+      ? undefined
+      : setInterval(() => void relayOnce().catch((err) => log.error({ err }, 'clearance batch relay failed')), o.intervalMs ?? 10_000);
   return {
     relayOnce,
     async close() {

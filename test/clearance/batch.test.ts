@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import os from 'node:os';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -45,6 +46,8 @@ describe('POST /v1/clearance/batch/', function () {
   // A logo fetch held open until the worker fetching it is killed; afterwards the image is gone (404).
   const held: import('node:http').ServerResponse[] = [];
   let release = false;
+  const held2: import('node:http').ServerResponse[] = [];
+  let release2 = false;
 
   before(async () => {
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 30, b: 30 } } })
@@ -55,6 +58,10 @@ describe('POST /v1/clearance/batch/', function () {
       '/hold.png': (res) => {
         if (release) res.writeHead(404).end('gone');
         else held.push(res);
+      },
+      '/hold2.png': (res) => {
+        if (release2) res.writeHead(404).end('gone');
+        else held2.push(res);
       },
     });
     // No image sidecar answers here: a proposal with a logo fails as when the sidecar is away.
@@ -69,7 +76,7 @@ describe('POST /v1/clearance/batch/', function () {
     connection = new Redis(t.deps.config.REDIS_URL, { maxRetriesPerRequest: null });
   });
   after(async () => {
-    for (const res of held) res.destroy();
+    for (const res of [...held, ...held2]) res.destroy();
     const q = new Queue(CLEARANCE_BATCH_QUEUE, { connection, prefix: env.QUEUE_PREFIX });
     await q.obliterate({ force: true });
     await q.close();
@@ -276,7 +283,7 @@ describe('POST /v1/clearance/batch/', function () {
     });
   });
 
-  describe('a worker killed mid-job', () => {
+  describe('in workers processes of their own', () => {
     const children: ChildProcess[] = [];
     const start = (): Promise<ChildProcess> => {
       const child = fork(WORKER_MAIN, [], {
@@ -349,6 +356,55 @@ describe('POST /v1/clearance/batch/', function () {
       expect(done.body.credits).to.deep.equal({ api_calls: paid, logo_searches: 0 });
       expect(await t.used(c.account.accountId, 'api_calls')).to.equal(paid);
       expect(await t.used(c.account.accountId, 'logo_searches')).to.equal(0);
+      const events = await t.deps.db('outbox').where({ event: 'clearance.completed', application_number: id });
+      expect(events).to.have.length(1);
+    });
+
+    it('shares a batch between two processes: chunks screened at once, every proposal answered once and charged once', async () => {
+      // Only these two processes consume (the test above leaves one running).
+      for (const p of children.splice(0)) await kill(p);
+      const q = new Queue(CLEARANCE_BATCH_QUEUE, { connection, prefix: env.QUEUE_PREFIX });
+      await q.obliterate({ force: true });
+      const c = await t.client();
+      // Three chunks (25, 25, 10). Proposal 1's logo is fetched from a server that holds the answer: the
+      // process that took chunk 0 waits there, so chunks 1 and 2 can only be screened by the other one.
+      const proposals = Array.from({ length: 60 }, (_, i) =>
+        i === 1 ? { word_mark: 'SUNRISE', classes: [29], logo_url: `${images.origin}/hold2.png` } : proposal(i),
+      );
+      const accepted = await c.post('/v1/clearance/batch/').send({ proposals });
+      const id = accepted.body.job_id;
+      const workers = await Promise.all([start(), start()]);
+      const answered = async () =>
+        t.deps
+          .db('clearance_batch_items')
+          .where({ batch_id: id })
+          .whereNot({ status: 'pending' })
+          .orderBy('idx')
+          .select('idx', 'answered_at');
+      await until(
+        'chunks 1 and 2 answered while chunk 0 waits on the held logo',
+        async () => held2.length > 0 && (await answered()).filter((a) => a.idx >= 25).length === 35,
+        { state: async () => `held ${held2.length}, answered ${(await answered()).map((a) => a.idx).join(',')}` },
+      );
+      const before = (await answered()).filter((a) => a.idx >= 25);
+      expect((await answered()).filter((a) => a.idx < 25).map((a) => a.idx)).to.deep.equal([0]);
+      // The waiting chunk names the process that holds it (the others are finished, and gone from the queue).
+      const active = await q.getJobs(['active']);
+      await q.close();
+      expect(active.map((j) => j.id)).to.deep.equal([`cb-${id}-0`]);
+      expect(workers.map((p) => `${os.hostname()}:${p.pid}`)).to.include(active[0].processedBy);
+      release2 = true;
+      for (const res of held2.splice(0)) res.destroy();
+      const done = await settled(c, id, '?limit=100');
+      expect(done.body).to.include({ status: 'completed', total: 60, done: 60, errors: 1 });
+      const answers = done.body.results.proposals;
+      expect(answers[1].error.code).to.equal('image_url_unreachable');
+      expect(answers.filter((a: { status: string }) => a.status === 'done')).to.have.length(59);
+      // Answered once: the other process's answers were not written again.
+      expect((await answered()).filter((a) => a.idx >= 25)).to.deep.equal(before);
+      const paid = classesOf(proposals.filter((_, i) => i !== 1));
+      expect(done.body.credits).to.deep.equal({ api_calls: paid, logo_searches: 0 });
+      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(paid);
       const events = await t.deps.db('outbox').where({ event: 'clearance.completed', application_number: id });
       expect(events).to.have.length(1);
     });

@@ -13,7 +13,7 @@ import { createRoot } from '../../src/root.ts';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../../src/webhooks/renewals.ts';
 import { createAccount } from '../helpers/accounts.ts';
-import { freePort, startStack as start } from '../helpers/stack.ts';
+import { children, freePort, startStack as start } from '../helpers/stack.ts';
 
 describe('npm start', function () {
   this.timeout(180_000);
@@ -56,11 +56,15 @@ describe('npm start', function () {
         QUEUE_PREFIX: prefix,
         RATE_LIMIT_PREFIX: `test:${name}`,
         SEARCH_SNAPSHOT: path.join(dir, 'search', 'index.snapshot'),
+        CLEARANCE_WORKERS: '2',
       };
       const first = await start(env);
       expect(first.log()).to.contain('generating a demo registry of 300 marks');
       // The search index is built once, before the API processes start, and saved for the next start.
       expect(first.log()).to.match(/search index built in [\d.]+ s \(\d+ marks\)/);
+      // Batch clearance on two processes: the workers process and one of its own.
+      expect(children(first.child.pid!).filter((p) => p.cmd.includes('workers/clearance.ts'))).to.have.length(1);
+      expect(first.log()).to.contain('+ workers + 1 batch clearance + ML sidecar');
       const snapshotTime = fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs;
       const db = createDb(dbUrl, 1);
       const { rows } = await db.raw(
