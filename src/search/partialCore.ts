@@ -25,6 +25,8 @@ export interface CoreWord {
 // Scratch bitmaps (src/search/scratch.ts): 2 and 3 hold classify's and partial matching's marks.
 const ACC = 4;
 const POUR = 5;
+/** Where a split search keeps each core's bitmap for its other filters (a search reads two cores at most). */
+const KEPT_CORE = 9;
 
 /** The marks holding `c` in any of its forms: its relatives' bitmap, or (with joins or splits) bitmaps from POUR on. */
 function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
@@ -41,6 +43,29 @@ function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
     h.or(all);
   }
   return h;
+}
+
+/**
+ * The marks holding every word of `rest`. The same for every filter of a split search (partial matching
+ * runs once per filter, src/search/partialGroups.ts): the first filter's is kept for the others.
+ */
+function holdingRest(ix: MarkIndex, s: SearchScratch, rest: CoreWord[]): Bitset {
+  const memo = s.coreMemo;
+  const key = rest.map((c) => c.word).join(' ');
+  const kept = memo?.get(key);
+  if (kept) return kept;
+  let others = holding(ix, s, rest[0]);
+  if (rest.length > 1) {
+    const acc = s.bitmap(ACC);
+    acc.or(others);
+    for (const c of rest.slice(1)) acc.and(holding(ix, s, c));
+    others = acc;
+  }
+  if (!memo || memo.size >= 2) return others;
+  const copy = s.bitmap(KEPT_CORE + memo.size);
+  copy.or(others);
+  memo.set(key, copy);
+  return copy;
 }
 
 /**
@@ -80,13 +105,7 @@ export function readCore(ix: MarkIndex, s: SearchScratch, core: CoreWord[], skip
   const { postMarks, postLen, postInfo, postOffsets } = ix.d;
   // Few enough to read them all: classifying their words sorts them, cheaper than pouring bitmaps.
   const cheap = cost(source) <= max - cands.n;
-  let others = cheap ? null : holding(ix, s, rest[0]);
-  if (others && rest.length > 1) {
-    const acc = s.bitmap(ACC);
-    acc.or(others);
-    for (const c of rest.slice(1)) acc.and(holding(ix, s, c));
-    others = acc;
-  }
+  const others = cheap ? null : holdingRest(ix, s, rest);
   for (const r of source.rel) {
     for (let p = postOffsets[r.id]; p < postOffsets[r.id + 1] && cands.n < max; p++) {
       const m = postMarks[p];

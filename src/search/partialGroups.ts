@@ -27,6 +27,8 @@ export function findPartials(
     return;
   }
   const own = { partials: s.partials, partialWords: s.partialWords };
+  // What does not depend on the filter is made for the first one and kept for the others.
+  s.coreMemo = new Map();
   try {
     for (const part of split.parts) {
       s.partials = part.partials;
@@ -36,6 +38,7 @@ export function findPartials(
   } finally {
     s.partials = own.partials;
     s.partialWords = own.partialWords;
+    s.coreMemo = null;
   }
 }
 

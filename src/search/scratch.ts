@@ -42,6 +42,8 @@ export class SearchScratch implements BitmapPool {
   partialWords: number[] = [];
   /** The filters of a search made for several at once, while it runs (src/search/filterSplit.ts). */
   split: FilterSplit | null = null;
+  /** While a split search's partial matching runs: its core words' bitmaps, by core (src/search/partialCore.ts). */
+  coreMemo: Map<string, Bitset> | null = null;
   readonly runs = new RunScratch();
 
   // The filters of the running search, and the index's hidden marks.
