@@ -48,7 +48,12 @@ export function holdersBy(
     if (id < 0) continue;
     const { postOffsets, postMarks, postInfo, wordOffsets, markWords, appNo, dict, summary } = ix.d;
     const cache = wordCache(ix);
-    const gen = ++cache.gen;
+    // The entries of an earlier call with the same ranking hold (its other distinctive words' holders share words).
+    if (cache.by !== by) {
+      cache.by = by;
+      cache.gen++;
+    }
+    const gen = cache.gen;
     for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
       const m = postMarks[p];
       const info = postInfo[p];
@@ -141,9 +146,11 @@ export function marksIn(register: RegisterView, classes: Uint8Array | null): num
   return n;
 }
 
-// Per-word scratch of holdersBy, kept per index: a call's entries are those stamped with its generation.
+// Per-word scratch of holdersBy, kept per index: a ranking's entries are those stamped with its generation.
 interface WordCache {
   gen: number;
+  /** The ranking the entries of `gen` were made for: they depend on nothing else. */
+  by: HolderRanking | null;
   stamp: Uint32Array;
   weight: Float32Array;
   shared: Float32Array;
@@ -159,6 +166,7 @@ function wordCache(ix: IndexView): WordCache {
     const n = ix.wordCount;
     c = {
       gen: 0,
+      by: null,
       stamp: new Uint32Array(n),
       weight: new Float32Array(n),
       shared: new Float32Array(n),
