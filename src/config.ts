@@ -94,7 +94,7 @@ const Env = z.object({
     .max(24 * 30)
     .default(24),
   // Batch clearance: processes screening its chunks, the workers process included (docs/clearance.md). "auto": one
-  // per core, as many as a quarter of the memory holds at CLEARANCE_WORKER_BYTES each.
+  // per core, as many as a third of the memory holds at CLEARANCE_WORKER_BYTES each.
   CLEARANCE_WORKERS: z
     .string()
     .regex(/^(auto|[1-9]|1[0-6])$/, '"auto" or a number of processes from 1 to 16')
@@ -158,18 +158,18 @@ export type Config = z.infer<typeof Env> & {
 
 /**
  * What one batch clearance process holds at most: its search index and the analysis's caches
- * (2.0–2.3 GiB of RSS at 7.7M marks, bench/RESULTS.md), with room.
+ * (2.1–2.7 GiB of RSS at 7.7M marks after a batch of 1,000 names, bench/RESULTS.md), with room.
  */
-export const CLEARANCE_WORKER_BYTES = 2.5 * 2 ** 30;
+export const CLEARANCE_WORKER_BYTES = 3 * 2 ** 30;
 
 /**
  * CLEARANCE_WORKERS resolved: "auto" is one process per core (the analysis is synchronous, one process
- * screens on one core), no more than a quarter of the machine's memory holds, the API processes' own
+ * screens on one core), no more than a third of the machine's memory holds, the API processes' own
  * indexes and PostgreSQL needing the rest; at least one, at most 16.
  */
 export function clearanceWorkers(setting: string, cores = os.availableParallelism(), memoryBytes = os.totalmem()): number {
   if (setting !== 'auto') return Number(setting);
-  return Math.max(1, Math.min(cores, 16, Math.floor(memoryBytes / 4 / CLEARANCE_WORKER_BYTES)));
+  return Math.max(1, Math.min(cores, 16, Math.floor(memoryBytes / 3 / CLEARANCE_WORKER_BYTES)));
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
