@@ -48,6 +48,11 @@ export class Bitset {
     return n;
   }
 
+  /** this = other: a native copy, several times faster than clearing and OR-ing word by word. */
+  copy(other: Bitset): void {
+    this.words.set(other.words);
+  }
+
   /** this = this OR other. */
   or(other: Bitset): void {
     const a = this.words;

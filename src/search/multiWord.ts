@@ -135,7 +135,7 @@ function classify(ix: MarkIndex, s: SearchScratch, words: string[], rel: Related
   let others = ix.sets.holdingAny(words[order[1]], rel[order[1]], s, 1);
   if (k > 2) {
     const all = s.bitmap(0);
-    all.or(others);
+    all.copy(others);
     for (const i of order.slice(2)) all.and(ix.sets.holdingAny(words[i], rel[i], s, 1));
     others = all;
   }
@@ -303,7 +303,7 @@ function crossing(ix: MarkIndex, s: SearchScratch, words: string[], ids: number[
     let a = ix.sets.kept(cheap, s, 4);
     if (dear.cost < HOLDING * ix.postings(rarest)) {
       const both = s.bitmap(6);
-      both.or(a);
+      both.copy(a);
       both.and(ix.sets.kept(dear, s, 5));
       a = both;
     }

@@ -31,18 +31,36 @@ const KEPT_CORE = 9;
 /** The marks holding `c` in any of its forms: its relatives' bitmap, or (with joins or splits) bitmaps from POUR on. */
 function holding(ix: MarkIndex, s: SearchScratch, c: CoreWord): Bitset {
   const base = ix.sets.holdingAny(c.word, c.rel, s, POUR);
-  const splits = c.useful;
-  if (!c.joins.length && !splits.length) return base;
+  if (!c.joins.length && !c.useful.length) return base;
   const h = s.bitmap(POUR + 1);
-  h.or(base);
+  h.copy(base);
   for (const j of c.joins) ix.sets.addWord(h, j);
-  for (const parts of splits) {
-    const all = s.bitmap(POUR + 2);
-    all.or(ix.sets.holdingWord(parts[0], s, POUR + 3));
-    for (const p of parts.slice(1)) all.and(ix.sets.holdingWord(p, s, POUR + 3));
-    h.or(all);
-  }
+  for (const parts of c.useful) addHoldingAll(ix, s, h, parts);
   return h;
+}
+
+/**
+ * Adds to `h` the marks holding every word of `parts`, read from the postings of the part fewest marks
+ * hold and looked up in the others' bitmaps. Intersecting whole bitmaps instead cost three passes over
+ * a bitmap of the register per split, the largest share of a several-word search's time.
+ */
+function addHoldingAll(ix: MarkIndex, s: SearchScratch, h: Bitset, parts: number[]): void {
+  const { postMarks, postOffsets } = ix.d;
+  const [least, ...others] = [...parts].sort((a, b) => ix.postings(a) - ix.postings(b));
+  const from = postOffsets[least];
+  const to = postOffsets[least + 1];
+  if (others.length === 1) {
+    const b = ix.sets.holdingWord(others[0], s, POUR + 3);
+    for (let p = from; p < to; p++) if (b.has(postMarks[p])) h.add(postMarks[p]);
+    return;
+  }
+  let marks: number[] = [];
+  for (let p = from; p < to; p++) marks.push(postMarks[p]);
+  for (const w of others) {
+    const b = ix.sets.holdingWord(w, s, POUR + 3);
+    marks = marks.filter((m) => b.has(m));
+  }
+  for (const m of marks) h.add(m);
 }
 
 /**
@@ -57,13 +75,13 @@ function holdingRest(ix: MarkIndex, s: SearchScratch, rest: CoreWord[]): Bitset 
   let others = holding(ix, s, rest[0]);
   if (rest.length > 1) {
     const acc = s.bitmap(ACC);
-    acc.or(others);
+    acc.copy(others);
     for (const c of rest.slice(1)) acc.and(holding(ix, s, c));
     others = acc;
   }
   if (!memo || memo.size >= 2) return others;
   const copy = s.bitmap(KEPT_CORE + memo.size);
-  copy.or(others);
+  copy.copy(others);
   memo.set(key, copy);
   return copy;
 }

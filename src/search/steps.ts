@@ -99,7 +99,7 @@ export function admitRuns(ix: MarkIndex, s: SearchScratch, parts: number[]): voi
     others = ix.sets.holdingWord(order[1], s, 0);
     if (order.length > 2) {
       const all = s.bitmap(1);
-      all.or(others);
+      all.copy(others);
       for (let i = 2; i < order.length; i++) all.and(ix.sets.holdingWord(order[i], s, 0));
       others = all;
     }

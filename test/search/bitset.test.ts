@@ -24,4 +24,15 @@ describe('Bitset', () => {
     expect(a.countWithout(b, 100)).to.be.within(100, 131);
     expect(a.countWithout(b, expected + 1)).to.equal(expected);
   });
+
+  it('copies another set over whatever it held', () => {
+    const a = new Bitset(100);
+    const b = new Bitset(100);
+    a.add(3);
+    a.add(99);
+    b.add(31);
+    b.add(64);
+    a.copy(b);
+    expect([...Array(100).keys()].filter((m) => a.has(m))).to.deep.equal([31, 64]);
+  });
 });

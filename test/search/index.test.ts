@@ -137,13 +137,26 @@ describe('search index', () => {
 
   it('splits a number from its letters and a particle glued to a common word, however many marks hold the words', () => {
     const common: [number, string][] = Array.from({ length: 4200 }, (_, i) => [20_000 + i, 'COBRA WEAR']);
-    const x = engineOf([[1, 'HINDUSTAN NO 1'], [2, 'OM SUPER COBRA WEAR'], [3, 'OMSUPER'], [4, 'OM SUPER'], ...common]);
+    const x = engineOf([
+      [1, 'HINDUSTAN NO 1'],
+      [2, 'OM SUPER COBRA WEAR'],
+      [3, 'OMSUPER'],
+      [4, 'OM SUPER'],
+      [5, 'SUN STAR GOLD COBRA WEAR'],
+      [6, 'SUN STAR COBRA WEAR'],
+      [7, 'SUN GOLD'],
+      ...common,
+    ]);
     expect(strategyOf(find(x, 'HINDUSTAN NO1'), 1)).to.equal('compound');
     // COBRA and WEAR are held by more marks than partial matching reads one by one: the marks holding
     // OM and SUPER beside them are found through the holders' bitmaps.
     const hits = find(x, 'OMSUPER COBRA WEAR');
     expect(strategyOf(hits, 2)).to.equal('compound');
     expect(hits[0]).to.deep.equal([2, 'compound']);
+    // A word split in three: only the mark holding all three parts beside COBRA WEAR is a compound.
+    const three = find(x, 'SUNSTARGOLD COBRA WEAR');
+    expect(three[0]).to.deep.equal([5, 'compound']);
+    expect(strategyOf(three, 6)).to.equal('partial');
   });
 
   it('finds other word orders, suffixes and spans across a word boundary for several words', () => {
