@@ -4,6 +4,7 @@ import { LiveIndex } from './liveIndex.ts';
 import type { MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import type { Change } from './source.ts';
+import type { BriefRow } from './summaries.ts';
 import { type After, FACETS, type Facet, type Filter, type IndexHit, type IndexResult, type MarkData, type Sort } from './types.ts';
 import type { IndexView, RegisterView } from './view.ts';
 
@@ -101,6 +102,11 @@ export class SearchEngine implements RegisterView {
    */
   summaries(hits: IndexHit[]): SummaryRow[] {
     return hits.map((h) => (h.delta ? this.delta! : this.base).index.summaries.row(h.id));
+  }
+
+  /** What the threats analysis reads of hits this engine just returned (in the same turn, as summaries()). */
+  briefs(hits: IndexHit[]): BriefRow[] {
+    return hits.map((h) => (h.delta ? this.delta! : this.base).index.summaries.brief(h.id));
   }
 
   /** The mark's current normalised text, or null when the register has no words for it. */

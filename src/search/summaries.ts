@@ -252,6 +252,12 @@ export function dmyDay(days: number): string {
   return `${two(d)}/${two(m)}/${four(y)}`;
 }
 
+/** A summary's fields that the threats analysis reads (src/threats/analysis.ts CandidateRow); a candidate's slug is never read. */
+export type BriefRow = Pick<
+  SummaryRow,
+  'application_number' | 'word_mark' | 'class_number' | 'status' | 'application_date' | 'proprietor_name'
+>;
+
 /** Reads summaries out of an index's columns. */
 export class Summaries {
   private readonly owners: Buffer;
@@ -274,6 +280,20 @@ export class Summaries {
     this.alerts = Array.from({ length: s.alerts.offsets.length - 1 }, (_, i) =>
       alerts.toString('utf8', s.alerts.offsets[i], s.alerts.offsets[i + 1]),
     );
+  }
+
+  /** What the threats analysis reads of mark `id`: the fields of row() it compares and answers with, no others. */
+  brief(id: number): BriefRow {
+    const x = this.info[id];
+    const s = this.s;
+    return {
+      application_number: String(this.appNo[id]),
+      word_mark: sparseText(s.displayIds, s.displays.offsets, this.displays, id) ?? this.text(id),
+      class_number: x & 63,
+      status: this.dict.status[(x >>> 6) & 255],
+      application_date: isoDay(s.applicationDays[id]),
+      proprietor_name: this.owners.toString('utf8', s.owners.offsets[s.ownerOf[id]], s.owners.offsets[s.ownerOf[id] + 1]),
+    };
   }
 
   /** The summary of mark `id`, shaped and formatted as TrademarkRepository.summaries() reads it from PostgreSQL. */

@@ -1,9 +1,8 @@
-import type { SummaryRow } from '../trademarks/repository.ts';
 import type { Bitset } from './bitset.ts';
 import type { MarkIndex } from './markIndex.ts';
 import type { PreparedQuery } from './query.ts';
 import { related } from './related.ts';
-import type { SummaryData } from './summaries.ts';
+import type { BriefRow, SummaryData } from './summaries.ts';
 import type { After, Filter, IndexHit, IndexResult, MarkData } from './types.ts';
 
 // The register as code outside search reads it (src/threats/): searches, the summaries of their hits,
@@ -53,8 +52,8 @@ export interface RegisterView {
   search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult;
   /** The first `want` hits of the query under each filter, as search() answers each (groups only with `counts`). */
   searchEach(q: PreparedQuery, filters: Filter[], want: number, counts?: boolean): IndexResult[];
-  /** The summaries of hits just found (in the same turn of the event loop). */
-  summaries(hits: IndexHit[]): SummaryRow[];
+  /** The summary fields the analysis reads of hits just found (in the same turn of the event loop). */
+  briefs(hits: IndexHit[]): BriefRow[];
   /** How many marks hold the word, in the classes flagged in `classes` when given. */
   holders(word: string, classes?: Uint8Array | null): number;
 }

@@ -1,9 +1,9 @@
 import { romanise } from '../search/normalise.ts';
 import { type MatchType, type PreparedQuery, prepareQuery } from '../search/query.ts';
 import { classMask } from '../search/service.ts';
+import type { BriefRow } from '../search/summaries.ts';
 import type { IndexHit } from '../search/types.ts';
 import type { RegisterView } from '../search/view.ts';
-import type { SummaryRow } from '../trademarks/repository.ts';
 import type { MarkForm } from './compare.ts';
 import { farWords, type HolderRanking, holdersBy, relatedWords } from './holders.ts';
 import { equivalents } from './translations.ts';
@@ -85,13 +85,13 @@ interface Search {
 }
 
 /**
- * Every candidate of every side once, with its summary, read from the engine in the same turn as the
+ * Every candidate of every side once, with the summary fields the analysis reads, read from the engine in the same turn as the
  * searches. Each side is searched as if alone, but a search that several sides make (the same words, mode
  * and cap) is made once over all their classes (sharedSearch): most of a search's work does not depend on
  * its classes.
  */
-export function wordCandidates(engine: RegisterView, sides: CandidateSide[], context: HolderContext): Map<string, SummaryRow> {
-  const out = new Map<string, SummaryRow>();
+export function wordCandidates(engine: RegisterView, sides: CandidateSide[], context: HolderContext): Map<string, BriefRow> {
+  const out = new Map<string, BriefRow>();
   const form = sides[0]?.form;
   if (!form?.words.length) return out;
   // Each side's hits so far, as application numbers: what its holders (step 8) skip.
@@ -101,7 +101,7 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
     const fresh = hits.filter((h) => !summarised.has(h.appNo));
     for (const h of hits) for (const f of into) f.add(h.appNo);
     for (const h of fresh) summarised.add(h.appNo);
-    for (const r of engine.summaries(fresh)) out.set(r.application_number, r);
+    for (const r of engine.briefs(fresh)) out.set(r.application_number, r);
   };
   const variants = new Map<string, string[]>();
   const searchAll = (each: (side: CandidateSide) => Search[]) => {

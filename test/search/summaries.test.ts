@@ -66,6 +66,11 @@ async function expectSameAsSql(repo: TrademarkRepository, ix: MarkIndex): Promis
   for (let id = 0; id < ix.n; id++) rows.push(ix.summaries.row(id));
   const sql = new Map((await repo.summaries(rows.map((r) => r.application_number))).map((r) => [r.application_number, r]));
   for (const r of rows) expect(r, r.application_number).to.deep.equal(sql.get(r.application_number));
+  // What the threats analysis reads (brief): the same fields, the same values.
+  rows.forEach(({ application_number, word_mark, class_number, status, application_date, proprietor_name }, id) => {
+    const brief = { application_number, word_mark, class_number, status, application_date, proprietor_name };
+    expect(ix.summaries.brief(id), application_number).to.deep.equal(brief);
+  });
   return rows.length;
 }
 
