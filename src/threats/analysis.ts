@@ -140,10 +140,15 @@ export class Analyser {
 
     const alike = modelThresholds(p.logo?.model ?? '');
     const findings: Finding[] = [];
+    // A register holds many marks of the same words (hundreds of SHREE SAI in a class group): each side
+    // compares one text once.
+    const compared = new Map<Side, Map<string, Compared>>();
     for (const [a, c] of candidates) {
       if (p.leaveOut && (a === self || sameOwner(c.row.proprietor_name, p.leaveOut.owner))) continue;
       const side = ofClass.get(c.row.class_number) ?? primary;
-      const f = score(p, side.form, side.weightOf, c, !dead.has(c.row.status), visual.get(a), alike);
+      let memo = compared.get(side);
+      if (!memo) compared.set(side, (memo = new Map()));
+      const f = score(p, side.form, side.weightOf, c, !dead.has(c.row.status), visual.get(a), alike, memo);
       if (f.score.overall >= PARAMS.thresholds.low) findings.push(f);
     }
     return findings.sort(
@@ -189,6 +194,13 @@ export class Analyser {
   }
 }
 
+/** A candidate's words compared with the proposal's (findings of the same words share it: it is only read). */
+interface Compared {
+  theirs: MarkForm;
+  cmp: ReturnType<typeof compareMarks>;
+  evidence: ReturnType<typeof noEvidence>;
+}
+
 function score(
   p: Proposal,
   form: MarkForm,
@@ -197,11 +209,17 @@ function score(
   live: boolean,
   cosine: number | undefined,
   thresholds: ReturnType<typeof modelThresholds>,
+  memo?: Map<string, Compared>,
 ): Finding {
   const { relation, ours } = closestClass(p.classes, c.row.class_number);
-  let theirs = markForm(c.row.word_mark, weightOf);
-  let evidence = noEvidence();
-  let cmp = compareMarks(form, theirs, evidence);
+  let words = memo?.get(c.row.word_mark);
+  if (!words) {
+    const theirs = markForm(c.row.word_mark, weightOf);
+    const evidence = noEvidence();
+    words = { theirs, evidence, cmp: compareMarks(form, theirs, evidence) };
+    memo?.set(c.row.word_mark, words);
+  }
+  let { theirs, evidence, cmp } = words;
   let inLogo = false;
   if (c.logoText) {
     // The words read in the other's logo: scored like a word mark, named `logo` when they beat its word mark.
