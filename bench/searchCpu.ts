@@ -5,7 +5,9 @@
 // jobs on a shared machine disturb far less than wall time. Prints p50 / p95 / p99 / mean per engine and
 // round, the ratio of the means, and the slowest queries.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/searchCpu.ts \
-//     --snapshot FILE [--baseline DIR] [--reps 10] [--rounds 2] [--top 10] [--queries 60]
+//     --snapshot FILE [--baseline DIR] [--baseline-snapshot FILE] [--reps 10] [--rounds 2] [--top 10] [--queries 60]
+// --baseline-snapshot: the baseline's own snapshot, saved by its scripts/search-index.ts, where the snapshot
+// format changed between the two commits.
 
 import path from 'node:path';
 import { args, DEFAULT_URL } from './lib.ts';
@@ -22,7 +24,7 @@ const top = Number(a.get('top') ?? 10);
 type Search = (q: BenchQuery) => void;
 
 /** An engine of the checkout at `root` over the snapshot, as a function searching one query for 51 hits. */
-async function engineOf(root: string): Promise<Search> {
+async function engineOf(root: string, snapshot: string): Promise<Search> {
   const src = (f: string) => import(path.join(root, 'src/search', f));
   const [{ SearchEngine }, { prepareQuery }, { classMask }, { loadSnapshot }] = await Promise.all([
     src('engine.ts'),
@@ -40,9 +42,9 @@ async function engineOf(root: string): Promise<Search> {
 
 const classes = await queryClasses(url, Number(a.get('queries') ?? 60));
 const queries = Object.entries(classes).flatMap(([cls, qs]) => qs.map((q) => ({ cls, q })));
-const engines: [string, Search][] = [['this checkout', await engineOf(path.resolve(import.meta.dirname, '..'))]];
+const engines: [string, Search][] = [['this checkout', await engineOf(path.resolve(import.meta.dirname, '..'), snapshot)]];
 const baseline = a.get('baseline');
-if (baseline) engines.push([`baseline ${baseline}`, await engineOf(path.resolve(baseline))]);
+if (baseline) engines.push([`baseline ${baseline}`, await engineOf(path.resolve(baseline), a.get('baseline-snapshot') ?? snapshot)]);
 for (const [, search] of engines) for (const { q } of queries) search(q);
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
