@@ -2,7 +2,7 @@ import { splits } from './compounds.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { maxEdits } from './normalise.ts';
 import type { PreparedQuery } from './query.ts';
-import { related } from './related.ts';
+import { editsOf, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, soundRunsOf, takeRuns, typingLastWord } from './steps.ts';
 import {
@@ -21,6 +21,13 @@ import {
   slotOf,
   triples,
 } from './strategies.ts';
+
+/** A one-word mark that sounds like a query word of this many letters or more, within this many edits, is near. */
+const NEAR_SOUND_FROM = 4;
+const NEAR_SOUND_EDITS = 2;
+
+const nearSound = (w: string, word: string, dist: number, digits: boolean) =>
+  !digits && w.length >= NEAR_SOUND_FROM && editsOf(dist) <= NEAR_SOUND_EDITS && Math.abs(word.length - w.length) <= 1;
 
 /**
  * SMART for a one-word query, strategy by strategy, strongest first: every step pours whole posting
@@ -53,9 +60,15 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   // suffix or substring match, where the contract's users look for it.
   // The query word's letter triples, against each relative's (Related.shared).
   const mine = triples(w);
+  const digits = /\d/.test(w);
   for (const r of related(v, w, false)) {
-    if (r.level !== 1) break;
+    if (r.level > 2) break;
     const word = v.words[r.id];
+    // So is a one-word sound-alike within two edits and a letter of the query's length (PLEX for PLEKS,
+    // KWALITY for QUALITY): a conflict by ear, which any mark that only holds a variant of the query word
+    // among other words had buried. Not for numbers, whose sound-alikes are other numbers spelled out
+    // (9TO6 for 9TO9).
+    if (r.level === 2 && !nearSound(w, word, r.dist, digits)) continue;
     if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, slotOf(missSteps(r.shared, mine.size, r.size), word.length));
   }
   s.close(S_NEAR);

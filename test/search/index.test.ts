@@ -118,6 +118,29 @@ describe('search index', () => {
     expect(find(x, 'LATX GLOVES').some((h) => h[1] === 'near')).to.equal(false);
   });
 
+  it('takes a one-word mark sounding like a one-word query, within two edits and a letter of its length, as near', () => {
+    const x = engineOf([
+      [1, 'PLEX'],
+      [2, 'CC PLES'],
+      [3, 'PLESK'],
+      [4, 'PALEKAS'],
+      [5, 'SAHREE'],
+      [6, 'SAHRI GOLD'],
+    ]);
+    // PLEX is two edits from PLEKS, past a spelling variant's one, but sounds the same: before CC PLES,
+    // whose PLES is only spelled one letter off. PALEKAS, two letters longer, stays a sound-alike.
+    expect(find(x, 'PLEKS')).to.deep.equal([
+      [3, 'near'],
+      [1, 'near'],
+      [2, 'spelling'],
+      [4, 'phonetic'],
+    ]);
+    expect(find(x, 'SAHRI')).to.deep.equal([
+      [6, 'prefix'],
+      [5, 'near'],
+    ]);
+  });
+
   it('puts a spelling variant in the query order half a step before one in another order', () => {
     const x = engineOf([
       [1, 'GRIN EAGLE'],
