@@ -213,8 +213,23 @@ function crowded(found: Found, c: Case): boolean {
   return found.every((f) => f.norm !== null && boundedDistance(q, f.norm, d) <= d);
 }
 
+/**
+ * Ten answers, none the original, each at least as close in spelling as `crowded` asks or holding the
+ * query as typed (the whole mark, its start, or whole words of it): the register's own copies of the
+ * perturbed text (KMAAL four times and KMAAL TARA for the swap of KAMAL), which exact and prefix matches
+ * rank first as they must. Counted apart in the misses; the identifiable figures do not leave them out.
+ */
+function heldAsTyped(found: Found, c: Case): boolean {
+  if (found.length < 10 || rankOf(found, c) >= 0) return false;
+  const q = normaliseMark(c.query);
+  const d = boundedDistance(q, c.norm, 1000);
+  const holds = (t: string) => t.startsWith(q) || ` ${t} `.includes(` ${q} `);
+  return found.every((f) => f.norm !== null && (holds(f.norm) || boundedDistance(q, f.norm, d) <= d));
+}
+
 interface Outcome {
   index: number;
+  held: boolean;
   sql: number | null;
   sqlTimedOut: boolean;
   crowded: boolean;
@@ -226,7 +241,7 @@ for (const c of cases) {
   const r = engine.search(prepareQuery(c.query, 'SMART'), none, 10, null);
   indexMs.push(performance.now() - q0);
   const found = r.hits.map((h) => ({ appNo: h.appNo, norm: engine.text(h.appNo) }));
-  outcomes.set(c, { index: rankOf(found, c), sql: null, sqlTimedOut: false, crowded: crowded(found, c) });
+  outcomes.set(c, { index: rankOf(found, c), held: heldAsTyped(found, c), sql: null, sqlTimedOut: false, crowded: crowded(found, c) });
 }
 
 if (o.sql) {
@@ -289,8 +304,13 @@ indexMs.sort((x, y) => x - y);
 const pct = (p: number) => indexMs[Math.min(indexMs.length - 1, Math.floor((p / 100) * indexMs.length))].toFixed(2);
 console.log(`index latency over these queries: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms`);
 const misses = cases.filter((c) => outcomes.get(c)!.index < 0 || outcomes.get(c)!.index >= 10);
-// Misses the identifiable figures count are listed as `miss`, the others as `crowded`.
+const counted = misses.filter((c) => !outcomes.get(c)!.crowded);
+const held = counted.filter((c) => outcomes.get(c)!.held);
+const byClass = CLASSES.map((cls) => `${cls} ${held.filter((c) => c.cls === cls).length}/${counted.filter((c) => c.cls === cls).length}`);
+console.log(`index misses counted as identifiable that are behind ten marks holding the query as typed: ${byClass.join(', ')}`);
+// Misses the identifiable figures count are listed as `miss` (`held` where heldAsTyped), the others as `crowded`.
 if (a.has('misses'))
   for (const c of misses) {
-    console.log(`${outcomes.get(c)!.crowded ? 'crowded' : 'miss'} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})`);
+    const out = outcomes.get(c)!;
+    console.log(`${out.crowded ? 'crowded' : out.held ? 'held' : 'miss'} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})`);
   }
