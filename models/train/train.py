@@ -181,7 +181,8 @@ def degrade(img, g, n):
     """A batch of composed views blurred, made blocky (as by JPEG) or noisy, each at random (in place)."""
     blur = torch.rand(n, generator=g) < 0.3
     if blur.any():
-        s = int(torch.randint(28, 72, (1,), generator=g))
+        # Sizes drawn for the 96-px canvas, scaled with a larger one (--canvas): the same blur relative to the view.
+        s = int(torch.randint(28, 72, (1,), generator=g)) * CANVAS // 96
         low = F.interpolate(img[blur], size=(s, s), mode='area')
         img[blur] = F.interpolate(low, size=(CANVAS, CANVAS), mode='bilinear', align_corners=False)
     blocky = torch.rand(n, generator=g) < 0.15

@@ -15,9 +15,19 @@ items and over per-concept proxies for concept items. Half of each batch is copy
 Reproducible: a fixed number of steps (--steps; the cosine schedule runs on steps), one seed, and the
 thread count given (--threads; results depend on it). --minutes is only a safety stop, reported when hit.
 
+--device cuda runs the network on a GPU; the views are still composed on the CPU from the same seeded
+generator (--threads of them), so a GPU run sees the very images the CPU run of the same command sees and
+differs from it only by the GPU's rounding. --until schedules on the clock instead of --steps (for a lent
+GPU of unknown speed; not reproducible). --concept-share, --concept-proxy, --partner, --size and --canvas
+(the model's input and the composing canvas; the ONNX input and models/manifest.json input.size follow
+--size) are the knobs the second round of issue 22 item 2 tried (bench/RESULTS.md); their defaults are v2's.
+
 Usage: nice -n 19 /usr/bin/python3 models/train/train_concepts.py --data var/logo-train --steps 600 --threads 2
+       /usr/bin/python3 models/train/train_concepts.py --export <name>.pt|.npz --name <name> [--size 96]
+         (the ONNX of a run's weights, written with this torch's exporter; a GPU run leaves both files)
 """
 import argparse
+import inspect
 import json
 import math
 import os
@@ -28,7 +38,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from train import SIZE, CANVAS, LogoNet, Proxies, backgrounds, caption, colours, degrade, normalise, pose, place, uniform
+import train
+from train import LogoNet, Proxies, backgrounds, caption, colours, degrade, normalise, pose, place, uniform
 from v1weights import load_v1
 
 
@@ -89,7 +100,7 @@ def freeze_norms(model):
 def supcon(z, labels, tau):
     """Supervised contrastive loss: each view's positives are all other views with its label."""
     sim = z @ z.t() / tau
-    eye = torch.eye(len(z), dtype=torch.bool)
+    eye = torch.eye(len(z), dtype=torch.bool, device=z.device)
     sim = sim.masked_fill(eye, -1e9)
     pos = (labels[:, None] == labels[None, :]) & ~eye
     logp = sim - torch.logsumexp(sim, dim=1, keepdim=True)
@@ -100,10 +111,11 @@ def supcon(z, labels, tau):
 def embed(model, views, idx, seed, clean=True):
     g = torch.Generator().manual_seed(seed)
     model.eval()
+    dev = next(model.parameters()).device
     out = []
     for i in range(0, len(idx), 256):
         x = views.clean(idx[i:i + 256], g) if clean else views.perturbed(idx[i:i + 256], g)
-        out.append(model(x))
+        out.append(model(x.to(dev)).cpu())
     model.train()
     freeze_norms(model)
     return torch.cat(out)
@@ -135,6 +147,25 @@ def validate(model, views, v):
     return copy_r10, sum(hits) / max(1, len(hits)), sum(aps) / max(1, len(aps))
 
 
+def export(model, path):
+    """ONNX as v1 and v2 were written (opset 13, batch axis free), also from a newer torch, whose default
+    exporter is another one."""
+    model = model.cpu().eval()
+    newer = 'dynamo' in inspect.signature(torch.onnx.export).parameters
+    try:
+        torch.onnx.export(model, torch.rand(1, 1, train.SIZE, train.SIZE), path, opset_version=13,
+                          input_names=['image'], output_names=['embedding'],
+                          dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
+                          **({'dynamo': False} if newer else {}))
+    except Exception as e:  # a torch without the older exporter: its own, still with the batch axis free
+        if not newer:
+            raise
+        print(f'older ONNX exporter failed ({e}); using the newer one', flush=True)
+        torch.onnx.export(model, (torch.rand(1, 1, train.SIZE, train.SIZE),), path, input_names=['image'],
+                          output_names=['embedding'], dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
+                          dynamo=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--data', default='var/logo-train')
@@ -149,9 +180,33 @@ def main():
     p.add_argument('--init', default='models/nishaan-logo-cnn-v1.onnx', help='v1 ONNX weights to start from ("" for none)')
     p.add_argument('--name', default='nishaan-logo-cnn-v2')
     p.add_argument('--eval-every', type=int, default=300, help='steps between validations')
+    p.add_argument('--device', default='cpu', help='where the network runs: cpu, or cuda (views stay on the CPU)')
+    p.add_argument('--concept-share', type=float, default=0.5, help='share of each batch that is concept items')
+    p.add_argument('--partner', type=float, default=0.75,
+                   help='chance that a concept item is paired with another icon of its concept, not with itself')
+    p.add_argument('--concept-proxy', type=float, default=1.0,
+                   help='weight of the per-concept proxies (0: concepts taught by the contrastive loss alone)')
+    p.add_argument('--size', type=int, default=train.SIZE, help='the model\'s input, px a side')
+    p.add_argument('--canvas', type=int, default=train.CANVAS, help='where views are composed, px (a multiple of 8)')
+    p.add_argument('--until', type=float, default=0,
+                   help='minutes: the learning rate follows the clock, not --steps, and training stops then (not '
+                        'reproducible; for a lent GPU, where the speed is not known ahead; the report gives the steps)')
+    p.add_argument('--export', default='', help='write the ONNX of these weights (.pt or .npz) and stop')
     args = p.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
+    # train.py's view and normalising functions read these at call time.
+    train.SIZE, train.CANVAS = args.size, args.canvas
+    if args.export:
+        model = LogoNet(width=(24, 48, 96, 192))
+        if args.export.endswith('.npz'):
+            model.load_state_dict({k: torch.from_numpy(x) for k, x in np.load(args.export).items()})
+        else:
+            model.load_state_dict(torch.load(args.export, map_location='cpu')['model'])
+        export(model, os.path.join(args.out, f'{args.name}.onnx'))
+        print(f'wrote {os.path.join(args.out, args.name + ".onnx")}', flush=True)
+        return
+    dev = torch.device(args.device)
 
     meta = json.load(open(os.path.join(args.data, 'meta.json')))
     s = meta['icon']
@@ -224,10 +279,13 @@ def main():
             zc = embed(model, views, concept_idx, 6)
             for c, i in concept_label.items():
                 con_proxies.w[i] = zc[concept_t[concept_idx] == c].mean(0)
+    model.to(dev)
+    id_proxies.to(dev)
+    con_proxies.to(dev)
     freeze_norms(model)
     print(f'{params:,} parameters; copies {len(copy_idx)} ({len(copy_labels)} identities), concept icons '
           f'{len(concept_idx)} ({len(train_concepts)} concepts); validation {len(v["copy_q"])} copy, '
-          f'{len(v["concept_q"])} concept queries; {args.steps} steps', flush=True)
+          f'{len(v["concept_q"])} concept queries; {args.steps} steps on {dev}', flush=True)
     opt = torch.optim.AdamW(list(model.parameters()) + list(id_proxies.parameters()) + list(con_proxies.parameters()),
                             lr=args.lr, weight_decay=1e-4)
     g = torch.Generator().manual_seed(args.seed)
@@ -237,32 +295,44 @@ def main():
     history.append({'step': 0, 'minutes': 0, 'val_copy_recall_at_10': r[0], 'val_concept_recall_at_10': r[1], 'val_concept_map': r[2]})
     print(f'  step 0 val copy r@10 {r[0]:.3f} concept r@10 {r[1]:.3f} mAP {r[2]:.3f}', flush=True)
     best, best_state, stopped = -1.0, None, False
-    half = args.batch // 2
+    n_concept = round(args.batch * args.concept_share)
+    half = args.batch - n_concept  # copy items first, then concept items (v2: half and half)
+    done = 0
     for step in range(args.steps):
         if time.time() - t0 > args.minutes * 60:
             stopped = True
             break
-        lr = args.lr * min(1.0, (step + 1) / 50) * 0.5 * (1 + math.cos(math.pi * step / args.steps))
+        if args.until:
+            # Schedule on the clock: the cosine ends when the time does, however fast this machine is.
+            frac = (time.time() - t0) / (args.until * 60)
+            if frac >= 1:
+                break
+            angle = math.pi * frac
+        else:
+            angle = math.pi * step / args.steps
+        lr = args.lr * min(1.0, (step + 1) / 50) * 0.5 * (1 + math.cos(angle))
         for pg in opt.param_groups:
             pg['lr'] = lr
         ci = copy_idx[torch.randperm(len(copy_idx), generator=g)[:half]]
-        ki = concept_idx[torch.randperm(len(concept_idx), generator=g)[:half]]
-        pick = torch.rand(half, generator=g)
-        # Three times in four another icon of the concept, else the same icon (a copy of a concept icon).
-        kp = torch.tensor([partners[int(k)][int(u / 0.75 * len(partners[int(k)]))] if u < 0.75 else int(k)
+        ki = concept_idx[torch.randperm(len(concept_idx), generator=g)[:n_concept]]
+        pick = torch.rand(n_concept, generator=g)
+        # Mostly (--partner: three times in four) another icon of the concept, else the same icon (a copy of a
+        # concept icon).
+        pp = args.partner
+        kp = torch.tensor([partners[int(k)][int(u / pp * len(partners[int(k)]))] if u < pp else int(k)
                            for k, u in zip(ki, pick)])
         a_idx = torch.cat([ci, ki])
         b_idx = torch.cat([ci, kp])
         a = views.clean(a_idx, g) if step % 2 == 0 else views.perturbed(a_idx, g)
         b = views.perturbed(b_idx, g)
-        za, zb = model(a), model(b)
+        za, zb = model(a.to(dev)), model(b.to(dev))
         # SupCon labels: copies by identity, concept items by concept (offset past every identity).
         lab = torch.cat([identity_t[ci], concept_t[ki] + len(ids)])
-        loss = supcon(torch.cat([za, zb]), torch.cat([lab, lab]), args.tau)
-        yc = torch.tensor([copy_label[int(x)] for x in identity_t[ci]])
-        yk = torch.tensor([concept_label[int(x)] for x in concept_t[ki]])
+        loss = supcon(torch.cat([za, zb]), torch.cat([lab, lab]).to(dev), args.tau)
+        yc = torch.tensor([copy_label[int(x)] for x in identity_t[ci]]).to(dev)
+        yk = torch.tensor([concept_label[int(x)] for x in concept_t[ki]]).to(dev)
         loss = loss + (id_proxies(za[:half], yc) + id_proxies(zb[:half], yc)) / 2 \
-            + (con_proxies(za[half:], yk) + con_proxies(zb[half:], yk)) / 2
+            + args.concept_proxy * (con_proxies(za[half:], yk) + con_proxies(zb[half:], yk)) / 2
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -279,21 +349,37 @@ def main():
             if score > best:
                 best, best_state = score, {k: x.clone() for k, x in model.state_dict().items()}
             torch.save({'model': model.state_dict(), 'steps': done}, os.path.join(args.out, f'{args.name}.pt'))
+    if history[-1]['step'] != done:
+        # Stopped by the clock between validations: the last steps are validated too.
+        r = validate(model, views, v)
+        history.append({'step': done, 'minutes': round((time.time() - t0) / 60, 1), 'val_copy_recall_at_10': r[0],
+                        'val_concept_recall_at_10': r[1], 'val_concept_map': r[2]})
+        print(f'  step {done} val copy r@10 {r[0]:.3f} concept r@10 {r[1]:.3f} mAP {r[2]:.3f}', flush=True)
+        if r[0] + r[2] > best:
+            best, best_state = r[0] + r[2], {k: x.clone() for k, x in model.state_dict().items()}
+    chosen = history[-1]['step']
     if best_state is not None:
         model.load_state_dict(best_state)
-    model.eval()
-    onnx_path = os.path.join(args.out, f'{args.name}.onnx')
-    torch.onnx.export(model, torch.rand(1, 1, SIZE, SIZE), onnx_path, opset_version=13,
-                      input_names=['image'], output_names=['embedding'],
-                      dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}})
+        chosen = max(history[1:], key=lambda h: h['val_copy_recall_at_10'] + h['val_concept_map'])['step']
+        # The checkpoint kept (the best on validation), so --export can rewrite its ONNX with another torch.
+        torch.save({'model': model.state_dict(), 'steps': chosen}, os.path.join(args.out, f'{args.name}.pt'))
+    if dev.type != 'cpu':
+        # Also as plain arrays: a checkpoint from a newer torch may not load into the one that exports here.
+        np.savez(os.path.join(args.out, f'{args.name}.npz'), **{k: x.cpu().numpy() for k, x in model.state_dict().items()})
     report = {
         'name': args.name, 'parameters': params, 'steps': len(history) and history[-1]['step'], 'planned_steps': args.steps,
         'stopped_by_minutes': stopped, 'minutes': round((time.time() - t0) / 60, 1), 'batch': args.batch, 'lr': args.lr,
         'tau': args.tau, 'seed': args.seed, 'threads': args.threads, 'init': args.init or None, 'torch': torch.__version__,
+        'device': str(dev) if dev.type == 'cpu' else f'{dev} ({torch.cuda.get_device_name(dev)})',
+        'concept_share': args.concept_share, 'concept_proxy': args.concept_proxy, 'partner': args.partner,
+        'input_size': args.size, 'canvas': args.canvas,
+        'kept_step': chosen, 'until_minutes': args.until or None,
         'copy_icons': len(copy_idx), 'concept_icons': len(concept_idx), 'concepts': len(train_concepts),
         'validation': history,
     }
     json.dump(report, open(os.path.join(args.out, f'{args.name}.train.json'), 'w'), indent=2)
+    onnx_path = os.path.join(args.out, f'{args.name}.onnx')
+    export(model, onnx_path)
     print(f'wrote {onnx_path}', flush=True)
 
 
