@@ -213,28 +213,43 @@ export function partialMatches(
     readCore(ix, s, c, classified, visited, CLASSIFY_MAX);
   }
   const later = s.partialWords;
+  const pour = (id: number) => {
+    for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
+      const m = postMarks[p];
+      if (visited.has(m) || classified?.has(m) || !s.passes(m, postInfo[p])) continue;
+      visited.add(m);
+      cands.push(m, postLen[p], postInfo[p]);
+    }
+  };
+  // First each query word as spelled, rarest first, while it fits the room to classify: read unit by
+  // unit, a word's sound-alikes or another word's split parts filled that room before it, and THE
+  // MAAGHEE placed the 13 marks of MAAGHEE by that word alone, behind GHEE's 14,793 holders (MAA GHEE).
+  const early = new Set<Unit>();
+  for (const u of [...chosen].sort((a, b) => a.df - b.df)) {
+    const n = ix.postings(u.read[0]);
+    if (!u.own || cands.n + n > CLASSIFY_MAX || spent + n > budget) continue;
+    pour(u.read[0]);
+    spent += n;
+    early.add(u);
+  }
   for (const u of chosen) {
+    const done = early.has(u) ? ix.postings(u.read[0]) : 0;
     // A unit too costly to read whole still reads the word as spelled when that fits: THE TRAE found no
     // TRAE, its sound-alikes (DR, TARA, DAIRY: 135,000 postings) being over budget.
-    const whole = spent + u.cost <= budget;
-    if (!whole && !(u.own && spent + ix.postings(u.read[0]) <= budget)) continue;
+    const whole = spent + u.cost - done <= budget;
+    if (!whole && (early.has(u) || !(u.own && spent + ix.postings(u.read[0]) <= budget))) continue;
     const reads = whole ? u.read.length : 1;
-    spent += whole ? u.cost : ix.postings(u.read[0]);
+    spent += whole ? u.cost - done : ix.postings(u.read[0]);
     // The word itself and its closest variants come first in a unit: they are classified while there is
     // room; the others are admitted after the classified ones, straight from their postings (a mark
     // already found stays as found).
-    for (let j = 0; j < reads; j++) {
+    for (let j = early.has(u) ? 1 : 0; j < reads; j++) {
       const id = u.read[j];
       if (cands.n + ix.postings(id) > CLASSIFY_MAX && u.alone !== null) {
         later.push(id, Math.min(PARTIAL_STEPS, Math.round((1 - u.alone[j] / total) * PARTIAL_STEPS)));
         continue;
       }
-      for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
-        const m = postMarks[p];
-        if (visited.has(m) || classified?.has(m) || !s.passes(m, postInfo[p])) continue;
-        visited.add(m);
-        cands.push(m, postLen[p], postInfo[p]);
-      }
+      pour(id);
     }
   }
   if (cands.n === 0) return;
