@@ -205,12 +205,18 @@ const none = { classes: null, status: null } as Filter;
 type Found = { appNo: number; norm: string | null }[];
 const rankOf = (found: Found, c: Case) => found.findIndex((f) => f.appNo === c.appNo || f.norm === c.norm);
 
-/** Ten answers, none the original, each spelled at least as close to the query as the original is. */
+/**
+ * Ten answers, none the original, each spelled at least as close to the query as the original is, or
+ * the original's letters spaced otherwise: for 11 1 1 (1 1 1 1 joined), 1 111 is as good an answer as
+ * the original, and no engine can tell where a joined query had its spaces.
+ */
 function crowded(found: Found, c: Case): boolean {
   if (found.length < 10 || rankOf(found, c) >= 0) return false;
   const q = normaliseMark(c.query);
   const d = boundedDistance(q, c.norm, 1000);
-  return found.every((f) => f.norm !== null && boundedDistance(q, f.norm, d) <= d);
+  const letters = (t: string) => t.replaceAll(' ', '');
+  const own = letters(c.norm);
+  return found.every((f) => f.norm !== null && (letters(f.norm) === own || boundedDistance(q, f.norm, d) <= d));
 }
 
 /**
