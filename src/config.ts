@@ -158,7 +158,7 @@ export type Config = z.infer<typeof Env> & {
 
 /**
  * What one batch clearance process holds at most: its search index and the analysis's caches
- * (2.1–2.7 GiB of RSS at 7.7M marks after a batch of 1,000 names, bench/RESULTS.md), with room.
+ * (2.0–2.7 GiB of RSS at 7.7M marks after a batch of 1,000 names, bench/RESULTS.md), with room.
  */
 export const CLEARANCE_WORKER_BYTES = 3 * 2 ** 30;
 
