@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/logos.ts [--part quality,ocr,scale,uploads,concepts] [--vectors 1000000] [--queries 300] [--ocr 200]
 //     [--distractors N] [--index-logos 200] [--db postgres://postgres@127.0.0.1:5432/nishaan_logo_bench] [--reuse yes]
-//     [--write-manifest yes] [--embed-images 200]
+//     [--write-manifest yes] [--embed-images 200] [--hog-weights 0.5,0.7]
 //
 // --part scale also times, for issue 22, image search end to end on uploads with regions (a page, a photographed
 // label, beside another name) beside clean logos in the same run, where the time goes (sidecar, nearest-neighbour
@@ -16,7 +16,8 @@
 // beside another name, with the ten perturbations, recall with and without region finding (--limit test icons).
 //
 // --part concepts (issue 22, item 2) is asked for by name: a held-out concept's icon from one set against the same
-// concept from the other sets among >= 20,000 distractors, every model (--distractors N: fewer, for a quick look).
+// concept from the other sets among >= 20,000 distractors, every model (--distractors N: fewer, for a quick look;
+// --hog-weights 0.5,0.7: each trained model blended with HOG at these weights too, beside the served one).
 //
 // --reuse yes measures again on the database an earlier run filled (no load, no index build).
 //
@@ -208,7 +209,10 @@ if (parts.has('uploads')) {
 }
 
 if (parts.has('concepts')) {
-  const c = await evaluateConcepts(log, { distractors: a.has('distractors') ? Number(a.get('distractors')) : undefined });
+  const c = await evaluateConcepts(log, {
+    distractors: a.has('distractors') ? Number(a.get('distractors')) : undefined,
+    hogWeights: a.has('hog-weights') ? a.get('hog-weights')!.split(',').map(Number) : undefined,
+  });
   out.concepts = c;
   console.log(
     `\nConcepts (issue 22): ${c.queries} queries of ${c.concepts} held-out concepts; gallery ${c.gallery} ` +

@@ -28,7 +28,10 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
-export async function evaluateConcepts(log: (s: string) => void, opts: { distractors?: number } = {}): Promise<ConceptReport> {
+export async function evaluateConcepts(
+  log: (s: string) => void,
+  opts: { distractors?: number; hogWeights?: number[] } = {},
+): Promise<ConceptReport> {
   const all = conceptIcons();
   const test = all.filter((i) => i.role === 'test');
   let distractors = all.filter((i) => i.role === 'distractor');
@@ -56,16 +59,19 @@ export async function evaluateConcepts(log: (s: string) => void, opts: { distrac
   const blends: [string, [string, number][]][] = names.map((n) => [n, [[n, 1]]]);
   const hog = def?.rerank?.model;
   if (def?.rerank && hog && names.includes(hog)) {
-    const w = def.rerank.weight;
-    for (const m of manifest.models) {
-      if (m.kind === 'onnx' && names.includes(m.name))
-        blends.push([
-          `${m.name}+${hog}@${w}`,
-          [
-            [m.name, 1 - w],
-            [hog, w],
-          ],
-        ]);
+    // The served weight first; others asked for show how much HOG a concept score would want.
+    const weights = [def.rerank.weight, ...(opts.hogWeights ?? []).filter((w) => w !== def.rerank!.weight)];
+    for (const w of weights) {
+      for (const m of manifest.models) {
+        if (m.kind === 'onnx' && names.includes(m.name))
+          blends.push([
+            `${m.name}+${hog}@${w}`,
+            [
+              [m.name, 1 - w],
+              [hog, w],
+            ],
+          ]);
+      }
     }
   }
   const recall: ConceptReport['recall'] = {};
