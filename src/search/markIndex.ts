@@ -37,13 +37,17 @@ export class MarkIndex {
   private marksByRank: Uint32Array | null = null;
 
   /**
-   * `bitmapFrom`: how many marks a word needs to keep a bitmap of them (tests lower it to reach that
-   * path on small registers).
+   * `bitmapFrom`: how many marks a word needs to keep a bitmap of them. `partialClassify`: how many of
+   * partial matching's candidates are classified (src/search/partial.ts); past them, the marks of the
+   * remaining query words are placed by that word alone (reading a mark's words is a cache miss or two:
+   * at 7.7M marks a word such as SUNRISE has 13,000 holders). Tests lower both to reach those paths on
+   * small registers.
    */
   constructor(
     readonly vocab: Vocabulary,
     readonly d: MarkData,
     bitmapFrom = BITMAP_WORD,
+    readonly partialClassify = 4096,
   ) {
     this.n = d.appNo.length;
     this.overridden = new Bitset(this.n);

@@ -30,13 +30,6 @@ const ANCHOR_MIN = 256;
 /** At most this many postings are read for candidates, cheapest units first. */
 const BUDGET_SHARE = 0.01;
 const BUDGET_MIN = 4096;
-/**
- * Candidates whose words are read and classified; past them, the marks of the remaining units are
- * placed by the unit's word alone (reading a mark's words is a cache miss or two: at 7.7M marks a word
- * such as SUNRISE has 13,000 holders). The units are read cheapest first, so a mark holding a rare query
- * word beside a common one has been classified already through the rare one.
- */
-const CLASSIFY_MAX = 4096;
 /** Splits of one query word tried, the ones with the longest parts first. */
 const MAX_SPLITS = 6;
 /**
@@ -73,7 +66,7 @@ interface Unit {
   read: number[];
   /**
    * The weight a mark holding read[j] holds for that alone, or null where holding it proves nothing
-   * alone (a part of a split word): what a candidate past CLASSIFY_MAX is placed by.
+   * alone (a part of a split word): what a candidate past MarkIndex.partialClassify is placed by.
    */
   alone: number[] | null;
   /** Whether it may find candidates (a stop word never does). */
@@ -190,7 +183,7 @@ export function partialMatches(
   const cands = s.candidates;
   const { postMarks, postLen, postInfo, postOffsets } = d;
   cands.reset(
-    CLASSIFY_MAX +
+    ix.partialClassify +
       Math.min(
         budget,
         chosen.reduce((c, u) => c + u.cost, 0),
@@ -210,7 +203,7 @@ export function partialMatches(
     const key = c.map((f) => f.word).join(' ');
     if (key === last || (c.length === k && c.every((f) => !f.joins.length && !f.useful.length))) continue;
     last = key;
-    readCore(ix, s, c, classified, visited, CLASSIFY_MAX);
+    readCore(ix, s, c, classified, visited, ix.partialClassify);
   }
   const later = s.partialWords;
   const pour = (id: number) => {
@@ -227,7 +220,7 @@ export function partialMatches(
   const early = new Set<Unit>();
   for (const u of [...chosen].sort((a, b) => a.df - b.df)) {
     const n = ix.postings(u.read[0]);
-    if (!u.own || cands.n + n > CLASSIFY_MAX || spent + n > budget) continue;
+    if (!u.own || cands.n + n > ix.partialClassify || spent + n > budget) continue;
     pour(u.read[0]);
     spent += n;
     early.add(u);
@@ -245,7 +238,7 @@ export function partialMatches(
     // already found stays as found).
     for (let j = early.has(u) ? 1 : 0; j < reads; j++) {
       const id = u.read[j];
-      if (cands.n + ix.postings(id) > CLASSIFY_MAX && u.alone !== null) {
+      if (cands.n + ix.postings(id) > ix.partialClassify && u.alone !== null) {
         later.push(id, Math.min(PARTIAL_STEPS, Math.round((1 - u.alone[j] / total) * PARTIAL_STEPS)));
         continue;
       }
@@ -383,7 +376,7 @@ function nearWord(x: string, vw: string[], cw: Uint32Array, from: number, to: nu
   return false;
 }
 
-/** Admits the partial matches: the classified ones, then the marks of the words read past CLASSIFY_MAX. */
+/** Admits the partial matches: the classified ones, then the marks of the words read past MarkIndex.partialClassify. */
 export function admitPartial(ix: MarkIndex, s: SearchScratch): void {
   s.partials.admit(PARTIAL_BUCKET, s);
   const later = s.partialWords;

@@ -5,7 +5,7 @@ import type { Related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 
 // Partial matching in a search made for several filters at once (src/search/filterSplit.ts). Its
-// candidates are bounded (src/search/partial.ts: a budget of postings, CLASSIFY_MAX classified) and
+// candidates are bounded (src/search/partial.ts: a budget of postings, MarkIndex.partialClassify classified) and
 // counted among the marks passing the filter, so a wider filter would classify fewer of one filter's
 // marks: it runs once per filter, each under its own filter, and each filter's matches are admitted
 // only for marks of its classes. Every other step of a search decides mark by mark, so the split

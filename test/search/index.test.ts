@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { IndexBuilder, type MarkRow } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
+import { MarkIndex } from '../../src/search/markIndex.ts';
 import { type MatchType, prepareQuery } from '../../src/search/query.ts';
 import { STRATEGIES, score } from '../../src/search/strategies.ts';
 import type { Filter } from '../../src/search/types.ts';
@@ -236,6 +237,23 @@ describe('search index', () => {
     const hits = find(r, 'THE TRAE');
     expect(strategyOf(hits, 2001)).to.equal('all_words');
     expect(hits.findIndex((h) => h[0] === 2001)).to.be.below(2);
+  });
+
+  it('classifies the marks of a query word as spelled before its variants and the split parts of others fill the room', () => {
+    const many = (from: number, n: number, text: string): [number, string][] => Array.from({ length: n }, (_, i) => [from + i, text]);
+    const b = new IndexBuilder();
+    for (const [appNo, text] of [
+      [1, 'MAAGHEE'],
+      ...many(1000, 100, 'GHEE HOUSE'),
+      ...many(2000, 150, 'MAA SHOP'),
+      ...many(3000, 120, 'MAGHEE'),
+    ])
+      b.add(row(appNo as number, text as string));
+    const built = b.finish();
+    // Room for 64 classified candidates: GHEE's 100 holders (read for MAA GHEE) are cheaper than MAAGHEE and
+    // its variant MAGHEE (121), and filled it; MAAGHEE was then placed by that word alone, a partial match.
+    const x = new SearchEngine(new MarkIndex(built.vocab, built.d, undefined, 64), 0);
+    expect(strategyOf(find(x, 'THE MAAGHEE'), 1)).to.equal('all_words');
   });
 
   it('takes a mark holding every query word, one only joined, for a compound though another of its words sounds like it', () => {
