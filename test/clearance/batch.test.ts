@@ -316,6 +316,14 @@ describe('POST /v1/clearance/batch/', function () {
     after(async () => {
       for (const p of children) await kill(p);
     });
+    /** The proposals of a batch answered so far, in order. */
+    const answeredOf = (id: string) =>
+      t.deps
+        .db('clearance_batch_items')
+        .where({ batch_id: id })
+        .whereNot({ status: 'pending' })
+        .orderBy('idx')
+        .select('idx', 'answered_at');
 
     it('resumes in the next workers process: every proposal answered once and charged once', async () => {
       const c = await t.client();
@@ -326,13 +334,7 @@ describe('POST /v1/clearance/batch/', function () {
       const accepted = await c.post('/v1/clearance/batch/').send({ proposals });
       const id = accepted.body.job_id;
       const first = await start();
-      const answered = async () =>
-        t.deps
-          .db('clearance_batch_items')
-          .where({ batch_id: id })
-          .whereNot({ status: 'pending' })
-          .orderBy('idx')
-          .select('idx', 'answered_at');
+      const answered = () => answeredOf(id);
       await until('proposals 0-2 answered and the fetch of 3 held', async () => held.length > 0 && (await answered()).length === 3, {
         state: async () =>
           `held ${held.length}, seen ${images.seen.length}; ` +
@@ -374,13 +376,7 @@ describe('POST /v1/clearance/batch/', function () {
       const accepted = await c.post('/v1/clearance/batch/').send({ proposals });
       const id = accepted.body.job_id;
       const workers = await Promise.all([start(), start()]);
-      const answered = async () =>
-        t.deps
-          .db('clearance_batch_items')
-          .where({ batch_id: id })
-          .whereNot({ status: 'pending' })
-          .orderBy('idx')
-          .select('idx', 'answered_at');
+      const answered = () => answeredOf(id);
       await until(
         'chunks 1 and 2 answered while chunk 0 waits on the held logo',
         async () => held2.length > 0 && (await answered()).filter((a) => a.idx >= 25).length === 35,
