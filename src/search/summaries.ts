@@ -285,15 +285,25 @@ export class Summaries {
   /** What the threats analysis reads of mark `id`: the fields of row() it compares and answers with, no others. */
   brief(id: number): BriefRow {
     const x = this.info[id];
-    const s = this.s;
     return {
       application_number: String(this.appNo[id]),
-      word_mark: sparseText(s.displayIds, s.displays.offsets, this.displays, id) ?? this.text(id),
+      word_mark: this.wordMark(id),
       class_number: x & 63,
       status: this.dict.status[(x >>> 6) & 255],
-      application_date: isoDay(s.applicationDays[id]),
-      proprietor_name: this.owners.toString('utf8', s.owners.offsets[s.ownerOf[id]], s.owners.offsets[s.ownerOf[id] + 1]),
+      application_date: isoDay(this.s.applicationDays[id]),
+      proprietor_name: this.proprietor(id),
     };
+  }
+
+  /** The mark as displayed: its own text where it differs from its normalised words, else those words. */
+  private wordMark(id: number): string {
+    return sparseText(this.s.displayIds, this.s.displays.offsets, this.displays, id) ?? this.text(id);
+  }
+
+  private proprietor(id: number): string {
+    const { offsets } = this.s.owners;
+    const owner = this.s.ownerOf[id];
+    return this.owners.toString('utf8', offsets[owner], offsets[owner + 1]);
   }
 
   /** The summary of mark `id`, shaped and formatted as TrademarkRepository.summaries() reads it from PostgreSQL. */
@@ -301,8 +311,7 @@ export class Summaries {
     const s = this.s;
     const x = this.info[id];
     const appNo = String(this.appNo[id]);
-    const display = sparseText(s.displayIds, s.displays.offsets, this.displays, id);
-    const wordMark = display ?? this.text(id);
+    const wordMark = this.wordMark(id);
     const exp = s.expireDays[id];
     return {
       application_number: appNo,
@@ -311,7 +320,7 @@ export class Summaries {
       status: this.dict.status[(x >>> 6) & 255],
       application_date: isoDay(s.applicationDays[id]),
       expire_at: exp === NO_DATE ? null : dmyDay(exp),
-      proprietor_name: this.owners.toString('utf8', s.owners.offsets[s.ownerOf[id]], s.owners.offsets[s.ownerOf[id] + 1]),
+      proprietor_name: this.proprietor(id),
       state: x >>> 24 ? this.dict.state[x >>> 24] : null,
       tm_type: this.dict.tm_type[(x >>> 14) & 15],
       filing_mode: (x >>> 18) & 63 ? this.dict.filing_mode[(x >>> 18) & 63] : null,
