@@ -6,6 +6,7 @@
 import { loadConfig } from '../src/config.ts';
 import { createRoot, WORKERS } from '../src/root.ts';
 import { startClearanceBatchWorker } from './clearanceBatch.ts';
+import { stopOnce } from './stopOnce.ts';
 
 const config = loadConfig();
 // Only the batch's queries: a few connections are enough.
@@ -17,15 +18,8 @@ const batches = startClearanceBatchWorker(root, { relay: false });
 process.send?.('ready');
 log.info('batch clearance process started');
 
-let stopping: Promise<void> | undefined;
-const shutdown = (): Promise<void> => (stopping ??= close());
-async function close(): Promise<void> {
+stopOnce(async () => {
   // A chunk in flight is finished (BullMQ's close waits for it); one cut short is taken up again elsewhere.
   await batches.close();
   await root.close();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
-// The supervisor's channel closes when it dies (even by SIGKILL): nobody would stop or restart us then.
-process.on('disconnect', () => void shutdown());
+});

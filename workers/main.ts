@@ -9,6 +9,7 @@ import { createRoot, WORKERS } from '../src/root.ts';
 import { startBulkDocumentWorker } from './bulkDocuments.ts';
 import { startClearanceBatchWorker } from './clearanceBatch.ts';
 import { startLogoWorkers } from './logos.ts';
+import { stopOnce } from './stopOnce.ts';
 import { WatchWorkers } from './watches.ts';
 import { WebhookWorkers } from './webhooks.ts';
 
@@ -43,10 +44,7 @@ log.info(
     'logo indexing and bulk logo search, batch clearance',
 );
 
-let stopping: Promise<void> | undefined;
-// Once, whichever of a signal and the supervisor's going comes first (both come on a normal stop).
-const shutdown = (): Promise<void> => (stopping ??= close());
-async function close(): Promise<void> {
+stopOnce(async () => {
   clearInterval(sweeper);
   await webhooks.close();
   await bulkDocuments.close();
@@ -54,9 +52,4 @@ async function close(): Promise<void> {
   await logos.close();
   await watches.close();
   await root.close();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
-// The supervisor's channel closes when it dies (even by SIGKILL): nobody would stop or restart us then.
-process.on('disconnect', () => void shutdown());
+});

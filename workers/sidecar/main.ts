@@ -2,6 +2,7 @@
 // loopback HTTP at ML_URL, a pool of ML_WORKERS embedding threads and OCR_WORKERS OCR workers.
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { stopOnce } from '../stopOnce.ts';
 import { startSidecar } from './server.ts';
 
 const config = loadConfig();
@@ -19,16 +20,5 @@ const sidecar = await startSidecar({
 log.info({ url: sidecar.url, model: sidecar.model, ms: Date.now() - t0 }, 'ML sidecar ready');
 process.send?.('ready');
 
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  void sidecar.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-// The supervisor's channel closes when it dies (even by SIGKILL): an orphan would hold ML_URL's port.
-process.on('disconnect', stop);
+// An orphan would hold ML_URL's port: it goes with the supervisor too.
+stopOnce(() => sidecar.close());
