@@ -44,7 +44,7 @@ import { editLogo, LOGO_EDITS, logoModel } from './clearance/logoEdits.ts';
 import { logoPairs } from './clearance/logoPairs.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 import { Rng } from './rng.ts';
-import { LABELLED_PAIRS } from './threats/labelledPairs.ts';
+import { LABELLED_PAIRS, splitOf } from './threats/labelledPairs.ts';
 
 const a = args();
 const o = {
@@ -314,6 +314,7 @@ async function pairs() {
   const words = LABELLED_PAIRS.map((p) => ({
     kind: p.kind as string,
     confusing: p.confusing,
+    split: splitOf(p) as string,
     label: `${p.a}/${p.b}`,
     s: scorePair(compareMarks(markForm(p.a, weightOf), markForm(p.b, weightOf)), null, standing).overall,
   }));
@@ -322,6 +323,7 @@ async function pairs() {
   const pictures = logos.pairs.map((p) => ({
     kind: `logo ${p.kind}`,
     confusing: p.confusing,
+    split: 'logo',
     label: `${p.icons} ${p.cosine.toFixed(3)}`,
     s: scorePair(compareMarks(markForm(p.a, weightOf), markForm(p.b, weightOf)), visualScale(p.cosine, t), standing).overall,
   }));
@@ -337,13 +339,27 @@ async function pairs() {
   };
   console.log(`\nreal pairs, scored as the analysis scores them (same class, live; Medium from ${PARAMS.thresholds.medium}):`);
   report('  words (weights from this register)', words);
+  // The word pairs' two halves (splitOf): rules are made looking at the dev half only; the held-out half is
+  // reported by its totals, never pair by pair, so that it stays a check of them.
+  report(
+    '    dev half',
+    words.filter((x) => x.split === 'dev'),
+  );
+  report(
+    '    held-out half',
+    words.filter((x) => x.split === 'held_out'),
+  );
   if (pictures.length) report(`  logos (simple-icons test split, ${logos.model})`, pictures);
   report('  all', [...words, ...pictures]);
   for (const kind of [...new Set([...words, ...pictures].map((x) => x.kind))]) {
     const xs = [...words, ...pictures].filter((x) => x.kind === kind);
-    const wrong = xs.filter((x) => x.s >= PARAMS.thresholds.medium !== x.confusing);
+    const wrongIn = (ys: typeof xs) => ys.filter((x) => x.s >= PARAMS.thresholds.medium !== x.confusing);
+    const shown = xs.filter((x) => x.split !== 'held_out');
+    const held = xs.filter((x) => x.split === 'held_out');
+    const wrong = wrongIn(shown);
     console.log(
-      `  ${kind} (${xs[0].confusing ? 'confusing' : 'not confusing'}): ${xs.length - wrong.length}/${xs.length} right` +
+      `  ${kind} (${xs[0].confusing ? 'confusing' : 'not confusing'}): ${shown.length - wrong.length}/${shown.length} right` +
+        (held.length ? ` (dev), held-out ${held.length - wrongIn(held).length}/${held.length}` : '') +
         (wrong.length ? `; wrong: ${wrong.map((x) => `${x.label} ${x.s}`).join(', ')}` : ''),
     );
   }

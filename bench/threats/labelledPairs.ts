@@ -427,3 +427,19 @@ export const LABELLED_PAIRS: LabelledPair[] = [
   P('BAAZ', 'PARROT', false, 'different_meaning'),
   P('DOODH', 'HONEY', false, 'different_meaning'),
 ];
+
+/**
+ * Which half of the labelled pairs a pair is in, fixed before any scoring rule was tuned on them (issue 21): 'dev'
+ * pairs may be looked at while a rule is made, 'held_out' pairs only to report it. The half is read from an FNV-1a
+ * hash of the pair's two texts and the seed, not from its place in the list, so that pairs added later fall on a
+ * side by themselves and no pair moves.
+ */
+export function splitOf(p: LabelledPair, seed = 2111): 'dev' | 'held_out' {
+  let h = 0x811c9dc5 ^ seed;
+  for (const ch of `${p.a}|${p.b}`) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193);
+  }
+  // The top bit: FNV's low bits mix poorly over short texts that differ only at the end.
+  return h >>> 31 === 0 ? 'dev' : 'held_out';
+}
