@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { hog, hogDimensions, unit } from './hog.ts';
-import { type Decoded, LOGO_SIZE, normaliseLogo } from './image.ts';
+import { type Decoded, LOGO_SIZE, type LogoCut, logoCut, normaliseLogo } from './image.ts';
 import { openImage } from './imageInput.ts';
 import { MODELS_DIR, type ModelSpec, type Thresholds, verifyFiles } from './models.ts';
 import { type Box, findRegions, type Region } from './regions.ts';
@@ -13,6 +13,7 @@ import { type Box, findRegions, type Region } from './regions.ts';
 /** One image as the embedders read it: decoded once, each preparation made once. */
 export class LogoImage {
   private readonly grey = new Map<number, Promise<Float32Array>>();
+  private cut?: LogoCut;
 
   /**
    * `crop`: this image is a region of the one `bytes` hold (regions.ts), its box in the pixels of that
@@ -28,7 +29,9 @@ export class LogoImage {
   logoGrey(size = LOGO_SIZE): Promise<Float32Array> {
     let g = this.grey.get(size);
     if (!g) {
-      g = normaliseLogo(this.decoded, size);
+      // The CNN and HOG read different sizes: the logo is found once for both.
+      this.cut ??= logoCut(this.decoded);
+      g = normaliseLogo(this.decoded, size, this.cut);
       this.grey.set(size, g);
     }
     return g;

@@ -5,6 +5,16 @@ import { formatName, ImageError, type ImageFormat, openImage } from './imageInpu
 // file is, by its bytes, and what may be decoded), then normalised. The ML sidecar decodes; the API only
 // sniffs. models/train/train.py reproduces normaliseLogo() when it composes training views.
 
+/**
+ * sharp as the sidecar's embedding threads run it: one libvips thread a call (the pool of threads is the
+ * parallelism) and no operation cache: each call reads a new buffer, so the cache never answers one, and
+ * looking in it and filling it cost every call CPU (bench/RESULTS.md, issue 22's speed).
+ */
+export function sharpForEmbedding(): void {
+  sharp.concurrency(1);
+  sharp.cache(false);
+}
+
 /** The embedders' input: a grey square of this side, values 0..1. */
 export const LOGO_SIZE = 96;
 // Pixels differing from the top-left one by more than this (of 255) are the logo; the rest is border.
@@ -123,23 +133,50 @@ export function mainBand(d: { grey: Uint8Array | Buffer; width: number }, box: B
   return right < left ? box : { left, top: band.top, width: right - left + 1, height: band.height, bg: box.bg };
 }
 
+/** The logo's pixels: the decoded image cut to its box (trimmed, its caption left out), and the border's grey. */
+export interface LogoCut {
+  grey: Buffer;
+  width: number;
+  height: number;
+  bg: number;
+}
+
+/** The part of a decoded image every size of normaliseLogo() is made from: found once, resized once per size. */
+export function logoCut(d: Decoded): LogoCut {
+  const box = mainBand(d, trimBox(d));
+  const grey = Buffer.alloc(box.width * box.height);
+  for (let y = 0; y < box.height; y++) {
+    const from = (box.top + y) * d.width + box.left;
+    d.grey.copy(grey, y * box.width, from, from + box.width);
+  }
+  return { grey, width: box.width, height: box.height, bg: box.bg };
+}
+
 /**
  * The embedders' input: trimmed to the logo (its caption left out, mainBand), centred on a square of
- * the border colour, `size` pixels a side, grey in 0..1.
+ * the border colour, `size` pixels a side, grey in 0..1. `cut`: logoCut(d), when the caller has it.
  */
-export async function normaliseLogo(d: Decoded, size = LOGO_SIZE): Promise<Float32Array> {
-  const box = mainBand(d, trimBox(d));
-  // `contain` centres the box on a square of the border colour (sharp extends after resizing, whatever
-  // the call order, so padding first would not do).
-  const { data, info } = await sharp(d.grey, { raw: { width: d.width, height: d.height, channels: 1 } })
-    .extract({ left: box.left, top: box.top, width: box.width, height: box.height })
-    .resize(size, size, { fit: 'contain', background: { r: box.bg, g: box.bg, b: box.bg }, kernel: 'cubic' })
+export async function normaliseLogo(d: Decoded, size = LOGO_SIZE, cut = logoCut(d)): Promise<Float32Array> {
+  // Each sharp call costs about 1.5 ms of CPU however small its image, and each operation in it a share of
+  // that: the cut is made above and the square filled here rather than by sharp's extract and `contain`.
+  // sharp's `contain` resizes by the longer side's factor and centres the result at ((size - w) >> 1,
+  // (size - h) >> 1); resizing the longer side to `size` is that factor, so the pixels are the same
+  // (test/logos/normalise.test.ts holds the two to each other).
+  const wide = cut.width >= cut.height;
+  const { data, info } = await sharp(cut.grey, { raw: { width: cut.width, height: cut.height, channels: 1 } })
+    .resize(wide ? { width: size, kernel: 'cubic' } : { height: size, kernel: 'cubic' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  if (info.width !== size || info.height !== size) throw new Error(`normalised to ${info.width}×${info.height}, not ${size}`);
+  if (info.width > size || info.height > size || (wide ? info.width : info.height) !== size)
+    throw new Error(`normalised to ${info.width}×${info.height}, not ${size} on its longer side`);
   const grey = firstChannel(data, info.channels);
-  const out = new Float32Array(size * size);
-  for (let i = 0; i < out.length; i++) out[i] = grey[i] / 255;
+  const out = new Float32Array(size * size).fill(cut.bg / 255);
+  const left = (size - info.width) >> 1;
+  const top = (size - info.height) >> 1;
+  for (let y = 0; y < info.height; y++) {
+    const row = (top + y) * size + left;
+    for (let x = 0; x < info.width; x++) out[row + x] = grey[y * info.width + x] / 255;
+  }
   return out;
 }
 

@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import sharp from 'sharp';
 import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
+import { decodeLogo, sharpForEmbedding } from '../../src/logos/image.ts';
 import { ImageError } from '../../src/logos/imageInput.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
 import { ocrInput } from './ocrInput.ts';
@@ -56,7 +55,7 @@ export interface Loaded {
 }
 
 const { primary, fallback, modelsDir } = workerData as ThreadData;
-sharp.concurrency(1);
+sharpForEmbedding();
 
 let main: Embedder;
 let hogEmbedder: Embedder;

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
+import { type Decoded, decodeLogo, mainBand, normaliseLogo, trimBox } from '../../src/logos/image.ts';
+import { planModels, readManifest } from '../../src/logos/models.ts';
+import { inkedIcon } from '../helpers/inkedIcon.ts';
+
+// The embedders' input is made with fewer sharp calls than it was (the logo cut once for both sizes, and
+// the square filled in JavaScript instead of by sharp's extract and `contain`), and must be the same pixels
+// as before, so that the stored vectors keep their meaning: here against the old way, kept as the reference.
+
+/** Normalisation as it was: sharp cuts the trimmed box and centres it on a square with `contain`. */
+async function asBefore(d: Decoded, size: number): Promise<Float32Array> {
+  const box = mainBand(d, trimBox(d));
+  const { data, info } = await sharp(d.grey, { raw: { width: d.width, height: d.height, channels: 1 } })
+    .extract({ left: box.left, top: box.top, width: box.width, height: box.height })
+    .resize(size, size, { fit: 'contain', background: { r: box.bg, g: box.bg, b: box.bg }, kernel: 'cubic' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const out = new Float32Array(size * size);
+  for (let i = 0; i < out.length; i++) out[i] = data[i * info.channels] / 255;
+  return out;
+}
+
+/** A logo read as before: every size normalised the old way. */
+class Before extends LogoImage {
+  override logoGrey(size?: number): Promise<Float32Array> {
+    return asBefore(this.decoded, size ?? 96);
+  }
+}
+
+/** A 640 × 480 page: a logo top left, a grey block, a rule, dots and a line of words, on off-white. */
+async function page(): Promise<Buffer> {
+  const dots = Array.from({ length: 8 }, (_, i) => {
+    const a = (i / 8) * 2 * Math.PI;
+    return `<circle cx="${500 + Math.cos(a) * 40}" cy="${390 + Math.sin(a) * 40}" r="9" fill="#444"/>`;
+  }).join('');
+  const drawing =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><rect x="380" y="40" width="220" height="150" fill="#8a8f99"/>' +
+    `<rect x="40" y="250" width="560" height="6" fill="#222"/>${dots}` +
+    '<text x="320" y="310" text-anchor="middle" font-family="DejaVu Serif" font-size="30" fill="#222">Sunrise Foods</text></svg>';
+  return sharp({ create: { width: 640, height: 480, channels: 3, background: '#f4f1ea' } })
+    .composite([
+      { input: Buffer.from(drawing), left: 0, top: 0 },
+      { input: (await inkedIcon('docker', 150, [20, 40, 160])).png, left: 40, top: 40 },
+    ])
+    .png()
+    .toBuffer();
+}
+
+describe('logo normalisation', function () {
+  this.timeout(60_000);
+
+  it('gives the pixels and vectors it gave before for a page and each of its regions', async () => {
+    const bytes = await page();
+    const whole = new LogoImage(bytes, await decodeLogo(bytes));
+    const regions = regionImages(whole);
+    expect(regions.length).to.be.at.least(2);
+    const { primary, fallback } = planModels(readManifest().default);
+    const models = [await loadEmbedder(primary), await loadEmbedder(fallback)];
+    for (const img of [whole, ...regions.map((r) => r.image)]) {
+      for (const size of [64, 96]) expect(await normaliseLogo(img.decoded, size)).to.deep.equal(await asBefore(img.decoded, size));
+      const before = new Before(img.bytes, img.decoded, img.crop);
+      for (const m of models) expect(await m.embed(img), m.name).to.deep.equal(await m.embed(before));
+    }
+  });
+
+  it('gives the pixels it gave before for wide, tall, thin, tiny and enlarged logos on any border grey', async () => {
+    // Ink boxes of every shape on a plain border: some shrink, some are enlarged, some are one pixel thick.
+    const shapes: [number, number, number, number, number][] = [
+      [300, 200, 250, 40, 255],
+      [200, 300, 30, 260, 0],
+      [120, 90, 100, 1, 200],
+      [90, 120, 1, 100, 30],
+      [40, 40, 7, 5, 128],
+      [64, 64, 64, 64, 255],
+      [500, 500, 480, 470, 90],
+      [20, 30, 3, 3, 240],
+    ];
+    for (const [w, h, bw, bh, bg] of shapes) {
+      const grey = Buffer.alloc(w * h, bg);
+      const left = (w - bw) >> 1;
+      const top = (h - bh) >> 1;
+      for (let y = top; y < top + bh; y++) for (let x = left; x < left + bw; x++) grey[y * w + x] = (x * 7 + y * 13 + bg + 90) % 256;
+      const d: Decoded = { grey, width: w, height: h, source: { width: w, height: h, format: 'png' } };
+      for (const size of [64, 96])
+        expect(await normaliseLogo(d, size), `${w}×${h}, ink ${bw}×${bh}`).to.deep.equal(await asBefore(d, size));
+    }
+  });
+});
