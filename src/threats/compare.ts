@@ -85,6 +85,23 @@ export interface Comparison {
    * the weighted alignment with such words counted as equal. 0 when no word is translated.
    */
   meaning: number;
+  /**
+   * When the marks share some words exactly and each also has words the other lacks (BLUE BIRD, BLUE
+   * MOUNTAIN), and none is translated: what the shared words are worth on their own, for the scorer's
+   * rule on marks that share only common words (src/threats/score.ts). Absent otherwise.
+   */
+  apart?: Apart;
+}
+
+export interface Apart {
+  /** The heaviest shared word's weight (the heavier of the two sides' weights for it). */
+  common: number;
+  /** How alike the closest pair of words that are not shared is, in spelling or in sound, 0-1. */
+  unlike: number;
+  /** The lighter of the two marks' heaviest words not shared: how distinctive what tells them apart is. */
+  own: number;
+  /** The weighted alignment with the shared words counted 1 and every other word 0: the shared words' weight share. */
+  share: number;
 }
 
 /** A word of the first mark and its closest word of the other (`j`, -1 when it has none) with how close they are, 0-1. */
@@ -184,14 +201,53 @@ export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Com
     ? translations(a, b, evidence.translated)
     : a.words.some((_, i) => b.words.some((_, j) => translates(a, b, i, j)));
   const meaning = translated ? aligned(a, b, (i, j) => (sameMeaning(a, b, i, j) ? 1 : ortho[i * nb + j])) : 0;
+  const apart = translated ? undefined : apartOf(a, b, (i, j) => Math.max(ortho[i * nb + j], said(i, j)));
   // The whole marks run together are compared when a word was joined, split, added or dropped, or
   // either is one word. Two marks of as many words are compared word by word only: run together,
   // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
-  if (a.words.length === b.words.length && a.words.length > 1) return { word: wordAligned, phonetic: soundAligned, exact: false, meaning };
+  if (a.words.length === b.words.length && a.words.length > 1)
+    return { word: wordAligned, phonetic: soundAligned, exact: false, meaning, apart };
   const wholeWord = orthographicOf(a.compactInfo, b.compactInfo, d.compact);
   const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
   if (evidence) evidence.runTogether = wholeWord > wordAligned || wholeSound > soundAligned;
-  return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false, meaning };
+  return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false, meaning, apart };
+}
+
+/**
+ * The shared words' worth when the marks share some words exactly and each has others (Apart); undefined
+ * otherwise. `alike` is how alike two words are, the better of spelling and sound.
+ */
+function apartOf(a: MarkForm, b: MarkForm, alike: (i: number, j: number) => number): Apart | undefined {
+  if (a.words.length < 2 || b.words.length < 2) return undefined;
+  let common = 0;
+  let num = 0;
+  let den = 0;
+  let shared = false;
+  let aOwn = -1;
+  for (let i = 0; i < a.words.length; i++) {
+    den += a.weights[i];
+    const j = b.words.indexOf(a.words[i]);
+    if (j < 0) aOwn = Math.max(aOwn, a.weights[i]);
+    else {
+      shared = true;
+      num += a.weights[i];
+      common = Math.max(common, a.weights[i], b.weights[j]);
+    }
+  }
+  if (!shared || aOwn < 0) return undefined;
+  let bOwn = -1;
+  for (let j = 0; j < b.words.length; j++) {
+    den += b.weights[j];
+    if (a.words.includes(b.words[j])) num += b.weights[j];
+    else bOwn = Math.max(bOwn, b.weights[j]);
+  }
+  if (bOwn < 0) return undefined;
+  let unlike = 0;
+  for (let i = 0; i < a.words.length; i++) {
+    if (b.words.includes(a.words[i])) continue;
+    for (let j = 0; j < b.words.length; j++) if (!a.words.includes(b.words[j])) unlike = Math.max(unlike, alike(i, j));
+  }
+  return { common, unlike, own: Math.min(aOwn, bOwn), share: den > 0 ? num / den : 0 };
 }
 
 function spelt(memo: Map<string, number>, x: WordInfo, y: WordInfo, distance: (b: string, max: number) => number): number {

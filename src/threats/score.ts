@@ -25,6 +25,13 @@ export interface ScoreParams {
   laterFactor: number;
   /** Minimum overall score of each risk level; below `low` a candidate is not a threat at all. */
   thresholds: { high: number; medium: number; low: number };
+  /**
+   * Marks that share only common words: when every word the two share weighs below `common`, each mark
+   * has a word of its own weighing at least `distinctive`, and no word of the one left over is even
+   * `unlike` alike (spelling or sound) to a word of the other's, the text similarity is the shared words'
+   * weight share at most, and stays below Medium (Comparison.apart).
+   */
+  sharedCommon: { common: number; distinctive: number; unlike: number };
 }
 
 export const PARAMS: ScoreParams = {
@@ -35,6 +42,7 @@ export const PARAMS: ScoreParams = {
   laterFactor: 0.8,
   translation: 0.8,
   thresholds: { high: 65, medium: 57, low: 43 },
+  sharedCommon: { common: 0.8, distinctive: 0.3, unlike: 0.5 },
 };
 
 /**
@@ -97,7 +105,13 @@ export interface Standing {
  * the words read) times the class relation's factor, the dead-mark factor and the later-filing factor.
  */
 export function scorePair(c: Comparison, visual: number | null, st: Standing, p: ScoreParams = PARAMS): PairScore {
-  const text = Math.max(p.sound * Math.max(c.word, c.phonetic) + (1 - p.sound) * ((c.word + c.phonetic) / 2), p.translation * c.meaning);
+  let text = Math.max(p.sound * Math.max(c.word, c.phonetic) + (1 - p.sound) * ((c.word + c.phonetic) / 2), p.translation * c.meaning);
+  const apart = c.apart;
+  const rule = p.sharedCommon;
+  if (apart && apart.common < rule.common && apart.own >= rule.distinctive && apart.unlike < rule.unlike) {
+    // Alike only in words many marks hold: what tells each apart is its own, unlike the other's.
+    text = Math.min(text, apart.share, (p.thresholds.medium - 0.5) / 100);
+  }
   const logo = visual ?? 0;
   const similarity = Math.max(text, logo);
   const overall = round1(100 * similarity * standingFactor(st, p));

@@ -32,9 +32,10 @@ describe('threats: hand-labelled real brand pairs', () => {
     const precision = tp / (tp + fp);
     const recall = scorable.filter(flagged).length / scorable.length;
     expect(LABELLED_PAIRS.length).to.be.at.least(300);
-    // Measured 0.883 once the set grew from 150 to 375 pairs (issue 21): the new negatives sharing a common word
-    // (BLUE BIRD/BLUE MOUNTAIN, CITY PRIDE/CITY LIGHTS) score Medium with these weights; 0.908 on the first 150.
-    expect(precision, `wrong: ${wrong.join(', ')}`).to.be.at.least(0.88);
+    // Measured 0.883 once the set grew from 150 to 375 pairs (issue 21): negatives sharing only a common word
+    // (BLUE BIRD/BLUE MOUNTAIN, CITY PRIDE/CITY LIGHTS) scored Medium with these weights. With the rule on marks
+    // sharing only common words (src/threats/score.ts sharedCommon, chosen on the dev half): 0.922.
+    expect(precision, `wrong: ${wrong.join(', ')}`).to.be.at.least(0.9);
     expect(recall, `wrong: ${wrong.join(', ')}`).to.be.at.least(0.95);
   });
 });

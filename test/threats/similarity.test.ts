@@ -93,6 +93,21 @@ describe('threats: comparing marks', () => {
     },
   );
 
+  it('marks sharing only a common word, their own distinctive words unlike, stay below Medium; a shared distinctive word does not', () => {
+    // BLUE common, yet heavier than BIRD and MOUNTAIN (as a small register weighs them); ZENTRIX coined; AGRO described.
+    const weights = (w: string) => ({ BLUE: 0.7, BIRD: 0.5, MOUNTAIN: 0.5, BIRDY: 0.5, ZENTRIX: 0.95, AGRO: 0.1, SEEDS: 0.1 })[w] ?? 1;
+    const st = { relation: 'same', live: true, later: false } as const;
+    const score = (a: string, b: string) => scorePair(compareMarks(markForm(a, weights), markForm(b, weights)), null, st);
+    const off = { ...PARAMS, sharedCommon: { ...PARAMS.sharedCommon, common: 0 } };
+    const unruled = scorePair(compareMarks(markForm('BLUE BIRD', weights), markForm('BLUE MOUNTAIN', weights)), null, st, off);
+    expect(unruled.risk, 'without the rule').to.not.equal('Low');
+    expect(score('BLUE BIRD', 'BLUE MOUNTAIN').risk).to.equal('Low');
+    expect(score('BLUE BIRD', 'BLUE BIRDY').risk).to.not.equal('Low');
+    expect(score('ZENTRIX BIRD', 'ZENTRIX MOUNTAIN').risk).to.not.equal('Low');
+    expect(score('BLUE BIRD AGRO', 'BLUE BIRD SEEDS').risk).to.not.equal('Low');
+    expect(score('BLUE BIRD', 'BLUE').risk).to.not.equal('Low');
+  });
+
   it('word weights fall with how many marks hold the word; short words and numbers weigh little', () => {
     expect(weightFor('ZEPHYRA', 1, 1_000_000)).to.be.greaterThan(weightFor('SHREE', 30_000, 1_000_000));
     expect(weightFor('AB', 1, 1_000_000)).to.be.lessThan(weightFor('ABC', 1, 1_000_000));
