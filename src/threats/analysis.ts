@@ -107,6 +107,11 @@ export class Analyser {
     const primary = ofClass.get(p.classes[0])!;
     const day = p.filed === null ? Number.POSITIVE_INFINITY : Date.parse(p.filed) / 86_400_000;
     const candidates = new Map<string, Candidate>();
+    const self = p.leaveOut?.application;
+    // The nearest logos are asked for first: PostgreSQL walks its index while this process searches the words.
+    // (Caught here too, so that a failure is not unhandled before it is awaited below.)
+    const nearing = p.logo ? this.repo.nearest(p.logo, LOGO_NEIGHBOURS + (self ? 1 : 0)) : Promise.resolve([]);
+    nearing.catch(() => {});
     // Read from the engine before any await: it may change between turns of the event loop.
     const standing = (cls: number, status: string, later: boolean) =>
       standingFactor({ relation: closestClass(p.classes, cls).relation, live: !dead.has(status), later });
@@ -116,23 +121,27 @@ export class Analyser {
       weight: roughWeights(engine, side.related),
     }));
     for (const [a, row] of wordCandidates(engine, searched, { day, standing })) candidates.set(a, { row });
-    const self = p.leaveOut?.application;
 
-    // Logo candidates: the vectors nearest the proposal's logo, and logos whose words match its words.
-    const [textHits, near] = await Promise.all([
-      primary.form.words.length ? this.texts.search(primary.form.normalised, LOGO_NEIGHBOURS).then((r) => r.hits) : [],
-      p.logo ? this.repo.nearest(p.logo, LOGO_NEIGHBOURS + (self ? 1 : 0)) : [],
-    ]);
-    for (const n of near)
-      if (n.application_number !== self && !candidates.has(n.application_number)) candidates.set(n.application_number, { row: n });
+    // Logo candidates: the vectors nearest the proposal's logo, and logos whose words match its words. The word
+    // candidates' logo similarities are asked for at once, beside the logo texts; the nearest logos come with theirs.
+    const words = [...candidates.keys()];
+    const similar = p.logo ? this.repo.similarities(p.logo, words) : Promise.resolve(new Map<string, number>());
+    similar.catch(() => {});
+    const textHits = primary.form.words.length ? (await this.texts.search(primary.form.normalised, LOGO_NEIGHBOURS)).hits : [];
     const textApps = textHits.map((h) => h.application_number).filter((a) => a !== self);
     // Marks found by their logo's words may have no words of their own (device marks): read from SQL.
-    const [visual, texts, extra] = await Promise.all([
-      p.logo ? this.repo.similarities(p.logo, [...candidates.keys()]) : new Map<string, number>(),
+    const [near, visual, texts, read] = await Promise.all([
+      nearing,
+      similar,
       this.repo.logoTexts(textApps),
       this.marks.summaries(textApps.filter((a) => !candidates.has(a))),
     ]);
-    for (const r of extra) candidates.set(r.application_number, { row: r });
+    for (const n of near) {
+      if (n.application_number === self || candidates.has(n.application_number)) continue;
+      candidates.set(n.application_number, { row: n });
+      visual.set(n.application_number, n.similarity);
+    }
+    for (const r of read) if (!candidates.has(r.application_number)) candidates.set(r.application_number, { row: r });
     for (const a of textApps) {
       const c = candidates.get(a);
       if (c) c.logoText = texts.get(a);
