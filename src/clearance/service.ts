@@ -66,8 +66,13 @@ export class ClearanceService {
     if (source) await charge(1, 'logo_searches');
 
     const bytes = source ? await this.logos.read(source) : null;
-    const [logo, png] = await Promise.all([bytes ? this.logos.embedBytes(bytes) : null, bytes && logoKey ? thumbnail(bytes) : null]);
-    const findings = await this.analyser.analyse({ text: hasWords ? text : '', classes, logo, filed: null });
+    // The logo is embedded (by the sidecar) while the analysis searches the words.
+    const embedding = bytes ? this.logos.embedBytes(bytes) : Promise.resolve(null);
+    embedding.catch(() => {});
+    const drawing = bytes && logoKey ? thumbnail(bytes) : Promise.resolve(null);
+    drawing.catch(() => {});
+    const findings = await this.analyser.analyse({ text: hasWords ? text : '', classes, logo: embedding, filed: null });
+    const [logo, png] = await Promise.all([embedding, drawing]);
     // Kept once the analysis has answered, so a clearance that fails leaves no thumbnail behind.
     const logoKept = png && logoKey ? await this.keep(logoKey, png) : false;
     const listed = kept(findings, q.status, q.risk_level).slice(0, MAX_FINDINGS);

@@ -86,8 +86,13 @@ export class Analyser {
     private readonly texts: LogoTextIndex,
   ) {}
 
-  /** Every mark scoring at least Low against the proposal, best first. */
-  async analyse(p: Proposal): Promise<Finding[]> {
+  /**
+   * Every mark scoring at least Low against the proposal, best first. The logo may still be on its way (being
+   * embedded): the words are searched meanwhile.
+   */
+  async analyse(p: Omit<Proposal, 'logo'> & { logo: LogoProbe | null | Promise<LogoProbe | null> }): Promise<Finding[]> {
+    const logo = Promise.resolve(p.logo);
+    logo.catch(() => {});
     const dead = await this.deadStatuses();
     const engine = await this.index.ready();
     // One side per group of cognate classes asked for: classes of one group search and weigh alike.
@@ -110,7 +115,7 @@ export class Analyser {
     const self = p.leaveOut?.application;
     // The nearest logos are asked for first: PostgreSQL walks its index while this process searches the words.
     // (Caught here too, so that a failure is not unhandled before it is awaited below.)
-    const nearing = p.logo ? this.repo.nearest(p.logo, LOGO_NEIGHBOURS + (self ? 1 : 0)) : Promise.resolve([]);
+    const nearing = logo.then((l) => (l ? this.repo.nearest(l, LOGO_NEIGHBOURS + (self ? 1 : 0)) : []));
     nearing.catch(() => {});
     // Read from the engine before any await: it may change between turns of the event loop.
     const standing = (cls: number, status: string, later: boolean) =>
@@ -125,7 +130,7 @@ export class Analyser {
     // Logo candidates: the vectors nearest the proposal's logo, and logos whose words match its words. The word
     // candidates' logo similarities are asked for at once, beside the logo texts; the nearest logos come with theirs.
     const words = [...candidates.keys()];
-    const similar = p.logo ? this.repo.similarities(p.logo, words) : Promise.resolve(new Map<string, number>());
+    const similar = logo.then((l) => (l ? this.repo.similarities(l, words) : new Map<string, number>()));
     similar.catch(() => {});
     const textHits = primary.form.words.length ? (await this.texts.search(primary.form.normalised, LOGO_NEIGHBOURS)).hits : [];
     const textApps = textHits.map((h) => h.application_number).filter((a) => a !== self);
@@ -147,7 +152,7 @@ export class Analyser {
       if (c) c.logoText = texts.get(a);
     }
 
-    const alike = modelThresholds(p.logo?.model ?? '');
+    const alike = modelThresholds((await logo)?.model ?? '');
     const findings: Finding[] = [];
     // A register holds many marks of the same words (hundreds of SHREE SAI in a class group): each side
     // compares one text once.
@@ -211,7 +216,7 @@ interface Compared {
 }
 
 function score(
-  p: Proposal,
+  p: Pick<Proposal, 'classes' | 'filed'>,
   form: MarkForm,
   weightOf: WeightOf,
   c: Candidate,
