@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { formatName, ImageError, type ImageFormat, openImage } from './imageInput.ts';
+import { shrinkLonger } from './resize.ts';
 
 // Images as the embedders and the OCR read them: decoded through imageInput.ts (which decides what a
 // file is, by its bytes, and what may be decoded), then normalised. The ML sidecar decodes; the API only
@@ -157,27 +158,30 @@ export function logoCut(d: Decoded): LogoCut {
  * the border colour, `size` pixels a side, grey in 0..1. `cut`: logoCut(d), when the caller has it.
  */
 export async function normaliseLogo(d: Decoded, size = LOGO_SIZE, cut = logoCut(d)): Promise<Float32Array> {
-  // Each sharp call costs about 1.5 ms of CPU however small its image, and each operation in it a share of
-  // that: the cut is made above and the square filled here rather than by sharp's extract and `contain`.
   // sharp's `contain` resizes by the longer side's factor and centres the result at ((size - w) >> 1,
-  // (size - h) >> 1); resizing the longer side to `size` is that factor, so the pixels are the same
-  // (test/logos/normalise.test.ts holds the two to each other).
-  const wide = cut.width >= cut.height;
-  const { data, info } = await sharp(cut.grey, { raw: { width: cut.width, height: cut.height, channels: 1 } })
-    .resize(wide ? { width: size, kernel: 'cubic' } : { height: size, kernel: 'cubic' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (info.width > size || info.height > size || (wide ? info.width : info.height) !== size)
-    throw new Error(`normalised to ${info.width}×${info.height}, not ${size} on its longer side`);
-  const grey = firstChannel(data, info.channels);
+  // (size - h) >> 1); resizing the longer side to `size` is that factor, so the pixels are the same. A
+  // shrink is done in JavaScript with libvips's arithmetic (resize.ts): each sharp call costs about 1.5 ms
+  // of CPU however small its image. test/logos/normalise.test.ts holds both to the sharp calls they replace.
+  const small = shrinkLonger(cut.grey, cut.width, cut.height, size) ?? (await enlarge(cut, size));
+  if (small.width > size || small.height > size || Math.max(small.width, small.height) !== size)
+    throw new Error(`normalised to ${small.width}×${small.height}, not ${size} on its longer side`);
   const out = new Float32Array(size * size).fill(cut.bg / 255);
-  const left = (size - info.width) >> 1;
-  const top = (size - info.height) >> 1;
-  for (let y = 0; y < info.height; y++) {
+  const left = (size - small.width) >> 1;
+  const top = (size - small.height) >> 1;
+  for (let y = 0; y < small.height; y++) {
     const row = (top + y) * size + left;
-    for (let x = 0; x < info.width; x++) out[row + x] = grey[y * info.width + x] / 255;
+    for (let x = 0; x < small.width; x++) out[row + x] = small.data[y * small.width + x] / 255;
   }
   return out;
+}
+
+/** A cut smaller than `size` on its longer side, enlarged by sharp (libvips's affine, bicubic). */
+async function enlarge(cut: LogoCut, size: number): Promise<{ data: Uint8Array; width: number; height: number }> {
+  const { data, info } = await sharp(cut.grey, { raw: { width: cut.width, height: cut.height, channels: 1 } })
+    .resize(cut.width >= cut.height ? { width: size, kernel: 'cubic' } : { height: size, kernel: 'cubic' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: firstChannel(data, info.channels), width: info.width, height: info.height };
 }
 
 /** One channel of interleaved pixels (sharp may keep a channel count its input had). */

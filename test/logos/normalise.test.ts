@@ -3,11 +3,13 @@ import sharp from 'sharp';
 import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
 import { type Decoded, decodeLogo, mainBand, normaliseLogo, trimBox } from '../../src/logos/image.ts';
 import { planModels, readManifest } from '../../src/logos/models.ts';
+import { shrinkLonger } from '../../src/logos/resize.ts';
 import { inkedIcon } from '../helpers/inkedIcon.ts';
 
-// The embedders' input is made with fewer sharp calls than it was (the logo cut once for both sizes, and
-// the square filled in JavaScript instead of by sharp's extract and `contain`), and must be the same pixels
-// as before, so that the stored vectors keep their meaning: here against the old way, kept as the reference.
+// The embedders' input is made with fewer sharp calls than it was (the logo cut once for both sizes, shrunk
+// in JavaScript with libvips's arithmetic, the square filled in JavaScript instead of by sharp's extract and
+// `contain`), and must be the same pixels as before, so that the stored vectors keep their meaning: here
+// against the old way, kept as the reference, and the shrinking against sharp's own.
 
 /** Normalisation as it was: sharp cuts the trimmed box and centres it on a square with `contain`. */
 async function asBefore(d: Decoded, size: number): Promise<Float32Array> {
@@ -86,5 +88,47 @@ describe('logo normalisation', function () {
       for (const size of [64, 96])
         expect(await normaliseLogo(d, size), `${w}×${h}, ink ${bw}×${bh}`).to.deep.equal(await asBefore(d, size));
     }
+  });
+
+  it('shrinks an image as sharp does, pixel for pixel, whatever its shape and factor', async () => {
+    // Every path of libvips's shrink: whole-number box averages down and across or neither, fixed-point masks,
+    // output tiles restarted past 128 px, one-pixel sides; the content noisy so that any difference shows.
+    let seed = 12345;
+    const next = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed;
+    };
+    const shapes = [
+      [640, 480],
+      [512, 97],
+      [97, 512],
+      [385, 120],
+      [95, 385],
+      [174, 413],
+      [300, 1],
+      [1, 300],
+      [130, 129],
+      [100, 65],
+      [65, 100],
+      [500, 500],
+    ];
+    for (const [w, h] of shapes) {
+      const grey = Buffer.alloc(w * h);
+      for (let i = 0; i < grey.length; i++) grey[i] = next() % 3 ? ((i % w) + ((i / w) | 0) * 2) & 255 : next() & 255;
+      for (const size of [64, 96, 224]) {
+        if (Math.max(w, h) < size) continue;
+        const ours = shrinkLonger(grey, w, h, size)!;
+        const { data, info } = await sharp(grey, { raw: { width: w, height: h, channels: 1 } })
+          .resize(w >= h ? { width: size, kernel: 'cubic' } : { height: size, kernel: 'cubic' })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        expect([ours.width, ours.height], `${w}×${h} to ${size}`).to.deep.equal([info.width, info.height]);
+        const theirs = Buffer.alloc(info.width * info.height);
+        for (let i = 0; i < theirs.length; i++) theirs[i] = data[i * info.channels];
+        expect(Buffer.from(ours.data).equals(theirs), `${w}×${h} to ${size}`).to.equal(true);
+      }
+    }
+    // Enlarging is left to sharp.
+    expect(shrinkLonger(Buffer.alloc(50 * 40), 50, 40, 64)).to.equal(null);
   });
 });
