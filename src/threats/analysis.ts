@@ -135,12 +135,29 @@ export class Analyser {
     const textHits = primary.form.words.length ? (await this.texts.search(primary.form.normalised, LOGO_NEIGHBOURS)).hits : [];
     const textApps = textHits.map((h) => h.application_number).filter((a) => a !== self);
     // Marks found by their logo's words may have no words of their own (device marks): read from SQL.
-    const [near, visual, texts, read] = await Promise.all([
+    const reading = Promise.all([
       nearing,
       similar,
       this.repo.logoTexts(textApps),
       this.marks.summaries(textApps.filter((a) => !candidates.has(a))),
     ]);
+    reading.catch(() => {});
+    // A register holds many marks of the same words (hundreds of SHREE SAI in a class group): each side
+    // compares one text once. The word candidates' words are compared while those reads are under way.
+    const compared = new Map<Side, Map<string, Compared>>();
+    const memoOf = (side: Side) => {
+      let memo = compared.get(side);
+      if (!memo) compared.set(side, (memo = new Map()));
+      return memo;
+    };
+    const sideOf = (c: Candidate) => ofClass.get(c.row.class_number) ?? primary;
+    const leftOut = (a: string, c: Candidate) => p.leaveOut && (a === self || sameOwner(c.row.proprietor_name, p.leaveOut.owner));
+    for (const [a, c] of candidates) {
+      if (leftOut(a, c)) continue;
+      const side = sideOf(c);
+      wordsCompared(side.form, side.weightOf, c.row.word_mark, memoOf(side));
+    }
+    const [near, visual, texts, read] = await reading;
     for (const n of near) {
       if (n.application_number === self || candidates.has(n.application_number)) continue;
       candidates.set(n.application_number, { row: n });
@@ -154,15 +171,10 @@ export class Analyser {
 
     const alike = modelThresholds((await logo)?.model ?? '');
     const findings: Finding[] = [];
-    // A register holds many marks of the same words (hundreds of SHREE SAI in a class group): each side
-    // compares one text once.
-    const compared = new Map<Side, Map<string, Compared>>();
     for (const [a, c] of candidates) {
-      if (p.leaveOut && (a === self || sameOwner(c.row.proprietor_name, p.leaveOut.owner))) continue;
-      const side = ofClass.get(c.row.class_number) ?? primary;
-      let memo = compared.get(side);
-      if (!memo) compared.set(side, (memo = new Map()));
-      const f = score(p, side.form, side.weightOf, c, !dead.has(c.row.status), visual.get(a), alike, memo);
+      if (leftOut(a, c)) continue;
+      const side = sideOf(c);
+      const f = score(p, side.form, side.weightOf, c, !dead.has(c.row.status), visual.get(a), alike, memoOf(side));
       if (f.score.overall >= PARAMS.thresholds.low) findings.push(f);
     }
     return findings.sort(
@@ -215,6 +227,18 @@ interface Compared {
   evidence: ReturnType<typeof noEvidence>;
 }
 
+/** A mark's words compared with the proposal's, once per text when `memo` is given. */
+function wordsCompared(form: MarkForm, weightOf: WeightOf, text: string, memo?: Map<string, Compared>): Compared {
+  let words = memo?.get(text);
+  if (!words) {
+    const theirs = markForm(text, weightOf);
+    const evidence = noEvidence();
+    words = { theirs, evidence, cmp: compareMarks(form, theirs, evidence) };
+    memo?.set(text, words);
+  }
+  return words;
+}
+
 function score(
   p: Pick<Proposal, 'classes' | 'filed'>,
   form: MarkForm,
@@ -226,14 +250,7 @@ function score(
   memo?: Map<string, Compared>,
 ): Finding {
   const { relation, ours } = closestClass(p.classes, c.row.class_number);
-  let words = memo?.get(c.row.word_mark);
-  if (!words) {
-    const theirs = markForm(c.row.word_mark, weightOf);
-    const evidence = noEvidence();
-    words = { theirs, evidence, cmp: compareMarks(form, theirs, evidence) };
-    memo?.set(c.row.word_mark, words);
-  }
-  let { theirs, evidence, cmp } = words;
+  let { theirs, evidence, cmp } = wordsCompared(form, weightOf, c.row.word_mark, memo);
   let inLogo = false;
   if (c.logoText) {
     // The words read in the other's logo: scored like a word mark, named `logo` when they beat its word mark.
