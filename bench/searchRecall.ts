@@ -17,7 +17,10 @@
 //   cannot be told apart: ten marks, none the original, each at least as close to the query in
 //   spelling (edit distance of the whole normalised text) as the original is. The generated register
 //   is made of families of near-identical marks, so a dropped letter often spells a sibling exactly;
-//   ranking that sibling first is right, and the original behind ten such marks is a lottery.
+//   ranking that sibling first is right, and the original behind ten such marks is a lottery;
+// - identifiable by words: leaving out as well the queries for which either engine's ten answers each
+//   serve the query as typed (every typed word, or the typed letters run together) where the original
+//   does not (bench/recallWords.ts).
 // The first or last word alone can find the original only when few marks hold that word: those classes
 // are drawn twice, from any mark and from marks whose word at most 10 marks hold ("distinctive").
 // The perturbations are ordinary typing and spelling changes, written here, not the generator's rules.
@@ -31,6 +34,7 @@ import { loadSnapshot } from '../src/search/snapshot.ts';
 import type { Filter } from '../src/search/types.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 import { REAL_FROM } from './realMarks.ts';
+import { crowdedByWords } from './recallWords.ts';
 import { Rng } from './rng.ts';
 
 const a = args();
@@ -239,6 +243,8 @@ interface Outcome {
   sql: number | null;
   sqlTimedOut: boolean;
   crowded: boolean;
+  /** Crowded at the level of words (bench/recallWords.ts), by either engine's answers. */
+  crowdedWords: boolean;
 }
 const outcomes = new Map<Case, Outcome>();
 const indexMs: number[] = [];
@@ -247,7 +253,14 @@ for (const c of cases) {
   const r = engine.search(prepareQuery(c.query, 'SMART'), none, 10, null);
   indexMs.push(performance.now() - q0);
   const found = r.hits.map((h) => ({ appNo: h.appNo, norm: engine.text(h.appNo) }));
-  outcomes.set(c, { index: rankOf(found, c), held: heldAsTyped(found, c), sql: null, sqlTimedOut: false, crowded: crowded(found, c) });
+  outcomes.set(c, {
+    index: rankOf(found, c),
+    held: heldAsTyped(found, c),
+    sql: null,
+    sqlTimedOut: false,
+    crowded: crowded(found, c),
+    crowdedWords: crowdedByWords(found, c),
+  });
 }
 
 if (o.sql) {
@@ -264,6 +277,7 @@ if (o.sql) {
       const found = r.rows.map((x: { app: string; word_mark: string }) => ({ appNo: Number(x.app), norm: normaliseMark(x.word_mark) }));
       out.sql = rankOf(found, c);
       out.crowded ||= crowded(found, c);
+      out.crowdedWords ||= crowdedByWords(found, c);
     } catch (err) {
       if ((err as { code?: string }).code !== '57014') throw err;
       out.sqlTimedOut = true;
@@ -282,6 +296,8 @@ for (const cls of CLASSES) {
   const ix = (cs: Case[]) => cs.map((c) => outcomes.get(c)!.index);
   const sq = (cs: Case[]) => cs.map((c) => outcomes.get(c)!.sql ?? -1);
   const [i10, s10] = [rate(ix(known), 10), rate(sq(known), 10)];
+  const open = known.filter((c) => !outcomes.get(c)!.crowdedWords);
+  const [o10, p10] = [rate(ix(open), 10), rate(sq(open), 10)];
   rows.push([
     cls,
     String(all.length),
@@ -292,6 +308,8 @@ for (const cls of CLASSES) {
     o.sql ? `${f(rate(sq(known), 1))} / ${f(s10)}` : '-',
     o.sql ? (i10 >= s10 ? 'yes' : 'NO') : '-',
     o.sql ? String(all.filter((c) => outcomes.get(c)!.sqlTimedOut).length) : '-',
+    String(open.length),
+    `${f(o10)} / ${o.sql ? f(p10) : '-'}`,
   ]);
 }
 const head = [
@@ -304,6 +322,8 @@ const head = [
   'pg_trgm r@1 / r@10',
   'index ≥ pg_trgm (r@10, identifiable)',
   'pg_trgm timed out',
+  'identifiable by words',
+  'index / pg_trgm r@10',
 ];
 console.log([head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n'));
 indexMs.sort((x, y) => x - y);
@@ -318,5 +338,6 @@ console.log(`index misses counted as identifiable that are behind ten marks hold
 if (a.has('misses'))
   for (const c of misses) {
     const out = outcomes.get(c)!;
-    console.log(`${out.crowded ? 'crowded' : out.held ? 'held' : 'miss'} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})`);
+    const kind = out.crowded ? 'crowded' : out.crowdedWords ? 'crowded by words' : out.held ? 'held' : 'miss';
+    console.log(`${kind} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})`);
   }
