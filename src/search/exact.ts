@@ -8,14 +8,19 @@ import { S_EXACT } from './strategies.ts';
 /** EXACT: the marks that are the query, case and runs of whitespace aside (their EXACT key is the query's). */
 export function exact(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): void {
   const ids = q.words.map((w) => ix.vocab.id(w));
-  if (ids.includes(-1)) return;
-  const d = ix.d;
-  const { firstOffsets, firstMarks, onlyOffsets, onlyMarks } = d;
   const plain = q.exact === q.normalised;
-  const accept = (m: number) => {
+  spelled(ix, s, ids, (m) => {
     const override = ix.exactKey(m);
     if (override === undefined ? plain : override === q.exact) s.takeOne(m, 0);
-  };
+  });
+  s.close(S_EXACT);
+}
+
+/** Calls `accept` for each mark whose words are exactly `ids` (word ids, -1 for a word no mark holds), in order. */
+export function spelled(ix: MarkIndex, s: SearchScratch, ids: number[], accept: (m: number) => void): void {
+  if (!ids.length || ids.includes(-1)) return;
+  const d = ix.d;
+  const { firstOffsets, firstMarks, onlyOffsets, onlyMarks } = d;
   if (ids.length === 1) {
     for (let p = onlyOffsets[ids[0]]; p < onlyOffsets[ids[0] + 1]; p++) accept(onlyMarks[p]);
   } else if (ids.length === 2) {
@@ -45,5 +50,4 @@ export function exact(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): void {
       if (bounds[2 * c + 1] - bounds[2 * c] === ids.length && runAt(words, bounds[2 * c], ids)) accept(marks[c]);
     }
   }
-  s.close(S_EXACT);
 }

@@ -1,10 +1,11 @@
 import type { Bitset } from './bitset.ts';
 import { initials, splits } from './compounds.ts';
+import { spelled } from './exact.ts';
 import { runAt, runIn } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { maxEdits } from './normalise.ts';
 import { PAIR_ENDS } from './pairs.ts';
-import { ALL_WORDS_BUCKET, COMPOUND_BUCKET } from './partial.ts';
+import { ALL_WORDS_BUCKET, COMPOUND_BUCKET, leadingArticles } from './partial.ts';
 import { admitPartialBucket, admitPartialRest, findPartials } from './partialGroups.ts';
 import type { PreparedQuery } from './query.ts';
 import { editsOf, type Related, related } from './related.ts';
@@ -79,6 +80,11 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   // Two words the other way round and joined: SITARAM for RAM SITA.
   const turned = k === 2 ? v.id(words[1] + words[0]) : -1;
   if (turned >= 0) s.takeWord(ix.post, turned, 0);
+  // The query but its leading articles, spelled so (THE 2 DAYS: 2 DAYS). Partial matching places these
+  // first among its all-words matches, but only among the candidates its budget lets it read: where the
+  // register holds both words tens of thousands of times, the marks that are exactly 2 DAYS went unread.
+  const lead = leadingArticles(words);
+  if (lead > 0 && lead < k) spelled(ix, s, ids.slice(lead), (m) => s.takeOne(m, 0));
   admitPartialBucket(s, ALL_WORDS_BUCKET);
   s.close(S_ALL_WORDS);
   // A first word of one letter is an initial (S FOODS), not the end of a word: every word ending in S

@@ -23,6 +23,13 @@ import { PARTIAL_STEPS } from './strategies.ts';
 
 /** Connecting words of English and Hindi marks: they weigh little whatever the register says. */
 const STOP_WORDS = new Set(['THE', 'A', 'AN', 'OF', 'AND', 'N', 'AUR', 'KA', 'KE', 'KI', 'DE', 'LA', 'LE', 'EN']);
+
+/** How many of the query's first words are connecting words (THE, A, …): THE HOUSE OF ROYAL has one. */
+export function leadingArticles(words: string[]): number {
+  let lead = 0;
+  while (lead < words.length && STOP_WORDS.has(words[lead])) lead++;
+  return lead;
+}
 const STOP_WEIGHT = 0.3;
 /** A word held by more than this share of the register (or ANCHOR_MIN marks) finds no candidates alone. */
 const ANCHOR_SHARE = 0.003;
@@ -267,9 +274,7 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
   const connecting = words.map((x) => STOP_WORDS.has(x));
   const ownIds = p.ids.filter((_, i) => !connecting[i]);
   // The query but its leading articles: THE HOUSE OF ROYAL is HOUSE OF ROYAL before HOUSE ROYAL.
-  let lead = 0;
-  while (lead < connecting.length && connecting[lead]) lead++;
-  const afterArticles = p.ids.slice(lead);
+  const afterArticles = p.ids.slice(leadingArticles(words));
   const k = words.length;
   const out = s.partials;
   const vw = ix.vocab.words;

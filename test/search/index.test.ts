@@ -256,6 +256,23 @@ describe('search index', () => {
     expect(strategyOf(find(x, 'THE MAAGHEE'), 1)).to.equal('all_words');
   });
 
+  it('finds the marks that are the query but its leading article first among all-words matches, past the partial room', () => {
+    const many = (from: number, n: number, text: string): [number, string][] => Array.from({ length: n }, (_, i) => [from + i, text]);
+    const b = new IndexBuilder();
+    for (const [appNo, text] of [...many(1000, 400, 'DAYS 2 GOLD'), ...many(1500, 400, 'GOLD 2 DAYS'), ...many(5000, 3, '2 DAYS')])
+      b.add(row(appNo as number, text as string));
+    const built = b.finish();
+    // Room for 64 classified candidates: the 800 marks holding both words in other runs fill it before the three
+    // that are exactly 2 DAYS, which then went unread.
+    const x = new SearchEngine(new MarkIndex(built.vocab, built.d, undefined, 64), 0);
+    const hits = find(x, 'THE 2 DAYS');
+    expect(hits.slice(0, 3)).to.deep.equal([
+      [5000, 'all_words'],
+      [5001, 'all_words'],
+      [5002, 'all_words'],
+    ]);
+  });
+
   it('takes a mark holding every query word, one only joined, for a compound though another of its words sounds like it', () => {
     // SER joined with VICES is SERVICES; SHREE also sounds like SER, which used to leave SER matched only as
     // a sound-alike, so the whole mark was a partial match behind shorter ones missing INDIA.
