@@ -96,22 +96,33 @@ function shrinkh(im: Grey, h: number): Grey {
   }
   return { data: out, width, height: im.height };
 }
-/** vips_reducev: the int part by shrinkv, the rest by masks; edges extended by copying. */
-function reducev(im: Grey, vshrink: number, rows: number): Grey {
-  const height = Math.trunc(im.height / vshrink + 0.5);
-  let extra = height * vshrink - im.height;
-  let residual = vshrink;
-  const iv = Math.max(1, Math.floor(im.height / height / 2));
-  if (iv > 1) {
-    im = shrinkv(im, iv);
-    extra /= iv;
-    residual /= iv;
+/** What reducev and reduceh share: the output side, the whole part of the shrink done by `whole`, the rest's masks. */
+interface Reduction {
+  im: Grey;
+  size: number;
+  residual: number;
+  n: number;
+  offset: number;
+  ms: Int16Array[];
+  pad: number;
+}
+function reduction(im: Grey, side: number, by: number, whole: (im: Grey, k: number) => Grey): Reduction {
+  const size = Math.trunc(side / by + 0.5);
+  let extra = size * by - side;
+  let residual = by;
+  const k = Math.max(1, Math.floor(side / size / 2));
+  if (k > 1) {
+    im = whole(im, k);
+    extra /= k;
+    residual /= k;
   }
-  if (residual === 1) return im;
   const n = 2 * rint(2 * residual) + 1;
-  const voffset = (1 + extra) / 2 - 1;
-  const ms = masks(n, residual);
-  const pad = Math.ceil(n / 2) - 1;
+  return { im, size, residual, n, offset: (1 + extra) / 2 - 1, ms: residual === 1 ? [] : masks(n, residual), pad: Math.ceil(n / 2) - 1 };
+}
+/** vips_reducev: the int part by shrinkv, the rest by masks; edges extended by copying. */
+function reducev(input: Grey, vshrink: number, rows: number): Grey {
+  const { im, size: height, residual, n, offset: voffset, ms, pad } = reduction(input, input.height, vshrink, shrinkv);
+  if (residual === 1) return im;
   const W = im.width;
   const last = im.height - 1;
   const out = new Uint8Array(W * height);
@@ -140,21 +151,9 @@ function reducev(im: Grey, vshrink: number, rows: number): Grey {
   return { data: out, width: W, height };
 }
 /** vips_reduceh, as reducev across; each output column's position is the same on every row. */
-function reduceh(im: Grey, hshrink: number, columns: number): Grey {
-  const width = Math.trunc(im.width / hshrink + 0.5);
-  let extra = width * hshrink - im.width;
-  let residual = hshrink;
-  const ih = Math.max(1, Math.floor(im.width / width / 2));
-  if (ih > 1) {
-    im = shrinkh(im, ih);
-    residual /= ih;
-    extra /= ih;
-  }
+function reduceh(input: Grey, hshrink: number, columns: number): Grey {
+  const { im, size: width, residual, n, offset: hoffset, ms, pad } = reduction(input, input.width, hshrink, shrinkh);
   if (residual === 1) return im;
-  const n = 2 * rint(2 * residual) + 1;
-  const hoffset = (1 + extra) / 2 - 1;
-  const ms = masks(n, residual);
-  const pad = Math.ceil(n / 2) - 1;
   const W = im.width;
   // Each output column's first input column and mask, the same on every row.
   const first = new Int32Array(width);
