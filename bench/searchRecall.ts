@@ -25,7 +25,6 @@
 // are drawn twice, from any mark and from marks whose word at most 10 marks hold ("distinctive").
 // The perturbations are ordinary typing and spelling changes, written here, not the generator's rules.
 import pg from 'pg';
-import { boundedDistance } from '../src/search/editDistance.ts';
 import { SearchEngine } from '../src/search/engine.ts';
 import { buildIndex } from '../src/search/manager.ts';
 import { normaliseMark, wordsOf } from '../src/search/normalise.ts';
@@ -34,7 +33,7 @@ import { loadSnapshot } from '../src/search/snapshot.ts';
 import type { Filter } from '../src/search/types.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 import { REAL_FROM } from './realMarks.ts';
-import { crowdedByWords } from './recallWords.ts';
+import { crowdedByWords, spacedOtherwise, tenAsClose } from './recallWords.ts';
 import { Rng } from './rng.ts';
 
 const a = args();
@@ -215,12 +214,7 @@ const rankOf = (found: Found, c: Case) => found.findIndex((f) => f.appNo === c.a
  * the original, and no engine can tell where a joined query had its spaces.
  */
 function crowded(found: Found, c: Case): boolean {
-  if (found.length < 10 || rankOf(found, c) >= 0) return false;
-  const q = normaliseMark(c.query);
-  const d = boundedDistance(q, c.norm, 1000);
-  const letters = (t: string) => t.replaceAll(' ', '');
-  const own = letters(c.norm);
-  return found.every((f) => f.norm !== null && (letters(f.norm) === own || boundedDistance(q, f.norm, d) <= d));
+  return tenAsClose(found, c, spacedOtherwise(c));
 }
 
 /**
@@ -230,11 +224,7 @@ function crowded(found: Found, c: Case): boolean {
  * rank first as they must. Counted apart in the misses; the identifiable figures do not leave them out.
  */
 function heldAsTyped(found: Found, c: Case): boolean {
-  if (found.length < 10 || rankOf(found, c) >= 0) return false;
-  const q = normaliseMark(c.query);
-  const d = boundedDistance(q, c.norm, 1000);
-  const holds = (t: string) => t.startsWith(q) || ` ${t} `.includes(` ${q} `);
-  return found.every((f) => f.norm !== null && (holds(f.norm) || boundedDistance(q, f.norm, d) <= d));
+  return tenAsClose(found, c, (t, q) => t.startsWith(q) || ` ${t} `.includes(` ${q} `));
 }
 
 interface Outcome {
