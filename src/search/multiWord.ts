@@ -5,12 +5,13 @@ import { runAt, runIn } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { maxEdits } from './normalise.ts';
 import { PAIR_ENDS } from './pairs.ts';
-import { ALL_WORDS_BUCKET, COMPOUND_BUCKET, leadingArticles } from './partial.ts';
+import { ALL_WORDS_BUCKET, COMPOUND_BUCKET } from './partial.ts';
 import { admitPartialBucket, admitPartialRest, findPartials } from './partialGroups.ts';
 import type { PreparedQuery } from './query.ts';
 import { editsOf, type Related, related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { admitRuns, collect, FAR_SOUND, HOLDING, soundRunsOf, takePairs, takeRuns, typingLastWord } from './steps.ts';
+import { leadingArticles } from './stopWords.ts';
 import {
   missOf,
   missSteps,

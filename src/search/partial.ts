@@ -6,6 +6,7 @@ import type { MarkIndex } from './markIndex.ts';
 import { type CoreWord, readCore, usefulSplits } from './partialCore.ts';
 import type { Related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
+import { leadingArticles, STOP_WORDS } from './stopWords.ts';
 import { PARTIAL_STEPS } from './strategies.ts';
 
 // Marks sharing only some of a multi-word query's words (docs/search.md, "Partial matches"). A lawyer
@@ -21,15 +22,6 @@ import { PARTIAL_STEPS } from './strategies.ts';
 // the share of a mark found by another word. A short word (2-3 letters) has no spelling variants of its
 // own: beside one, the trade words anchor too, so HTM WATCHES finds HMT WATCHES through WATCHES.
 
-/** Connecting words of English and Hindi marks: they weigh little whatever the register says. */
-const STOP_WORDS = new Set(['THE', 'A', 'AN', 'OF', 'AND', 'N', 'AUR', 'KA', 'KE', 'KI', 'DE', 'LA', 'LE', 'EN']);
-
-/** How many of the query's first words are connecting words (THE, A, …): THE HOUSE OF ROYAL has one. */
-export function leadingArticles(words: string[]): number {
-  let lead = 0;
-  while (lead < words.length && STOP_WORDS.has(words[lead])) lead++;
-  return lead;
-}
 const STOP_WEIGHT = 0.3;
 /** A word held by more than this share of the register (or ANCHOR_MIN marks) finds no candidates alone. */
 const ANCHOR_SHARE = 0.003;

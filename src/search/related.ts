@@ -1,5 +1,6 @@
 import { distanceFrom } from './editDistance.ts';
 import { maxEdits, romanise } from './normalise.ts';
+import { STOP_WORDS } from './stopWords.ts';
 import { shared, triples } from './strategies.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
@@ -7,7 +8,7 @@ import type { Vocabulary } from './vocabulary.ts';
  * A word of the register a query word may match: itself (level 0), a spelling variant (1) or a
  * sound-alike (2). `dist` orders matches of a level: twice the spelling distance (numbers measured
  * as words, so 9 and NINE are 0 apart), plus one for a spelling variant that does not also sound
- * alike (TATA: TAATA before TAKA).
+ * alike (TATA: TAATA before TAKA), and one for a connecting word met by another word (THEE as THE).
  */
 export interface Related {
   id: number;
@@ -53,9 +54,13 @@ function find(v: Vocabulary, w: string, withSelf: boolean): Related[] {
   const out = new Map<number, Related>();
   const self = v.id(w);
   const mine = triples(w);
+  // A connecting word (THE, OF, KA) is no evidence of the word a searcher typed for something else: KING THEE
+  // is nearer KING THREE than THE KING, though THEE sounds like THE and is one letter from either.
+  const stopFor = STOP_WORDS.has(w) ? 0 : 1;
   const add = (id: number, level: number, dist: number) => {
     const x = shared(mine, v.words[id]);
-    out.set(id, { id, level, dist, size: x >>> 16, shared: x & 0xffff });
+    const connecting = id !== self && STOP_WORDS.has(v.words[id]) ? stopFor : 0;
+    out.set(id, { id, level, dist: dist + connecting, size: x >>> 16, shared: x & 0xffff });
   };
   if (withSelf && self >= 0) add(self, 0, 0);
   // Numbers sound like their words however short they are: 4 SEASONS and FOUR SEASONS, 7 UP and SEVEN UP.

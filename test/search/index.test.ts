@@ -273,6 +273,16 @@ describe('search index', () => {
     ]);
   });
 
+  it('ranks a query word respelled into another word above the same word read as a connecting word', () => {
+    // THEE is one letter from THREE and from THE (and sounds like THE); THE KING is the query's words in the
+    // other order besides. A connecting word says nothing of what the searcher typed: KING THREE goes first.
+    const many = (from: number, n: number, text: string): [number, string][] => Array.from({ length: n }, (_, i) => [from + i, text]);
+    const r = engineOf([...many(3000, 12, 'THE KING'), [3100, 'KING THREE']]);
+    expect(find(r, 'KING THEE')[0]).to.deep.equal([3100, 'spelling']);
+    // The connecting word typed as such still finds its marks first.
+    expect(find(r, 'THE KING')[0]).to.deep.equal([3000, 'exact']);
+  });
+
   it('takes a mark holding every query word, one only joined, for a compound though another of its words sounds like it', () => {
     // SER joined with VICES is SERVICES; SHREE also sounds like SER, which used to leave SER matched only as
     // a sound-alike, so the whole mark was a partial match behind shorter ones missing INDIA.
