@@ -17,7 +17,9 @@
 //
 // --part concepts (issue 22, item 2) is asked for by name: a held-out concept's icon from one set against the same
 // concept from the other sets among >= 20,000 distractors, every model (--distractors N: fewer, for a quick look;
-// --hog-weights 0.5,0.7: each trained model blended with HOG at these weights too, beside the served one).
+// --hog-weights 0.5,0.7: each trained model blended with HOG at these weights too, beside the served one). The
+// concept score's HOG weight is chosen on validation concepts, disjoint from the test ones; --write-manifest yes
+// stores it, its candidate pool and thresholds as the served model's `concept` (what likeness=concept uses).
 //
 // --reuse yes measures again on the database an earlier run filled (no load, no index build).
 //
@@ -215,15 +217,73 @@ if (parts.has('concepts')) {
   });
   out.concepts = c;
   console.log(
-    `\nConcepts (issue 22): ${c.queries} queries of ${c.concepts} held-out concepts; gallery ${c.gallery} ` +
+    `\nConcepts (issue 22): ${c.queries} queries of ${c.concepts} held-out test concepts; gallery ${c.gallery} ` +
       `(${c.distractors} distractors); held-out sets ${c.heldOutSets.join(', ')}; recall@1 / recall@10 / mAP, %`,
   );
   const rows = Object.keys(c.recall[c.models[0]]);
   console.log(`| queries | n | ${c.models.join(' | ')} |`);
   console.log(`|---|---|${c.models.map(() => '---').join('|')}|`);
   for (const k of rows) {
-    const cells = c.models.map((m) => c.recall[m][k]).map((x) => `${f(x.r1)} / ${f(x.r10)} / ${f(x.map)}`);
+    const cells = c.models.map((m) => c.recall[m][k]).map((x) => (x ? `${f(x.r1)} / ${f(x.r10)} / ${f(x.map)}` : ''));
     console.log(`| ${k} | ${c.recall[c.models[0]][k].n} | ${cells.join(' | ')} |`);
+  }
+  const cnns = Object.keys(c.sweep);
+  console.log(
+    `\nThe concept blend's HOG weight, chosen on ${c.valQueries} queries of ${c.valConcepts} validation concepts ` +
+      '(best recall@10, ties by mAP); test shown beside, not used to choose. recall@1 / recall@10 / mAP, %',
+  );
+  console.log(`| HOG weight | ${cnns.map((m) => `${m} validation | ${m} test`).join(' | ')} |`);
+  console.log(`|---|${cnns.map(() => '---|---').join('|')}|`);
+  for (const w of Object.keys(c.sweep[cnns[0]] ?? {})) {
+    const cells = cnns.flatMap((m) => {
+      const x = c.sweep[m][w];
+      const star = c.chosen[m] === Number(w) ? '**' : '';
+      return [x.val, x.test].map((y) => `${star}${f(y.r1)} / ${f(y.r10)} / ${f(y.map)}${star}`);
+    });
+    console.log(`| ${w} | ${cells.join(' | ')} |`);
+  }
+  const k = c.concept;
+  console.log(
+    `\nThe API's concept score: ${k.cnn} + ${k.hog} at ${k.weight}; candidates the nearest c x 10 under each, ` +
+      `re-scored (exact nearest here); pool chosen on validation: ${k.pool} x k. recall@1 / recall@10 / mAP, %`,
+  );
+  for (const [name, r] of Object.entries(k.candidates))
+    console.log(
+      `  ${name}: validation ${f(r.val.r1)} / ${f(r.val.r10)} / ${f(r.val.map)}, ` +
+        `test ${f(r.test.r1)} / ${f(r.test.r10)} / ${f(r.test.map)}`,
+    );
+  const t = k.thresholds;
+  console.log(
+    '  thresholds (validation queries against the distractors): ' +
+      `high ${t.high} (${f(t.positivesAbove.high)} % of same-concept pairs above), ` +
+      `medium ${t.medium} (${f(t.positivesAbove.medium)} %), low ${t.low} (${f(t.positivesAbove.low)} %)`,
+  );
+  if (a.get('write-manifest') === 'yes' && !a.has('distractors')) {
+    const manifest = readManifest();
+    const m = manifest.models.find((x) => x.name === k.cnn);
+    if (m) {
+      const test = c.recall[`${k.cnn}+${k.hog}@${k.weight} (concept, chosen on validation)`]?.all;
+      m.concept = {
+        model: k.hog,
+        weight: k.weight,
+        candidates: k.pool,
+        thresholds: { high: t.high, medium: t.medium, low: t.low },
+        evaluation: {
+          benchmark: 'npx tsx bench/logos.ts --part concepts --write-manifest yes',
+          date: String(out.date),
+          weight_chosen_on: `${c.valQueries} queries of ${c.valConcepts} validation concepts (best recall@10, ties by mAP)`,
+          test_queries: c.queries,
+          distractors: c.distractors,
+          recall_at_1: test ? Number(f(test.r1)) : null,
+          recall_at_10: test ? Number(f(test.r10)) : null,
+          map: test ? Number(f(test.map)) : null,
+          thresholds_from: 'validation concept queries against the distractors: 1 in 10,000 (high), 1,000 (medium), 100 (low)',
+          same_concept_pairs_above: t.positivesAbove,
+        },
+      };
+      fs.writeFileSync(`${MODELS_DIR}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+      log('models/manifest.json: concept score written');
+    }
   }
 }
 

@@ -73,6 +73,8 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
       try {
         const h = await sidecar.models();
         await repo.ensureModelIndex(h.model.model, h.model.dimensions);
+        // The concept score searches HOG's vectors too (likeness=concept); without this index it still answers, by a scan.
+        if (h.model.concept) await repo.ensureModelIndex(h.model.concept.model, h.model.fallbackDimensions);
         const requeued = await repo.requeue('missing', h.model.model);
         if (requeued)
           log.info({ model: h.model.model, logos: requeued }, 'logos without a vector of the current model queued for indexing');

@@ -9,6 +9,7 @@ import type { MarkFilter } from '../trademarks/markFilter.ts';
 import { FetchDeadlineError, type FetchOptions, fetchImage } from './imageFetch.ts';
 import { mergeScores } from './regions.ts';
 import type { LogoRepository, Nearest } from './repository.ts';
+import type { Likeness } from './schemas.ts';
 import type { SidecarClient } from './sidecarClient.ts';
 
 // Bulk image search fanned out over BullMQ: one job per distinct image, carrying a reference (the
@@ -31,6 +32,8 @@ export interface SearchJob {
   k: number;
   /** Only logos of marks this keeps (class, status); absent for all. */
   filter?: MarkFilter | null;
+  /** Which likeness scores the logos (absent: copy). */
+  likeness?: Likeness;
 }
 
 /** A job as queued: whose turn it runs in. */
@@ -39,7 +42,14 @@ export interface QueuedSearch extends SearchJob {
 }
 
 export type SearchAnswer =
-  | { ok: true; model: string; thresholds: { high: number; medium: number; low: number }; hits: Nearest[] }
+  | {
+      ok: true;
+      model: string;
+      /** The likeness that scored the hits: copy when concept was asked of a model that has no concept score. */
+      likeness: Likeness;
+      thresholds: { high: number; medium: number; low: number };
+      hits: Nearest[];
+    }
   /** `spent`: the search failed but used what it costs (an image URL that ran to its deadline), so it is charged. */
   | { ok: false; code: ErrorCode; error: string; spent?: true };
 
@@ -55,22 +65,42 @@ export interface SearchWorkerDeps {
  * Embeds one image and its candidate logo regions (src/logos/regions.ts: a clean logo has none) and finds
  * the nearest logos of each; a mark's similarity is the best of the whole image's and its crops' less
  * REGION_PENALTY (mergeScores). The single-image endpoints do the same in the API process. `regions: false`
- * searches with the whole image alone, as before regions were looked for.
+ * searches with the whole image alone, as before regions were looked for. `likeness: 'concept'` scores by
+ * the model's concept score, searching its own candidates (LogoRepository.nearestConcept), with its own
+ * thresholds; a model without one (the HOG fallback, a CLIP model) answers the copy search, and says so.
  */
 export async function nearestLogos(
   deps: SearchWorkerDeps,
   bytes: Buffer,
   k: number,
   filter: MarkFilter | null = null,
-  opts: { regions?: boolean } = {},
+  opts: { regions?: boolean; likeness?: Likeness } = {},
 ): Promise<SearchAnswer & { ok: true }> {
   const { model } = await deps.sidecar.models();
   const rr = model.rerank;
-  const e = await deps.sidecar.embed(bytes, Boolean(rr), opts.regions ?? true);
+  const cs = opts.likeness === 'concept' ? model.concept : undefined;
+  const e = await deps.sidecar.embed(bytes, Boolean(rr || cs), opts.regions ?? true);
+  const crops = e.regions ?? [];
+  if (cs && e.model === model.model && e.fallback_vector) {
+    const near = (v: number[], hog: number[] | undefined) =>
+      hog
+        ? deps.repo.nearestConcept(e.model, v, { model: cs.model, vector: hog, weight: cs.weight, candidates: cs.candidates }, k, filter)
+        : deps.repo.nearest(e.model, v, k, undefined, filter);
+    const [whole, ...parts] = await Promise.all([
+      near(e.vector, e.fallback_vector),
+      ...crops.map((c) => near(c.vector, c.fallback_vector)),
+    ]);
+    return {
+      ok: true,
+      model: `${e.model}+${cs.model}`,
+      likeness: 'concept',
+      thresholds: cs.thresholds,
+      hits: parts.length ? mergeHits(whole, parts, k) : whole,
+    };
+  }
   const reranked = Boolean(rr && e.model === model.model && e.fallback_vector);
   const rerankOf = (fallback: number[] | undefined) =>
     rr && reranked && fallback ? { model: rr.model, vector: fallback, weight: rr.weight, candidates: rr.candidates } : undefined;
-  const crops = e.regions ?? [];
   const [thresholds, whole, ...parts] = await Promise.all([
     deps.sidecar.thresholds(e.model),
     deps.repo.nearest(e.model, e.vector, k, rerankOf(e.fallback_vector), filter),
@@ -78,7 +108,7 @@ export async function nearestLogos(
   ]);
   // A re-ranked score is the blend's: the response names both models.
   const name = reranked ? `${e.model}+${rr!.model}` : e.model;
-  return { ok: true, model: name, thresholds, hits: parts.length ? mergeHits(whole, parts, k) : whole };
+  return { ok: true, model: name, likeness: 'copy', thresholds, hits: parts.length ? mergeHits(whole, parts, k) : whole };
 }
 
 /** The k marks nearest over the whole image's hits and each crop's, each with its merged similarity (mergeScores). */
@@ -105,7 +135,7 @@ export async function processSearchJob(deps: SearchWorkerDeps, job: SearchJob, s
       return { ok: false, code: 'bad_request', error: 'the job names a file outside the upload folder' };
     }
     const bytes = job.kind === 'file' ? await fs.readFile(job.ref) : await fetchImage(job.ref, deps.fetch, signal);
-    return await nearestLogos(deps, bytes, job.k, job.filter ?? null);
+    return await nearestLogos(deps, bytes, job.k, job.filter ?? null, { likeness: job.likeness ?? 'copy' });
   } catch (err) {
     if (err instanceof FetchDeadlineError) return { ok: false, code: err.code, error: err.message, spent: true };
     // The sidecar or the database away: fail the job so it is retried.

@@ -26,6 +26,11 @@ export interface Rerank {
   candidates: number;
 }
 
+export interface ConceptScore extends Rerank {
+  thresholds: Thresholds;
+  evaluation?: unknown;
+}
+
 export interface ModelSpec {
   name: string;
   kind: 'onnx' | 'hog';
@@ -41,6 +46,12 @@ export interface ModelSpec {
    * (1 − weight) × this model's similarity + weight × `model`'s (chosen on validation icons).
    */
   rerank?: Rerank;
+  /**
+   * The concept score (likeness=concept): the nearest `candidates` × img_cnt logos under this model and under
+   * `model` (HOG), re-scored as (1 − weight) × this model's similarity + weight × `model`'s; weight, pool and
+   * thresholds chosen on validation concepts by bench/logos.ts --part concepts (docs/logos.md).
+   */
+  concept?: ConceptScore;
   description?: string;
   training?: unknown;
   evaluation?: unknown;

@@ -130,6 +130,59 @@ export class LogoRepository {
     return scored.slice(0, n);
   }
 
+  /**
+   * The k logos nearest under the concept score (likeness=concept): (1 − weight) × the model's cosine +
+   * weight × the second model's (HOG's). Its candidates are its own neighbours, not the copy search's: the
+   * nearest `candidates` × k under each model, each from its HNSW index, re-scored by the blend (a logo
+   * lacking one of the two vectors scores by the other). One round trip as `nearest`; with a filter, both
+   * scans are iterative and filtered alike.
+   */
+  async nearestConcept(
+    model: string,
+    vector: ArrayLike<number>,
+    second: { model: string; vector: ArrayLike<number>; weight: number; candidates: number },
+    k: number,
+    filter: MarkFilter | null = null,
+  ): Promise<Nearest[]> {
+    checkModel(model, vector.length);
+    checkModel(second.model, second.vector.length);
+    const n = Math.max(1, Math.min(1000, Math.floor(k)));
+    const pool = Math.min(1000, n * Math.max(1, second.candidates));
+    const c1 = `halfvec(${vector.length})`;
+    const c2 = `halfvec(${second.vector.length})`;
+    const q1 = `'${halfvec(vector)}'::${c1}`;
+    const q2 = `'${halfvec(second.vector)}'::${c2}`;
+    const w = Number(second.weight);
+    if (!(w >= 0 && w <= 1)) throw new Error(`concept weight ${second.weight} is not within 0..1`);
+    const kept = markFilterSql(filter);
+    const only = filter ? ` and exists (select 1 from trademarks t where t.application_number = v.application_number and ${kept.sql})` : '';
+    const near = (m: string, cast: string, q: string) =>
+      `(select v.application_number from logo_vectors v where v.model = '${m}'${only}
+        order by v.embedding::${cast} <=> ${q} limit ${pool})`;
+    const s1 = `1 - (a.embedding::${c1} <=> ${q1})`;
+    const s2 = `1 - (b.embedding::${c2} <=> ${q2})`;
+    const query = `with c as (${near(model, c1, q1)} union ${near(second.model, c2, q2)}),
+      s as (select c.application_number,
+          coalesce(${1 - w} * (${s1}) + ${w} * (${s2}), ${s1}, ${s2}) as similarity
+        from c left join logo_vectors a on a.application_number = c.application_number and a.model = '${model}'
+          left join logo_vectors b on b.application_number = c.application_number and b.model = '${second.model}')
+      select s.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key, s.similarity
+      from s join logos l using (application_number) join trademarks t using (application_number)
+      order by s.similarity desc, s.application_number limit ${n}`;
+    const settings = `set local hnsw.ef_search = ${Math.max(40, pool)}`;
+    let rows: Nearest[];
+    if (!filter) {
+      const r = await this.db.raw(`begin; ${settings}; ${query}; commit;`);
+      rows = (r as { command: string; rows: Nearest[] }[]).find((x) => x.command === 'SELECT')!.rows;
+    } else {
+      rows = await this.db.transaction(async (trx) => {
+        await trx.raw(`${settings}; set local hnsw.iterative_scan = relaxed_order; set local hnsw.max_scan_tuples = ${FILTERED_SCAN}`);
+        return (await trx.raw(query, [...kept.bindings, ...kept.bindings])).rows as Nearest[];
+      });
+    }
+    return rows.map((x) => ({ ...x, similarity: Number(x.similarity) }));
+  }
+
   /** What a result shows, with the words the logo is searched by, for the given marks the filter keeps (in no order). */
   async hits(appNos: string[], filter: MarkFilter | null = null): Promise<(LogoHit & { text: string })[]> {
     if (!appNos.length) return [];

@@ -9,6 +9,12 @@ import { ACCEPTED } from './imageInput.ts';
 
 export const LEVELS = ['high', 'medium', 'low'] as const;
 export type Level = (typeof LEVELS)[number];
+/**
+ * copy: the same drawing, however altered (the model's vectors, re-ranked with HOG); concept: the same thing
+ * drawn by another hand, by the concept score (models/manifest.json `concept`, docs/logos.md).
+ */
+export const LIKENESS = ['copy', 'concept'] as const;
+export type Likeness = (typeof LIKENESS)[number];
 export const MAX_BULK = 100;
 
 const levelMessage = 'similarity_level must be high, medium or low (or an array of them)';
@@ -36,6 +42,19 @@ const imageUrl = z
   .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { error: 'image_url must be an http or https URL' })
   .openapi({ format: 'uri', description: `An http or https URL of a ${ACCEPTED} image on a public host` });
 
+const likenessMessage = 'likeness must be copy or concept';
+const likeness = enumParam(LIKENESS, likenessMessage)
+  .default('copy')
+  .openapi({
+    description:
+      'copy (default): the same drawing, however altered (re-drawn in colour, cropped, photographed). concept: the same thing drawn ' +
+      'by another hand (a lion, a rising sun, a lotus), by the concept score: the model blended with the HOG descriptor at the weight ' +
+      'chosen on validation concepts, its candidates its own nearest neighbours, with its own minimum similarities (docs/logos.md)',
+  });
+const likenessOut = z.enum(LIKENESS).openapi({
+  description: 'The likeness that scored the results: copy when concept was asked of a model that has no concept score (the HOG fallback)',
+});
+
 export const TextSearchBody = z
   .object({
     query_text: queryText,
@@ -52,6 +71,7 @@ export const ImageSearchForm = z
     uploaded_file: UploadField(`The logo: a ${ACCEPTED} image of at most 5 MB`),
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    likeness,
     ...logoFilters,
   })
   .openapi('LogoImageSearchForm');
@@ -61,6 +81,7 @@ export const ImageUrlBody = z
     image_url: imageUrl,
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    likeness,
     ...logoFilters,
   })
   .openapi('LogoImageUrlSearchRequest');
@@ -88,6 +109,7 @@ export const BulkImageForm = z
       .max(MAX_BULK, `uploaded_files may hold at most ${MAX_BULK} images`),
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    likeness,
     ...logoFilters,
   })
   .openapi('LogoBulkImageForm');
@@ -100,6 +122,7 @@ export const BulkUrlBody = z
       .max(MAX_BULK, `image_urls may hold at most ${MAX_BULK} URLs`),
     similarity_level: levels('high'),
     img_cnt: imgCnt,
+    likeness,
     ...logoFilters,
   })
   .openapi('LogoBulkImageUrlRequest');
@@ -147,6 +170,7 @@ const levelOut = z.enum(LEVELS).openapi({ description: 'The level applied (the l
 export const ImageSearchResponse = z
   .object({
     model: z.string().openapi({ description: 'The image model that produced clip_similarity' }),
+    likeness: likenessOut,
     similarity_level: levelOut,
     min_similarity: z.number().openapi({ description: "The level's minimum clip_similarity for this model" }),
     img_cnt: z.number().int(),
@@ -184,6 +208,7 @@ const imageItem = (key: 'file' | 'image_url') =>
     index: z.number().int().openapi({ description: 'Position of the item in the request, from 0' }),
     ...(key === 'file' ? { file: z.string().openapi({ description: "The uploaded file's name" }) } : { image_url: z.string() }),
     model: z.string().nullable(),
+    likeness: likenessOut.nullable(),
     min_similarity: z.number().nullable(),
     count: z.number().int(),
     results: z.array(ImageResult),
@@ -194,6 +219,7 @@ export const BulkImageResponse = z
   .object({
     requested: z.number().int(),
     charged: z.number().int().openapi({ description: 'logo_searches credits this request cost: one per distinct item that was searched' }),
+    likeness: z.enum(LIKENESS).openapi({ description: "The likeness asked for (each item's own says what scored it)" }),
     similarity_level: levelOut,
     img_cnt: z.number().int(),
     response_ms: z.number().int(),

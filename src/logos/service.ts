@@ -10,7 +10,7 @@ import { fetchImage } from './imageFetch.ts';
 import { claimedFormats, formatName, ImageError, requireImageFormat } from './imageInput.ts';
 import type { Thresholds } from './models.ts';
 import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
-import type { Level } from './schemas.ts';
+import type { Level, Likeness } from './schemas.ts';
 import { type LogoTextIndex, logoText } from './textIndex.ts';
 
 // Logo search: by the words in logos (the word-mark engine over OCR text) and by image (nearest
@@ -43,6 +43,9 @@ export interface TextQuery {
 
 /** The filters logo search takes, by the fields its results carry (src/schema/markFilters.ts logoFilters). */
 export type LogoFilters = Pick<MarkFilterParams, 'class_number' | 'classes' | 'status' | 'vienna_codes'>;
+
+/** Image search's filters and the likeness asked for (copy when absent). */
+export type ImageOptions = LogoFilters & { likeness?: Likeness };
 
 export class LogoService {
   constructor(
@@ -121,18 +124,26 @@ export class LogoService {
     return { similarity_level: level, min_score: min, count, results };
   }
 
-  async image(bytes: Buffer, levels: Level[], k: number, accountId: string, filters: LogoFilters = {}) {
-    return this.imageSearch(bytes, levels, k, accountId, await this.filter(filters));
+  async image(bytes: Buffer, levels: Level[], k: number, accountId: string, opts: ImageOptions = {}) {
+    return this.imageSearch(bytes, levels, k, accountId, await this.filter(opts), opts.likeness);
   }
 
-  private async imageSearch(bytes: Buffer, levels: Level[], k: number, accountId: string, filter: MarkFilter | null) {
+  private async imageSearch(
+    bytes: Buffer,
+    levels: Level[],
+    k: number,
+    accountId: string,
+    filter: MarkFilter | null,
+    likeness: Likeness = 'copy',
+  ) {
     const t0 = performance.now();
     const level = loosest(levels);
-    const answer = await nearestLogos(this.images, bytes, k, filter);
+    const answer = await nearestLogos(this.images, bytes, k, filter, { likeness });
     const min = answer.thresholds[level];
     const results = this.imageResults(answer.hits, min, answer.model, accountId);
     return {
       model: answer.model,
+      likeness: answer.likeness,
       similarity_level: level,
       min_similarity: min,
       img_cnt: k,
@@ -143,16 +154,16 @@ export class LogoService {
   }
 
   /** An uploaded file: judged by its bytes (a PNG named .jpg is refused: the caller should know which it sent). */
-  async upload(u: StoredUpload, levels: Level[], k: number, accountId: string, filters: LogoFilters = {}) {
+  async upload(u: StoredUpload, levels: Level[], k: number, accountId: string, opts: ImageOptions = {}) {
     checkUpload(u);
-    const filter = await this.filter(filters);
-    return this.imageSearch(await fs.readFile(u.path), levels, k, accountId, filter);
+    const filter = await this.filter(opts);
+    return this.imageSearch(await fs.readFile(u.path), levels, k, accountId, filter, opts.likeness);
   }
 
   /** The filter is read before the image is fetched: a bad one costs no download. */
-  async url(url: string, levels: Level[], k: number, accountId: string, filters: LogoFilters = {}) {
-    const filter = await this.filter(filters);
-    return this.imageSearch(await fetchImage(url, this.images.fetch), levels, k, accountId, filter);
+  async url(url: string, levels: Level[], k: number, accountId: string, opts: ImageOptions = {}) {
+    const filter = await this.filter(opts);
+    return this.imageSearch(await fetchImage(url, this.images.fetch), levels, k, accountId, filter, opts.likeness);
   }
 
   /**
@@ -163,14 +174,15 @@ export class LogoService {
     files: StoredUpload[],
     levels: Level[],
     k: number,
-    filters: LogoFilters,
+    opts: ImageOptions,
     accountId: string,
     uncharge: (n: number) => Promise<void>,
     signal?: AbortSignal,
   ) {
     const t0 = performance.now();
     const level = loosest(levels);
-    const filter = await this.filter(filters);
+    const filter = await this.filter(opts);
+    const likeness = opts.likeness ?? 'copy';
     const checked = files.map((f) => {
       try {
         checkUpload(f);
@@ -180,7 +192,14 @@ export class LogoService {
       }
     });
     const answers = await this.gather(
-      files.map((f, i) => (checked[i] ? null : { key: f.sha256, job: { kind: 'file', ref: f.path, k, ...(filter && { filter }) } })),
+      files.map((f, i) =>
+        checked[i]
+          ? null
+          : {
+              key: f.sha256,
+              job: { kind: 'file', ref: f.path, k, ...(likeness === 'concept' && { likeness }), ...(filter && { filter }) },
+            },
+      ),
       uncharge,
       files.map((f) => f.sha256),
       accountId,
@@ -195,30 +214,34 @@ export class LogoService {
         accountId,
       ),
     }));
-    return bulkImageAnswer(results, answers.charged, level, k, t0);
+    return bulkImageAnswer(results, answers.charged, level, likeness, k, t0);
   }
 
   async bulkUrls(
     urls: string[],
     levels: Level[],
     k: number,
-    filters: LogoFilters,
+    opts: ImageOptions,
     accountId: string,
     uncharge: (n: number) => Promise<void>,
     signal?: AbortSignal,
   ) {
     const t0 = performance.now();
     const level = loosest(levels);
-    const filter = await this.filter(filters);
+    const filter = await this.filter(opts);
+    const likeness = opts.likeness ?? 'copy';
     const answers = await this.gather(
-      urls.map((u) => ({ key: u, job: { kind: 'url', ref: u, k, ...(filter && { filter }) } })),
+      urls.map((u) => ({
+        key: u,
+        job: { kind: 'url', ref: u, k, ...(likeness === 'concept' && { likeness }), ...(filter && { filter }) },
+      })),
       uncharge,
       urls,
       accountId,
       signal,
     );
     const results = urls.map((image_url, index) => ({ index, image_url, ...this.item(answers[index]!, level, accountId) }));
-    return bulkImageAnswer(results, answers.charged, level, k, t0);
+    return bulkImageAnswer(results, answers.charged, level, likeness, k, t0);
   }
 
   /**
@@ -253,10 +276,10 @@ export class LogoService {
   }
 
   private item(a: SearchAnswer, level: Level, accountId: string) {
-    if (!a.ok) return { model: null, min_similarity: null, count: 0, results: [], error: { code: a.code, error: a.error } };
+    if (!a.ok) return { model: null, likeness: null, min_similarity: null, count: 0, results: [], error: { code: a.code, error: a.error } };
     const min = a.thresholds[level];
     const results = this.imageResults(a.hits, min, a.model, accountId);
-    return { model: a.model, min_similarity: min, count: results.length, results, error: null };
+    return { model: a.model, likeness: a.likeness, min_similarity: min, count: results.length, results, error: null };
   }
 
   private imageResults(hits: Nearest[], min: number, model: string, accountId: string) {
@@ -282,10 +305,11 @@ export class LogoService {
 }
 
 /** A bulk image search's answer (BulkImageResponse, BulkUrlResponse): one result per requested item, in order. */
-function bulkImageAnswer<R>(results: R[], charged: number, level: Level, k: number, t0: number) {
+function bulkImageAnswer<R>(results: R[], charged: number, level: Level, likeness: Likeness, k: number, t0: number) {
   return {
     requested: results.length,
     charged,
+    likeness,
     similarity_level: level,
     img_cnt: k,
     response_ms: Math.round(performance.now() - t0),

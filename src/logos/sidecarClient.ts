@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from '../errors.ts';
-import type { Rerank, Thresholds } from './models.ts';
+import type { ConceptScore, Rerank, Thresholds } from './models.ts';
 
 // The API's and the workers' side of the ML sidecar (workers/sidecar/server.ts): loopback HTTP,
 // image bytes in, JSON out. An image the sidecar cannot use comes back as the AppError of its code
@@ -26,7 +26,18 @@ export interface OcrRead {
 }
 
 export interface SidecarHealth {
-  model: { model: string; dimensions: number; fallbackUsed: boolean; reason?: string; thresholds: Thresholds; rerank?: Rerank };
+  model: {
+    model: string;
+    dimensions: number;
+    fallbackUsed: boolean;
+    /** The fallback's (HOG's) vector size. */
+    fallbackDimensions: number;
+    reason?: string;
+    thresholds: Thresholds;
+    rerank?: Rerank;
+    /** The concept score of likeness=concept, when the model has one (models/manifest.json). */
+    concept?: ConceptScore;
+  };
   fallback: { name: string; thresholds: Thresholds };
 }
 

@@ -29,7 +29,7 @@ export interface SidecarOptions {
 
 export interface Sidecar {
   url: string;
-  model: Loaded & { thresholds: ModelSpec['thresholds']; rerank?: ModelSpec['rerank'] };
+  model: Loaded & { thresholds: ModelSpec['thresholds']; rerank?: ModelSpec['rerank']; concept?: ModelSpec['concept'] };
   close(): Promise<void>;
 }
 
@@ -95,7 +95,9 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
   if (loaded.fallbackUsed) opts.log?.(`model ${primary.name} could not be loaded (${loaded.reason}); using ${fallback.name}`);
   // Re-ranking needs the fallback's (HOG) vector beside the model's, at indexing and at search.
   const rerank = own.rerank && own.rerank.model === fallback.name ? own.rerank : undefined;
-  const model = { ...loaded, thresholds: own.thresholds, ...(rerank ? { rerank } : {}) };
+  // So does the concept score (likeness=concept), which also searches the HOG vectors; its evaluation stays in the manifest.
+  const concept = own.concept && own.concept.model === fallback.name ? { ...own.concept, evaluation: undefined } : undefined;
+  const model = { ...loaded, thresholds: own.thresholds, ...(rerank ? { rerank } : {}), ...(concept ? { concept } : {}) };
 
   // Images the model has embedded since the sidecar started (a search with regions embeds more than one).
   let embedded = 0;
