@@ -1,6 +1,7 @@
 import { IndexBuilder, type MarkRow } from '../search/build.ts';
 import { SearchEngine } from '../search/engine.ts';
-import { prepareQuery } from '../search/query.ts';
+import { type MatchType, prepareQuery } from '../search/query.ts';
+import { classMask } from '../search/service.ts';
 import type { Change } from '../search/source.ts';
 import { STRATEGIES, type Strategy, score } from '../search/strategies.ts';
 import type { LogoRepository } from './repository.ts';
@@ -18,6 +19,8 @@ export interface TextHit {
   application_number: string;
   score: number;
   strategy: Strategy;
+  /** The logo's words as indexed (logoText of its supplied and read text): what a caller scores, with no read of its own. */
+  text: string;
 }
 
 /** Supplied and read text together, each word once (a logo whose OCR agrees with its supplied text stays one phrase). */
@@ -57,16 +60,24 @@ export class LogoTextIndex {
 
   constructor(private readonly repo: LogoRepository) {}
 
-  async search(query: string, want: number): Promise<{ count: number; hits: TextHit[] }> {
+  /** The logos whose words match the query best, in the given classes only when `classes` is given. */
+  async search(
+    query: string,
+    want: number,
+    classes: number[] | null = null,
+    mode: MatchType = 'SMART',
+  ): Promise<{ count: number; hits: TextHit[] }> {
     const engine = await this.current();
-    const q = prepareQuery(query, 'SMART');
-    const r = engine.search(q, { classes: null, status: null }, want, null);
+    const q = prepareQuery(query, mode);
+    const r = engine.search(q, { classes: classes && classMask(classes), status: null }, want, null);
+    const briefs = engine.briefs(r.hits);
     return {
       count: r.count,
-      hits: r.hits.map((h) => ({
+      hits: r.hits.map((h, i) => ({
         application_number: String(h.appNo),
         score: score(h.strategy, h.dist, h.len, q.normalised.length),
         strategy: STRATEGIES[h.strategy],
+        text: briefs[i].word_mark,
       })),
     };
   }

@@ -1,8 +1,9 @@
 import type { LogoTextIndex } from '../logos/textIndex.ts';
 import { logoText } from '../logos/textIndex.ts';
+import type { SearchEngine } from '../search/engine.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
-import { wordCandidates } from './candidates.ts';
+import { CANDIDATES, wordCandidates } from './candidates.ts';
 import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
 import { compareMarks, type MarkForm, markForm, noEvidence, type PairMemo, remembering, type WeightOf } from './compare.ts';
 import { modelThresholds } from './models.ts';
@@ -126,21 +127,19 @@ export class Analyser {
       weight: roughWeights(engine, side.related),
     }));
     for (const [a, row] of wordCandidates(engine, searched, { day, standing })) candidates.set(a, { row });
+    const textClasses = searched.flatMap((side) => side.classes);
 
     // Logo candidates: the vectors nearest the proposal's logo, and logos whose words match its words. The word
     // candidates' logo similarities are asked for at once, beside the logo texts; the nearest logos come with theirs.
     const words = [...candidates.keys()];
     const similar = logo.then((l) => (l ? this.repo.similarities(l, words) : new Map<string, number>()));
     similar.catch(() => {});
-    const textHits = primary.form.words.length ? (await this.texts.search(primary.form.normalised, LOGO_NEIGHBOURS)).hits : [];
-    const textApps = textHits.map((h) => h.application_number).filter((a) => a !== self);
+    const texts = primary.form.words.length
+      ? await logoTextHits(this.texts, engine, primary.form.normalised, textClasses)
+      : new Map<string, string>();
+    if (self) texts.delete(self);
     // Marks found by their logo's words may have no words of their own (device marks): read from SQL.
-    const reading = Promise.all([
-      nearing,
-      similar,
-      this.repo.logoTexts(textApps),
-      this.marks.summaries(textApps.filter((a) => !candidates.has(a))),
-    ]);
+    const reading = Promise.all([nearing, similar, this.marks.summaries([...texts.keys()].filter((a) => !candidates.has(a)))]);
     reading.catch(() => {});
     // A register holds many marks of the same words (hundreds of SHREE SAI in a class group): each side
     // compares one text once. The word candidates' words are compared while those reads are under way.
@@ -157,16 +156,16 @@ export class Analyser {
       const side = sideOf(c);
       wordsCompared(side.form, side.weightOf, c.row.word_mark, memoOf(side));
     }
-    const [near, visual, texts, read] = await reading;
+    const [near, visual, read] = await reading;
     for (const n of near) {
       if (n.application_number === self || candidates.has(n.application_number)) continue;
       candidates.set(n.application_number, { row: n });
       visual.set(n.application_number, n.similarity);
     }
     for (const r of read) if (!candidates.has(r.application_number)) candidates.set(r.application_number, { row: r });
-    for (const a of textApps) {
+    for (const [a, text] of texts) {
       const c = candidates.get(a);
-      if (c) c.logoText = texts.get(a);
+      if (c) c.logoText = text;
     }
 
     const alike = modelThresholds((await logo)?.model ?? '');
@@ -218,6 +217,26 @@ export class Analyser {
     });
     return this.dead;
   }
+}
+
+/**
+ * Logos whose words match the proposal's, by application number, with those words (as the text index holds them: nothing
+ * is read from SQL for them). Searched as the word candidates are: fuzzily in the classes the sides search (a logo's
+ * words weigh as a word mark's), and elsewhere only logos that read the proposal itself (the word search's any-class
+ * step), since a mark of an unrelated class scores at most Medium however alike. Of those, a mark whose own words are
+ * the proposal is left to that step, as the register's other marks of those words are: a name held in many classes
+ * would otherwise bring a few dozen of them more, each read from SQL and scored.
+ */
+async function logoTextHits(texts: LogoTextIndex, engine: SearchEngine, words: string, classes: number[]): Promise<Map<string, string>> {
+  const [near, same] = await Promise.all([
+    texts.search(words, LOGO_NEIGHBOURS, classes),
+    texts.search(words, CANDIDATES.anyClass, null, 'EXACT'),
+  ]);
+  const out = new Map(near.hits.map((h) => [h.application_number, h.text]));
+  for (const h of same.hits) {
+    if (!out.has(h.application_number) && engine.text(Number(h.application_number)) !== words) out.set(h.application_number, h.text);
+  }
+  return out;
 }
 
 /** A candidate's words compared with the proposal's (findings of the same words share it: it is only read). */

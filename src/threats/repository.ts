@@ -93,15 +93,4 @@ export class ThreatRepository {
     );
     return new Map(r.rows.map((x: LogoNeighbour) => [x.application_number, Number(x.similarity)]));
   }
-
-  /** The words in the given marks' logos (supplied and read), for those that have any. */
-  async logoTexts(appNos: string[]): Promise<Map<string, string>> {
-    if (!appNos.length) return new Map();
-    const r = await this.db.raw(
-      `select application_number, concat_ws(' ', ocr_text, ocr_detected) as text from logos
-       where application_number = any(?::text[]) and coalesce(ocr_text, ocr_detected) is not null`,
-      [appNos],
-    );
-    return new Map(r.rows.map((x: { application_number: string; text: string }) => [x.application_number, x.text]));
-  }
 }

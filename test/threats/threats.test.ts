@@ -25,6 +25,9 @@ const MARKS: MarkSpec[] = [
   { app: '7000032', mark: 'HARVESTONE', cls: 25, type: 'COMPOSITE' }, // an unlike logo
   { app: '7000040', mark: 'KINGFISHER', cls: 32 },
   { app: '7000041', mark: '', cls: 32, type: 'DEVICE' }, // a device mark whose logo reads KINGFISHER
+  { app: '7000042', mark: '', cls: 9, type: 'DEVICE' }, // …in an unrelated class
+  { app: '7000043', mark: '', cls: 33, type: 'DEVICE' }, // a logo reading KINGFISHR, in a related class
+  { app: '7000044', mark: '', cls: 9, type: 'DEVICE' }, // …and in an unrelated class
   { app: '7000070', mark: 'SURAJ', cls: 32 },
   { app: '7000071', mark: 'SUN', cls: 32 }, // the same in English
   { app: '7000072', mark: 'MOON', cls: 32 }, // another heavenly body: no threat
@@ -67,7 +70,14 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
     await insertMarks(t.deps.db, MARKS);
     const db = t.deps.db;
     await db('logos').insert(['7000030', '7000031', '7000032'].map((a) => ({ application_number: a, object_key: `logos/${a}.png` })));
-    await db('logos').insert({ application_number: '7000041', object_key: 'logos/7000041.png', ocr_text: 'KINGFISHER' });
+    await db('logos').insert(
+      [
+        ['7000041', 'KINGFISHER'],
+        ['7000042', 'KINGFISHER'],
+        ['7000043', 'KINGFISHR'],
+        ['7000044', 'KINGFISHR'],
+      ].map(([a, text]) => ({ application_number: a, object_key: `logos/${a}.png`, ocr_text: text })),
+    );
     for (const [a, v] of [
       ['7000030', base],
       ['7000031', near],
@@ -140,6 +150,13 @@ describe('GET /v1/trademarks/{app_no}/threats/', () => {
   it('finds a device mark whose logo reads the words of this mark (logo)', async () => {
     const x = byApp((await threats('7000040')).threats).get('7000041')!;
     expect(x).to.include({ matching_criteria: 'logo', threat_word_mark: '', risk_level: 'High' });
+  });
+
+  it('looks for logo words like the mark in its own and related classes, and elsewhere only for the mark itself', async () => {
+    const m = byApp((await threats('7000040')).threats);
+    expect(m.get('7000043'), 'KINGFISHR in a related class').to.include({ matching_criteria: 'logo', class_relation: 'related' });
+    expect(m.get('7000042'), 'KINGFISHER in an unrelated class').to.include({ matching_criteria: 'logo', class_relation: 'unrelated' });
+    expect(m.has('7000044'), 'KINGFISHR in an unrelated class is not searched').to.equal(false);
   });
 
   it('scores a related class, an unrelated class, a dead mark and a later filing below the same mark in the same class', async () => {
