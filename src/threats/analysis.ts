@@ -272,12 +272,11 @@ function score(
   let { theirs, evidence, cmp } = wordsCompared(form, weightOf, c.row.word_mark, memo);
   let inLogo = false;
   if (c.logoText) {
-    // The words read in the other's logo: scored like a word mark, named `logo` when they beat its word mark.
-    const read = markForm(logoText(c.logoText), weightOf);
-    const found = noEvidence();
-    const byLogo = compareMarks(form, read, found);
-    if (Math.max(byLogo.word, byLogo.phonetic) > Math.max(cmp.word, cmp.phonetic)) {
-      [cmp, theirs, evidence, inLogo] = [byLogo, read, found, true];
+    // The words read in the other's logo: scored like a word mark, named `logo` when they beat its word mark. Most
+    // logos read their mark's own words, or words other candidates hold: compared once per text, as word marks are.
+    const read = wordsCompared(form, weightOf, logoText(c.logoText), memo);
+    if (Math.max(read.cmp.word, read.cmp.phonetic) > Math.max(cmp.word, cmp.phonetic)) {
+      [cmp, theirs, evidence, inLogo] = [read.cmp, read.theirs, read.evidence, true];
     }
   }
   const visual = cosine === undefined ? null : visualScale(cosine, thresholds);
