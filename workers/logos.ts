@@ -65,6 +65,7 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
 
   let indexer: Worker<IndexJob> | null = null;
   let planning: Promise<void> = Promise.resolve();
+  let hogIndex: Promise<void> = Promise.resolve();
   const ready = (async () => {
     // Cancellations are read from here on.
     await cancels.waitUntilReady().catch((err: unknown) => log.warn({ err }, 'logo search cancellations are not read'));
@@ -73,8 +74,17 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
       try {
         const h = await sidecar.models();
         await repo.ensureModelIndex(h.model.model, h.model.dimensions);
-        // The concept score searches HOG's vectors too (likeness=concept); without this index it still answers, by a scan.
-        if (h.model.concept) await repo.ensureModelIndex(h.model.concept.model, h.model.fallbackDimensions);
+        // The concept score searches HOG's vectors too (likeness=concept). On a register already indexed the build is
+        // long (bench/RESULTS.md, issue 22, the concept search): it runs beside indexing, without blocking its writes,
+        // and concept searches scan the HOG vectors until it is there.
+        if (h.model.concept) {
+          const hog = h.model.concept.model;
+          hogIndex = repo
+            .ensureModelIndex(hog, h.model.fallbackDimensions, { concurrently: true, signal: stop.signal })
+            .catch((err: unknown) => {
+              if (!stop.signal.aborted) log.warn({ err, model: hog }, 'the HOG index of concept search could not be built');
+            });
+        }
         const requeued = await repo.requeue('missing', h.model.model);
         if (requeued)
           log.info({ model: h.model.model, logos: requeued }, 'logos without a vector of the current model queued for indexing');
@@ -107,6 +117,8 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
       const searching = search.close();
       await ready.catch(() => undefined);
       await planning;
+      // A HOG index build under way was cancelled by stop: its connection goes back to the pool.
+      await hogIndex;
       await Promise.all([searching, cancels.close(), indexer?.close(), indexQueue.close()]);
     },
   };

@@ -56,11 +56,40 @@ const halfvec = (v: ArrayLike<number>) => `[${Array.from(v, (x) => (Number.isFin
 export class LogoRepository {
   constructor(private readonly db: Db) {}
 
-  /** The model's HNSW index (cosine, halfvec of its dimension), made once. */
-  async ensureModelIndex(model: string, dims: number): Promise<void> {
+  /**
+   * The model's HNSW index (cosine, halfvec of its dimension), made once. `concurrently`: built without
+   * blocking writes to logo_vectors (an index added to a register already indexed, which may take long), on
+   * a connection of its own that `signal` cancels (the build is then left to the next start); an index left
+   * invalid by a build that failed or was cancelled is dropped and built again.
+   */
+  async ensureModelIndex(model: string, dims: number, opts: { concurrently?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     checkModel(model, dims);
-    await this.db.raw(`create index if not exists ${indexName(model)} on logo_vectors
-      using hnsw ((embedding::halfvec(${dims})) halfvec_cosine_ops) with (m = 16, ef_construction = 64) where model = '${model}'`);
+    const create = (how: string) => `create index ${how}if not exists ${indexName(model)} on logo_vectors
+      using hnsw ((embedding::halfvec(${dims})) halfvec_cosine_ops) with (m = 16, ef_construction = 64) where model = '${model}'`;
+    if (!opts.concurrently) {
+      await this.db.raw(create(''));
+      return;
+    }
+    const valid = await this.db.raw(
+      'select i.indisvalid as ok from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ?',
+      [indexName(model)],
+    );
+    if (valid.rows[0]?.ok) return;
+    const conn = await this.db.client.acquireConnection();
+    let pid = 0;
+    const cancel = () => {
+      this.db.raw('select pg_cancel_backend(?)', [pid]).catch(() => undefined);
+    };
+    try {
+      pid = (await this.db.raw('select pg_backend_pid() as pid').connection(conn)).rows[0].pid;
+      opts.signal?.throwIfAborted();
+      opts.signal?.addEventListener('abort', cancel, { once: true });
+      if (valid.rows[0]) await this.db.raw(`drop index concurrently if exists ${indexName(model)}`).connection(conn);
+      await this.db.raw(create('concurrently ')).connection(conn);
+    } finally {
+      opts.signal?.removeEventListener('abort', cancel);
+      await this.db.client.releaseConnection(conn);
+    }
   }
 
   /**
@@ -163,7 +192,7 @@ export class LogoRepository {
     const s2 = `1 - (b.embedding::${c2} <=> ${q2})`;
     const query = `with c as (${near(model, c1, q1)} union ${near(second.model, c2, q2)}),
       s as (select c.application_number,
-          coalesce(${1 - w} * (${s1}) + ${w} * (${s2}), ${s1}, ${s2}) as similarity
+          coalesce(${Math.round((1 - w) * 1e6) / 1e6} * (${s1}) + ${w} * (${s2}), ${s1}, ${s2}) as similarity
         from c left join logo_vectors a on a.application_number = c.application_number and a.model = '${model}'
           left join logo_vectors b on b.application_number = c.application_number and b.model = '${second.model}')
       select s.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key, s.similarity

@@ -64,4 +64,39 @@ describe('logo vectors in PostgreSQL', function () {
     );
     expect(refused).to.match(/not usable in SQL/);
   });
+
+  it("finds the concept score's candidates among each model's own nearest, not only among the first model's", async () => {
+    // k = 1, one candidate under each: A's nearest is 1, B's is 3; blended at 0.8, 3 scores 0.2 × 0.93 + 0.8 × 1.
+    const concept = await repo.nearestConcept('model-a', [1, 0], { model: 'model-b', vector: [1, 0], weight: 0.8, candidates: 1 }, 1);
+    expect(concept.map((h) => h.application_number)).to.deep.equal(['5500003']);
+    expect(concept[0].similarity).to.be.closeTo(0.2 * 0.928 + 0.8, 0.01);
+    expect(concept[0]).to.include({ word_mark: 'MARK 5500003', object_key: 'logos/5500003.png' });
+    // Re-ranking the first model's nearest alone never sees 3.
+    const copy = await repo.nearest('model-a', [1, 0], 1, { model: 'model-b', vector: [1, 0], weight: 0.8, candidates: 1 });
+    expect(copy.map((h) => h.application_number)).to.deep.equal(['5500001']);
+  });
+
+  it("builds a model's index concurrently, again when one was left invalid, and not once cancelled", async () => {
+    const state = async () =>
+      (
+        await app.deps.db.raw(
+          `select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+           where c.relname = 'logo_vectors_hnsw_model_b'`,
+        )
+      ).rows[0]?.valid;
+    const stopped = new AbortController();
+    stopped.abort();
+    const cancelled = await repo.ensureModelIndex('model-b', 2, { concurrently: true, signal: stopped.signal }).then(
+      () => null,
+      (err: Error) => err.name,
+    );
+    expect(cancelled).to.equal('AbortError');
+    expect(await state()).to.equal(undefined);
+    await repo.ensureModelIndex('model-b', 2, { concurrently: true });
+    expect(await state()).to.equal(true);
+    // As a failed concurrent build leaves it.
+    await app.deps.db.raw(`update pg_index set indisvalid = false where indexrelid = 'logo_vectors_hnsw_model_b'::regclass`);
+    await repo.ensureModelIndex('model-b', 2, { concurrently: true });
+    expect(await state()).to.equal(true);
+  });
 });
