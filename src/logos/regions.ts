@@ -19,6 +19,8 @@ const INK = 24;
 const WHOLE = 0.6;
 // Without words, drawings count as several things only when their box is this many times the area of their groups' boxes.
 const SPARSE = 3;
+// A line of words whose letters stand this many times the smallest line's is display lettering: perhaps a wordmark.
+const DISPLAY = 1.3;
 
 export interface Box {
   left: number;
@@ -179,7 +181,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   const fill = panel.cells / (pw * ph);
   if (pw * ph >= WHOLE * allArea && fill >= 0.2) return [];
 
-  markText(kept, all.y1 - all.y0 + 1);
+  const lines = markText(kept, all.y1 - all.y0 + 1);
   for (const w of words) {
     const wx0 = w.left / f;
     const wy0 = w.top / f;
@@ -211,28 +213,26 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     if (!groups.has(r)) groups.set(r, []);
     groups.get(r)!.push(c);
   });
+  const scoreOf = (members: Comp[]) => {
+    const b = boxOf(members);
+    let ink = 0;
+    let cells = 0;
+    for (const c of members) {
+      ink += c.ink;
+      cells += c.cells;
+    }
+    const bw = b.x1 - b.x0 + 1;
+    const bh = b.y1 - b.y0 + 1;
+    // Compact, contrasting, large drawings first: a rule or a border line is long and thin, and a solid
+    // block (a photograph's place, a panel) has no drawing to compare.
+    const compact = 0.4 + (0.6 * Math.min(bw, bh)) / Math.max(bw, bh);
+    const solid = cells >= 0.92 * bw * bh ? 0.4 : 1;
+    return { members, b, bw, bh, score: (ink / Math.max(1, totalInk)) * compact * solid };
+  };
+  const fits = (g: { bw: number; bh: number }) => g.bw >= 4 && g.bh >= 4 && g.bw * g.bh >= allArea * 0.01;
   const scored = [...groups.values()]
-    .map((members) => {
-      const b = { x0: gw, y0: gh, x1: -1, y1: -1 };
-      let ink = 0;
-      let cells = 0;
-      for (const c of members) {
-        b.x0 = Math.min(b.x0, c.x0);
-        b.y0 = Math.min(b.y0, c.y0);
-        b.x1 = Math.max(b.x1, c.x1);
-        b.y1 = Math.max(b.y1, c.y1);
-        ink += c.ink;
-        cells += c.cells;
-      }
-      const bw = b.x1 - b.x0 + 1;
-      const bh = b.y1 - b.y0 + 1;
-      // Compact, contrasting, large drawings first: a rule or a border line is long and thin, and a solid
-      // block (a photograph's place, a panel) has no drawing to compare.
-      const compact = 0.4 + (0.6 * Math.min(bw, bh)) / Math.max(bw, bh);
-      const solid = cells >= 0.92 * bw * bh ? 0.4 : 1;
-      return { members, b, bw, bh, score: (ink / Math.max(1, totalInk)) * compact * solid };
-    })
-    .filter((g) => g.bw >= 4 && g.bh >= 4 && g.bw * g.bh >= allArea * 0.01)
+    .map(scoreOf)
+    .filter(fits)
     .sort((x, y) => y.score - x.score);
   // A dominant group is the image itself (a clean logo, perhaps with its caption): the whole search covers it.
   if (!scored.length || scored[0].bw * scored[0].bh >= WHOLE * allArea) return [];
@@ -240,11 +240,37 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   // holding a logo is mostly empty between its drawings.
   const parts = scored.reduce((sum, g) => sum + g.bw * g.bh, 0);
   if (!kept.some((c) => c.text) && allArea < SPARSE * parts) return [];
+  // Parts of one logo may lie further apart than its strokes are thick (three bars, a pair of braces): a wider
+  // grouping that joins several of the groups above is a candidate too, with what lies inside its box (a face's
+  // eyes read as a word).
+  const rootOf = new Map<Comp, number>(drawing.map((c, k) => [c, find(parent, k)]));
+  for (const members of widerGroups(drawing, gap)) {
+    if (new Set(members.map((c) => rootOf.get(c))).size < 2) continue;
+    const box = boxOf(members);
+    const within = kept.filter((c) => {
+      const cx = (c.x0 + c.x1) / 2;
+      const cy = (c.y0 + c.y1) / 2;
+      return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
+    });
+    const g = scoreOf(within);
+    if (fits(g)) scored.push(g);
+  }
+  scored.sort((x, y) => y.score - x.score);
   const best = scored[0].score;
   const out: Region[] = [];
   for (const g of scored) {
     if (out.length >= MAX_REGIONS || g.score < best * 0.15) break;
     if (g.bw * g.bh >= WHOLE * allArea) continue;
+    const region = cut(d, f, gw, label, comps, new Set(g.members.map((c) => comps.indexOf(c))), g.b, bg);
+    if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
+  }
+  // Lettering is drawing too: a wordmark (AMD, SONY) reads as a line of words. The room the drawings leave goes to
+  // the lines of words set larger than the smallest (the body text, or a firm's name beside its mark), tallest first.
+  const smallest = Math.min(...lines.map((l) => l.h));
+  for (const line of lines.sort((x, y) => y.h - x.h)) {
+    if (out.length >= MAX_REGIONS || line.h < DISPLAY * smallest) break;
+    const g = scoreOf(line.members);
+    if (!fits(g) || g.bw * g.bh >= WHOLE * allArea) continue;
     const region = cut(d, f, gw, label, comps, new Set(g.members.map((c) => comps.indexOf(c))), g.b, bg);
     if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
   }
@@ -363,7 +389,49 @@ function evenLight(d: Decoded): Decoded | null {
  * is high and no taller than an eighth of the ink is a word too. In a line, a component half as tall again
  * as its letters' median stays drawing.
  */
-function markText(comps: Comp[], inkHeight: number): void {
+function boxOf(members: Comp[]): { x0: number; y0: number; x1: number; y1: number } {
+  const b = { x0: Number.POSITIVE_INFINITY, y0: Number.POSITIVE_INFINITY, x1: -1, y1: -1 };
+  for (const c of members) {
+    b.x0 = Math.min(b.x0, c.x0);
+    b.y0 = Math.min(b.y0, c.y0);
+    b.x1 = Math.max(b.x1, c.x1);
+    b.y1 = Math.max(b.y1, c.y1);
+  }
+  return b;
+}
+
+/**
+ * Drawing grouped where parts lie within 0.6 of the smaller one's longer side (or `gap`), rules (long, thin lines)
+ * left out: they would join everything they run past. Only groups of two or more parts.
+ */
+function widerGroups(drawing: Comp[], gap: number): Comp[][] {
+  const sides = (c: Comp) => [c.x1 - c.x0 + 1, c.y1 - c.y0 + 1];
+  const parts = drawing.filter((c) => {
+    const [w, h] = sides(c);
+    return Math.max(w, h) < 8 * Math.min(w, h);
+  });
+  const parent = Int32Array.from(parts.keys());
+  for (let a = 0; a < parts.length; a++) {
+    for (let b = a + 1; b < parts.length; b++) {
+      const A = parts[a];
+      const B = parts[b];
+      const reach = Math.max(gap, Math.round(0.6 * Math.min(Math.max(...sides(A)), Math.max(...sides(B)))));
+      const dx = Math.max(A.x0, B.x0) - Math.min(A.x1, B.x1) - 1;
+      const dy = Math.max(A.y0, B.y0) - Math.min(A.y1, B.y1) - 1;
+      if (Math.max(dx, dy) <= reach) parent[find(parent, a)] = find(parent, b);
+    }
+  }
+  const groups = new Map<number, Comp[]>();
+  parts.forEach((c, i) => {
+    const r = find(parent, i);
+    if (!groups.has(r)) groups.set(r, []);
+    groups.get(r)!.push(c);
+  });
+  return [...groups.values()].filter((g) => g.length >= 2);
+}
+
+/** Marks the components that are letters of a line of words as text; returns those lines and their letters' height. */
+function markText(comps: Comp[], inkHeight: number): { members: Comp[]; h: number }[] {
   const letters = comps.filter((c) => {
     const h = c.y1 - c.y0 + 1;
     const w = c.x1 - c.x0 + 1;
@@ -391,6 +459,7 @@ function markText(comps: Comp[], inkHeight: number): void {
     if (!lines.has(r)) lines.set(r, []);
     lines.get(r)!.push(c);
   });
+  const out: { members: Comp[]; h: number }[] = [];
   for (const line of lines.values()) {
     const x0 = Math.min(...line.map((c) => c.x0));
     const x1 = Math.max(...line.map((c) => c.x1));
@@ -401,8 +470,12 @@ function markText(comps: Comp[], inkHeight: number): void {
       (line.length >= 4 && long >= 4 * h) ||
       (line.length === 1 && long >= 3.5 * h && h <= inkHeight * 0.12);
     // A logo beside its name may join the line: what stands half as tall again as its letters is not one of them.
-    if (words) for (const c of line) if (c.y1 - c.y0 + 1 <= 1.5 * h) c.text = true;
+    if (!words) continue;
+    const letters = line.filter((c) => c.y1 - c.y0 + 1 <= 1.5 * h);
+    for (const c of letters) c.text = true;
+    out.push({ members: letters, h });
   }
+  return out;
 }
 
 /**

@@ -115,6 +115,43 @@ describe('finding the logo in an upload', function () {
     expect(findRegions(await decodeLogo(query))).to.deep.equal([]);
   });
 
+  it('finds a logo of parts set apart (three bars) as one region, and a wordmark set larger than the body text', async () => {
+    // Decoded at 512 of 640 (0.8): a region holds a drawn box when it contains it.
+    const holds = (
+      r: { box: { left: number; top: number; width: number; height: number } },
+      x0: number,
+      y0: number,
+      x1: number,
+      y1: number,
+    ) => r.box.left <= 0.8 * x0 && r.box.top <= 0.8 * y0 && r.box.left + r.box.width >= 0.8 * x1 && r.box.top + r.box.height >= 0.8 * y1;
+    const bars = [80, 110, 140].map((h, i) => `<rect x="${40 + 50 * i}" y="${190 - h}" width="20" height="${h}" fill="#c03"/>`);
+    const onPage = async (svg: string) =>
+      decodeLogo(
+        await sharp({ create: { width: 640, height: 480, channels: 3, background: '#ffffff' } })
+          .composite([
+            { input: drawing(), left: 0, top: 0 },
+            { input: words('Sunrise Foods Pvt Ltd'), left: 0, top: 275 },
+            { input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480">${svg}</svg>`), left: 0, top: 0 },
+          ])
+          .png()
+          .toBuffer(),
+      );
+    // Each bar alone is a thin sliver of the ink; the three together are the logo.
+    const barRegions = findRegions(await onPage(bars.join('')));
+    expect(
+      barRegions.some((r) => holds(r, 40, 50, 160, 190)),
+      JSON.stringify(barRegions.map((r) => r.box)),
+    ).to.equal(true);
+    // A wordmark in letters twice the body text's height is searched; the body text's line is not.
+    const mark = '<text x="40" y="150" font-family="DejaVu Sans" font-weight="bold" font-size="64" fill="#c03">ACME</text>';
+    const markRegions = findRegions(await onPage(mark));
+    expect(
+      markRegions.some((r) => holds(r, 44, 105, 200, 150)),
+      JSON.stringify(markRegions.map((r) => r.box)),
+    ).to.equal(true);
+    for (const { box } of markRegions) expect(box.top + box.height / 2, JSON.stringify(box)).to.not.be.within(225, 265);
+  });
+
   it('never fails an upload: a blank, a 1×1 and a huge flat image have their usual answers', async () => {
     const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
       .png()
