@@ -1,6 +1,6 @@
 import { IndexBuilder, type MarkRow } from '../search/build.ts';
 import { SearchEngine } from '../search/engine.ts';
-import { type MatchType, prepareQuery } from '../search/query.ts';
+import { prepareQuery } from '../search/query.ts';
 import { classMask } from '../search/service.ts';
 import type { Change } from '../search/source.ts';
 import { STRATEGIES, type Strategy, score } from '../search/strategies.ts';
@@ -61,14 +61,9 @@ export class LogoTextIndex {
   constructor(private readonly repo: LogoRepository) {}
 
   /** The logos whose words match the query best, in the given classes only when `classes` is given. */
-  async search(
-    query: string,
-    want: number,
-    classes: number[] | null = null,
-    mode: MatchType = 'SMART',
-  ): Promise<{ count: number; hits: TextHit[] }> {
+  async search(query: string, want: number, classes: number[] | null = null): Promise<{ count: number; hits: TextHit[] }> {
     const engine = await this.current();
-    const q = prepareQuery(query, mode);
+    const q = prepareQuery(query, 'SMART');
     const r = engine.search(q, { classes: classes && classMask(classes), status: null }, want, null);
     const briefs = engine.briefs(r.hits);
     return {

@@ -2,6 +2,7 @@ import type { LogoTextIndex } from '../logos/textIndex.ts';
 import { logoText } from '../logos/textIndex.ts';
 import type { SearchEngine } from '../search/engine.ts';
 import type { SearchIndex } from '../search/manager.ts';
+import { normaliseMark } from '../search/normalise.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import { CANDIDATES, wordCandidates } from './candidates.ts';
 import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
@@ -221,20 +222,18 @@ export class Analyser {
 
 /**
  * Logos whose words match the proposal's, by application number, with those words (as the text index holds them: nothing
- * is read from SQL for them). Searched as the word candidates are: fuzzily in the classes the sides search (a logo's
- * words weigh as a word mark's), and elsewhere only logos that read the proposal itself (the word search's any-class
- * step), since a mark of an unrelated class scores at most Medium however alike. Of those, a mark whose own words are
- * the proposal is left to that step, as the register's other marks of those words are: a name held in many classes
- * would otherwise bring a few dozen of them more, each read from SQL and scored.
+ * is read from SQL for them). Searched as the word candidates are: in the classes the sides search (a logo's words weigh
+ * as a word mark's), and a few in every class, where a mark scores 60 at most however alike. Of those few, only logos
+ * that read other words than their mark's own (a device mark's, or a label's) are kept: a mark whose logo reads its own
+ * words is the word search's to find there (its whole mark in every class), and a name held in many classes would
+ * otherwise bring a few dozen more of them, each read from SQL and scored.
  */
 async function logoTextHits(texts: LogoTextIndex, engine: SearchEngine, words: string, classes: number[]): Promise<Map<string, string>> {
-  const [near, same] = await Promise.all([
-    texts.search(words, LOGO_NEIGHBOURS, classes),
-    texts.search(words, CANDIDATES.anyClass, null, 'EXACT'),
-  ]);
+  const [near, anyClass] = await Promise.all([texts.search(words, LOGO_NEIGHBOURS, classes), texts.search(words, CANDIDATES.anyClass)]);
   const out = new Map(near.hits.map((h) => [h.application_number, h.text]));
-  for (const h of same.hits) {
-    if (!out.has(h.application_number) && engine.text(Number(h.application_number)) !== words) out.set(h.application_number, h.text);
+  for (const h of anyClass.hits) {
+    if (out.has(h.application_number) || engine.text(Number(h.application_number)) === normaliseMark(h.text)) continue;
+    out.set(h.application_number, h.text);
   }
   return out;
 }
