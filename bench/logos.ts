@@ -13,7 +13,8 @@
 // The stored vectors are the served model's (LOGO_MODEL, else the manifest's default); the sidecar must serve it.
 //
 // --part uploads (issue 22) is asked for by name: held-out logos on a page, a photographed label, a 30 % crop and
-// beside another name, with the ten perturbations, recall with and without region finding (--limit test icons).
+// beside another name, with the ten perturbations, recall with and without region finding (--limit test icons;
+// --split val measures validation icons instead, for tuning the region rules without looking at the test ones).
 //
 // --part concepts (issue 22, item 2) is asked for by name: a held-out concept's icon from one set against the same
 // concept from the other sets among >= 20,000 distractors, every model (--distractors N: fewer, for a quick look;
@@ -191,7 +192,10 @@ if (parts.has('scale')) {
 }
 
 if (parts.has('uploads')) {
-  const u = await evaluateUploads(log, { limit: a.has('limit') ? Number(a.get('limit')) : undefined });
+  const u = await evaluateUploads(log, {
+    limit: a.has('limit') ? Number(a.get('limit')) : undefined,
+    split: a.get('split') === 'val' ? 'val' : 'test',
+  });
   out.uploads = u;
   console.log(
     `\nUploads (issue 22): ${u.icons} test icons against ${u.gallery}; recall@1 / recall@10, %, ` +

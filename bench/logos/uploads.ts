@@ -35,7 +35,10 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
-export async function evaluateUploads(log: (s: string) => void, opts: { limit?: number } = {}): Promise<UploadsReport> {
+export async function evaluateUploads(
+  log: (s: string) => void,
+  opts: { limit?: number; split?: 'test' | 'val' } = {},
+): Promise<UploadsReport> {
   const icons = await loadIcons();
   const manifest = readManifest();
   const models = await loadModels(manifest.models, log);
@@ -69,7 +72,7 @@ export async function evaluateUploads(log: (s: string) => void, opts: { limit?: 
     members.get(ic.group)!.add(i);
   });
 
-  const test = icons.map((ic, i) => ({ ic, i })).filter(({ ic }) => ic.split === 'test');
+  const test = icons.map((ic, i) => ({ ic, i })).filter(({ ic }) => ic.split === (opts.split ?? 'test'));
   const use = opts.limit ? test.filter((_, k) => k % Math.ceil(test.length / opts.limit!) === 0) : test;
   const kinds = [...PERTURBATIONS, ...UPLOADS] as string[];
   const rows: Record<string, Record<string, { whole: ReturnType<typeof score>[]; regions: ReturnType<typeof score>[] }>> = {};

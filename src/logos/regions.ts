@@ -19,8 +19,10 @@ const INK = 24;
 const WHOLE = 0.6;
 // Without words, drawings count as several things only when their box is this many times the area of their groups' boxes.
 const SPARSE = 3;
-// A line of words whose letters stand this many times the smallest line's is display lettering: perhaps a wordmark.
-const DISPLAY = 1.3;
+// A line of words whose letters stand this many times the body text's is display lettering: perhaps a wordmark.
+const DISPLAY = 1.1;
+// A cell within this of a block's median grey is of its one tone.
+const FLAT = 2;
 
 export interface Box {
   left: number;
@@ -226,10 +228,12 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     // Compact, contrasting, large drawings first: a rule or a border line is long and thin, and a solid
     // block (a photograph's place, a panel) has no drawing to compare.
     const compact = 0.4 + (0.6 * Math.min(bw, bh)) / Math.max(bw, bh);
-    const solid = cells >= 0.92 * bw * bh ? 0.4 : 1;
-    return { members, b, bw, bh, score: (ink / Math.max(1, totalInk)) * compact * solid };
+    const solid = cells >= 0.92 * bw * bh;
+    // A solid block of one flat tone (a button, a banner, a picture's place) is no drawing at all: not a candidate.
+    if (solid && flat(cell, gw, b)) return { members, b, bw, bh, score: 0 };
+    return { members, b, bw, bh, score: (ink / Math.max(1, totalInk)) * compact * (solid ? 0.4 : 1) };
   };
-  const fits = (g: { bw: number; bh: number }) => g.bw >= 4 && g.bh >= 4 && g.bw * g.bh >= allArea * 0.01;
+  const fits = (g: { bw: number; bh: number; score: number }) => g.score > 0 && g.bw >= 4 && g.bh >= 4 && g.bw * g.bh >= allArea * 0.01;
   const scored = [...groups.values()]
     .map(scoreOf)
     .filter(fits)
@@ -265,10 +269,14 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
   }
   // Lettering is drawing too: a wordmark (AMD, SONY) reads as a line of words. The room the drawings leave goes to
-  // the lines of words set larger than the smallest (the body text, or a firm's name beside its mark), tallest first.
-  const smallest = Math.min(...lines.map((l) => l.h));
+  // the lines of words set larger than the body text (the line of most letters), tallest first.
+  const body = lines.reduce<{ members: Comp[]; h: number } | null>(
+    (b, l) => (!b || l.members.length > b.members.length || (l.members.length === b.members.length && l.h < b.h) ? l : b),
+    null,
+  );
   for (const line of lines.sort((x, y) => y.h - x.h)) {
-    if (out.length >= MAX_REGIONS || line.h < DISPLAY * smallest) break;
+    if (out.length >= MAX_REGIONS || !body || line.h < DISPLAY * body.h) break;
+    if (line === body) continue;
     const g = scoreOf(line.members);
     if (!fits(g) || g.bw * g.bh >= WHOLE * allArea) continue;
     const region = cut(d, f, gw, label, comps, new Set(g.members.map((c) => comps.indexOf(c))), g.b, bg);
@@ -389,6 +397,15 @@ function evenLight(d: Decoded): Decoded | null {
  * is high and no taller than an eighth of the ink is a word too. In a line, a component half as tall again
  * as its letters' median stays drawing.
  */
+/** Whether the cells inside a box, its edge aside, keep to one grey (within FLAT of their median). */
+function flat(cell: Float32Array, gw: number, b: { x0: number; y0: number; x1: number; y1: number }): boolean {
+  const v: number[] = [];
+  for (let y = b.y0 + 1; y < b.y1; y++) for (let x = b.x0 + 1; x < b.x1; x++) v.push(cell[y * gw + x]);
+  if (v.length < 4) return false;
+  const m = median(v);
+  return median(v.map((x) => Math.abs(x - m))) <= FLAT && v.filter((x) => Math.abs(x - m) > 4 * FLAT).length <= 0.02 * v.length;
+}
+
 function boxOf(members: Comp[]): { x0: number; y0: number; x1: number; y1: number } {
   const b = { x0: Number.POSITIVE_INFINITY, y0: Number.POSITIVE_INFINITY, x1: -1, y1: -1 };
   for (const c of members) {

@@ -115,7 +115,7 @@ describe('finding the logo in an upload', function () {
     expect(findRegions(await decodeLogo(query))).to.deep.equal([]);
   });
 
-  it('finds a logo of parts set apart (three bars) as one region, and a wordmark set larger than the body text', async () => {
+  it('finds a logo of parts set apart (three bars) as one region and a wordmark set larger than the body text, not a flat block', async () => {
     // Decoded at 512 of 640 (0.8): a region holds a drawn box when it contains it.
     const holds = (
       r: { box: { left: number; top: number; width: number; height: number } },
@@ -150,6 +150,10 @@ describe('finding the logo in an upload', function () {
       JSON.stringify(markRegions.map((r) => r.box)),
     ).to.equal(true);
     for (const { box } of markRegions) expect(box.top + box.height / 2, JSON.stringify(box)).to.not.be.within(225, 265);
+    // The flat grey block (380..600 × 40..190 on the page) is no drawing: never searched.
+    const onBlock = (b: { left: number; top: number; width: number; height: number }) =>
+      b.left + b.width / 2 > 0.8 * 380 && b.left + b.width / 2 < 0.8 * 600 && b.top + b.height / 2 < 0.8 * 190;
+    for (const { box } of [...barRegions, ...markRegions]) expect(onBlock(box), JSON.stringify(box)).to.equal(false);
   });
 
   it('never fails an upload: a blank, a 1×1 and a huge flat image have their usual answers', async () => {
