@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
 import { markFilterSql } from '../trademarks/sql.ts';
@@ -139,17 +140,7 @@ export class LogoRepository {
         1 - nn.distance as similarity, ${second} as second
       from nn join logos l using (application_number) join trademarks t using (application_number) ${join}
       order by nn.distance, nn.application_number`;
-    type Row = Nearest & { second: number | null };
-    let rows: Row[];
-    if (!filter) {
-      const r = await this.db.raw(`begin; ${settings}; ${query}; commit;`);
-      rows = (r as { command: string; rows: Row[] }[]).find((x) => x.command === 'SELECT')!.rows;
-    } else {
-      rows = await this.db.transaction(async (trx) => {
-        await trx.raw(`${settings}; set local hnsw.iterative_scan = relaxed_order; set local hnsw.max_scan_tuples = ${FILTERED_SCAN}`);
-        return (await trx.raw(query, kept.bindings)).rows as Row[];
-      });
-    }
+    const rows = await this.scanned<Nearest & { second: number | null }>(settings, query, filter ? kept.bindings : null);
     const w = rerank?.weight ?? 0;
     const scored = rows.map(({ second: s2, ...x }) => ({
       ...x,
@@ -199,17 +190,23 @@ export class LogoRepository {
       from s join logos l using (application_number) join trademarks t using (application_number)
       order by s.similarity desc, s.application_number limit ${n}`;
     const settings = `set local hnsw.ef_search = ${Math.max(40, pool)}`;
-    let rows: Nearest[];
-    if (!filter) {
-      const r = await this.db.raw(`begin; ${settings}; ${query}; commit;`);
-      rows = (r as { command: string; rows: Nearest[] }[]).find((x) => x.command === 'SELECT')!.rows;
-    } else {
-      rows = await this.db.transaction(async (trx) => {
-        await trx.raw(`${settings}; set local hnsw.iterative_scan = relaxed_order; set local hnsw.max_scan_tuples = ${FILTERED_SCAN}`);
-        return (await trx.raw(query, [...kept.bindings, ...kept.bindings])).rows as Nearest[];
-      });
-    }
+    const rows = await this.scanned<Nearest>(settings, query, filter ? [...kept.bindings, ...kept.bindings] : null);
     return rows.map((x) => ({ ...x, similarity: Number(x.similarity) }));
+  }
+
+  /**
+   * Runs a nearest-neighbour query under its HNSW settings, in one round trip when nothing is bound. With a filter's
+   * `bindings` the scan is iterative (see `nearest`), and the settings go first in their own statement.
+   */
+  private async scanned<Row>(settings: string, query: string, bindings: Knex.RawBinding[] | null): Promise<Row[]> {
+    if (!bindings) {
+      const r = await this.db.raw(`begin; ${settings}; ${query}; commit;`);
+      return (r as { command: string; rows: Row[] }[]).find((x) => x.command === 'SELECT')!.rows;
+    }
+    return this.db.transaction(async (trx) => {
+      await trx.raw(`${settings}; set local hnsw.iterative_scan = relaxed_order; set local hnsw.max_scan_tuples = ${FILTERED_SCAN}`);
+      return (await trx.raw(query, bindings)).rows as Row[];
+    });
   }
 
   /** What a result shows, with the words the logo is searched by, for the given marks the filter keeps (in no order). */
