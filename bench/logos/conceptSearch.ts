@@ -114,7 +114,6 @@ export async function evaluateConceptSearch(
 
     // Each model's HNSW index as the workers make it (LogoRepository.ensureModelIndex), timed one after the other.
     const repo = new LogoRepository(db);
-    const build: ConceptSearchReport['build'] = {};
     const indexSize = async (model: string) => {
       const r = await client.query(
         `select pg_relation_size(indexrelid) as b from pg_index i join pg_class c on c.oid = i.indexrelid
@@ -123,16 +122,21 @@ export async function evaluateConceptSearch(
       );
       return Math.round((Number(r.rows[0].b) / 2 ** 20) * 10) / 10;
     };
-    for (const [spec, dims] of [
-      [cnnSpec.name, cnnSpec.dimensions],
-      [hogSpec.name, hogSpec.dimensions],
-    ] as const) {
-      const t = performance.now();
-      await repo.ensureModelIndex(spec, dims);
-      build[spec] = { seconds: Math.round((performance.now() - t) / 100) / 10, mb: await indexSize(spec) };
-      log(`${spec}: HNSW index built in ${build[spec].seconds} s (${build[spec].mb} MB)`);
-    }
-    load.push(os.loadavg()[0]);
+    const buildBoth = async (what: string) => {
+      const out: Record<string, { seconds: number; mb: number }> = {};
+      for (const [spec, dims] of [
+        [cnnSpec.name, cnnSpec.dimensions],
+        [hogSpec.name, hogSpec.dimensions],
+      ] as const) {
+        const t = performance.now();
+        await repo.ensureModelIndex(spec, dims);
+        out[spec] = { seconds: Math.round((performance.now() - t) / 100) / 10, mb: await indexSize(spec) };
+        log(`${spec}: HNSW index${what} built in ${out[spec].seconds} s (${out[spec].mb} MB)`);
+      }
+      load.push(os.loadavg()[0]);
+      return out;
+    };
+    const build: ConceptSearchReport['build'] = await buildBoth('');
 
     // Queries: the test concept icons' own vectors (the same images an upload of them gives). For recall, k is 10
     // more than the query's own set's drawings of its concept, which are left out as in bench/logos/concepts.ts.
@@ -231,18 +235,7 @@ export async function evaluateConceptSearch(
       await client.query(`drop index if exists logo_vectors_hnsw_${cnnSpec.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`);
       await client.query('analyze');
       log(`${opts.buildAt} logos loaded; building both indexes again`);
-      const at: Record<string, { seconds: number; mb: number }> = {};
-      for (const [spec, dims] of [
-        [cnnSpec.name, cnnSpec.dimensions],
-        [hogSpec.name, hogSpec.dimensions],
-      ] as const) {
-        const t = performance.now();
-        await repo.ensureModelIndex(spec, dims);
-        at[spec] = { seconds: Math.round((performance.now() - t) / 100) / 10, mb: await indexSize(spec) };
-        log(`${spec}: HNSW index over ${opts.buildAt} built in ${at[spec].seconds} s (${at[spec].mb} MB)`);
-      }
-      buildAt = { logos: opts.buildAt, build: at };
-      load.push(os.loadavg()[0]);
+      buildAt = { logos: opts.buildAt, build: await buildBoth(` over ${opts.buildAt}`) };
     }
     return {
       buildAt,
