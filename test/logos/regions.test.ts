@@ -115,7 +115,7 @@ describe('finding the logo in an upload', function () {
     expect(findRegions(await decodeLogo(query))).to.deep.equal([]);
   });
 
-  it('finds a logo of parts set apart (three bars) as one region and a wordmark set larger than the body text, not a flat block', async () => {
+  it('finds a logo of parts set apart (three bars) and a wordmark set larger than the body text, not a flat block', async () => {
     // Decoded at 512 of 640 (0.8): a region holds a drawn box when it contains it.
     const holds = (
       r: { box: { left: number; top: number; width: number; height: number } },
