@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { iconSvg } from '../../src/ingest/generator/iconSets.ts';
 import { selectLogos } from '../../src/ingest/generator/logoSet.ts';
 import { LogoRenderer } from '../../src/ingest/generator/logos.ts';
 import { Marks } from '../../src/ingest/generator/marks.ts';
@@ -50,6 +51,14 @@ describe('logo search over the demo logos', function () {
     expect(await indexPending(t)).to.deep.equal({ done: demos.length, failed: 0 });
   });
   after(() => t?.close());
+
+  it('still draws any icon of a set once the demo catalogue has trimmed the sets it loaded to its own icons', () => {
+    // The renderer above kept only its catalogue's icons; benchmarks and tests in the same process draw others.
+    for (const key of ['game-icons:3d-glasses', 'tabler:diaper', 'lucide:zoom-in']) {
+      expect(iconSvg(key, 32).toString(), key).to.match(/^<svg [^>]*width="32"/);
+    }
+    expect(() => iconSvg('game-icons:no-such-icon-here')).to.throw('no icon game-icons:no-such-icon-here');
+  });
 
   it('covers seals, labels, colour figures and Devanagari', () => {
     const layouts = new Set(demos.map((d) => d.layout));

@@ -102,7 +102,9 @@ export function iconSvg(key: string, size?: number): Buffer {
       `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${size ?? 24}" height="${size ?? 24}">${OWN[name]}</svg>`,
     );
   }
-  const j = load(prefix);
+  let j = load(prefix);
+  // A set trimmed to the demo catalogue's icons (keepOnly) is read whole for an icon outside it, and not kept so.
+  if (!j.icons[name] && kept) j = read(prefix);
   const icon = j.icons[name];
   if (!icon) throw new Error(`no icon ${key}`);
   const w = icon.width ?? j.width ?? 16;
