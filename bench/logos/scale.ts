@@ -363,6 +363,14 @@ export async function evaluateScale(
 
   server.closeAllConnections();
   await new Promise((res) => server.close(res));
+  // The run's queues and rate limits, under its own prefix, go with it.
+  const redis = deps.connections.commands;
+  for (let cursor = '0'; ; ) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length) await redis.unlink(...keys);
+    cursor = next;
+    if (cursor === '0') break;
+  }
   await deps.close();
   await sidecar.close();
   await client.end();
