@@ -66,6 +66,17 @@ function find(parent: Int32Array, i: number): number {
   return i;
 }
 
+/** Components by the root of their union-find set (`parent` indexed as `comps`), in their order. */
+function groupsOf(comps: Comp[], parent: Int32Array): Map<number, Comp[]> {
+  const groups = new Map<number, Comp[]>();
+  comps.forEach((c, i) => {
+    const r = find(parent, i);
+    if (!groups.has(r)) groups.set(r, []);
+    groups.get(r)!.push(c);
+  });
+  return groups;
+}
+
 /**
  * Candidate logo regions of a decoded image, best first, at most MAX_REGIONS; none when the image is
  * clean (its ink one group covering most of it), blank, or too small to hold more than one thing.
@@ -209,12 +220,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
       if (A.x0 - g <= B.x1 && B.x0 - g <= A.x1 && A.y0 - g <= B.y1 && B.y0 - g <= A.y1) parent[find(parent, a)] = find(parent, b);
     }
   }
-  const groups = new Map<number, Comp[]>();
-  drawing.forEach((c, i) => {
-    const r = find(parent, i);
-    if (!groups.has(r)) groups.set(r, []);
-    groups.get(r)!.push(c);
-  });
+  const groups = groupsOf(drawing, parent);
   const scoreOf = (members: Comp[]) => {
     const b = boxOf(members);
     let ink = 0;
@@ -262,11 +268,14 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   scored.sort((x, y) => y.score - x.score);
   const best = scored[0].score;
   const out: Region[] = [];
+  const take = (g: ReturnType<typeof scoreOf>) => {
+    const region = cut(d, f, gw, label, comps, new Set(g.members.map((c) => comps.indexOf(c))), g.b, bg);
+    if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
+  };
   for (const g of scored) {
     if (out.length >= MAX_REGIONS || g.score < best * 0.15) break;
     if (g.bw * g.bh >= WHOLE * allArea) continue;
-    const region = cut(d, f, gw, label, comps, new Set(g.members.map((c) => comps.indexOf(c))), g.b, bg);
-    if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
+    take(g);
   }
   // Lettering is drawing too: a wordmark (AMD, SONY) reads as a line of words. The room the drawings leave goes to
   // the lines of words set larger than the body text (the line of most letters), tallest first.
@@ -279,8 +288,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     if (line === body) continue;
     const g = scoreOf(line.members);
     if (!fits(g) || g.bw * g.bh >= WHOLE * allArea) continue;
-    const region = cut(d, f, gw, label, comps, new Set(g.members.map((c) => comps.indexOf(c))), g.b, bg);
-    if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
+    take(g);
   }
   return out;
 }
@@ -389,14 +397,6 @@ function evenLight(d: Decoded): Decoded | null {
   return ink ? { ...d, grey } : null;
 }
 
-/**
- * Components in lines of text: two or more of a height (within 2.2×), side by side on one line, a gap
- * under 1.2 heights apart, the line at least 2.5 heights long and its letters no taller than 0.6 of the
- * ink; or four or more making a line at least 4 heights long, however tall (a name as tall as the logo
- * beside it). Words shrunk to the grid often join into one component: a lone one 3.5 times as long as it
- * is high and no taller than an eighth of the ink is a word too. In a line, a component half as tall again
- * as its letters' median stays drawing.
- */
 /** Whether the cells inside a box, its edge aside, keep to one grey (within FLAT of their median). */
 function flat(cell: Float32Array, gw: number, b: { x0: number; y0: number; x1: number; y1: number }): boolean {
   const v: number[] = [];
@@ -438,16 +438,17 @@ function widerGroups(drawing: Comp[], gap: number): Comp[][] {
       if (Math.max(dx, dy) <= reach) parent[find(parent, a)] = find(parent, b);
     }
   }
-  const groups = new Map<number, Comp[]>();
-  parts.forEach((c, i) => {
-    const r = find(parent, i);
-    if (!groups.has(r)) groups.set(r, []);
-    groups.get(r)!.push(c);
-  });
-  return [...groups.values()].filter((g) => g.length >= 2);
+  return [...groupsOf(parts, parent).values()].filter((g) => g.length >= 2);
 }
 
-/** Marks the components that are letters of a line of words as text; returns those lines and their letters' height. */
+/**
+ * Components in lines of text: two or more of a height (within 2.2×), side by side on one line, a gap
+ * under 1.2 heights apart, the line at least 2.5 heights long and its letters no taller than 0.6 of the
+ * ink; or four or more making a line at least 4 heights long, however tall (a name as tall as the logo
+ * beside it). Words shrunk to the grid often join into one component: a lone one 3.5 times as long as it
+ * is high and no taller than an eighth of the ink is a word too. In a line, a component half as tall again
+ * as its letters' median stays drawing. Marks the letters as text; returns the lines and their letters' height.
+ */
 function markText(comps: Comp[], inkHeight: number): { members: Comp[]; h: number }[] {
   const letters = comps.filter((c) => {
     const h = c.y1 - c.y0 + 1;
@@ -470,12 +471,7 @@ function markText(comps: Comp[], inkHeight: number): { members: Comp[]; h: numbe
       parent[find(parent, a)] = find(parent, b);
     }
   }
-  const lines = new Map<number, Comp[]>();
-  letters.forEach((c, i) => {
-    const r = find(parent, i);
-    if (!lines.has(r)) lines.set(r, []);
-    lines.get(r)!.push(c);
-  });
+  const lines = groupsOf(letters, parent);
   const out: { members: Comp[]; h: number }[] = [];
   for (const line of lines.values()) {
     const x0 = Math.min(...line.map((c) => c.x0));
