@@ -81,34 +81,31 @@ export async function nearestLogos(
   const cs = opts.likeness === 'concept' ? model.concept : undefined;
   const e = await deps.sidecar.embed(bytes, Boolean(rr || cs), opts.regions ?? true);
   const crops = e.regions ?? [];
-  if (cs && e.model === model.model && e.fallback_vector) {
-    const near = (v: number[], hog: number[] | undefined) =>
-      hog
-        ? deps.repo.nearestConcept(e.model, v, { model: cs.model, vector: hog, weight: cs.weight, candidates: cs.candidates }, k, filter)
-        : deps.repo.nearest(e.model, v, k, undefined, filter);
-    const [whole, ...parts] = await Promise.all([
-      near(e.vector, e.fallback_vector),
-      ...crops.map((c) => near(c.vector, c.fallback_vector)),
-    ]);
-    return {
-      ok: true,
-      model: `${e.model}+${cs.model}`,
-      likeness: 'concept',
-      thresholds: cs.thresholds,
-      hits: parts.length ? mergeHits(whole, parts, k) : whole,
-    };
-  }
-  const reranked = Boolean(rr && e.model === model.model && e.fallback_vector);
-  const rerankOf = (fallback: number[] | undefined) =>
-    rr && reranked && fallback ? { model: rr.model, vector: fallback, weight: rr.weight, candidates: rr.candidates } : undefined;
+  // The served model's own vectors with HOG's beside them: scored by the concept score when asked, else re-ranked.
+  const withHog = e.model === model.model && Boolean(e.fallback_vector);
+  const concept = cs && withHog ? cs : undefined;
+  const reranked = Boolean(rr && withHog) && !concept;
+  const near = (v: number[], hog: number[] | undefined) => {
+    if (concept && hog)
+      return deps.repo.nearestConcept(
+        e.model,
+        v,
+        { model: concept.model, vector: hog, weight: concept.weight, candidates: concept.candidates },
+        k,
+        filter,
+      );
+    const rerank = reranked && hog ? { model: rr!.model, vector: hog, weight: rr!.weight, candidates: rr!.candidates } : undefined;
+    return deps.repo.nearest(e.model, v, k, rerank, filter);
+  };
   const [thresholds, whole, ...parts] = await Promise.all([
-    deps.sidecar.thresholds(e.model),
-    deps.repo.nearest(e.model, e.vector, k, rerankOf(e.fallback_vector), filter),
-    ...crops.map((c) => deps.repo.nearest(e.model, c.vector, k, rerankOf(c.fallback_vector), filter)),
+    concept ? concept.thresholds : deps.sidecar.thresholds(e.model),
+    near(e.vector, e.fallback_vector),
+    ...crops.map((c) => near(c.vector, c.fallback_vector)),
   ]);
-  // A re-ranked score is the blend's: the response names both models.
-  const name = reranked ? `${e.model}+${rr!.model}` : e.model;
-  return { ok: true, model: name, likeness: 'copy', thresholds, hits: parts.length ? mergeHits(whole, parts, k) : whole };
+  // A blended score is the blend's: the response names both models.
+  const name = concept ? `${e.model}+${concept.model}` : reranked ? `${e.model}+${rr!.model}` : e.model;
+  const likeness = concept ? 'concept' : 'copy';
+  return { ok: true, model: name, likeness, thresholds, hits: parts.length ? mergeHits(whole, parts, k) : whole };
 }
 
 /** The k marks nearest over the whole image's hits and each crop's, each with its merged similarity (mergeScores). */
