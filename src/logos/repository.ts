@@ -54,6 +54,19 @@ export function checkModel(model: string, dims: number): void {
 const indexName = (model: string) => `logo_vectors_hnsw_${model.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
 const halfvec = (v: ArrayLike<number>) => `[${Array.from(v, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
 
+/**
+ * A filter as a condition on `logo_vectors v` (`only`: empty without one) and its bindings (null without one: the
+ * query then runs unbound, in one round trip).
+ */
+function vectorsKept(filter: MarkFilter | null): { only: string; bindings: Knex.RawBinding[] | null } {
+  if (!filter) return { only: '', bindings: null };
+  const kept = markFilterSql(filter);
+  return {
+    only: ` and exists (select 1 from trademarks t where t.application_number = v.application_number and ${kept.sql})`,
+    bindings: kept.bindings,
+  };
+}
+
 export class LogoRepository {
   constructor(private readonly db: Db) {}
 
@@ -129,8 +142,7 @@ export class LogoRepository {
       second = `1 - (r.embedding::${c2} <=> '${halfvec(rerank.vector)}'::${c2})`;
       join = `left join logo_vectors r on r.application_number = nn.application_number and r.model = '${rerank.model}'`;
     }
-    const kept = markFilterSql(filter);
-    const only = filter ? ` and exists (select 1 from trademarks t where t.application_number = v.application_number and ${kept.sql})` : '';
+    const { only, bindings } = vectorsKept(filter);
     const settings = `set local hnsw.ef_search = ${Math.max(40, pool)}`;
     const query = `with nn as (
         select v.application_number, v.embedding::${cast} <=> ${q} as distance from logo_vectors v
@@ -140,7 +152,7 @@ export class LogoRepository {
         1 - nn.distance as similarity, ${second} as second
       from nn join logos l using (application_number) join trademarks t using (application_number) ${join}
       order by nn.distance, nn.application_number`;
-    const rows = await this.scanned<Nearest & { second: number | null }>(settings, query, filter ? kept.bindings : null);
+    const rows = await this.scanned<Nearest & { second: number | null }>(settings, query, bindings);
     const w = rerank?.weight ?? 0;
     const scored = rows.map(({ second: s2, ...x }) => ({
       ...x,
@@ -174,8 +186,7 @@ export class LogoRepository {
     const q2 = `'${halfvec(second.vector)}'::${c2}`;
     const w = Number(second.weight);
     if (!(w >= 0 && w <= 1)) throw new Error(`concept weight ${second.weight} is not within 0..1`);
-    const kept = markFilterSql(filter);
-    const only = filter ? ` and exists (select 1 from trademarks t where t.application_number = v.application_number and ${kept.sql})` : '';
+    const { only, bindings } = vectorsKept(filter);
     const near = (m: string, cast: string, q: string) =>
       `(select v.application_number from logo_vectors v where v.model = '${m}'${only}
         order by v.embedding::${cast} <=> ${q} limit ${pool})`;
@@ -190,7 +201,7 @@ export class LogoRepository {
       from s join logos l using (application_number) join trademarks t using (application_number)
       order by s.similarity desc, s.application_number limit ${n}`;
     const settings = `set local hnsw.ef_search = ${Math.max(40, pool)}`;
-    const rows = await this.scanned<Nearest>(settings, query, filter ? [...kept.bindings, ...kept.bindings] : null);
+    const rows = await this.scanned<Nearest>(settings, query, bindings && [...bindings, ...bindings]);
     return rows.map((x) => ({ ...x, similarity: Number(x.similarity) }));
   }
 
