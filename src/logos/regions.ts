@@ -23,6 +23,8 @@ const SPARSE = 3;
 const DISPLAY = 1.1;
 // A cell within this of a block's median grey is of its one tone.
 const FLAT = 2;
+// Lines of shapes this many cells high or more, each filling most of its box, are dots and bars, not letters.
+const SOLID_ROW = 6;
 
 export interface Box {
   left: number;
@@ -245,7 +247,8 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     .filter(fits)
     .sort((x, y) => y.score - x.score);
   // A dominant group is the image itself (a clean logo, perhaps with its caption): the whole search covers it.
-  if (!scored.length || scored[0].bw * scored[0].bh >= WHOLE * allArea) return [];
+  // With no drawing at all, lettering may still be the logo (a wordmark on a label): the lines below look.
+  if (scored.length && scored[0].bw * scored[0].bh >= WHOLE * allArea) return [];
   // So is drawing that fills its box, without words beside it: a logo of several parts, close together. A page
   // holding a logo is mostly empty between its drawings.
   const parts = scored.reduce((sum, g) => sum + g.bw * g.bh, 0);
@@ -266,10 +269,13 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     if (fits(g)) scored.push(g);
   }
   scored.sort((x, y) => y.score - x.score);
-  const best = scored[0].score;
+  const best = scored[0]?.score ?? 0;
   const out: Region[] = [];
   const take = (g: ReturnType<typeof scoreOf>) => {
-    const region = cut(d, f, gw, label, comps, new Set(g.members.map((c) => comps.indexOf(c))), g.b, bg);
+    // What lies wholly inside the group's box is the logo's too (a seal's letters, DELL in its ring), not to be erased.
+    const own = new Set(g.members.map((c) => comps.indexOf(c)));
+    for (const c of kept) if (c.x0 >= g.b.x0 && c.x1 <= g.b.x1 && c.y0 >= g.b.y0 && c.y1 <= g.b.y1) own.add(comps.indexOf(c));
+    const region = cut(d, f, gw, label, comps, own, g.b, bg);
     if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
   };
   for (const g of scored) {
@@ -478,8 +484,18 @@ function markText(comps: Comp[], inkHeight: number): { members: Comp[]; h: numbe
     const x1 = Math.max(...line.map((c) => c.x1));
     const h = median(line.map((c) => c.y1 - c.y0 + 1));
     const long = x1 - x0 + 1;
+    // Letters are strokes of several heights; a row of solid shapes of one height (dots, bars), large enough to
+    // tell, is drawing: a logo of dots. A word shrunk to one blob is long and fills less of its box than a bar.
+    const hs = line.map((c) => c.y1 - c.y0 + 1);
+    const shape = (c: Comp) => {
+      const w = c.x1 - c.x0 + 1;
+      const ch = c.y1 - c.y0 + 1;
+      const fill = c.cells / (w * ch);
+      return fill >= 0.85 || (Math.max(w, ch) <= 1.3 * Math.min(w, ch) && fill >= 0.6);
+    };
+    const solid = h >= SOLID_ROW && Math.max(...hs) - Math.min(...hs) <= 1 && line.every(shape);
     const words =
-      (line.length >= 2 && long >= 2.5 * h && h <= inkHeight * 0.6) ||
+      (!solid && line.length >= 2 && long >= 2.5 * h && h <= inkHeight * 0.6) ||
       (line.length >= 4 && long >= 4 * h) ||
       (line.length === 1 && long >= 3.5 * h && h <= inkHeight * 0.12);
     // A logo beside its name may join the line: what stands half as tall again as its letters is not one of them.

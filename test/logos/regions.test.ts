@@ -156,6 +156,61 @@ describe('finding the logo in an upload', function () {
     for (const { box } of [...barRegions, ...markRegions]) expect(onBlock(box), JSON.stringify(box)).to.equal(false);
   });
 
+  it('finds a wordmark on a label with only words below it, a ring keeps the letters inside it, and a logo of dots in rows', async () => {
+    const svg = (w: number, h: number, body: string, bg = '#ffffff') =>
+      decodeLogo(
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="${bg}"/>${body}</svg>`,
+        ),
+      );
+    const text = (x: number, y: number, size: number, line: string) =>
+      `<text x="${x}" y="${y}" font-family="DejaVu Serif" font-weight="bold" font-size="${size}" fill="#222">${line}</text>`;
+    const holds = (
+      r: { box: { left: number; top: number; width: number; height: number } },
+      x0: number,
+      y0: number,
+      x1: number,
+      y1: number,
+    ) => r.box.left <= x0 && r.box.top <= y0 && r.box.left + r.box.width >= x1 && r.box.top + r.box.height >= y1;
+    // A label on a table holding no drawing, only the wordmark and the firm's name in smaller letters below it.
+    const label = await svg(
+      480,
+      400,
+      `<rect x="60" y="50" width="360" height="300" fill="#f4f0e4"/>${text(150, 150, 48, 'ACME')}` +
+        text(110, 310, 22, 'Royal Traders &amp; Co'),
+      '#605446',
+    );
+    const onLabel = findRegions(label);
+    expect(
+      onLabel.some((r) => holds(r, 155, 118, 300, 150)),
+      JSON.stringify(onLabel.map((r) => r.box)),
+    ).to.equal(true);
+    // The wordmark alone, not the whole label: nothing searched reaches the name's line (from 300 down, decoded).
+    for (const { box } of onLabel) expect(box.top + box.height, JSON.stringify(box)).to.be.below(300);
+    // A ring with letters inside it, beside a name: the ring's region keeps its letters (they are not erased as words).
+    const ring = await svg(
+      500,
+      160,
+      `<circle cx="80" cy="80" r="60" fill="none" stroke="#1a6" stroke-width="8"/>${text(42, 93, 34, 'DLX')}` +
+        text(170, 95, 40, 'Vijay Textiles'),
+    );
+    const [r] = findRegions(ring);
+    expect(r && holds(r, 24, 24, 136, 136), JSON.stringify(r?.box)).to.equal(true);
+    const { grey, width } = r.decoded;
+    let inside = 0;
+    for (let y = 70 - r.box.top; y < 90 - r.box.top; y++)
+      for (let x = 50 - r.box.left; x < 110 - r.box.left; x++) if (grey[y * width + x] < 128) inside++;
+    expect(inside, 'dark pixels of the letters inside the ring').to.be.above(150);
+    // Nine dots in rows of three, beside a name on the middle row: the rows of dots are drawing, not lines of words.
+    const dots = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => `<circle cx="${40 + 40 * j}" cy="${40 + 40 * i}" r="15" fill="#111"/>`));
+    const grid = await svg(520, 160, `${dots.join('')}${text(180, 95, 40, 'Kiran &amp; Sons')}`);
+    const onGrid = findRegions(grid);
+    expect(
+      onGrid.some((g) => holds(g, 25, 25, 135, 135)),
+      JSON.stringify(onGrid.map((g) => g.box)),
+    ).to.equal(true);
+  });
+
   it('never fails an upload: a blank, a 1×1 and a huge flat image have their usual answers', async () => {
     const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
       .png()
