@@ -14,7 +14,8 @@
 //
 // --part uploads (issue 22) is asked for by name: held-out logos on a page, a photographed label, a 30 % crop and
 // beside another name, with the ten perturbations, recall with and without region finding (--limit test icons;
-// --split val measures validation icons instead, for tuning the region rules without looking at the test ones).
+// --split val measures validation icons instead, for tuning the region rules without looking at the test ones;
+// --kinds photo,crop_30 measures only those).
 //
 // --part concepts (issue 22, item 2) is asked for by name: a held-out concept's icon from one set against the same
 // concept from the other sets among >= 20,000 distractors, every model (--distractors N: fewer, for a quick look;
@@ -195,6 +196,7 @@ if (parts.has('uploads')) {
   const u = await evaluateUploads(log, {
     limit: a.has('limit') ? Number(a.get('limit')) : undefined,
     split: a.get('split') === 'val' ? 'val' : 'test',
+    kinds: a.get('kinds')?.split(','),
   });
   out.uploads = u;
   console.log(

@@ -37,22 +37,23 @@ const dot = (a: Float32Array, b: Float32Array) => {
 
 export async function evaluateUploads(
   log: (s: string) => void,
-  opts: { limit?: number; split?: 'test' | 'val' } = {},
+  opts: { limit?: number; split?: 'test' | 'val'; kinds?: string[] } = {},
 ): Promise<UploadsReport> {
   const icons = await loadIcons();
   const manifest = readManifest();
   const models = await loadModels(manifest.models, log);
   const names = models.map((m) => m.name);
-  // The served blend: the default model re-ranked with HOG at the manifest's weight.
-  const def = manifest.models.find((m) => m.name === manifest.default);
+  // The served blend: the default model re-ranked with HOG at the manifest's weight; every other model that names
+  // a re-ranking is blended by its own, so that a candidate default is measured as it would be served.
   const blends: [string, [string, number][]][] = names.map((n) => [n, [[n, 1]]]);
-  if (def?.rerank && names.includes(def.name) && names.includes(def.rerank.model)) {
-    const w = def.rerank.weight;
+  for (const m of manifest.models) {
+    if (!m.rerank || !names.includes(m.name) || !names.includes(m.rerank.model)) continue;
+    const w = m.rerank.weight;
     blends.push([
-      `${def.name}+${def.rerank.model}@${w}`,
+      `${m.name}+${m.rerank.model}@${w}`,
       [
-        [def.name, 1 - w],
-        [def.rerank.model, w],
+        [m.name, 1 - w],
+        [m.rerank.model, w],
       ],
     ]);
   }
@@ -74,7 +75,8 @@ export async function evaluateUploads(
 
   const test = icons.map((ic, i) => ({ ic, i })).filter(({ ic }) => ic.split === (opts.split ?? 'test'));
   const use = opts.limit ? test.filter((_, k) => k % Math.ceil(test.length / opts.limit!) === 0) : test;
-  const kinds = [...PERTURBATIONS, ...UPLOADS] as string[];
+  const kinds = ([...PERTURBATIONS, ...UPLOADS] as string[]).filter((k) => !opts.kinds || opts.kinds.includes(k));
+  if (opts.kinds?.some((k) => !kinds.includes(k))) throw new Error(`--kinds: one of ${[...PERTURBATIONS, ...UPLOADS].join(', ')}`);
   const rows: Record<string, Record<string, { whole: ReturnType<typeof score>[]; regions: ReturnType<typeof score>[] }>> = {};
   const regionCounts: Record<string, number[]> = {};
   const findTimes: Record<string, number[]> = {};
