@@ -23,6 +23,10 @@ const SPARSE = 3;
 const DISPLAY = 1.1;
 // A cell within this of a block's median grey is of its one tone.
 const FLAT = 2;
+// Inside a panel (a label), ink is a cell this far from the panel's own grey, or the border's spread.
+const INK_PANEL = 14;
+// A line's two parts are in two inks when their cells' mean differences from the background stand this far apart.
+const INK_APART = 30;
 // Lines of shapes this many cells high or more, each filling most of its box, are dots and bars, not letters.
 const SOLID_ROW = 6;
 
@@ -111,7 +115,9 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   const bg = background(cell, gw, gh);
   const dev = new Float32Array(cell.length);
   for (let i = 0; i < cell.length; i++) dev[i] = Math.abs(cell[i] - bg.at(i % gw, (i / gw) | 0));
-  const thr = Math.max(INK, 4 * bg.spread);
+  // Inside a panel its light is even and its colour known: fainter ink counts (a bright green logo is near an
+  // off-white label's grey).
+  const thr = Math.max(depth > 0 ? INK_PANEL : INK, 4 * bg.spread);
   // A border mostly of ink is a logo cut off or drawn to its edges, not a page holding one.
   if (bg.share < 0.6) return [];
 
@@ -248,11 +254,19 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     .sort((x, y) => y.score - x.score);
   // A dominant group is the image itself (a clean logo, perhaps with its caption): the whole search covers it.
   // With no drawing at all, lettering may still be the logo (a wordmark on a label): the lines below look.
-  if (scored.length && scored[0].bw * scored[0].bh >= WHOLE * allArea) return [];
+  // Unless it is one line of two inks: a wordmark in its brand's colour beside a name in black (AMD Nova Labs).
+  const oneLine = () => {
+    const run = inkApart(kept);
+    const g = run && scoreOf(run);
+    if (!run || !g || !fits(g) || g.bw * g.bh >= WHOLE * allArea) return [];
+    const region = cut(d, f, gw, label, comps, new Set(run.map((c) => comps.indexOf(c))), g.b, bg);
+    return region ? [{ ...region, score: Math.round(g.score * 1000) / 1000 }] : [];
+  };
+  if (scored.length && scored[0].bw * scored[0].bh >= WHOLE * allArea) return oneLine();
   // So is drawing that fills its box, without words beside it: a logo of several parts, close together. A page
   // holding a logo is mostly empty between its drawings.
   const parts = scored.reduce((sum, g) => sum + g.bw * g.bh, 0);
-  if (!kept.some((c) => c.text) && allArea < SPARSE * parts) return [];
+  if (!kept.some((c) => c.text) && allArea < SPARSE * parts) return oneLine();
   // Parts of one logo may lie further apart than its strokes are thick (three bars, a pair of braces): a wider
   // grouping that joins several of the groups above is a candidate too, with what lies inside its box (a face's
   // eyes read as a word).
@@ -296,7 +310,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     if (!fits(g) || g.bw * g.bh >= WHOLE * allArea) continue;
     take(g);
   }
-  return out;
+  return out.length ? out : oneLine();
 }
 
 interface Background {
@@ -445,6 +459,26 @@ function widerGroups(drawing: Comp[], gap: number): Comp[][] {
     }
   }
   return [...groupsOf(parts, parent).values()].filter((g) => g.length >= 2);
+}
+
+/**
+ * One line of components (each overlapping the line's middle row) in two inks, the left part's and the right
+ * part's mean differences from the background INK_APART or more apart: the part with fewer components (the left
+ * one when equal), as a wordmark in its own colour beside a name is. Null for anything else.
+ */
+function inkApart(comps: Comp[]): Comp[] | null {
+  if (comps.length < 2) return null;
+  const row = [...comps].sort((a, b) => a.x0 - b.x0);
+  const mid = median(row.map((c) => (c.y0 + c.y1) / 2));
+  if (row.some((c) => c.y0 > mid || c.y1 < mid)) return null;
+  const tone = row.map((c) => c.ink / c.cells);
+  for (let k = 1; k < row.length; k++) {
+    const left = tone.slice(0, k);
+    const right = tone.slice(k);
+    const apart = Math.max(Math.min(...right) - Math.max(...left), Math.min(...left) - Math.max(...right));
+    if (apart >= INK_APART) return k <= row.length - k ? row.slice(0, k) : row.slice(k);
+  }
+  return null;
 }
 
 /**

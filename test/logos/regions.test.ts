@@ -211,6 +211,45 @@ describe('finding the logo in an upload', function () {
     ).to.equal(true);
   });
 
+  it('splits one line of two inks: a wordmark in its colour beside a name in black, the same height', async () => {
+    const line = (fill: string) =>
+      decodeLogo(
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="460" height="160"><rect width="460" height="160" fill="#fff"/>' +
+            `<text x="20" y="95" font-family="DejaVu Sans" font-weight="bold" font-size="40" fill="${fill}">ACME</text>` +
+            '<text x="160" y="95" font-family="DejaVu Serif" font-weight="bold" font-style="italic" font-size="40" ' +
+            'fill="#141414">Nova Labs</text></svg>',
+        ),
+      );
+    // Decoded at 512 of 460: ACME spans about 22..150, the name 178..440.
+    const regions = findRegions(await line('#d12'));
+    expect(regions.length, JSON.stringify(regions.map((r) => r.box))).to.equal(1);
+    const [{ box }] = regions;
+    expect(box.left).to.be.at.most(22);
+    expect(box.left + box.width).to.be.within(150, 178);
+    // In one ink it stays one line of words, searched whole.
+    expect(findRegions(await line('#141414'))).to.deep.equal([]);
+  });
+
+  it('finds a faint logo on a label (a pale green near the label grey), not the whole label', async () => {
+    const label = await decodeLogo(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="400"><rect width="480" height="400" fill="#605446"/>' +
+          '<rect x="60" y="50" width="360" height="300" fill="#f4f0e4"/>' +
+          '<path d="M240 80 L270 150 L200 110 L280 110 L210 150 Z" fill="#b4eeac"/><circle cx="240" cy="190" r="30" fill="#b4eeac"/>' +
+          '<text x="110" y="310" font-family="DejaVu Serif" font-weight="bold" font-size="22" fill="#222">' +
+          'Royal Traders &amp; Co</text></svg>',
+      ),
+    );
+    // Decoded at 511 of 480: the drawing spans about 213..298 × 85..235, the name's line from 313 down.
+    const regions = findRegions(label);
+    expect(regions.length, JSON.stringify(regions.map((r) => r.box))).to.be.at.least(1);
+    const [{ box }] = regions;
+    expect(box.left).to.be.within(190, 213);
+    expect(box.left + box.width).to.be.within(298, 330);
+    expect(box.top + box.height).to.be.below(300);
+  });
+
   it('never fails an upload: a blank, a 1×1 and a huge flat image have their usual answers', async () => {
     const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
       .png()
