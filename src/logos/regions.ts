@@ -215,6 +215,17 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     }
   }
 
+  const body = lines.reduce<{ members: Comp[]; h: number } | null>(
+    (b, l) => (!b || l.members.length > b.members.length || (l.members.length === b.members.length && l.h < b.h) ? l : b),
+    null,
+  );
+  // Two or three shapes side by side, larger than the body text, are more likely a logo's parts (a chevron's two
+  // halves, a ring's dots) than a word: they are grouped as drawing, and their logo's middle, which may have
+  // joined the body's line, is kept with them when it lies inside their box.
+  for (const line of lines) {
+    if (body && line !== body && line.members.length <= 3 && line.h >= DISPLAY * body.h) for (const c of line.members) c.text = false;
+  }
+
   // Groups: drawing components whose boxes, widened by a gap, touch. A frame around everything groups nothing.
   const drawing = kept.filter((c) => !c.text && !(c === panel && pw * ph >= 0.9 * allArea));
   const parent = Int32Array.from(drawing.keys());
@@ -299,13 +310,9 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   }
   // Lettering is drawing too: a wordmark (AMD, SONY) reads as a line of words. The room the drawings leave goes to
   // the lines of words set larger than the body text (the line of most letters), tallest first.
-  const body = lines.reduce<{ members: Comp[]; h: number } | null>(
-    (b, l) => (!b || l.members.length > b.members.length || (l.members.length === b.members.length && l.h < b.h) ? l : b),
-    null,
-  );
   for (const line of lines.sort((x, y) => y.h - x.h)) {
     if (out.length >= MAX_REGIONS || !body || line.h < DISPLAY * body.h) break;
-    if (line === body) continue;
+    if (line === body || line.members.every((c) => !c.text)) continue;
     const g = scoreOf(line.members);
     if (!fits(g) || g.bw * g.bh >= WHOLE * allArea) continue;
     take(g);

@@ -250,6 +250,29 @@ describe('finding the logo in an upload', function () {
     expect(box.top + box.height).to.be.below(300);
   });
 
+  it("takes two shapes side by side, larger than the body text, for a logo's parts, not a word", async () => {
+    // A logo of two pairs of slanted bars and a block between them, its middle on the line of the name beside it.
+    const shapes =
+      '<path d="M20 20 L70 45 L70 60 L20 35 Z M130 20 L80 45 L80 60 L130 35 Z" fill="#1976d2"/>' +
+      '<path d="M20 140 L70 115 L70 100 L20 125 Z M130 140 L80 115 L80 100 L130 125 Z" fill="#1976d2"/>' +
+      '<rect x="62" y="70" width="26" height="20" fill="#1976d2"/>';
+    const d = await decodeLogo(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="500" height="160"><rect width="500" height="160" fill="#fff"/>${shapes}` +
+          '<text x="160" y="95" font-family="DejaVu Serif" font-weight="bold" font-style="italic" font-size="40" ' +
+          'fill="#141414">Kiran &amp; Sons</text></svg>',
+      ),
+    );
+    // Decoded at 511 of 500: the logo spans about 20..133 × 20..143; one region holds all of it, and no other.
+    const regions = findRegions(d);
+    expect(regions.map((r) => r.box)).to.have.length(1);
+    const [{ box }] = regions;
+    expect(box.left).to.be.at.most(20);
+    expect(box.top).to.be.at.most(20);
+    expect(box.left + box.width).to.be.within(133, 160);
+    expect(box.top + box.height).to.be.at.least(143);
+  });
+
   it('never fails an upload: a blank, a 1×1 and a huge flat image have their usual answers', async () => {
     const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
       .png()
