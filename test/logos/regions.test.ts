@@ -7,7 +7,7 @@ import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders
 import { mergeHits, nearestLogos } from '../../src/logos/fanout.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
 import { findClip } from '../../src/logos/models.ts';
-import { findRegions, MAX_REGIONS, mergeScores, REGION_PENALTY } from '../../src/logos/regions.ts';
+import { type Box, findRegions, MAX_REGIONS, mergeScores, REGION_PENALTY } from '../../src/logos/regions.ts';
 import type { Nearest } from '../../src/logos/repository.ts';
 import { inkedIcon } from '../helpers/inkedIcon.ts';
 import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
@@ -58,6 +58,10 @@ async function page(slug: string | null): Promise<Buffer> {
     .png()
     .toBuffer();
 }
+
+/** Whether a region's box contains a drawn box (x0, y0)..(x1, y1), drawn at `scale` of the decoded pixels. */
+const holdsBox = (r: { box: Box }, x0: number, y0: number, x1: number, y1: number, scale = 1) =>
+  r.box.left <= scale * x0 && r.box.top <= scale * y0 && r.box.left + r.box.width >= scale * x1 && r.box.top + r.box.height >= scale * y1;
 
 const health = async (t: LogoTestApp) => (await (await fetch(`${t.sidecar.url}/health`)).json()) as { embedded: number };
 
@@ -117,13 +121,7 @@ describe('finding the logo in an upload', function () {
 
   it('finds a logo of parts set apart (three bars) and a wordmark set larger than the body text, not a flat block', async () => {
     // Decoded at 512 of 640 (0.8): a region holds a drawn box when it contains it.
-    const holds = (
-      r: { box: { left: number; top: number; width: number; height: number } },
-      x0: number,
-      y0: number,
-      x1: number,
-      y1: number,
-    ) => r.box.left <= 0.8 * x0 && r.box.top <= 0.8 * y0 && r.box.left + r.box.width >= 0.8 * x1 && r.box.top + r.box.height >= 0.8 * y1;
+    const holds = (r: { box: Box }, x0: number, y0: number, x1: number, y1: number) => holdsBox(r, x0, y0, x1, y1, 0.8);
     const bars = [80, 110, 140].map((h, i) => `<rect x="${40 + 50 * i}" y="${190 - h}" width="20" height="${h}" fill="#c03"/>`);
     const onPage = async (svg: string) =>
       decodeLogo(
@@ -165,13 +163,7 @@ describe('finding the logo in an upload', function () {
       );
     const text = (x: number, y: number, size: number, line: string) =>
       `<text x="${x}" y="${y}" font-family="DejaVu Serif" font-weight="bold" font-size="${size}" fill="#222">${line}</text>`;
-    const holds = (
-      r: { box: { left: number; top: number; width: number; height: number } },
-      x0: number,
-      y0: number,
-      x1: number,
-      y1: number,
-    ) => r.box.left <= x0 && r.box.top <= y0 && r.box.left + r.box.width >= x1 && r.box.top + r.box.height >= y1;
+    const holds = (r: { box: Box }, x0: number, y0: number, x1: number, y1: number) => holdsBox(r, x0, y0, x1, y1);
     // A label on a table holding no drawing, only the wordmark and the firm's name in smaller letters below it.
     const label = await svg(
       480,
