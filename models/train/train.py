@@ -26,6 +26,12 @@ import torch.nn.functional as F
 SIZE = 64       # the model's input size (the sidecar normalises to this; models/manifest.json input.size)
 CANVAS = 96     # where views are composed before normalising
 TRIM = 24 / 255  # the sidecar's trim threshold
+# Harder views for v3 (issue 22's uploads), set by --cut, --cut-max and --beside; 0 draws v1's views exactly:
+# CUT of the query views cut hard on one side (up to CUT_MAX of the icon), BESIDE with a line of words beside
+# the icon at its height.
+CUT = 0.0
+CUT_MAX = 0.4
+BESIDE = 0.0
 
 
 # ---- model -------------------------------------------------------------------------------------
@@ -160,11 +166,43 @@ def pose(g, n):
     captioned = torch.rand(n, generator=g) < 0.35
     scale[captioned] *= 0.75
     dy[captioned] -= 0.18
-    return scale, dx, dy, rot, flip, persp, captioned
+    beside = torch.zeros(n, dtype=torch.bool)
+    # Drawn only when asked for, so that v1's and v2's runs draw exactly what they drew.
+    if BESIDE > 0:
+        beside = (torch.rand(n, generator=g) < BESIDE) & ~captioned
+        k = int(beside.sum())
+        scale[beside] = uniform(g, k, 0.18, 0.4)
+        # Mostly on the left, as on a letterhead; the words go on the other side (caption).
+        side = torch.where(torch.rand(k, generator=g) < 0.8, -1.0, 1.0)
+        dx[beside] = side * (1 - scale[beside]) * uniform(g, k, 0.85, 1.0)
+        dy[beside] = uniform(g, k, -0.1, 0.1)
+    if CUT > 0:
+        cut = (torch.rand(n, generator=g) < CUT) & ~captioned & ~beside
+        k = int(cut.sum())
+        # The icon's edge goes past the canvas's by `share` of its extent: edge = offset + scale = 1 + 2 scale share.
+        share = uniform(g, k, 0.1, CUT_MAX)
+        off = (1 - scale[cut] + 2 * scale[cut] * share) * torch.where(torch.rand(k, generator=g) < 0.5, -1.0, 1.0)
+        vertical = torch.rand(k, generator=g) < 0.5
+        dx[cut] = torch.where(vertical, dx[cut], off)
+        dy[cut] = torch.where(vertical, off, dy[cut])
+    return scale, dx, dy, rot, flip, persp, captioned, beside
 
 
-def caption(img, captioned, fg, texts, g):
-    """Writes a line of text (one of `texts`) on the views `captioned`, mostly below the icon (in place)."""
+def caption(img, captioned, fg, texts, g, beside=None, scale=None, dx=None, dy=None):
+    """Writes a line of text (one of `texts`) on the views `captioned`, mostly below the icon, and on the
+    views `beside` at the icon's height in the room on its other side (in place)."""
+    if beside is not None and beside.any():
+        k = int(beside.sum())
+        s, x = scale[beside], dx[beside]
+        gap = uniform(g, k, 0.04, 0.15)
+        # Half the room between the icon's inner edge (x + s on the left, x - s on the right) and the far edge.
+        tw = (1 + x.abs() - s - gap) / 2 * uniform(g, k, 0.75, 1.0)
+        tx = x - torch.sign(x) * (s + gap + tw)
+        t = place(texts[torch.randint(0, texts.shape[0], (k,), generator=g)], k, g, tw, tx,
+                  dy[beside] + uniform(g, k, -0.05, 0.05), torch.zeros(k), torch.ones(k), torch.zeros(k, 2),
+                  aspect=texts.shape[2] / texts.shape[3])
+        tc = torch.where(torch.rand(k, 1, generator=g) < 0.4, fg[beside], torch.rand(k, 3, generator=g) * 0.3)
+        img[beside] = img[beside] * (1 - t) + tc[:, :, None, None] * t
     if captioned.any():
         k = int(captioned.sum())
         tidx = torch.randint(0, texts.shape[0], (k,), generator=g)
@@ -217,12 +255,12 @@ class Views:
         """A query-like view: moved, turned, warped, mirrored, cropped, captioned, recoloured, degraded."""
         n = len(idx)
         src = self.icons[idx]
-        scale, dx, dy, rot, flip, persp, captioned = pose(g, n)
+        scale, dx, dy, rot, flip, persp, captioned, beside = pose(g, n)
         a = place(src, n, g, scale, dx, dy, rot, flip, persp)
         fg, bg = colours(g, n)
         img = backgrounds(g, n, bg)
         img = img * (1 - a) + fg[:, :, None, None] * a
-        caption(img, captioned, fg, self.texts, g)
+        caption(img, captioned, fg, self.texts, g, beside, scale, dx, dy)
         return normalise(degrade(img, g, n))
 
 
@@ -283,6 +321,16 @@ def evaluate(model, views, gallery_x, gallery_group, val_idx, val_group, seed):
     return hit[:, 0].float().mean().item(), hit.any(1).float().mean().item()
 
 
+@torch.no_grad()
+def start_proxies(model, proxies, views, train_idx, labels_all):
+    """Each proxy at its identity's clean view, where the model already puts it, so that the first steps refine
+    the model instead of pulling it towards random points."""
+    first = {int(labels_all[k]): k for k in train_idx.tolist()}
+    keys = sorted(first)
+    z = embed(model, views.clean(torch.tensor([first[c] for c in keys]), torch.Generator().manual_seed(9)))
+    proxies.w[torch.tensor(keys)] = z
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--data', default='var/logo-train')
@@ -298,9 +346,15 @@ def main():
     p.add_argument('--name', default='nishaan-logo-cnn-v1')
     p.add_argument('--init', default='', help='a checkpoint (.pt) of an earlier run to continue from')
     p.add_argument('--eval-every', type=float, default=300, help='seconds between validations (and checkpoints)')
+    p.add_argument('--init-onnx', default='', help='start from a committed model (ONNX) instead, as v3 starts from v1')
+    p.add_argument('--cut', type=float, default=0.0, help='share of query views cut hard on one side (CUT)')
+    p.add_argument('--cut-max', type=float, default=0.4, help='the most of the icon such a cut removes')
+    p.add_argument('--beside', type=float, default=0.0, help='share of query views with words beside the icon')
     p.add_argument('--export-only', action='store_true', help='export --init to ONNX without training')
     p.add_argument('--symmetric', action='store_true', help='export the mirror-symmetric candidate (Symmetric) instead')
     args = p.parse_args()
+    global CUT, CUT_MAX, BESIDE
+    CUT, CUT_MAX, BESIDE = args.cut, args.cut_max, args.beside
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
 
@@ -332,6 +386,17 @@ def main():
         model.load_state_dict(ck['model'])
         proxies.load_state_dict(ck['proxies'])
         print(f'continuing from {args.init} ({ck["steps"]} steps before)', flush=True)
+        if not all(torch.isfinite(q).all() for q in proxies.parameters()):
+            # v3's first run saved its best model beside the proxies of its last (NaN) state.
+            start_proxies(model, proxies, views, train_idx, labels_all)
+            print('  its proxies were not finite: started again at the clean views', flush=True)
+    elif args.init_onnx:
+        from v1weights import load_v1
+        calib = torch.cat([views.clean(train_idx[:64], torch.Generator().manual_seed(7)),
+                           views.perturbed(train_idx[64:128], torch.Generator().manual_seed(8))])
+        load_v1(model, args.init_onnx, calib)
+        start_proxies(model, proxies, views, train_idx, labels_all)
+        print(f'starting from {args.init_onnx}', flush=True)
     opt = torch.optim.AdamW(list(model.parameters()) + list(proxies.parameters()), lr=args.lr, weight_decay=1e-4)
     os.makedirs(args.out, exist_ok=True)
     ckpt = os.path.join(args.out, f'{args.name}.pt')
@@ -358,6 +423,13 @@ def main():
         loss = nt_xent(za, zb, args.tau) + args.proxy_weight * (proxies(za, y) + proxies(zb, y)) / 2
         opt.zero_grad()
         loss.backward()
+        # v3's first run went to NaN at step ~5,250 (its best validation checkpoint, before it, was kept): a batch
+        # whose loss or gradients are not finite is skipped, which changes nothing for a run that never meets one.
+        params = [q for q in opt.param_groups[0]['params'] if q.grad is not None]
+        if not torch.isfinite(loss) or not all(torch.isfinite(q.grad).all() for q in params):
+            print(f'step {step}: loss or gradients not finite, batch skipped', flush=True)
+            step += 1
+            continue
         opt.step()
         step += 1
         if step % 50 == 0 or step == 5:
@@ -370,6 +442,7 @@ def main():
             if (r1, r10) >= best:
                 best = (r1, r10)
                 best_state = {k: v.clone() for k, v in model.state_dict().items()}
+                best_proxies = {k: v.clone() for k, v in proxies.state_dict().items()}
             torch.save({'model': model.state_dict(), 'proxies': proxies.state_dict(), 'steps': prior + step}, ckpt)
     r1, r10 = evaluate(model, views, gallery_x, group[gal_idx], val_idx, group[val_idx], 1234)
     if args.export_only:
@@ -378,6 +451,7 @@ def main():
     print(f'final val recall@1 {r1:.3f} @10 {r10:.3f}', flush=True)
     if best_state is not None and best > (r1, r10):
         model.load_state_dict(best_state)
+        proxies.load_state_dict(best_proxies)
         print(f'kept the best checkpoint on validation: {best}', flush=True)
 
     if not args.export_only:
@@ -393,6 +467,7 @@ def main():
     report = {
         'name': args.name, 'parameters': params, 'steps': prior + step, 'continued_from': args.init or None, 'minutes': round((time.time() - t0) / 60, 1),
         'batch': args.batch, 'width': args.width, 'lr': args.lr, 'tau': args.tau, 'proxy_weight': args.proxy_weight, 'input_size': SIZE, 'seed': args.seed, 'threads': args.threads,
+        'init_onnx': args.init_onnx or None, 'cut': args.cut, 'cut_max': args.cut_max, 'beside': args.beside,
         'torch': torch.__version__, 'validation': history,
     }
     json.dump(report, open(os.path.join(args.out, f'{args.name}.train.json'), 'w'), indent=2)

@@ -79,7 +79,7 @@ class InkViews:
 
     def perturbed(self, idx, g):
         n = len(idx)
-        scale, dx, dy, rot, flip, persp, captioned = pose(g, n)
+        scale, dx, dy, rot, flip, persp, captioned, _ = pose(g, n)
         fg, bg = colours(g, n)
         p = place(self.layers(idx, g, n, fg), n, g, scale, dx, dy, rot, flip, persp)
         a, paint = p[:, :1], p[:, 1:]
