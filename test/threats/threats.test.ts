@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readManifest } from '../../src/logos/models.ts';
 import { PARAMS, riskOf } from '../../src/threats/score.ts';
 import type { Threat } from '../../src/threats/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -55,7 +56,8 @@ const MARKS: MarkSpec[] = [
   { app: '7000121', mark: '9', cls: 30, date: '1990-01-01' }, // the number that tells it from other sweets
 ];
 
-const MODEL = 'nishaan-logo-cnn-v1';
+// The vectors are stored under the model the analysis compares logos under: the manifest's default.
+const MODEL = readManifest().default;
 const unit = (v: number[]) => {
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
