@@ -263,9 +263,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     .map(scoreOf)
     .filter(fits)
     .sort((x, y) => y.score - x.score);
-  // A dominant group is the image itself (a clean logo, perhaps with its caption): the whole search covers it.
-  // With no drawing at all, lettering may still be the logo (a wordmark on a label): the lines below look.
-  // Unless it is one line of two inks: a wordmark in its brand's colour beside a name in black (AMD Nova Labs).
+  // One line of two inks is a wordmark in its brand's colour beside a name in black (AMD Nova Labs): its part.
   const oneLine = () => {
     const run = inkApart(kept);
     const g = run && scoreOf(run);
@@ -273,6 +271,9 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     const region = cut(d, f, gw, label, comps, new Set(run.map((c) => comps.indexOf(c))), g.b, bg);
     return region ? [{ ...region, score: Math.round(g.score * 1000) / 1000 }] : [];
   };
+  // A dominant group is the image itself (a clean logo, perhaps with its caption): the whole search covers it,
+  // unless it is such a line. With no drawing at all, lettering may still be the logo (a wordmark on a label):
+  // the lines below look.
   if (scored.length && scored[0].bw * scored[0].bh >= WHOLE * allArea) return oneLine();
   // So is drawing that fills its box, without words beside it: a logo of several parts, close together. A page
   // holding a logo is mostly empty between its drawings.
@@ -493,8 +494,9 @@ function inkApart(comps: Comp[]): Comp[] | null {
  * under 1.2 heights apart, the line at least 2.5 heights long and its letters no taller than 0.6 of the
  * ink; or four or more making a line at least 4 heights long, however tall (a name as tall as the logo
  * beside it). Words shrunk to the grid often join into one component: a lone one 3.5 times as long as it
- * is high and no taller than an eighth of the ink is a word too. In a line, a component half as tall again
- * as its letters' median stays drawing. Marks the letters as text; returns the lines and their letters' height.
+ * is high and no taller than an eighth of the ink is a word too. A row of solid shapes of one height (dots,
+ * bars), 6 cells or more, is no line by the first rule. In a line, a component half as tall again as its
+ * letters' median stays drawing. Marks the letters as text; returns the lines and their letters' height.
  */
 function markText(comps: Comp[], inkHeight: number): { members: Comp[]; h: number }[] {
   const letters = comps.filter((c) => {
