@@ -418,15 +418,21 @@ def main():
         idx = train_idx[torch.randperm(len(train_idx), generator=g)[:args.batch]]
         a = views.clean(idx, g) if step % 2 == 0 else views.perturbed(idx, g)
         b = views.perturbed(idx, g)
+        if not (torch.isfinite(a).all() and torch.isfinite(b).all()):
+            # A view that is not finite (a degenerate warp) would poison the batch norms' running statistics in
+            # the forward pass itself, before any loss could be checked: v3's runs met one at step 5,246.
+            print(f'step {step}: a view is not finite, batch skipped', flush=True)
+            step += 1
+            continue
         za, zb = model(a), model(b)
         y = labels_all[idx]
         loss = nt_xent(za, zb, args.tau) + args.proxy_weight * (proxies(za, y) + proxies(zb, y)) / 2
         opt.zero_grad()
         loss.backward()
-        # v3's first run went to NaN at step ~5,250 (its best validation checkpoint, before it, was kept): a batch
-        # whose loss or gradients are not finite is skipped, which changes nothing for a run that never meets one.
-        params = [q for q in opt.param_groups[0]['params'] if q.grad is not None]
-        if not torch.isfinite(loss) or not all(torch.isfinite(q.grad).all() for q in params):
+        # A batch whose loss or gradients are not finite is skipped too, which changes nothing for a run that never
+        # meets one.
+        grads = [q.grad for q in opt.param_groups[0]['params'] if q.grad is not None]
+        if not torch.isfinite(loss) or not all(torch.isfinite(q).all() for q in grads):
             print(f'step {step}: loss or gradients not finite, batch skipped', flush=True)
             step += 1
             continue
