@@ -263,13 +263,18 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     .map(scoreOf)
     .filter(fits)
     .sort((x, y) => y.score - x.score);
+  // A group's crop (its own components, `own`, kept; every other one's ink painted out), scored as the group.
+  const regionOf = (g: ReturnType<typeof scoreOf>, own: Set<number>): Region | null => {
+    const region = cut(d, f, gw, label, comps, own, g.b, bg);
+    return region && { ...region, score: Math.round(g.score * 1000) / 1000 };
+  };
   // One line of two inks is a wordmark in its brand's colour beside a name in black (AMD Nova Labs): its part.
-  const oneLine = () => {
+  const oneLine = (): Region[] => {
     const run = inkApart(kept);
     const g = run && scoreOf(run);
     if (!run || !g || !fits(g) || g.bw * g.bh >= WHOLE * allArea) return [];
-    const region = cut(d, f, gw, label, comps, new Set(run.map((c) => comps.indexOf(c))), g.b, bg);
-    return region ? [{ ...region, score: Math.round(g.score * 1000) / 1000 }] : [];
+    const region = regionOf(g, new Set(run.map((c) => comps.indexOf(c))));
+    return region ? [region] : [];
   };
   // A dominant group is the image itself (a clean logo, perhaps with its caption): the whole search covers it,
   // unless it is such a line. With no drawing at all, lettering may still be the logo (a wordmark on a label):
@@ -301,8 +306,8 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     // What lies wholly inside the group's box is the logo's too (a seal's letters, DELL in its ring), not to be erased.
     const own = new Set(g.members.map((c) => comps.indexOf(c)));
     for (const c of kept) if (c.x0 >= g.b.x0 && c.x1 <= g.b.x1 && c.y0 >= g.b.y0 && c.y1 <= g.b.y1) own.add(comps.indexOf(c));
-    const region = cut(d, f, gw, label, comps, own, g.b, bg);
-    if (region) out.push({ ...region, score: Math.round(g.score * 1000) / 1000 });
+    const region = regionOf(g, own);
+    if (region) out.push(region);
   };
   for (const g of scored) {
     if (out.length >= MAX_REGIONS || g.score < best * 0.15) break;
@@ -490,6 +495,17 @@ function inkApart(comps: Comp[]): Comp[] | null {
 }
 
 /**
+ * A dot, a square or a bar: a component filling 85 % of its box, or nearly square and filling 60 %. A word shrunk
+ * to one blob is long and fills less of its box than a bar.
+ */
+function solidShape(c: Comp): boolean {
+  const w = c.x1 - c.x0 + 1;
+  const h = c.y1 - c.y0 + 1;
+  const fill = c.cells / (w * h);
+  return fill >= 0.85 || (Math.max(w, h) <= 1.3 * Math.min(w, h) && fill >= 0.6);
+}
+
+/**
  * Components in lines of text: two or more of a height (within 2.2×), side by side on one line, a gap
  * under 1.2 heights apart, the line at least 2.5 heights long and its letters no taller than 0.6 of the
  * ink; or four or more making a line at least 4 heights long, however tall (a name as tall as the logo
@@ -528,15 +544,9 @@ function markText(comps: Comp[], inkHeight: number): { members: Comp[]; h: numbe
     const h = median(line.map((c) => c.y1 - c.y0 + 1));
     const long = x1 - x0 + 1;
     // Letters are strokes of several heights; a row of solid shapes of one height (dots, bars), large enough to
-    // tell, is drawing: a logo of dots. A word shrunk to one blob is long and fills less of its box than a bar.
+    // tell, is drawing: a logo of dots.
     const hs = line.map((c) => c.y1 - c.y0 + 1);
-    const shape = (c: Comp) => {
-      const w = c.x1 - c.x0 + 1;
-      const ch = c.y1 - c.y0 + 1;
-      const fill = c.cells / (w * ch);
-      return fill >= 0.85 || (Math.max(w, ch) <= 1.3 * Math.min(w, ch) && fill >= 0.6);
-    };
-    const solid = h >= SOLID_ROW && Math.max(...hs) - Math.min(...hs) <= 1 && line.every(shape);
+    const solid = h >= SOLID_ROW && Math.max(...hs) - Math.min(...hs) <= 1 && line.every(solidShape);
     const words =
       (!solid && line.length >= 2 && long >= 2.5 * h && h <= inkHeight * 0.6) ||
       (line.length >= 4 && long >= 4 * h) ||
