@@ -59,6 +59,19 @@ async function page(slug: string | null): Promise<Buffer> {
     .toBuffer();
 }
 
+/** An SVG of `w` × `h` on a plain background holding `body`, decoded as an upload is. */
+const drawn = (w: number, h: number, body: string, bg = '#ffffff') =>
+  decodeLogo(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="${bg}"/>${body}</svg>`,
+    ),
+  );
+
+/** A line of words in bold DejaVu Serif (or another face, italic, another ink). */
+const textAt = (x: number, y: number, size: number, line: string, o: { family?: string; italic?: boolean; fill?: string } = {}) =>
+  `<text x="${x}" y="${y}" font-family="${o.family ?? 'DejaVu Serif'}" font-weight="bold"${o.italic ? ' font-style="italic"' : ''} ` +
+  `font-size="${size}" fill="${o.fill ?? '#222'}">${line}</text>`;
+
 /** Whether a region's box contains a drawn box (x0, y0)..(x1, y1), drawn at `scale` of the decoded pixels. */
 const holdsBox = (r: { box: Box }, x0: number, y0: number, x1: number, y1: number, scale = 1) =>
   r.box.left <= scale * x0 && r.box.top <= scale * y0 && r.box.left + r.box.width >= scale * x1 && r.box.top + r.box.height >= scale * y1;
@@ -155,21 +168,13 @@ describe('finding the logo in an upload', function () {
   });
 
   it('finds a wordmark on a label with only words below it, a ring keeps the letters inside it, and a logo of dots in rows', async () => {
-    const svg = (w: number, h: number, body: string, bg = '#ffffff') =>
-      decodeLogo(
-        Buffer.from(
-          `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="${bg}"/>${body}</svg>`,
-        ),
-      );
-    const text = (x: number, y: number, size: number, line: string) =>
-      `<text x="${x}" y="${y}" font-family="DejaVu Serif" font-weight="bold" font-size="${size}" fill="#222">${line}</text>`;
     const holds = (r: { box: Box }, x0: number, y0: number, x1: number, y1: number) => holdsBox(r, x0, y0, x1, y1);
     // A label on a table holding no drawing, only the wordmark and the firm's name in smaller letters below it.
-    const label = await svg(
+    const label = await drawn(
       480,
       400,
-      `<rect x="60" y="50" width="360" height="300" fill="#f4f0e4"/>${text(150, 150, 48, 'ACME')}` +
-        text(110, 310, 22, 'Royal Traders &amp; Co'),
+      `<rect x="60" y="50" width="360" height="300" fill="#f4f0e4"/>${textAt(150, 150, 48, 'ACME')}` +
+        textAt(110, 310, 22, 'Royal Traders &amp; Co'),
       '#605446',
     );
     const onLabel = findRegions(label);
@@ -180,11 +185,11 @@ describe('finding the logo in an upload', function () {
     // The wordmark alone, not the whole label: nothing searched reaches the name's line (from 300 down, decoded).
     for (const { box } of onLabel) expect(box.top + box.height, JSON.stringify(box)).to.be.below(300);
     // A ring with letters inside it, beside a name: the ring's region keeps its letters (they are not erased as words).
-    const ring = await svg(
+    const ring = await drawn(
       500,
       160,
-      `<circle cx="80" cy="80" r="60" fill="none" stroke="#1a6" stroke-width="8"/>${text(42, 93, 34, 'DLX')}` +
-        text(170, 95, 40, 'Vijay Textiles'),
+      `<circle cx="80" cy="80" r="60" fill="none" stroke="#1a6" stroke-width="8"/>${textAt(42, 93, 34, 'DLX')}` +
+        textAt(170, 95, 40, 'Vijay Textiles'),
     );
     const [r] = findRegions(ring);
     expect(r && holds(r, 24, 24, 136, 136), JSON.stringify(r?.box)).to.equal(true);
@@ -195,7 +200,7 @@ describe('finding the logo in an upload', function () {
     expect(inside, 'dark pixels of the letters inside the ring').to.be.above(150);
     // Nine dots in rows of three, beside a name on the middle row: the rows of dots are drawing, not lines of words.
     const dots = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => `<circle cx="${40 + 40 * j}" cy="${40 + 40 * i}" r="15" fill="#111"/>`));
-    const grid = await svg(520, 160, `${dots.join('')}${text(180, 95, 40, 'Kiran &amp; Sons')}`);
+    const grid = await drawn(520, 160, `${dots.join('')}${textAt(180, 95, 40, 'Kiran &amp; Sons')}`);
     const onGrid = findRegions(grid);
     expect(
       onGrid.some((g) => holds(g, 25, 25, 135, 135)),
@@ -205,13 +210,10 @@ describe('finding the logo in an upload', function () {
 
   it('splits one line of two inks: a wordmark in its colour beside a name in black, the same height', async () => {
     const line = (fill: string) =>
-      decodeLogo(
-        Buffer.from(
-          '<svg xmlns="http://www.w3.org/2000/svg" width="460" height="160"><rect width="460" height="160" fill="#fff"/>' +
-            `<text x="20" y="95" font-family="DejaVu Sans" font-weight="bold" font-size="40" fill="${fill}">ACME</text>` +
-            '<text x="160" y="95" font-family="DejaVu Serif" font-weight="bold" font-style="italic" font-size="40" ' +
-            'fill="#141414">Nova Labs</text></svg>',
-        ),
+      drawn(
+        460,
+        160,
+        textAt(20, 95, 40, 'ACME', { family: 'DejaVu Sans', fill }) + textAt(160, 95, 40, 'Nova Labs', { italic: true, fill: '#141414' }),
       );
     // Decoded at 512 of 460: ACME spans about 22..150, the name 178..440.
     const regions = findRegions(await line('#d12'));
@@ -224,14 +226,13 @@ describe('finding the logo in an upload', function () {
   });
 
   it('finds a faint logo on a label (a pale green near the label grey), not the whole label', async () => {
-    const label = await decodeLogo(
-      Buffer.from(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="400"><rect width="480" height="400" fill="#605446"/>' +
-          '<rect x="60" y="50" width="360" height="300" fill="#f4f0e4"/>' +
-          '<path d="M240 80 L270 150 L200 110 L280 110 L210 150 Z" fill="#b4eeac"/><circle cx="240" cy="190" r="30" fill="#b4eeac"/>' +
-          '<text x="110" y="310" font-family="DejaVu Serif" font-weight="bold" font-size="22" fill="#222">' +
-          'Royal Traders &amp; Co</text></svg>',
-      ),
+    const label = await drawn(
+      480,
+      400,
+      '<rect x="60" y="50" width="360" height="300" fill="#f4f0e4"/>' +
+        '<path d="M240 80 L270 150 L200 110 L280 110 L210 150 Z" fill="#b4eeac"/><circle cx="240" cy="190" r="30" fill="#b4eeac"/>' +
+        textAt(110, 310, 22, 'Royal Traders &amp; Co'),
+      '#605446',
     );
     // Decoded at 511 of 480: the drawing spans about 213..298 × 85..235, the name's line from 313 down.
     const regions = findRegions(label);
@@ -248,13 +249,7 @@ describe('finding the logo in an upload', function () {
       '<path d="M20 20 L70 45 L70 60 L20 35 Z M130 20 L80 45 L80 60 L130 35 Z" fill="#1976d2"/>' +
       '<path d="M20 140 L70 115 L70 100 L20 125 Z M130 140 L80 115 L80 100 L130 125 Z" fill="#1976d2"/>' +
       '<rect x="62" y="70" width="26" height="20" fill="#1976d2"/>';
-    const d = await decodeLogo(
-      Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="500" height="160"><rect width="500" height="160" fill="#fff"/>${shapes}` +
-          '<text x="160" y="95" font-family="DejaVu Serif" font-weight="bold" font-style="italic" font-size="40" ' +
-          'fill="#141414">Kiran &amp; Sons</text></svg>',
-      ),
-    );
+    const d = await drawn(500, 160, shapes + textAt(160, 95, 40, 'Kiran &amp; Sons', { italic: true, fill: '#141414' }));
     // Decoded at 511 of 500: the logo spans about 20..133 × 20..143; one region holds all of it, and no other.
     const regions = findRegions(d);
     expect(regions.map((r) => r.box)).to.have.length(1);
