@@ -51,7 +51,7 @@ async function search(bytes: Buffer, into: Record<Phase, number>): Promise<numbe
     into[p] += now - t;
     t = now;
   };
-  const img = new LogoImage(bytes, await decodeLogo(bytes));
+  const img = new LogoImage(bytes, await decodeLogo(bytes, { colour: true }));
   lap('decode');
   const regions = regionImages(img);
   lap('regions');

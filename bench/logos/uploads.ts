@@ -89,7 +89,7 @@ export async function evaluateUploads(
         ? await upload(ic, kind as (typeof UPLOADS)[number])
         : await perturb(ic, kind as (typeof PERTURBATIONS)[number]);
       const t0 = performance.now();
-      const img = new LogoImage(bytes, await decodeLogo(bytes));
+      const img = new LogoImage(bytes, await decodeLogo(bytes, { colour: true }));
       const crops = regionImages(img).map((r) => r.image);
       const vectors: Record<string, Float32Array[]> = {};
       for (const m of models) {

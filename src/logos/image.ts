@@ -28,31 +28,35 @@ export interface Decoded {
   grey: Buffer;
   width: number;
   height: number;
+  /**
+   * How colourful each pixel is (its channels' spread, max − min), where the image has colour: region finding
+   * tells a coloured wordmark from a black name beside it of the same lightness by it. Absent for grey images.
+   */
+  chroma?: Buffer;
   /** The size it was decoded at (an SVG's as drawn, imageInput.ts) and its format. */
   source: { width: number; height: number; format: ImageFormat };
 }
 
 /**
  * Decodes an accepted image in full (a truncated or corrupt file fails here, not later; a GIF or WebP
- * is its first frame), refusing what imageInput.ts refuses.
+ * is its first frame), refusing what imageInput.ts refuses. `colour`: keep each pixel's chroma too, for region
+ * finding (a search's upload); the index never needs it.
  */
-export async function decodeLogo(buf: Buffer): Promise<Decoded> {
+export async function decodeLogo(buf: Buffer, opts: { colour?: boolean } = {}): Promise<Decoded> {
   const img = await openImage(buf);
   try {
-    const { data, info } = await img
+    const pipe = img
       .pipeline()
       .rotate()
       .flatten({ background: '#ffffff' })
-      .resize(WORK_SIDE, WORK_SIDE, { fit: 'inside', withoutEnlargement: true })
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return {
-      grey: firstChannel(data, info.channels),
-      width: info.width,
-      height: info.height,
-      source: { width: img.width, height: img.height, format: img.format },
-    };
+      .resize(WORK_SIDE, WORK_SIDE, { fit: 'inside', withoutEnlargement: true });
+    const source = { width: img.width, height: img.height, format: img.format };
+    const { data, info } = await (opts.colour ? pipe : pipe.toColourspace('b-w')).raw().toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = info;
+    if (!opts.colour || channels < 3) return { grey: firstChannel(data, channels), width, height, source };
+    // The grey is libvips' own conversion of the same pixels: exactly what converting in the pipeline gives.
+    const grey = await sharp(data, { raw: { width, height, channels } }).toColourspace('b-w').raw().toBuffer();
+    return { grey: firstChannel(grey, grey.length / (width * height)), chroma: chromaOf(data, channels), width, height, source };
   } catch {
     throw new ImageError('image_corrupt', `the ${formatName(img.format)} file is corrupt or truncated: it cannot be decoded`);
   }
@@ -182,6 +186,18 @@ async function enlarge(cut: LogoCut, size: number): Promise<{ data: Uint8Array; 
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data: firstChannel(data, info.channels), width: info.width, height: info.height };
+}
+
+/** Each pixel's channel spread (max − min of red, green and blue). */
+function chromaOf(data: Buffer, channels: number): Buffer {
+  const out = Buffer.alloc(data.length / channels);
+  for (let i = 0, o = 0; o < out.length; i += channels, o++) {
+    const r = data[i];
+    const g = data[i + 1];
+    const b = data[i + 2];
+    out[o] = Math.max(r, g, b) - Math.min(r, g, b);
+  }
+  return out;
 }
 
 /** One channel of interleaved pixels (sharp may keep a channel count its input had). */

@@ -27,6 +27,8 @@ const FLAT = 2;
 const INK_PANEL = 14;
 // A line's two parts are in two inks when their cells' mean differences from the background stand this far apart.
 const INK_APART = 30;
+// ... or their chroma to ink ratios this far: black ink has none, a dark blue about 0.4, a bright colour over 1.
+const COLOUR_APART = 0.25;
 // Lines of shapes this many cells high or more, each filling most of its box, are dots and bars, not letters.
 const SOLID_ROW = 6;
 
@@ -54,6 +56,8 @@ interface Comp {
   ink: number;
   /** The sum of its cells' signed differences from the background: above 0 it is lighter. */
   lift: number;
+  /** The sum of its cells' chroma (0 for a grey image). */
+  chroma: number;
   text: boolean;
 }
 
@@ -112,6 +116,10 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   }
   const area = f * f;
   for (let i = 0; i < cell.length; i++) cell[i] /= area;
+  const sat = new Float32Array(cell.length);
+  if (d.chroma) {
+    for (let y = 0; y < gh * f; y++) for (let x = 0; x < gw * f; x++) sat[((y / f) | 0) * gw + ((x / f) | 0)] += d.chroma[y * W + x] / area;
+  }
   const bg = background(cell, gw, gh);
   const dev = new Float32Array(cell.length);
   for (let i = 0; i < cell.length; i++) dev[i] = Math.abs(cell[i] - bg.at(i % gw, (i / gw) | 0));
@@ -127,7 +135,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   const stack: number[] = [];
   for (let i = 0; i < cell.length; i++) {
     if (label[i] >= 0 || dev[i] <= thr) continue;
-    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, lift: 0, text: false };
+    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, lift: 0, chroma: 0, text: false };
     label[i] = comps.length;
     stack.push(i);
     while (stack.length) {
@@ -137,6 +145,7 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
       c.cells++;
       c.ink += dev[p];
       c.lift += cell[p] - bg.at(px, py);
+      c.chroma += sat[p];
       if (px < c.x0) c.x0 = px;
       if (px > c.x1) c.x1 = px;
       if (py < c.y0) c.y0 = py;
@@ -302,6 +311,10 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   scored.sort((x, y) => y.score - x.score);
   const best = scored[0]?.score ?? 0;
   const out: Region[] = [];
+  // A line of two inks keeps a place whatever else is found: beside a name its coloured part is the likeliest logo,
+  // and the drawings found may be the name's own tall letters or the wordmark's first letter alone (hue's h).
+  const inks = oneLine();
+  const room = MAX_REGIONS - inks.length;
   const take = (g: ReturnType<typeof scoreOf>) => {
     // What lies wholly inside the group's box is the logo's too (a seal's letters, DELL in its ring), not to be erased.
     const own = new Set(g.members.map((c) => comps.indexOf(c)));
@@ -310,20 +323,21 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
     if (region) out.push(region);
   };
   for (const g of scored) {
-    if (out.length >= MAX_REGIONS || g.score < best * 0.15) break;
+    if (out.length >= room || g.score < best * 0.15) break;
     if (g.bw * g.bh >= WHOLE * allArea) continue;
     take(g);
   }
   // Lettering is drawing too: a wordmark (AMD, SONY) reads as a line of words. The room the drawings leave goes to
   // the lines of words set larger than the body text (the line of most letters), tallest first.
   for (const line of lines.sort((x, y) => y.h - x.h)) {
-    if (out.length >= MAX_REGIONS || !body || line.h < DISPLAY * body.h) break;
+    if (out.length >= room || !body || line.h < DISPLAY * body.h) break;
     if (line === body || line.members.every((c) => !c.text)) continue;
     const g = scoreOf(line.members);
     if (!fits(g) || g.bw * g.bh >= WHOLE * allArea) continue;
     take(g);
   }
-  return out.length ? out : oneLine();
+  const same = (a: Box, b: Box) => a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height;
+  return [...out, ...inks.filter((r) => !out.some((o) => same(o.box, r.box)))];
 }
 
 interface Background {
@@ -400,10 +414,12 @@ function fitPlane(pts: [number, number, number][]): (x: number, y: number) => nu
 
 /** Part of a decoded image, as an image of its own. */
 function sub(d: Decoded, b: Box): Decoded {
-  const grey = Buffer.alloc(b.width * b.height);
-  for (let y = 0; y < b.height; y++)
-    d.grey.copy(grey, y * b.width, (b.top + y) * d.width + b.left, (b.top + y) * d.width + b.left + b.width);
-  return { grey, width: b.width, height: b.height, source: d.source };
+  const part = (src: Buffer) => {
+    const out = Buffer.alloc(b.width * b.height);
+    for (let y = 0; y < b.height; y++) src.copy(out, y * b.width, (b.top + y) * d.width + b.left, (b.top + y) * d.width + b.left + b.width);
+    return out;
+  };
+  return { grey: part(d.grey), ...(d.chroma ? { chroma: part(d.chroma) } : {}), width: b.width, height: b.height, source: d.source };
 }
 
 /** An image with its uneven light evened out (the border's plane made flat), or null when it holds no ink. */
@@ -476,20 +492,39 @@ function widerGroups(drawing: Comp[], gap: number): Comp[][] {
 
 /**
  * One line of components (each overlapping the line's middle row) in two inks, the left part's and the right
- * part's mean differences from the background INK_APART or more apart: the part with fewer components (the left
- * one when equal), as a wordmark in its own colour beside a name is. Null for anything else.
+ * part's apart in lightness (mean differences from the background INK_APART or more apart) or in colour (their
+ * chroma to ink ratios COLOUR_APART apart: a blue wordmark beside a black name, both dark): the part with fewer
+ * components (the left one when equal), as a wordmark in its own colour beside a name is. Pieces within the line's
+ * band that miss its middle row (an E of three bars) are on it; specks (under a tenth of the median component)
+ * take no part, and go with the part whose box holds them; small things off the line (a tagline under a mark) are
+ * left out, anything larger makes it no line. Null for anything else.
  */
 function inkApart(comps: Comp[]): Comp[] | null {
-  if (comps.length < 2) return null;
-  const row = [...comps].sort((a, b) => a.x0 - b.x0);
-  const mid = median(row.map((c) => (c.y0 + c.y1) / 2));
-  if (row.some((c) => c.y0 > mid || c.y1 < mid)) return null;
+  const size = median(comps.map((c) => c.cells));
+  const major = comps.filter((c) => c.cells >= 0.1 * size);
+  const mid = median(major.map((c) => (c.y0 + c.y1) / 2));
+  const crossing = major.filter((c) => c.y0 <= mid && c.y1 >= mid);
+  if (crossing.length < 2) return null;
+  const top = Math.min(...crossing.map((c) => c.y0));
+  const bottom = Math.max(...crossing.map((c) => c.y1));
+  // Pieces of a letter (an E drawn as three bars) lie within the line's band; anything sizeable off it is not one line.
+  const onLine = (c: Comp) => (c.y0 + c.y1) / 2 >= top && (c.y0 + c.y1) / 2 <= bottom;
+  if (major.some((c) => !onLine(c) && c.cells >= 0.25 * size)) return null;
+  const row = major.filter(onLine).sort((a, b) => a.x0 + a.x1 - b.x0 - b.x1);
+  const least = 0.1 * size;
+  const apart = (v: number[], k: number) => {
+    const left = v.slice(0, k);
+    const right = v.slice(k);
+    return Math.max(Math.min(...right) - Math.max(...left), Math.min(...left) - Math.max(...right));
+  };
   const tone = row.map((c) => c.ink / c.cells);
+  const colour = row.map((c) => c.chroma / Math.max(1, c.ink));
   for (let k = 1; k < row.length; k++) {
-    const left = tone.slice(0, k);
-    const right = tone.slice(k);
-    const apart = Math.max(Math.min(...right) - Math.max(...left), Math.min(...left) - Math.max(...right));
-    if (apart >= INK_APART) return k <= row.length - k ? row.slice(0, k) : row.slice(k);
+    if (apart(tone, k) < INK_APART && apart(colour, k) < COLOUR_APART) continue;
+    const part = k <= row.length - k ? row.slice(0, k) : row.slice(k);
+    const b = boxOf(part);
+    const specks = comps.filter((c) => c.cells < least && c.x0 >= b.x0 && c.x1 <= b.x1 && c.y0 >= b.y0 && c.y1 <= b.y1);
+    return [...part, ...specks];
   }
   return null;
 }

@@ -67,6 +67,21 @@ describe('logo normalisation', function () {
     }
   });
 
+  it('decodes the same grey with colour kept as without (a search upload and the index agree), and its chroma', async () => {
+    const bytes = await sharp(await page())
+      .composite([{ input: { create: { width: 60, height: 40, channels: 3, background: '#d01020' } }, left: 300, top: 420 }])
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    const grey = await decodeLogo(bytes);
+    const colour = await decodeLogo(bytes, { colour: true });
+    expect(grey.chroma).to.equal(undefined);
+    expect(colour.grey.equals(grey.grey)).to.equal(true);
+    const at = (x: number, y: number) => colour.chroma![y * colour.width + x];
+    // Decoded at 512 of 640. The red block: its channels 192 apart (less what JPEG blurs); the off-white page: little.
+    expect(at(264, 352)).to.be.above(150);
+    expect(at(5, 5)).to.be.below(20);
+  });
+
   it('gives the pixels it gave before for wide, tall, thin, tiny and enlarged logos on any border grey', async () => {
     // Ink boxes of every shape on a plain border: some shrink, some are enlarged, some are one pixel thick.
     const shapes: [number, number, number, number, number][] = [

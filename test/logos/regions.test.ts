@@ -60,11 +60,12 @@ async function page(slug: string | null): Promise<Buffer> {
 }
 
 /** An SVG of `w` × `h` on a plain background holding `body`, decoded as an upload is. */
-const drawn = (w: number, h: number, body: string, bg = '#ffffff') =>
+const drawn = (w: number, h: number, body: string, bg = '#ffffff', colour = true) =>
   decodeLogo(
     Buffer.from(
       `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="${bg}"/>${body}</svg>`,
     ),
+    { colour },
   );
 
 /** A line of words in bold DejaVu Serif (or another face, italic, another ink). */
@@ -223,6 +224,51 @@ describe('finding the logo in an upload', function () {
     expect(box.left + box.width).to.be.within(150, 178);
     // In one ink it stays one line of words, searched whole.
     expect(findRegions(await line('#141414'))).to.deep.equal([]);
+  });
+
+  it('tells a wordmark from a name beside it by colour where the two are alike in lightness', async () => {
+    const body =
+      textAt(20, 95, 40, 'ACME', { family: 'DejaVu Sans', fill: '#1b3a8c' }) +
+      textAt(160, 95, 40, 'Nova Labs', { italic: true, fill: '#333333' });
+    // Decoded at 511 of 460: ACME spans about 22..150, the name 178..440.
+    const regions = findRegions(await drawn(460, 160, body));
+    expect(regions.length, JSON.stringify(regions.map((r) => r.box))).to.equal(1);
+    const [{ box }] = regions;
+    expect(box.left).to.be.at.most(22);
+    expect(box.left + box.width).to.be.within(150, 178);
+    // Seen in grey alone, the blue and the dark grey are one ink: one line of words.
+    expect(findRegions(await drawn(460, 160, body, '#ffffff', false))).to.deep.equal([]);
+  });
+
+  it('splits a line of two inks whose wordmark has a small line under it (a tagline)', async () => {
+    const regions = findRegions(
+      await drawn(
+        460,
+        160,
+        textAt(20, 95, 40, 'ACME', { family: 'DejaVu Sans', fill: '#d12' }) +
+          textAt(24, 112, 10, 'since 1990', { family: 'DejaVu Sans', fill: '#d12' }) +
+          textAt(160, 95, 40, 'Nova Labs', { italic: true, fill: '#141414' }),
+      ),
+    );
+    expect(regions.length, JSON.stringify(regions.map((r) => r.box))).to.equal(1);
+    expect(regions[0].box.left + regions[0].box.width).to.be.within(150, 178);
+  });
+
+  it('keeps a place for the coloured part of a line beside the drawings found', async () => {
+    // The name, the tallest thing in the image, reads as drawing (its K is found); the small yellow wordmark is the logo.
+    const regions = findRegions(
+      await drawn(
+        492,
+        160,
+        textAt(20, 88, 22, 'PEGASUS', { family: 'DejaVu Sans', italic: true, fill: '#f2b600' }) +
+          textAt(160, 95, 40, 'Kiran &amp; Sons', { italic: true, fill: '#141414' }),
+      ),
+    );
+    // Decoded at 511 of 492: PEGASUS spans about 21..140 × 73..91.
+    expect(
+      regions.some((r) => holdsBox(r, 21, 73, 140, 91) && r.box.left + r.box.width < 166),
+      JSON.stringify(regions.map((r) => r.box)),
+    ).to.equal(true);
   });
 
   it('finds a faint logo on a label (a pale green near the label grey), not the whole label', async () => {

@@ -83,7 +83,7 @@ try {
 parentPort!.on('message', async (task: EmbedTask) => {
   try {
     const bytes = Buffer.from(task.bytes);
-    const img = new LogoImage(bytes, await decodeLogo(bytes));
+    const img = new LogoImage(bytes, await decodeLogo(bytes, { colour: !!task.regions }));
     const vector = await main.embed(img);
     const value: EmbedResult = {
       model: main.name,
