@@ -27,7 +27,7 @@ const FLAT = 2;
 const INK_PANEL = 14;
 // A line's two parts are in two inks when their cells' mean differences from the background stand this far apart.
 const INK_APART = 30;
-// ... or their chroma to ink ratios this far: black ink has none, a dark blue about 0.4, a bright colour over 1.
+// ... or their chroma to ink ratios this far: black ink has none, a dark blue 0.4-0.9, a bright colour over 1.
 const COLOUR_APART = 0.25;
 // Lines of shapes this many cells high or more, each filling most of its box, are dots and bars, not letters.
 const SOLID_ROW = 6;
