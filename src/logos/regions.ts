@@ -102,24 +102,11 @@ export function findRegions(d: Decoded, words: Box[] = []): Region[] {
 }
 
 function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
-  const { grey, width: W, height: H } = d;
-  const f = Math.max(1, Math.ceil(Math.max(W, H) / GRID));
-  const gw = Math.floor(W / f);
-  const gh = Math.floor(H / f);
-  if (gw < 8 || gh < 8) return [];
-  // Cell means.
-  const cell = new Float32Array(gw * gh);
-  for (let y = 0; y < gh * f; y++) {
-    const row = y * W;
-    const crow = ((y / f) | 0) * gw;
-    for (let x = 0; x < gw * f; x++) cell[crow + ((x / f) | 0)] += grey[row + x];
-  }
-  const area = f * f;
-  for (let i = 0; i < cell.length; i++) cell[i] /= area;
-  const sat = new Float32Array(cell.length);
-  if (d.chroma) {
-    for (let y = 0; y < gh * f; y++) for (let x = 0; x < gw * f; x++) sat[((y / f) | 0) * gw + ((x / f) | 0)] += d.chroma[y * W + x] / area;
-  }
+  const grid = gridOf(d);
+  if (!grid) return [];
+  const { f, gw, gh } = grid;
+  const cell = cellMeans(d.grey, d.width, grid);
+  const sat = d.chroma ? cellMeans(d.chroma, d.width, grid) : new Float32Array(cell.length);
   const bg = background(cell, gw, gh);
   const dev = new Float32Array(cell.length);
   for (let i = 0; i < cell.length; i++) dev[i] = Math.abs(cell[i] - bg.at(i % gw, (i / gw) | 0));
@@ -340,6 +327,34 @@ function regionsOf(d: Decoded, words: Box[], depth: number): Region[] {
   return [...out, ...inks.filter((r) => !out.some((o) => same(o.box, r.box)))];
 }
 
+interface Grid {
+  /** A cell's side in pixels. */
+  f: number;
+  gw: number;
+  gh: number;
+}
+
+/** The grid an image is looked at in, at most GRID cells a side; null when it is too small to hold anything. */
+function gridOf(d: { width: number; height: number }): Grid | null {
+  const f = Math.max(1, Math.ceil(Math.max(d.width, d.height) / GRID));
+  const gw = Math.floor(d.width / f);
+  const gh = Math.floor(d.height / f);
+  return gw < 8 || gh < 8 ? null : { f, gw, gh };
+}
+
+/** The mean of one byte a pixel (`width` pixels a row) over each cell of the grid. */
+function cellMeans(px: Buffer, width: number, { f, gw, gh }: Grid): Float32Array {
+  const cell = new Float32Array(gw * gh);
+  for (let y = 0; y < gh * f; y++) {
+    const row = y * width;
+    const crow = ((y / f) | 0) * gw;
+    for (let x = 0; x < gw * f; x++) cell[crow + ((x / f) | 0)] += px[row + x];
+  }
+  const area = f * f;
+  for (let i = 0; i < cell.length; i++) cell[i] /= area;
+  return cell;
+}
+
 interface Background {
   /** The background's grey at a cell. */
   at(x: number, y: number): number;
@@ -424,10 +439,11 @@ function sub(d: Decoded, b: Box): Decoded {
 
 /** An image with its uneven light evened out (the border's plane made flat), or null when it holds no ink. */
 function evenLight(d: Decoded): Decoded | null {
-  const f = Math.max(1, Math.ceil(Math.max(d.width, d.height) / GRID));
-  const gw = Math.floor(d.width / f);
-  const gh = Math.floor(d.height / f);
-  if (gw < 8 || gh < 8) return null;
+  const grid = gridOf(d);
+  if (!grid) return null;
+  const { f, gw, gh } = grid;
+  // Each pixel divided before it is added, as this has always done: cellMeans() sums first, which rounds a cell
+  // differently by a hair, enough to move a pixel of the evened image by one grey, and these pixels are embedded.
   const cell = new Float32Array(gw * gh);
   for (let y = 0; y < gh * f; y++)
     for (let x = 0; x < gw * f; x++) cell[((y / f) | 0) * gw + ((x / f) | 0)] += d.grey[y * d.width + x] / (f * f);
@@ -501,7 +517,8 @@ function widerGroups(drawing: Comp[], gap: number): Comp[][] {
  */
 function inkApart(comps: Comp[]): Comp[] | null {
   const size = median(comps.map((c) => c.cells));
-  const major = comps.filter((c) => c.cells >= 0.1 * size);
+  const least = 0.1 * size;
+  const major = comps.filter((c) => c.cells >= least);
   const mid = median(major.map((c) => (c.y0 + c.y1) / 2));
   const crossing = major.filter((c) => c.y0 <= mid && c.y1 >= mid);
   if (crossing.length < 2) return null;
@@ -511,7 +528,6 @@ function inkApart(comps: Comp[]): Comp[] | null {
   const onLine = (c: Comp) => (c.y0 + c.y1) / 2 >= top && (c.y0 + c.y1) / 2 <= bottom;
   if (major.some((c) => !onLine(c) && c.cells >= 0.25 * size)) return null;
   const row = major.filter(onLine).sort((a, b) => a.x0 + a.x1 - b.x0 - b.x1);
-  const least = 0.1 * size;
   const apart = (v: number[], k: number) => {
     const left = v.slice(0, k);
     const right = v.slice(k);
