@@ -169,7 +169,6 @@ describe('finding the logo in an upload', function () {
   });
 
   it('finds a wordmark on a label with only words below it, a ring keeps the letters inside it, and a logo of dots in rows', async () => {
-    const holds = (r: { box: Box }, x0: number, y0: number, x1: number, y1: number) => holdsBox(r, x0, y0, x1, y1);
     // A label on a table holding no drawing, only the wordmark and the firm's name in smaller letters below it.
     const label = await drawn(
       480,
@@ -180,7 +179,7 @@ describe('finding the logo in an upload', function () {
     );
     const onLabel = findRegions(label);
     expect(
-      onLabel.some((r) => holds(r, 155, 118, 300, 150)),
+      onLabel.some((r) => holdsBox(r, 155, 118, 300, 150)),
       JSON.stringify(onLabel.map((r) => r.box)),
     ).to.equal(true);
     // The wordmark alone, not the whole label: nothing searched reaches the name's line (from 300 down, decoded).
@@ -193,7 +192,7 @@ describe('finding the logo in an upload', function () {
         textAt(170, 95, 40, 'Vijay Textiles'),
     );
     const [r] = findRegions(ring);
-    expect(r && holds(r, 24, 24, 136, 136), JSON.stringify(r?.box)).to.equal(true);
+    expect(r && holdsBox(r, 24, 24, 136, 136), JSON.stringify(r?.box)).to.equal(true);
     const { grey, width } = r.decoded;
     let inside = 0;
     for (let y = 70 - r.box.top; y < 90 - r.box.top; y++)
@@ -204,7 +203,7 @@ describe('finding the logo in an upload', function () {
     const grid = await drawn(520, 160, `${dots.join('')}${textAt(180, 95, 40, 'Kiran &amp; Sons')}`);
     const onGrid = findRegions(grid);
     expect(
-      onGrid.some((g) => holds(g, 25, 25, 135, 135)),
+      onGrid.some((g) => holdsBox(g, 25, 25, 135, 135)),
       JSON.stringify(onGrid.map((g) => g.box)),
     ).to.equal(true);
   });
