@@ -10,9 +10,14 @@ differs from the top-left pixel, padded square with that colour, resized to SIZE
 Only train icons are learnt from; validation icons choose the checkpoint; test icons are never read
 (bench/logos.ts reports on them). Deterministic for a given seed and thread count.
 
+--device cuda runs the network on a GPU; --views-on device composes the views there too (torch >= 2; the GPU's
+random stream, so such a run is the CPU's only in distribution). --steps N fixes the run's length (the learning
+rate follows the steps) where --minutes follows the clock. --size and --canvas set the input (v4: 128 on 192).
+
 Usage: nice -n 10 /usr/bin/python3 models/train/train.py --data var/logo-train --minutes 35 --out models
 """
 import argparse
+import inspect
 import json
 import math
 import os
@@ -32,6 +37,13 @@ TRIM = 24 / 255  # the sidecar's trim threshold
 CUT = 0.0
 CUT_MAX = 0.4
 BESIDE = 0.0
+# Where views are composed (--views-on): the CPU, or the network's GPU, where torch >= 2 makes every new tensor
+# there and the generators are the GPU's (a different random stream: such a run is not the CPU's to the bit).
+VDEV = torch.device('cpu')
+
+
+def generator(seed):
+    return torch.Generator(device=VDEV).manual_seed(seed)
 
 
 # ---- model -------------------------------------------------------------------------------------
@@ -235,8 +247,8 @@ def degrade(img, g, n):
 
 class Views:
     def __init__(self, icons, texts):
-        self.icons = torch.from_numpy(icons).float().div_(255).unsqueeze(1)
-        self.texts = torch.from_numpy(texts).float().div_(255).unsqueeze(1)
+        self.icons = torch.from_numpy(icons).to(VDEV).float().div_(255).unsqueeze(1)
+        self.texts = torch.from_numpy(texts).to(VDEV).float().div_(255).unsqueeze(1)
 
     def clean(self, idx, g):
         """Gallery-like: the icon in some colour on a plain background, nearly as drawn."""
@@ -297,14 +309,15 @@ def nt_xent(a, b, tau):
     sim = z @ z.t() / tau
     n = a.shape[0]
     sim.fill_diagonal_(-1e9)
-    target = torch.cat([torch.arange(n, 2 * n), torch.arange(0, n)])
+    target = torch.cat([torch.arange(n, 2 * n, device=a.device), torch.arange(0, n, device=a.device)])
     return F.cross_entropy(sim, target)
 
 
 @torch.no_grad()
 def embed(model, x, batch=256):
     model.eval()
-    out = torch.cat([model(x[i:i + batch]) for i in range(0, len(x), batch)])
+    dev = next(model.parameters()).device
+    out = torch.cat([model(x[i:i + batch].to(dev)).to(x.device) for i in range(0, len(x), batch)])
     model.train()
     return out
 
@@ -312,7 +325,7 @@ def embed(model, x, batch=256):
 @torch.no_grad()
 def evaluate(model, views, gallery_x, gallery_group, val_idx, val_group, seed):
     """Recall@1/@10 of perturbed validation icons against every icon's clean view."""
-    g = torch.Generator().manual_seed(seed)
+    g = generator(seed)
     q = torch.cat([views.perturbed(val_idx[i:i + 256], g) for i in range(0, len(val_idx), 256)])
     ge = embed(model, gallery_x)
     qe = embed(model, q)
@@ -327,15 +340,29 @@ def start_proxies(model, proxies, views, train_idx, labels_all):
     the model instead of pulling it towards random points."""
     first = {int(labels_all[k]): k for k in train_idx.tolist()}
     keys = sorted(first)
-    z = embed(model, views.clean(torch.tensor([first[c] for c in keys]), torch.Generator().manual_seed(9)))
-    proxies.w[torch.tensor(keys)] = z
+    z = embed(model, views.clean(torch.tensor([first[c] for c in keys]), generator(9)))
+    proxies.w[torch.tensor(keys, device=proxies.w.device)] = z.to(proxies.w.device)
+
+
+def save(path, model, proxies, steps):
+    cpu = lambda sd: {k: v.detach().cpu() for k, v in sd.items()}
+    torch.save({'model': cpu(model.state_dict()), 'proxies': cpu(proxies.state_dict()), 'steps': steps}, path)
+    # The weights alone in a format any torch reads (a GPU machine's newer torch saves .pt an older one may not).
+    np.savez(path[:-3] + '.npz', **{k: v.numpy() for k, v in cpu(model.state_dict()).items()})
 
 
 def main():
+    global CUT, CUT_MAX, BESIDE, SIZE, CANVAS, VDEV
     p = argparse.ArgumentParser()
     p.add_argument('--data', default='var/logo-train')
     p.add_argument('--out', default='models')
-    p.add_argument('--minutes', type=float, default=35)
+    p.add_argument('--minutes', type=float, default=35, help='the learning rate follows the clock over these minutes, '
+                   'unless --steps is given (then they only stop a run that is too slow, and its report says so)')
+    p.add_argument('--steps', type=int, default=0, help='train this many steps, the learning rate following them')
+    p.add_argument('--size', type=int, default=SIZE, help="the model's input, px a side (models/manifest.json input.size)")
+    p.add_argument('--canvas', type=int, default=CANVAS, help='where views are composed, px (a multiple of 8)')
+    p.add_argument('--device', default='cpu', help='where the network runs: cpu or cuda')
+    p.add_argument('--views-on', default='cpu', choices=['cpu', 'device'], help='where views are composed')
     p.add_argument('--batch', type=int, default=64)
     p.add_argument('--width', default='24,48,96,192', help='channels of the four stages')
     p.add_argument('--lr', type=float, default=3e-3)
@@ -353,8 +380,12 @@ def main():
     p.add_argument('--export-only', action='store_true', help='export --init to ONNX without training')
     p.add_argument('--symmetric', action='store_true', help='export the mirror-symmetric candidate (Symmetric) instead')
     args = p.parse_args()
-    global CUT, CUT_MAX, BESIDE
     CUT, CUT_MAX, BESIDE = args.cut, args.cut_max, args.beside
+    SIZE, CANVAS = args.size, args.canvas
+    dev = torch.device(args.device)
+    if args.views_on == 'device' and dev.type != 'cpu':
+        VDEV = dev
+        torch.set_default_device(dev)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
 
@@ -370,19 +401,23 @@ def main():
     val_idx = torch.tensor([k for k, s in enumerate(split) if s == 'val'])
     # The validation gallery holds train and validation icons (test icons are never read here).
     gal_idx = torch.tensor([k for k, s in enumerate(split) if s != 'test'])
-    g0 = torch.Generator().manual_seed(99)
+    g0 = generator(99)
     gallery_x = torch.cat([views.clean(gal_idx[i:i + 256], g0) for i in range(0, len(gal_idx), 256)])
 
-    model = LogoNet(width=tuple(int(w) for w in args.width.split(',')))
+    model = LogoNet(width=tuple(int(w) for w in args.width.split(','))).to(dev)
     params = sum(p.numel() for p in model.parameters())
     # Training identities are numbered 0..n-1 for the proxies.
     train_groups = sorted({int(group[k]) for k in train_idx})
     label_of = {gid: k for k, gid in enumerate(train_groups)}
     labels_all = torch.tensor([label_of.get(int(gid), -1) for gid in group])
-    proxies = Proxies(len(train_groups))
+    proxies = Proxies(len(train_groups)).to(dev)
     print(f'{params:,} parameters; train {len(train_idx)}, val {len(val_idx)} icons; {args.minutes} min', flush=True)
-    if args.init:
-        ck = torch.load(args.init)
+    if args.init.endswith('.npz'):
+        model.load_state_dict({k: torch.from_numpy(x).to(dev) for k, x in np.load(args.init).items()})
+        start_proxies(model, proxies, views, train_idx, labels_all)
+        print(f'weights from {args.init}, proxies at the clean views', flush=True)
+    elif args.init:
+        ck = torch.load(args.init, map_location=dev)
         model.load_state_dict(ck['model'])
         proxies.load_state_dict(ck['proxies'])
         print(f'continuing from {args.init} ({ck["steps"]} steps before)', flush=True)
@@ -392,26 +427,27 @@ def main():
             print('  its proxies were not finite: started again at the clean views', flush=True)
     elif args.init_onnx:
         from v1weights import load_v1
-        calib = torch.cat([views.clean(train_idx[:64], torch.Generator().manual_seed(7)),
-                           views.perturbed(train_idx[64:128], torch.Generator().manual_seed(8))])
+        calib = torch.cat([views.clean(train_idx[:64], generator(7)),
+                           views.perturbed(train_idx[64:128], generator(8))]).to(dev)
         load_v1(model, args.init_onnx, calib)
         start_proxies(model, proxies, views, train_idx, labels_all)
         print(f'starting from {args.init_onnx}', flush=True)
     opt = torch.optim.AdamW(list(model.parameters()) + list(proxies.parameters()), lr=args.lr, weight_decay=1e-4)
     os.makedirs(args.out, exist_ok=True)
     ckpt = os.path.join(args.out, f'{args.name}.pt')
-    prior = torch.load(args.init)['steps'] if args.init else 0
-    g = torch.Generator().manual_seed(args.seed)
+    prior = torch.load(args.init, map_location='cpu')['steps'] if args.init.endswith('.pt') else 0
+    g = generator(args.seed)
     budget = args.minutes * 60
     t0 = time.time()
-    step, best, history = 0, (-1.0, -1.0), []
+    step, best, history, stopped = 0, (-1.0, -1.0), [], False
     best_state = None
     next_eval = args.eval_every
     while not args.export_only:
         elapsed = time.time() - t0
-        if elapsed > budget:
+        if elapsed > budget or (args.steps and step >= args.steps):
+            stopped = bool(args.steps) and step < args.steps
             break
-        frac = elapsed / budget
+        frac = step / args.steps if args.steps else elapsed / budget
         lr = args.lr * min(1.0, (step + 1) / 100) * (0.5 * (1 + math.cos(math.pi * frac)))
         for pg in opt.param_groups:
             pg['lr'] = lr
@@ -424,8 +460,8 @@ def main():
             print(f'step {step}: a view is not finite, batch skipped', flush=True)
             step += 1
             continue
-        za, zb = model(a), model(b)
-        y = labels_all[idx]
+        za, zb = model(a.to(dev)), model(b.to(dev))
+        y = labels_all[idx].to(dev)
         loss = nt_xent(za, zb, args.tau) + args.proxy_weight * (proxies(za, y) + proxies(zb, y)) / 2
         opt.zero_grad()
         loss.backward()
@@ -449,31 +485,41 @@ def main():
                 best = (r1, r10)
                 best_state = {k: v.clone() for k, v in model.state_dict().items()}
                 best_proxies = {k: v.clone() for k, v in proxies.state_dict().items()}
-            torch.save({'model': model.state_dict(), 'proxies': proxies.state_dict(), 'steps': prior + step}, ckpt)
+            save(ckpt, model, proxies, prior + step)
     r1, r10 = evaluate(model, views, gallery_x, group[gal_idx], val_idx, group[val_idx], 1234)
     if args.export_only:
         args.name += '-export'
     history.append({'minutes': round((time.time() - t0) / 60, 1), 'step': step, 'val_recall_at_1': r1, 'val_recall_at_10': r10})
     print(f'final val recall@1 {r1:.3f} @10 {r10:.3f}', flush=True)
     if best_state is not None and best > (r1, r10):
+        save(ckpt[:-3] + '-last.pt', model, proxies, prior + step)
         model.load_state_dict(best_state)
         proxies.load_state_dict(best_proxies)
         print(f'kept the best checkpoint on validation: {best}', flush=True)
 
     if not args.export_only:
-        torch.save({'model': model.state_dict(), 'proxies': proxies.state_dict(), 'steps': prior + step}, ckpt)
-    model.eval()
+        save(ckpt, model, proxies, prior + step)
+    model.eval().cpu()
     if args.symmetric:
         args.name += '-sym'
         model = Symmetric(model).eval()
     onnx_path = os.path.join(args.out, f'{args.name}.onnx')
-    torch.onnx.export(model, torch.rand(1, 1, SIZE, SIZE), onnx_path, opset_version=13,
-                      input_names=['image'], output_names=['embedding'],
-                      dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}})
+    if VDEV.type != 'cpu':
+        torch.set_default_device('cpu')
+    # torch >= 2.9 exports through dynamo unless told otherwise; the committed models come from the older exporter.
+    newer = 'dynamo' in inspect.signature(torch.onnx.export).parameters
+    try:
+        torch.onnx.export(model, torch.rand(1, 1, SIZE, SIZE), onnx_path, opset_version=13,
+                          input_names=['image'], output_names=['embedding'],
+                          dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
+                          **({'dynamo': False} if newer else {}))
+    except Exception as e:  # noqa: BLE001 - the checkpoint is saved; --export-only can write the ONNX elsewhere
+        print(f'ONNX export failed ({e}); export the checkpoint with --export-only', flush=True)
     report = {
         'name': args.name, 'parameters': params, 'steps': prior + step, 'continued_from': args.init or None, 'minutes': round((time.time() - t0) / 60, 1),
         'batch': args.batch, 'width': args.width, 'lr': args.lr, 'tau': args.tau, 'proxy_weight': args.proxy_weight, 'input_size': SIZE, 'seed': args.seed, 'threads': args.threads,
-        'init_onnx': args.init_onnx or None, 'cut': args.cut, 'cut_max': args.cut_max, 'beside': args.beside,
+        'init_onnx': args.init_onnx or None, 'steps_asked': args.steps or None, 'stopped_by_minutes': stopped,
+        'canvas': CANVAS, 'device': args.device, 'views_on': args.views_on, 'cut': args.cut, 'cut_max': args.cut_max, 'beside': args.beside,
         'torch': torch.__version__, 'validation': history,
     }
     json.dump(report, open(os.path.join(args.out, f'{args.name}.train.json'), 'w'), indent=2)

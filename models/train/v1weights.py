@@ -27,7 +27,8 @@ def _norm_after(conv_name):
 @torch.no_grad()
 def load_v1(model: LogoNet, path: str, calibration=None):
     graph = onnx.load(path).graph
-    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    dev = next(model.parameters()).device
+    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()).to(dev) for i in graph.initializer}
     modules = dict(model.named_modules())
     folded = {}
     for node in graph.node:
