@@ -49,6 +49,8 @@ for v in "${VARIANTS[@]}"; do
   grep -E 'val recall|kept|wrote|failed|Error|error|not finite' "/tmp/runs/$name/train.log" >> "$OUT/summary.txt"
   grep -E '^step' "/tmp/runs/$name/train.log" | tail -1 >> "$OUT/summary.txt"
   tail -3 "/tmp/runs/$name/train.log" >> "$OUT/summary.txt"
+  # The last state beside the kept one would take a tar over the 16 MB a file may bring back.
+  rm -f "/tmp/runs/$name/$name-last".*
   tar -cf "$OUT/$name.tar" -C /tmp/runs "$name"
 done
 cat "$OUT/summary.txt"

@@ -61,7 +61,7 @@ describe('logo normalisation', function () {
     const { primary, fallback } = planModels(readManifest().default);
     const models = [await loadEmbedder(primary), await loadEmbedder(fallback)];
     for (const img of [whole, ...regions.map((r) => r.image)]) {
-      for (const size of [64, 96]) expect(await normaliseLogo(img.decoded, size)).to.deep.equal(await asBefore(img.decoded, size));
+      for (const size of [64, 96, 128]) expect(await normaliseLogo(img.decoded, size)).to.deep.equal(await asBefore(img.decoded, size));
       const before = new Before(img.bytes, img.decoded, img.crop);
       for (const m of models) expect(await m.embed(img), m.name).to.deep.equal(await m.embed(before));
     }
@@ -100,7 +100,7 @@ describe('logo normalisation', function () {
       const top = (h - bh) >> 1;
       for (let y = top; y < top + bh; y++) for (let x = left; x < left + bw; x++) grey[y * w + x] = (x * 7 + y * 13 + bg + 90) % 256;
       const d: Decoded = { grey, width: w, height: h, source: { width: w, height: h, format: 'png' } };
-      for (const size of [64, 96])
+      for (const size of [64, 96, 128])
         expect(await normaliseLogo(d, size), `${w}×${h}, ink ${bw}×${bh}`).to.deep.equal(await asBefore(d, size));
     }
   });
@@ -130,7 +130,7 @@ describe('logo normalisation', function () {
     for (const [w, h] of shapes) {
       const grey = Buffer.alloc(w * h);
       for (let i = 0; i < grey.length; i++) grey[i] = next() % 3 ? ((i % w) + ((i / w) | 0) * 2) & 255 : next() & 255;
-      for (const size of [64, 96, 224]) {
+      for (const size of [64, 96, 128, 224]) {
         if (Math.max(w, h) < size) continue;
         const ours = shrinkLonger(grey, w, h, size)!;
         const { data, info } = await sharp(grey, { raw: { width: w, height: h, channels: 1 } })
