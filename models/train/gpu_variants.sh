@@ -15,14 +15,8 @@
 set -u
 MODE=${1:-explore}
 THREADS=2
-OUT=${OUT:-/tmp/out}
-mkdir -p var/logo-train "$OUT"
-for f in .trainpack/*.u8.gz; do gunzip -c "$f" > "var/logo-train/$(basename "$f" .gz)" & done
-wait
-cp .trainpack/meta.json var/logo-train/
-nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/summary.txt"
-python3 -c 'import torch; print("torch", torch.__version__, torch.cuda.get_device_name(0))' | tee -a "$OUT/summary.txt"
-nproc | tee -a "$OUT/summary.txt"
+. "$(dirname "$0")/gpu_lib.sh"
+gpu_prepare
 
 # name: arguments beyond the common ones (v2's run: --size 64 --concept-share 0.5 --concept-proxy 1)
 if [ "$MODE" = explore ]; then
@@ -50,24 +44,6 @@ else
     "c75np-seed1:--concept-share 0.75 --concept-proxy 0 --seed 1"
   )
 fi
-export PYTHONUNBUFFERED=1
-pids=()
-for v in "${VARIANTS[@]}"; do
-  name=${v%%:*}
-  extra=${v#*:}
-  mkdir -p "/tmp/runs/$name"
-  # shellcheck disable=SC2086
-  timeout "$LIMIT" python3 models/train/train_concepts.py --device cuda --threads "$THREADS" $COMMON \
-    --eval-every 500 --out "/tmp/runs/$name" --name "$name" $extra > "/tmp/runs/$name/train.log" 2>&1 &
-  pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
-for v in "${VARIANTS[@]}"; do
-  name=${v%%:*}
-  echo "== $name: ${v#*:}" >> "$OUT/summary.txt"
-  grep -E 'val copy|stopped|wrote|Error|error' "/tmp/runs/$name/train.log" >> "$OUT/summary.txt"
-  tail -2 "/tmp/runs/$name/train.log" >> "$OUT/summary.txt"
-  rm -f "/tmp/runs/$name/$name.pt"  # the .npz holds the same weights
-  tar -cf "$OUT/$name.tar" -C /tmp/runs "$name"
-done
-cat "$OUT/summary.txt"
+# The .npz holds the same weights as the .pt.
+DROP='NAME.pt' gpu_train "$LIMIT" models/train/train_concepts.py "--device cuda --threads $THREADS $COMMON --eval-every 500" \
+  'val copy|stopped|wrote|Error|error' "${VARIANTS[@]}"
