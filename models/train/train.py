@@ -344,6 +344,25 @@ def start_proxies(model, proxies, views, train_idx, labels_all):
     proxies.w[torch.tensor(keys, device=proxies.w.device)] = z.to(proxies.w.device)
 
 
+def export(model, path):
+    """ONNX as v1 and v2 were written (opset 13, batch axis free), also from a newer torch, whose default
+    exporter is another one."""
+    model = model.cpu().eval()
+    newer = 'dynamo' in inspect.signature(torch.onnx.export).parameters
+    try:
+        torch.onnx.export(model, torch.rand(1, 1, SIZE, SIZE), path, opset_version=13,
+                          input_names=['image'], output_names=['embedding'],
+                          dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
+                          **({'dynamo': False} if newer else {}))
+    except Exception as e:  # a torch without the older exporter: its own, still with the batch axis free
+        if not newer:
+            raise
+        print(f'older ONNX exporter failed ({e}); using the newer one', flush=True)
+        torch.onnx.export(model, (torch.rand(1, 1, SIZE, SIZE),), path, input_names=['image'],
+                          output_names=['embedding'], dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
+                          dynamo=True)
+
+
 def save(path, model, proxies, steps):
     cpu = lambda sd: {k: v.detach().cpu() for k, v in sd.items()}
     torch.save({'model': cpu(model.state_dict()), 'proxies': cpu(proxies.state_dict()), 'steps': steps}, path)
@@ -506,15 +525,7 @@ def main():
     onnx_path = os.path.join(args.out, f'{args.name}.onnx')
     if VDEV.type != 'cpu':
         torch.set_default_device('cpu')
-    # torch >= 2.9 exports through dynamo unless told otherwise; the committed models come from the older exporter.
-    newer = 'dynamo' in inspect.signature(torch.onnx.export).parameters
-    try:
-        torch.onnx.export(model, torch.rand(1, 1, SIZE, SIZE), onnx_path, opset_version=13,
-                          input_names=['image'], output_names=['embedding'],
-                          dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
-                          **({'dynamo': False} if newer else {}))
-    except Exception as e:  # noqa: BLE001 - the checkpoint is saved; --export-only can write the ONNX elsewhere
-        print(f'ONNX export failed ({e}); export the checkpoint with --export-only', flush=True)
+    export(model, onnx_path)
     report = {
         'name': args.name, 'parameters': params, 'steps': prior + step, 'continued_from': args.init or None, 'minutes': round((time.time() - t0) / 60, 1),
         'batch': args.batch, 'width': args.width, 'lr': args.lr, 'tau': args.tau, 'proxy_weight': args.proxy_weight, 'input_size': SIZE, 'seed': args.seed, 'threads': args.threads,

@@ -27,7 +27,6 @@ Usage: nice -n 19 /usr/bin/python3 models/train/train_concepts.py --data var/log
          (the ONNX of a run's weights, written with this torch's exporter; a GPU run leaves both files)
 """
 import argparse
-import inspect
 import json
 import math
 import os
@@ -147,25 +146,6 @@ def validate(model, views, v):
     return copy_r10, sum(hits) / max(1, len(hits)), sum(aps) / max(1, len(aps))
 
 
-def export(model, path):
-    """ONNX as v1 and v2 were written (opset 13, batch axis free), also from a newer torch, whose default
-    exporter is another one."""
-    model = model.cpu().eval()
-    newer = 'dynamo' in inspect.signature(torch.onnx.export).parameters
-    try:
-        torch.onnx.export(model, torch.rand(1, 1, train.SIZE, train.SIZE), path, opset_version=13,
-                          input_names=['image'], output_names=['embedding'],
-                          dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
-                          **({'dynamo': False} if newer else {}))
-    except Exception as e:  # a torch without the older exporter: its own, still with the batch axis free
-        if not newer:
-            raise
-        print(f'older ONNX exporter failed ({e}); using the newer one', flush=True)
-        torch.onnx.export(model, (torch.rand(1, 1, train.SIZE, train.SIZE),), path, input_names=['image'],
-                          output_names=['embedding'], dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
-                          dynamo=True)
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--data', default='var/logo-train')
@@ -203,7 +183,7 @@ def main():
             model.load_state_dict({k: torch.from_numpy(x) for k, x in np.load(args.export).items()})
         else:
             model.load_state_dict(torch.load(args.export, map_location='cpu')['model'])
-        export(model, os.path.join(args.out, f'{args.name}.onnx'))
+        train.export(model, os.path.join(args.out, f'{args.name}.onnx'))
         print(f'wrote {os.path.join(args.out, args.name + ".onnx")}', flush=True)
         return
     dev = torch.device(args.device)
@@ -379,7 +359,7 @@ def main():
     }
     json.dump(report, open(os.path.join(args.out, f'{args.name}.train.json'), 'w'), indent=2)
     onnx_path = os.path.join(args.out, f'{args.name}.onnx')
-    export(model, onnx_path)
+    train.export(model, onnx_path)
     print(f'wrote {onnx_path}', flush=True)
 
 
