@@ -31,7 +31,7 @@ export class LogoImage {
     if (!g) {
       // The CNN and HOG read different sizes: the logo is found once for both.
       this.cut ??= logoCut(this.decoded);
-      g = normaliseLogo(this.decoded, size, this.cut);
+      g = Promise.resolve(normaliseLogo(this.decoded, size, this.cut));
       this.grey.set(size, g);
     }
     return g;

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { enlargeLonger } from './enlarge.ts';
 import { formatName, ImageError, type ImageFormat, openImage } from './imageInput.ts';
 import { shrinkLonger } from './resize.ts';
 
@@ -161,14 +162,14 @@ export function logoCut(d: Decoded): LogoCut {
  * The embedders' input: trimmed to the logo (its caption left out, mainBand), centred on a square of
  * the border colour, `size` pixels a side, grey in 0..1. `cut`: logoCut(d), when the caller has it.
  */
-export async function normaliseLogo(d: Decoded, size = LOGO_SIZE, cut = logoCut(d)): Promise<Float32Array> {
+export function normaliseLogo(d: Decoded, size = LOGO_SIZE, cut = logoCut(d)): Float32Array {
   // sharp's `contain` resizes by the longer side's factor and centres the result at ((size - w) >> 1,
-  // (size - h) >> 1); resizing the longer side to `size` is that factor, so the pixels are the same. A
-  // shrink is done in JavaScript with libvips's arithmetic (resize.ts): each sharp call costs about 1.5 ms
-  // of CPU however small its image. test/logos/normalise.test.ts holds both to the sharp calls they replace.
-  const small = shrinkLonger(cut.grey, cut.width, cut.height, size) ?? (await enlarge(cut, size));
-  if (small.width > size || small.height > size || Math.max(small.width, small.height) !== size)
-    throw new Error(`normalised to ${small.width}×${small.height}, not ${size} on its longer side`);
+  // (size - h) >> 1); resizing the longer side to `size` is that factor, so the pixels are the same. Both
+  // ways are done in JavaScript with libvips's arithmetic (resize.ts, enlarge.ts): each sharp call costs about
+  // 1.5 ms of CPU however small its image. test/logos/normalise.test.ts holds both to the sharp calls they replace.
+  const small = shrinkLonger(cut.grey, cut.width, cut.height, size) ?? enlargeLonger(cut.grey, cut.width, cut.height, size);
+  if (!small || small.width > size || small.height > size || Math.max(small.width, small.height) !== size)
+    throw new Error(`normalised to ${small?.width}×${small?.height}, not ${size} on its longer side`);
   const out = new Float32Array(size * size).fill(cut.bg / 255);
   const left = (size - small.width) >> 1;
   const top = (size - small.height) >> 1;
@@ -177,15 +178,6 @@ export async function normaliseLogo(d: Decoded, size = LOGO_SIZE, cut = logoCut(
     for (let x = 0; x < small.width; x++) out[row + x] = small.data[y * small.width + x] / 255;
   }
   return out;
-}
-
-/** A cut smaller than `size` on its longer side, enlarged by sharp (libvips's affine, bicubic). */
-async function enlarge(cut: LogoCut, size: number): Promise<{ data: Uint8Array; width: number; height: number }> {
-  const { data, info } = await sharp(cut.grey, { raw: { width: cut.width, height: cut.height, channels: 1 } })
-    .resize(cut.width >= cut.height ? { width: size, kernel: 'cubic' } : { height: size, kernel: 'cubic' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: firstChannel(data, info.channels), width: info.width, height: info.height };
 }
 
 /** Each pixel's channel spread (max − min of red, green and blue). */

@@ -5,7 +5,7 @@
 // factor (shrinkv, then shrinkh: (sum + n/2) × ⌊2³² / 256n⌋ >> 24), then the rest by 12-bit fixed-point
 // masks (reducev, then reduceh), 65 sub-pixel positions of each, the sample positions stepped as libvips
 // steps them (restarted at each 128-pixel tile of the output). Enlarging (libvips's affine with a bicubic
-// interpolator) is left to sharp. test/logos/normalise.test.ts holds this to sharp on images of every shape.
+// interpolator) is enlarge.ts. test/logos/normalise.test.ts holds this to sharp on images of every shape.
 
 const SCALE = 64; // VIPS_TRANSFORM_SCALE
 const ISCALE = 4096; // VIPS_INTERPOLATE_SCALE
@@ -49,7 +49,7 @@ function masks(n: number, shrink: number): Int16Array[] {
   }
   return out;
 }
-interface Grey {
+export interface Grey {
   data: Uint8Array;
   width: number;
   height: number;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
+import { enlargeLonger } from '../../src/logos/enlarge.ts';
 import { type Decoded, decodeLogo, mainBand, normaliseLogo, trimBox } from '../../src/logos/image.ts';
 import { planModels, readManifest } from '../../src/logos/models.ts';
 import { shrinkLonger } from '../../src/logos/resize.ts';
@@ -61,7 +62,7 @@ describe('logo normalisation', function () {
     const { primary, fallback } = planModels(readManifest().default);
     const models = [await loadEmbedder(primary), await loadEmbedder(fallback)];
     for (const img of [whole, ...regions.map((r) => r.image)]) {
-      for (const size of [64, 96, 128]) expect(await normaliseLogo(img.decoded, size)).to.deep.equal(await asBefore(img.decoded, size));
+      for (const size of [64, 96, 128]) expect(normaliseLogo(img.decoded, size)).to.deep.equal(await asBefore(img.decoded, size));
       const before = new Before(img.bytes, img.decoded, img.crop);
       for (const m of models) expect(await m.embed(img), m.name).to.deep.equal(await m.embed(before));
     }
@@ -100,19 +101,13 @@ describe('logo normalisation', function () {
       const top = (h - bh) >> 1;
       for (let y = top; y < top + bh; y++) for (let x = left; x < left + bw; x++) grey[y * w + x] = (x * 7 + y * 13 + bg + 90) % 256;
       const d: Decoded = { grey, width: w, height: h, source: { width: w, height: h, format: 'png' } };
-      for (const size of [64, 96, 128])
-        expect(await normaliseLogo(d, size), `${w}×${h}, ink ${bw}×${bh}`).to.deep.equal(await asBefore(d, size));
+      for (const size of [64, 96, 128]) expect(normaliseLogo(d, size), `${w}×${h}, ink ${bw}×${bh}`).to.deep.equal(await asBefore(d, size));
     }
   });
 
   it('shrinks an image as sharp does, pixel for pixel, whatever its shape and factor', async () => {
     // Every path of libvips's shrink: whole-number box averages down and across or neither, fixed-point masks,
     // output tiles restarted past 128 px, one-pixel sides; the content noisy so that any difference shows.
-    let seed = 12345;
-    const next = () => {
-      seed = (seed * 48271) % 2147483647;
-      return seed;
-    };
     const shapes = [
       [640, 480],
       [512, 97],
@@ -128,22 +123,74 @@ describe('logo normalisation', function () {
       [500, 500],
     ];
     for (const [w, h] of shapes) {
-      const grey = Buffer.alloc(w * h);
-      for (let i = 0; i < grey.length; i++) grey[i] = next() % 3 ? ((i % w) + ((i / w) | 0) * 2) & 255 : next() & 255;
+      const grey = noisy(w, h);
       for (const size of [64, 96, 128, 224]) {
         if (Math.max(w, h) < size) continue;
-        const ours = shrinkLonger(grey, w, h, size)!;
-        const { data, info } = await sharp(grey, { raw: { width: w, height: h, channels: 1 } })
-          .resize(w >= h ? { width: size, kernel: 'cubic' } : { height: size, kernel: 'cubic' })
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-        expect([ours.width, ours.height], `${w}×${h} to ${size}`).to.deep.equal([info.width, info.height]);
-        const theirs = Buffer.alloc(info.width * info.height);
-        for (let i = 0; i < theirs.length; i++) theirs[i] = data[i * info.channels];
-        expect(Buffer.from(ours.data).equals(theirs), `${w}×${h} to ${size}`).to.equal(true);
+        expectSharp(shrinkLonger(grey, w, h, size), await bySharp(grey, w, h, size), `${w}×${h} to ${size}`);
       }
     }
-    // Enlarging is left to sharp.
     expect(shrinkLonger(Buffer.alloc(50 * 40), 50, 40, 64)).to.equal(null);
   });
+
+  it('enlarges an image as sharp does, pixel for pixel, whatever its shape and factor', async () => {
+    // libvips's affine with the bicubic interpolator: one-pixel sides, factors just over 1 and many times over,
+    // whole-number factors, sides over 128 px (the output made in strips, not tiles), odd and even sides.
+    const shapes = [
+      [1, 1],
+      [1, 40],
+      [50, 1],
+      [2, 3],
+      [7, 5],
+      [32, 32],
+      [63, 20],
+      [20, 63],
+      [48, 31],
+      [95, 94],
+      [127, 60],
+      [33, 127],
+      [150, 70],
+      [199, 223],
+    ];
+    for (const [w, h] of shapes) {
+      const grey = noisy(w, h);
+      for (const size of [64, 96, 128, 224]) {
+        if (Math.max(w, h) >= size) continue;
+        expectSharp(enlargeLonger(grey, w, h, size), await bySharp(grey, w, h, size), `${w}×${h} to ${size}`);
+      }
+    }
+    expect(enlargeLonger(Buffer.alloc(64 * 10), 64, 10, 64)).to.equal(null);
+  });
 });
+
+let seed = 12345;
+/** Gradients with every third pixel random, so that any difference in the arithmetic shows. */
+function noisy(w: number, h: number): Buffer {
+  const next = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed;
+  };
+  const grey = Buffer.alloc(w * h);
+  for (let i = 0; i < grey.length; i++) grey[i] = next() % 3 ? ((i % w) + ((i / w) | 0) * 2) & 255 : next() & 255;
+  return grey;
+}
+
+/** sharp's resize of the longer side to `size`, kernel cubic, one channel. */
+async function bySharp(grey: Buffer, w: number, h: number, size: number): Promise<{ data: Buffer; width: number; height: number }> {
+  const { data, info } = await sharp(grey, { raw: { width: w, height: h, channels: 1 } })
+    .resize(w >= h ? { width: size, kernel: 'cubic' } : { height: size, kernel: 'cubic' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const out = Buffer.alloc(info.width * info.height);
+  for (let i = 0; i < out.length; i++) out[i] = data[i * info.channels];
+  return { data: out, width: info.width, height: info.height };
+}
+
+function expectSharp(
+  ours: { data: Uint8Array; width: number; height: number } | null,
+  theirs: { data: Buffer; width: number; height: number },
+  what: string,
+) {
+  expect(ours, what).to.not.equal(null);
+  expect([ours!.width, ours!.height], what).to.deep.equal([theirs.width, theirs.height]);
+  expect(Buffer.from(ours!.data).equals(theirs.data), what).to.equal(true);
+}

@@ -64,7 +64,7 @@ describe('ML sidecar', function () {
     const a = await place(200, 120, 10, 30);
     const b = await place(120, 300, 35, 200);
     expect(trimBox(a)).to.include({ width: trimBox(b).width, height: trimBox(b).height });
-    const [na, nb] = [await normaliseLogo(a, 64), await normaliseLogo(b, 64)];
+    const [na, nb] = [normaliseLogo(a, 64), normaliseLogo(b, 64)];
     let diff = 0;
     for (let i = 0; i < na.length; i++) diff = Math.max(diff, Math.abs(na[i] - nb[i]));
     expect(diff).to.be.lessThan(0.02);
