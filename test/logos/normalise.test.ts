@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
 import { enlargeLonger } from '../../src/logos/enlarge.ts';
-import { type Decoded, decodeLogo, mainBand, normaliseLogo, trimBox } from '../../src/logos/image.ts';
+import { type Decoded, decodeLogo, greyOfColour, mainBand, normaliseLogo, trimBox } from '../../src/logos/image.ts';
 import { planModels, readManifest } from '../../src/logos/models.ts';
 import { shrinkLonger } from '../../src/logos/resize.ts';
 import { inkedIcon } from '../helpers/inkedIcon.ts';
@@ -81,6 +81,31 @@ describe('logo normalisation', function () {
     // Decoded at 512 of 640. The red block: its channels 192 apart (less what JPEG blurs); the off-white page: little.
     expect(at(264, 352)).to.be.above(150);
     expect(at(5, 5)).to.be.below(20);
+  });
+
+  it('decodes the grey libvips gives for any colour, alone or beside others, opaque or over transparency', async () => {
+    // Random colours next to each other, a quarter of them translucent (flattened onto white first), in a PNG
+    // over 512 px (so it is resized as it is decoded too): the colour decode's grey is the grey-only decode's.
+    const [w, h] = [700, 300];
+    const rgba = Buffer.alloc(w * h * 4);
+    for (let i = 0; i < rgba.length; i++) rgba[i] = (i & 3) === 3 && next() % 4 ? 255 : next() & 255;
+    const bytes = await sharp(rgba, { raw: { width: w, height: h, channels: 4 } })
+      .png()
+      .toBuffer();
+    const colour = await decodeLogo(bytes, { colour: true });
+    expect(colour.grey.equals((await decodeLogo(bytes)).grey)).to.equal(true);
+    // And pixel by pixel: every colour of an image that holds 65,536 of them, against sharp's own conversion.
+    const rgb = Buffer.alloc(256 * 256 * 3);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = next() & 255;
+    const bySharp = await sharp(rgb, { raw: { width: 256, height: 256, channels: 3 } })
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer();
+    const table = await greyOfColour();
+    for (let p = 0; p < 256 * 256; p++) {
+      const looked = table[(rgb[p * 3] << 16) | (rgb[p * 3 + 1] << 8) | rgb[p * 3 + 2]];
+      if (looked !== bySharp[p * (bySharp.length / (256 * 256))]) expect.fail(`pixel ${p}: ${looked}, sharp ${bySharp[p]}`);
+    }
   });
 
   it('gives the pixels it gave before for wide, tall, thin, tiny and enlarged logos on any border grey', async () => {
@@ -163,12 +188,14 @@ describe('logo normalisation', function () {
 });
 
 let seed = 12345;
+/** A pseudo-random number (Park-Miller), the same every run. */
+function next(): number {
+  seed = (seed * 48271) % 2147483647;
+  return seed;
+}
+
 /** Gradients with every third pixel random, so that any difference in the arithmetic shows. */
 function noisy(w: number, h: number): Buffer {
-  const next = () => {
-    seed = (seed * 48271) % 2147483647;
-    return seed;
-  };
   const grey = Buffer.alloc(w * h);
   for (let i = 0; i < grey.length; i++) grey[i] = next() % 3 ? ((i % w) + ((i / w) | 0) * 2) & 255 : next() & 255;
   return grey;
