@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
-import { decodeLogo, sharpForEmbedding } from '../../src/logos/image.ts';
+import { decodeLogo, greyOfColour, sharpForEmbedding } from '../../src/logos/image.ts';
 import { ImageError } from '../../src/logos/imageInput.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
 import { ocrInput } from './ocrInput.ts';
@@ -68,6 +68,8 @@ try {
     reason = (err as Error).message;
     main = hogEmbedder;
   }
+  // Made now rather than by the first search, which would wait for it (image.ts).
+  await greyOfColour();
   const loaded: Loaded = {
     model: main.name,
     dimensions: main.dimensions,
