@@ -344,14 +344,19 @@ function gridOf(d: { width: number; height: number }): Grid | null {
 
 /** The mean of one byte a pixel (`width` pixels a row) over each cell of the grid. */
 function cellMeans(px: Buffer, width: number, { f, gw, gh }: Grid): Float32Array {
-  const cell = new Float32Array(gw * gh);
+  // Whole sums first (exact, as the float sums they replace were: below 2^24), a cell's f pixels of a row at a time.
+  const sum = new Int32Array(gw * gh);
   for (let y = 0; y < gh * f; y++) {
-    const row = y * width;
     const crow = ((y / f) | 0) * gw;
-    for (let x = 0; x < gw * f; x++) cell[crow + ((x / f) | 0)] += px[row + x];
+    for (let cx = 0, p = y * width; cx < gw; cx++) {
+      let s = 0;
+      for (const end = p + f; p < end; p++) s += px[p];
+      sum[crow + cx] += s;
+    }
   }
+  const cell = new Float32Array(gw * gh);
   const area = f * f;
-  for (let i = 0; i < cell.length; i++) cell[i] /= area;
+  for (let i = 0; i < cell.length; i++) cell[i] = sum[i] / area;
   return cell;
 }
 
