@@ -161,7 +161,7 @@ if (parts.has('scale')) {
   console.log(
     `\n  issue 22, model ${s.model}: image search end to end by kind of upload (HTTP, kinds interleaved; ` +
       `load ${k.load.map((x) => x.toFixed(1)).join(' -> ')}); ` +
-      'ms, target p95 <= 80 with regions:',
+      'ms, target p95 <= 80 with regions; img_cnt 50, the API default, end to end and in the DB parts:',
   );
   console.log(
     '| upload | regions searched (mean / max) | end to end p50 / p95 / p99 (n) | in the logo service p50 / p95 | sidecar p50 / p95 | ' +

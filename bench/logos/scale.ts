@@ -33,6 +33,13 @@ import { type EmbedCost, embedCost, pct, timeKinds, uploadsByKind } from './scal
 // a sequential scan; a trigram LIKE over the OCR text), and indexing throughput with the real
 // workers and sidecar on this machine's cores.
 
+/**
+ * The results an image search asks for: the API's default img_cnt, which the end-to-end searches send and the
+ * breakdown's database queries ask for too (with re-ranking, twice as many candidates are read), so that the
+ * parts add up to what the end-to-end figure holds.
+ */
+const IMG_CNT = 50;
+
 export interface ScaleReport {
   vectors: number;
   loadS: number;
@@ -235,6 +242,7 @@ export async function evaluateScale(
       bytes[0] === 0xff ? 'q.jpg' : 'q.png',
     );
     form.append('similarity_level', 'low');
+    form.append('img_cnt', String(IMG_CNT));
     const s = performance.now();
     const res = await fetch(`${base}/v1/logo-search/image/`, { method: 'POST', body: form, headers: { 'X-API-Key': account.key } });
     if (res.status !== 200) throw new Error(`image search answered ${res.status}: ${await res.text()}`);
@@ -251,7 +259,13 @@ export async function evaluateScale(
   // Issue 22: uploads whose logo sits among other things (1-4 regions searched each) beside clean logos.
   const byKind = await uploadsByKind(test, Math.min(opts.queries, 100));
   const images = { sidecar: new SidecarClient(sidecar.url), repo, fetch: { timeoutMs: 5000 }, uploadDir: storeDir };
-  const kinds = await timeKinds(byKind, imageSearchTimed, images, { rounds: opts.queries, parts: Math.min(opts.queries, 100), k: 10 }, log);
+  const kinds = await timeKinds(
+    byKind,
+    imageSearchTimed,
+    images,
+    { rounds: opts.queries, parts: Math.min(opts.queries, 100), k: IMG_CNT },
+    log,
+  );
   const embedding = await embedCost(byKind, model, hogModel, spec.name, opts.embedImages ?? 200, log);
 
   // The database part alone: HNSW beside exact nearest neighbours (sequential scan), and HNSW's recall against exact.
