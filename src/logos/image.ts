@@ -45,6 +45,7 @@ export interface Decoded {
  */
 export async function decodeLogo(buf: Buffer, opts: { colour?: boolean } = {}): Promise<Decoded> {
   const img = await openImage(buf);
+  const table = opts.colour ? await greyOfColour() : undefined;
   try {
     const pipe = img
       .pipeline()
@@ -54,8 +55,8 @@ export async function decodeLogo(buf: Buffer, opts: { colour?: boolean } = {}): 
     const source = { width: img.width, height: img.height, format: img.format };
     const { data, info } = await (opts.colour ? pipe : pipe.toColourspace('b-w')).raw().toBuffer({ resolveWithObject: true });
     const { width, height, channels } = info;
-    if (!opts.colour || channels < 3) return { grey: firstChannel(data, channels), width, height, source };
-    return { ...greyAndChroma(data, channels, await greyOfColour()), width, height, source };
+    if (!table || channels < 3) return { grey: firstChannel(data, channels), width, height, source };
+    return { ...greyAndChroma(data, channels, table), width, height, source };
   } catch {
     throw new ImageError('image_corrupt', `the ${formatName(img.format)} file is corrupt or truncated: it cannot be decoded`);
   }
@@ -201,6 +202,10 @@ export function greyOfColour(): Promise<Uint8Array> {
       .toBuffer({ resolveWithObject: true });
     return firstChannel(data, info.channels);
   })();
+  // A table that could not be made is made again next time, not kept as a failure.
+  greyTable.catch(() => {
+    greyTable = undefined;
+  });
   return greyTable;
 }
 
