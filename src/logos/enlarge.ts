@@ -1,4 +1,4 @@
-import type { Grey } from './resize.ts';
+import { type Grey, ISCALE, SCALE, subpixel } from './resize.ts';
 
 // Enlarging a grey image as sharp's resize does (libvips 8.18's vips_resize: vips_affine with the bicubic
 // interpolator), in JavaScript, for the same reason resize.ts shrinks in JavaScript: each sharp call costs
@@ -9,9 +9,6 @@ import type { Grey } from './resize.ts';
 // adding ia (the output is made in strips the image's width, so every row starts at column 0); edges
 // extended by copying; Catmull-Rom coefficients in 12-bit fixed point at 65 sub-pixel positions, each row
 // of four rounded before the column of four. test/logos/normalise.test.ts holds this to sharp.
-
-const SCALE = 64; // VIPS_TRANSFORM_SCALE
-const ISCALE = 4096; // VIPS_INTERPOLATE_SCALE
 
 /** vips_bicubic_matrixi: calculate_coefficients_catmull at each position, truncated to ints. */
 const COEFFICIENTS: Int32Array[] = Array.from({ length: SCALE + 1 }, (_, t) => {
@@ -24,8 +21,6 @@ const COEFFICIENTS: Int32Array[] = Array.from({ length: SCALE + 1 }, (_, t) => {
   return Int32Array.from([c0, cr1 - c0 + cr4, x - c3 - cr4, c3], (c) => Math.trunc(c * ISCALE));
 });
 
-/** The coefficients for a position in the bordered input, as vips_interpolate_bicubic_interpolate picks them. */
-const coefficientsAt = (p: number) => COEFFICIENTS[((Math.trunc(p * SCALE * 2) & (SCALE * 2 - 1)) + 1) >> 1];
 /** unsigned_fixed_round: 12-bit fixed point back to an integer, halves up. */
 const round12 = (v: number) => (v + ISCALE / 2) >> 12;
 
@@ -46,7 +41,7 @@ export function enlargeLonger(data: Uint8Array, width: number, height: number, s
   const across: Int32Array[] = [];
   for (let x = 0, p = 1.5; x < outW; x++, p += inverse) {
     first[x] = Math.trunc(p) - 3;
-    across.push(coefficientsAt(p));
+    across.push(COEFFICIENTS[subpixel(p)]);
   }
   // Every input row filtered across once (the rows of four are rounded before the column is combined).
   const rows = new Int32Array(height * outW);
@@ -63,7 +58,7 @@ export function enlargeLonger(data: Uint8Array, width: number, height: number, s
   const out = new Uint8Array(outW * outH);
   for (let y = 0; y < outH; y++) {
     const p = inverse * y + 0.5 + 1; // as the affine adds them: the displacement, then the border
-    const c = coefficientsAt(p);
+    const c = COEFFICIENTS[subpixel(p)];
     const f = Math.trunc(p) - 3;
     const r = [0, 1, 2, 3].map((i) => Math.min(height - 1, Math.max(0, f + i)) * outW);
     for (let x = 0; x < outW; x++) {

@@ -7,8 +7,13 @@
 // steps them (restarted at each 128-pixel tile of the output). Enlarging (libvips's affine with a bicubic
 // interpolator) is enlarge.ts. test/logos/normalise.test.ts holds this to sharp on images of every shape.
 
-const SCALE = 64; // VIPS_TRANSFORM_SCALE
-const ISCALE = 4096; // VIPS_INTERPOLATE_SCALE
+export const SCALE = 64; // VIPS_TRANSFORM_SCALE
+export const ISCALE = 4096; // VIPS_INTERPOLATE_SCALE
+/**
+ * Which of the SCALE + 1 sub-pixel tables a sample position takes, as libvips picks it (reduce and the bicubic
+ * interpolator alike): its fraction rounded to the nearest 1/SCALE.
+ */
+export const subpixel = (p: number) => ((Math.trunc(p * SCALE * 2) & (SCALE * 2 - 1)) + 1) >> 1;
 // libvips makes its output in regions, and reducev and reduceh step their sample positions from each region's
 // first row or column, so where regions start decides the last bits of those positions. The output is made in
 // 128 × 128 tiles when a shrinkv is in the pipeline (its SMALLTILE hint wins), else in strips of 16 rows across;
@@ -132,7 +137,7 @@ function reducev(input: Grey, vshrink: number, rows: number): Grey {
   for (let y = 0; y < height; y++) {
     if (y % rows === 0) Y = (y + 0.5) * residual - 0.5 - voffset;
     const py = Math.trunc(Y);
-    const k = ms[((Math.trunc(Y * SCALE * 2) & (SCALE * 2 - 1)) + 1) >> 1];
+    const k = ms[subpixel(Y)];
     acc.fill(2048);
     for (let i = 0; i < n; i++) {
       const c = k[i];
@@ -162,7 +167,7 @@ function reduceh(input: Grey, hshrink: number, columns: number): Grey {
   for (let x = 0; x < width; x++) {
     if (x % columns === 0) X = (x + 0.5) * residual - 0.5 - hoffset;
     first[x] = Math.trunc(X) - pad;
-    mask.push(ms[((Math.trunc(X * SCALE * 2) & (SCALE * 2 - 1)) + 1) >> 1]);
+    mask.push(ms[subpixel(X)]);
     X += residual;
   }
   const out = new Uint8Array(width * im.height);
