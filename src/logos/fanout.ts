@@ -79,8 +79,10 @@ export async function nearestLogos(
   const { model } = await deps.sidecar.models();
   const rr = model.rerank;
   const cs = opts.likeness === 'concept' ? model.concept : undefined;
-  const e = await deps.sidecar.embed(bytes, Boolean(rr || cs), opts.regions ?? true);
-  const crops = e.regions ?? [];
+  const hog = Boolean(rr || cs);
+  // With regions, the whole image's query is under way while the sidecar embeds the regions.
+  const parts = opts.regions === false ? null : deps.sidecar.embedInParts(bytes, hog);
+  const e = parts ? await parts.image : await deps.sidecar.embed(bytes, hog);
   // The served model's own vectors with HOG's beside them: scored by the concept score when asked, else re-ranked.
   const withHog = e.model === model.model && Boolean(e.fallback_vector);
   const concept = cs && withHog ? cs : undefined;
@@ -97,15 +99,15 @@ export async function nearestLogos(
     const rerank = reranked && hog ? { model: rr!.model, vector: hog, weight: rr!.weight, candidates: rr!.candidates } : undefined;
     return deps.repo.nearest(e.model, v, k, rerank, filter);
   };
-  const [thresholds, whole, ...parts] = await Promise.all([
-    concept ? concept.thresholds : deps.sidecar.thresholds(e.model),
-    near(e.vector, e.fallback_vector),
-    ...crops.map((c) => near(c.vector, c.fallback_vector)),
-  ]);
+  const first = Promise.all([concept ? concept.thresholds : deps.sidecar.thresholds(e.model), near(e.vector, e.fallback_vector)]);
+  // Awaited below: should the regions fail meanwhile, theirs is the failure reported.
+  first.catch(() => undefined);
+  const crops = parts ? await parts.regions : [];
+  const [[thresholds, whole], found] = await Promise.all([first, Promise.all(crops.map((c) => near(c.vector, c.fallback_vector)))]);
   // A blended score is the blend's: the response names both models.
   const name = concept ? `${e.model}+${concept.model}` : reranked ? `${e.model}+${rr!.model}` : e.model;
   const likeness = concept ? 'concept' : 'copy';
-  return { ok: true, model: name, likeness, thresholds, hits: parts.length ? mergeHits(whole, parts, k) : whole };
+  return { ok: true, model: name, likeness, thresholds, hits: found.length ? mergeHits(whole, found, k) : whole };
 }
 
 /** The k marks nearest over the whole image's hits and each crop's, each with its merged similarity (mergeScores). */

@@ -134,12 +134,17 @@ export class LogoRepository {
     const pool = rerank ? Math.min(1000, n * Math.max(1, rerank.candidates)) : n;
     const cast = `halfvec(${dims})`;
     const q = `'${halfvec(vector)}'::${cast}`;
-    let second = 'null::float8';
+    // The blend is scored and cut to k in the statement, so only the k shown are joined to their marks.
+    let similarity = '1 - nn.distance';
     let join = '';
     if (rerank) {
       checkModel(rerank.model, rerank.vector.length);
+      const w = Number(rerank.weight);
+      if (!(w >= 0 && w <= 1)) throw new Error(`re-rank weight ${rerank.weight} is not within 0..1`);
       const c2 = `halfvec(${rerank.vector.length})`;
-      second = `1 - (r.embedding::${c2} <=> '${halfvec(rerank.vector)}'::${c2})`;
+      const second = `1 - (r.embedding::${c2} <=> '${halfvec(rerank.vector)}'::${c2})`;
+      // A logo without the second model's vector keeps its first score.
+      similarity = `case when r.embedding is null then 1 - nn.distance else ${1 - w}::float8 * (1 - nn.distance) + ${w}::float8 * (${second}) end`;
       join = `left join logo_vectors r on r.application_number = nn.application_number and r.model = '${rerank.model}'`;
     }
     const { only, bindings } = vectorsKept(filter);
@@ -147,19 +152,14 @@ export class LogoRepository {
     const query = `with nn as (
         select v.application_number, v.embedding::${cast} <=> ${q} as distance from logo_vectors v
         where v.model = '${model}'${only}
-        order by v.embedding::${cast} <=> ${q} limit ${pool})
-      select nn.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key,
-        1 - nn.distance as similarity, ${second} as second
-      from nn join logos l using (application_number) join trademarks t using (application_number) ${join}
-      order by nn.distance, nn.application_number`;
-    const rows = await this.scanned<Nearest & { second: number | null }>(settings, query, bindings);
-    const w = rerank?.weight ?? 0;
-    const scored = rows.map(({ second: s2, ...x }) => ({
-      ...x,
-      similarity: s2 === null ? Number(x.similarity) : (1 - w) * Number(x.similarity) + w * Number(s2),
-    }));
-    if (rerank) scored.sort((a, b) => b.similarity - a.similarity || (a.application_number < b.application_number ? -1 : 1));
-    return scored.slice(0, n);
+        order by v.embedding::${cast} <=> ${q} limit ${pool}),
+      top as (select nn.application_number, ${similarity} as similarity from nn ${join}
+        order by similarity desc, nn.application_number collate "C" limit ${n})
+      select top.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key, top.similarity
+      from top join logos l using (application_number) join trademarks t using (application_number)
+      order by top.similarity desc, top.application_number collate "C"`;
+    const rows = await this.scanned<Nearest>(settings, query, bindings);
+    return rows.map((x) => ({ ...x, similarity: Number(x.similarity) }));
   }
 
   /**

@@ -5,6 +5,13 @@ import type { ConceptScore, Rerank, Thresholds } from './models.ts';
 // image bytes in, JSON out. An image the sidecar cannot use comes back as the AppError of its code
 // (400); a sidecar that cannot be reached or is busy as 503 service_unavailable.
 
+export interface Region {
+  box: { left: number; top: number; width: number; height: number };
+  score: number;
+  vector: number[];
+  fallback_vector?: number[];
+}
+
 export interface Embedding {
   model: string;
   vector: number[];
@@ -12,12 +19,7 @@ export interface Embedding {
   fallback_vector?: number[];
   image: { width: number; height: number; format: string };
   /** With `regions`: the image's candidate logo regions (src/logos/regions.ts), best first; empty for a clean logo. */
-  regions?: {
-    box: { left: number; top: number; width: number; height: number };
-    score: number;
-    vector: number[];
-    fallback_vector?: number[];
-  }[];
+  regions?: Region[];
 }
 
 export interface OcrRead {
@@ -57,6 +59,41 @@ export class SidecarClient {
     return this.post(`/embed${q ? `?${q}` : ''}`, bytes);
   }
 
+  /**
+   * The image's embedding and its candidate logo regions' (as `embed` with `regions`), each as soon as the sidecar
+   * has it: the caller can search with the whole image while the regions are embedded. `regions` rejects
+   * whenever `image` does.
+   */
+  embedInParts(bytes: Buffer, withFallback = false): { image: Promise<Embedding>; regions: Promise<Region[]> } {
+    let image!: { resolve: (e: Embedding) => void; reject: (err: Error) => void };
+    const first = new Promise<Embedding>((resolve, reject) => {
+      image = { resolve, reject };
+    });
+    const regions = (async () => {
+      const res = await this.request(`/embed?${withFallback ? 'hog=1&' : ''}regions=1&stream=1`, bytes);
+      if (!res.ok) await this.json(res);
+      let text = '';
+      try {
+        for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
+          text += chunk;
+          for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
+            const line = JSON.parse(text.slice(0, nl)) as { image?: Embedding; regions?: Region[]; code?: string; error?: string };
+            text = text.slice(nl + 1);
+            if (line.image) image.resolve(line.image);
+            else if (line.regions) return line.regions;
+            else throw unavailable("the image service failed on the image's regions", { code: line.code, error: line.error });
+          }
+        }
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        throw unavailable("the image service's answer was cut short; try again shortly", { reason: (err as Error).message });
+      }
+      throw unavailable("the image service's answer was cut short; try again shortly", {});
+    })();
+    regions.catch((err: Error) => image.reject(err));
+    return { image: first, regions };
+  }
+
   /** Embedding (with the fallback's, for re-ranking) and OCR of one image (logo indexing). */
   analyse(bytes: Buffer): Promise<Embedding & { ocr: OcrRead }> {
     return this.post('/analyse?hog=1', bytes);
@@ -80,34 +117,38 @@ export class SidecarClient {
   }
 
   private async get<T>(path: string): Promise<T> {
-    return this.call<T>(path, { method: 'GET' });
+    return this.json<T>(await this.fetch(path, { method: 'GET' }));
   }
 
   private async post<T>(path: string, bytes: Buffer): Promise<T> {
-    return this.call<T>(path, {
+    return this.json<T>(await this.request(path, bytes));
+  }
+
+  private request(path: string, bytes: Buffer): Promise<Response> {
+    return this.fetch(path, {
       method: 'POST',
       body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) as unknown as BodyInit,
       headers: { 'Content-Type': 'application/octet-stream' },
     });
   }
 
-  private async call<T>(path: string, init: RequestInit): Promise<T> {
-    let res: Response;
+  private async fetch(path: string, init: RequestInit): Promise<Response> {
     try {
-      res = await fetch(`${this.url}${path}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+      return await fetch(`${this.url}${path}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (err) {
-      throw new AppError('service_unavailable', 'the image service is not available; try again shortly', {
-        reason: (err as Error).message,
-      });
+      throw unavailable('the image service is not available; try again shortly', { reason: (err as Error).message });
     }
+  }
+
+  /** The answer's JSON; an answer other than 200 is the image's own fault (400 with its code, 413), else the service's. */
+  private async json<T>(res: Response): Promise<T> {
     const body = (await res.json().catch(() => ({}))) as { code?: string; error?: string };
     if (res.ok) return body as T;
     if (res.status === 400 && body.code && IMAGE_CODES.has(body.code as ErrorCode))
       throw new AppError(body.code as ErrorCode, body.error ?? 'unusable image');
     if (res.status === 413) throw new AppError('payload_too_large', body.error ?? 'the image is too large');
-    throw new AppError('service_unavailable', 'the image service could not process the image; try again shortly', {
-      status: res.status,
-      code: body.code,
-    });
+    throw unavailable('the image service could not process the image; try again shortly', { status: res.status, code: body.code });
   }
 }
+
+const unavailable = (message: string, details: Record<string, unknown>) => new AppError('service_unavailable', message, details);

@@ -10,7 +10,7 @@ import { findClip } from '../../src/logos/models.ts';
 import { type Box, findRegions, MAX_REGIONS, mergeScores, REGION_PENALTY } from '../../src/logos/regions.ts';
 import type { Nearest } from '../../src/logos/repository.ts';
 import { inkedIcon } from '../helpers/inkedIcon.ts';
-import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
+import { addLogos, blob, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
 
 // Finding the logo in an upload (src/logos/regions.ts): a logo on a larger page among other drawing and
 // a line of words is found by its region where the whole image alone finds something else; a clean logo
@@ -104,6 +104,42 @@ describe('finding the logo in an upload', function () {
     // The whole page and its best few regions: more than one embedding, never more than 1 + MAX_REGIONS.
     const spent = (await health(t)).embedded - before;
     expect(spent).to.be.within(2, 1 + MAX_REGIONS);
+  });
+
+  it("streams the image's embedding before its regions', the same as in one answer, and a page's regions before the next image", async () => {
+    const [query, other] = [await page('docker'), await drawLogo({ slug: 'github' })];
+    const post = (q: string, body: Buffer) => fetch(`${t.sidecar.url}/embed?${q}`, { method: 'POST', body: blob(body) });
+    const whole = await (await post('hog=1&regions=1', query)).json();
+    // The shared sidecar has one thread: the page's regions wait for it, and go ahead of an image sent meanwhile.
+    const order: string[] = [];
+    const streamed = post('hog=1&regions=1&stream=1', query).then(async (res) => {
+      expect(res.headers.get('content-type')).to.equal('application/x-ndjson');
+      const lines: string[] = [];
+      let text = '';
+      for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
+        text += chunk;
+        for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
+          lines.push(text.slice(0, nl));
+          order.push(lines.length === 1 ? 'page image' : 'page regions');
+          text = text.slice(nl + 1);
+        }
+      }
+      expect(text).to.equal('');
+      return lines.map((l) => JSON.parse(l));
+    });
+    const next = post('hog=1', other).then(() => order.push('next image'));
+    const [[image, rest]] = await Promise.all([streamed, next]);
+    expect(order).to.deep.equal(['page image', 'page regions', 'next image']);
+    const { regions, ms: _, ...one } = whole;
+    expect(image.image).to.deep.equal(one);
+    expect(image.image.fallback_vector).to.have.length(900);
+    expect(rest.regions).to.have.length.within(1, MAX_REGIONS);
+    expect(rest.regions).to.deep.equal(regions);
+    expect(rest.ms).to.be.a('number');
+    // An unusable image is refused before anything is streamed.
+    const bad = await post('regions=1&stream=1', Buffer.from('plain words'));
+    expect(bad.status).to.equal(400);
+    expect((await bad.json()).code).to.equal('not_an_image');
   });
 
   it('leaves the line of words out of the regions it searches', async () => {

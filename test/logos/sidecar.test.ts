@@ -1,6 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { AppError } from '../../src/errors.ts';
 import { decodeLogo, normaliseLogo, trimBox } from '../../src/logos/image.ts';
+import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { blob, drawLogo, sharedSidecar } from '../helpers/logos.ts';
 
 // The ML sidecar's HTTP surface and its image normalisation.
@@ -73,5 +77,45 @@ describe('ML sidecar', function () {
       .png()
       .toBuffer();
     expect((await decodeLogo(transparent)).grey[0]).to.equal(255);
+  });
+
+  it("gives a streamed answer's image to the caller and fails its regions clearly when they fail or the answer is cut short", async () => {
+    // A server answering as the sidecar does when its regions fail after the image was sent, or when it goes away.
+    const image = { model: 'm', dimensions: 2, vector: [0.6, 0.8], image: { width: 9, height: 9, format: 'png' } };
+    let asked = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+      const first = ++asked === 1;
+      res.write(`${JSON.stringify({ image })}\n`, () => {
+        if (first) res.end(`${JSON.stringify({ code: 'internal', error: 'regions failed' })}\n`);
+        else res.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new SidecarClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      for (const end of ['an error line', 'cut short']) {
+        const parts = client.embedInParts(Buffer.from('img'), true);
+        expect(await parts.image, end).to.deep.equal(image);
+        const err = await parts.regions.then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err, end).to.be.instanceOf(AppError);
+        expect((err as AppError).code, end).to.equal('service_unavailable');
+      }
+      // Refused before anything was streamed: the image's own error, for both parts.
+      const refused = new SidecarClient(`${(await sharedSidecar()).url}`).embedInParts(Buffer.from('plain words'));
+      for (const p of [refused.image, refused.regions]) {
+        const err = await p.then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect((err as AppError).code).to.equal('not_an_image');
+      }
+    } finally {
+      server.close();
+    }
   });
 });

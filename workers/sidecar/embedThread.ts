@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
-import { decodeLogo, greyOfColour, sharpForEmbedding } from '../../src/logos/image.ts';
+import { type Decoded, decodeLogo, greyOfColour, sharpForEmbedding } from '../../src/logos/image.ts';
 import { ImageError } from '../../src/logos/imageInput.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
 import { ocrInput } from './ocrInput.ts';
@@ -21,8 +21,19 @@ export interface EmbedTask {
   withFallback?: boolean;
   /** Also a grey PNG of the decoded image, upscaled for OCR. */
   forOcr?: boolean;
-  /** Also the vectors of the image's candidate logo regions (src/logos/regions.ts), when it has any. */
+  /**
+   * Decode in colour, for region finding, and report the decoded image ({ partial: Decoded }) before embedding
+   * it: its regions are a RegionTask of their own, which another thread can run while this one embeds the whole.
+   */
   regions?: boolean;
+}
+
+/** The candidate logo regions (src/logos/regions.ts) of an image an EmbedTask decoded, each embedded. */
+export interface RegionTask {
+  regionsOf: Decoded;
+  /** The image's bytes (a CLIP model decodes a region afresh from them). */
+  bytes: ArrayBuffer;
+  withFallback?: boolean;
 }
 
 export interface RegionVectors {
@@ -41,9 +52,6 @@ export interface EmbedResult {
   height: number;
   format: string;
   ocrPng?: Uint8Array;
-  regions?: RegionVectors[];
-  /** Images the model embedded for this task: 1, and one more a region. */
-  embedded: number;
 }
 
 export interface Loaded {
@@ -82,45 +90,51 @@ try {
   parentPort!.postMessage({ failed: (err as Error).message });
 }
 
-parentPort!.on('message', async (task: EmbedTask) => {
+parentPort!.on('message', async (task: EmbedTask | RegionTask) => {
   try {
-    const bytes = Buffer.from(task.bytes);
-    const img = new LogoImage(bytes, await decodeLogo(bytes, { colour: !!task.regions }));
-    const vector = await main.embed(img);
-    const value: EmbedResult = {
-      model: main.name,
-      vector,
-      width: img.decoded.source.width,
-      height: img.decoded.source.height,
-      format: img.decoded.source.format,
-      embedded: 1,
-    };
-    if (task.withFallback) value.fallbackVector = main === hogEmbedder ? vector : await hogEmbedder.embed(img);
-    if (task.regions) {
-      value.regions = [];
-      const scale = img.decoded.source.width / img.decoded.width;
-      for (const { region, image } of regionImages(img)) {
-        // A region that cannot be embedded is left out: the whole image is searched whatever happens here.
-        try {
-          const v = await main.embed(image);
-          const fallbackVector = task.withFallback ? (main === hogEmbedder ? v : await hogEmbedder.embed(image)) : undefined;
-          value.embedded++;
-          const [left, top, width, height] = [region.box.left, region.box.top, region.box.width, region.box.height].map((n) =>
-            Math.round(n * scale),
-          );
-          value.regions.push({
-            box: { left, top, width, height },
-            score: region.score,
-            vector: v,
-            ...(fallbackVector ? { fallbackVector } : {}),
-          });
-        } catch {}
-      }
-    }
-    if (task.forOcr) value.ocrPng = await ocrInput(img.decoded);
+    const value = 'regionsOf' in task ? await embedRegions(task) : await embedImage(task);
     parentPort!.postMessage({ ok: true, value });
   } catch (err) {
     const e = err as Error;
     parentPort!.postMessage({ ok: false, error: { message: e.message, code: err instanceof ImageError ? err.code : 'internal' } });
   }
 });
+
+async function embedImage(task: EmbedTask): Promise<EmbedResult> {
+  const bytes = Buffer.from(task.bytes);
+  const img = new LogoImage(bytes, await decodeLogo(bytes, { colour: !!task.regions }));
+  if (task.regions) parentPort!.postMessage({ partial: img.decoded });
+  const vector = await main.embed(img);
+  const value: EmbedResult = {
+    model: main.name,
+    vector,
+    width: img.decoded.source.width,
+    height: img.decoded.source.height,
+    format: img.decoded.source.format,
+  };
+  if (task.withFallback) value.fallbackVector = main === hogEmbedder ? vector : await hogEmbedder.embed(img);
+  if (task.forOcr) value.ocrPng = await ocrInput(img.decoded);
+  return value;
+}
+
+async function embedRegions(task: RegionTask): Promise<RegionVectors[]> {
+  // Buffers arrive from another thread as plain Uint8Arrays.
+  const buf = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.length);
+  const d = task.regionsOf;
+  const decoded: Decoded = { ...d, grey: buf(d.grey), ...(d.chroma ? { chroma: buf(d.chroma) } : {}) };
+  const img = new LogoImage(Buffer.from(task.bytes), decoded);
+  const out: RegionVectors[] = [];
+  const scale = decoded.source.width / decoded.width;
+  for (const { region, image } of regionImages(img)) {
+    // A region that cannot be embedded is left out: the whole image is searched whatever happens here.
+    try {
+      const v = await main.embed(image);
+      const fallbackVector = task.withFallback ? (main === hogEmbedder ? v : await hogEmbedder.embed(image)) : undefined;
+      const [left, top, width, height] = [region.box.left, region.box.top, region.box.width, region.box.height].map((n) =>
+        Math.round(n * scale),
+      );
+      out.push({ box: { left, top, width, height }, score: region.score, vector: v, ...(fallbackVector ? { fallbackVector } : {}) });
+    } catch {}
+  }
+  return out;
+}

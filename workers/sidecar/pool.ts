@@ -1,13 +1,25 @@
 import { Worker } from 'node:worker_threads';
 
 // A fixed set of worker threads, each running one TypeScript script, fed one task at a time in
-// arrival order. A thread that dies is replaced and its task fails; nothing waits forever.
+// arrival order. A thread that dies is replaced and its task fails; nothing waits forever. A thread may
+// report part of a task's result before its end ({ partial }), which the task's onPartial hears.
 
 interface Task {
   msg: unknown;
   transfer: ArrayBuffer[];
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
+  onPartial?: (v: unknown) => void;
+}
+
+export interface RunOptions {
+  /**
+   * Ahead of the tasks waiting, and taken even when the queue is full: the rest of a task already admitted
+   * (a search's regions, after its image was decoded), which its request waits for.
+   */
+  first?: boolean;
+  /** Hears what the thread reports before the task's end, in order. */
+  onPartial?: (value: unknown) => void;
 }
 
 interface Slot {
@@ -50,11 +62,13 @@ export class ThreadPool {
   }
 
   /** Runs a task; null when the queue is full (the caller answers "busy"). */
-  run<T>(msg: unknown, transfer: ArrayBuffer[] = []): Promise<T> | null {
+  run<T>(msg: unknown, transfer: ArrayBuffer[] = [], opts: RunOptions = {}): Promise<T> | null {
     if (this.closed) return Promise.reject(new Error('thread pool closed'));
-    if (this.queue.length >= this.maxQueue) return null;
+    if (!opts.first && this.queue.length >= this.maxQueue) return null;
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ msg, transfer, resolve: resolve as (v: unknown) => void, reject });
+      const task: Task = { msg, transfer, resolve: resolve as (v: unknown) => void, reject, onPartial: opts.onPartial };
+      if (opts.first) this.queue.unshift(task);
+      else this.queue.push(task);
       this.pump();
     });
   }
@@ -83,7 +97,11 @@ export class ThreadPool {
     });
     slot.ready.then(
       () => {
-        worker.on('message', (m: { ok: boolean; value?: unknown; error?: Error }) => {
+        worker.on('message', (m: { ok: boolean; value?: unknown; error?: Error; partial?: unknown }) => {
+          if ('partial' in m) {
+            slot.task?.onPartial?.(m.partial);
+            return;
+          }
           const t = slot.task;
           slot.task = null;
           if (t) {

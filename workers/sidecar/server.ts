@@ -1,16 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Decoded } from '../../src/logos/image.ts';
 import { MAX_IMAGE_BYTES } from '../../src/logos/imageInput.ts';
 import { MODELS_DIR, type ModelSpec, planModels } from '../../src/logos/models.ts';
-import type { EmbedResult, Loaded, ThreadData } from './embedThread.ts';
+import type { EmbedResult, EmbedTask, Loaded, RegionTask, RegionVectors, ThreadData } from './embedThread.ts';
 import { Ocr, type OcrResult } from './ocr.ts';
 import { ThreadPool } from './pool.ts';
 
 // The ML sidecar: image embeddings and OCR for the API and the workers, over HTTP on loopback.
 //   GET  /health            models loaded, pool and OCR state
-//   POST /embed[?hog=1][&regions=1]  body: an image (src/logos/imageInput.ts); answers the model's name and the unit vector
-//                           (and the fallback's, HOG, which re-ranking needs; with regions=1 those of its candidate logo
-//                           regions too, src/logos/regions.ts)
+//   POST /embed[?hog=1][&regions=1[&stream=1]]  body: an image (src/logos/imageInput.ts); answers the model's name and
+//                           the unit vector (and the fallback's, HOG, which re-ranking needs; with regions=1 those of its
+//                           candidate logo regions too, src/logos/regions.ts; with stream=1 as two lines, see stream())
 //   POST /ocr               body: an image; answers the words read
 //   POST /analyse[?hog=1]   both, decoding once (logo indexing)
 // An unusable image is 400 with a code (not_an_image, unsupported_image_type, image_corrupt,
@@ -71,6 +72,29 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/**
+ * /embed?regions=1&stream=1: the answer as lines of JSON, each sent when it is ready, so the caller can search
+ * with the whole image while its regions are embedded: `{"image": …}`, then `{"regions": […], "ms": …}`, or
+ * `{"error": …, "code": …}` should the regions fail after the image was sent.
+ */
+async function stream(
+  res: http.ServerResponse,
+  image: Record<string, unknown>,
+  regions: Promise<Record<string, unknown>[]>,
+  t0: number,
+  log?: (msg: string) => void,
+): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+  res.write(`${JSON.stringify({ image })}\n`);
+  try {
+    res.end(`${JSON.stringify({ regions: await regions, ms: performance.now() - t0 })}\n`);
+  } catch (err) {
+    if (!(err instanceof HttpError)) log?.(`sidecar regions failed: ${(err as Error).stack ?? err}`);
+    const e = err instanceof HttpError ? err : new HttpError(500, 'internal', 'the sidecar failed on this image');
+    res.end(`${JSON.stringify({ code: e.code, error: e.message })}\n`);
+  }
+}
+
 export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> {
   const dir = opts.modelsDir ?? MODELS_DIR;
   const { primary, fallback } = planModels(opts.model ?? 'auto', dir);
@@ -101,37 +125,63 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
 
   // Images the model has embedded since the sidecar started (a search with regions embeds more than one).
   let embedded = 0;
-  const embed = async (body: Buffer, hog: boolean, forOcr: boolean, regions = false): Promise<EmbedResult> => {
-    const ab = body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer;
-    const job = pool.run<EmbedResult>({ bytes: ab, withFallback: hog, forOcr, regions }, [ab]);
+  const copy = (body: Buffer) => body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer;
+  const settled = <T>(job: Promise<T> | null): Promise<T> => {
     if (!job) throw new HttpError(503, 'busy', 'the sidecar is busy: too many images waiting');
-    try {
-      const r = await job;
-      embedded += r.embedded;
-      return r;
-    } catch (err) {
+    return job.catch((err) => {
       const code = (err as { code?: string }).code;
       if (code && code !== 'internal') throw new HttpError(400, code, (err as Error).message);
       throw err;
-    }
+    });
   };
-  const vectorBody = (r: EmbedResult) => ({
+  /**
+   * The image's embedding and, with `regions`, its regions': as soon as a thread has decoded the image it reports
+   * it, and the regions are found and embedded by the next free thread (ahead of new images) while that one
+   * embeds the whole image, so a search with regions waits for one thread's work less.
+   */
+  const embed = (body: Buffer, hog: boolean, forOcr: boolean, regions = false) => {
+    let found!: (job: Promise<RegionVectors[]>) => void;
+    const regionsOf = new Promise<RegionVectors[]>((resolve) => {
+      found = resolve;
+    });
+    const onPartial = (decoded: unknown) => {
+      const bytes = copy(body);
+      const job = pool.run<RegionVectors[]>({ regionsOf: decoded as Decoded, bytes, withFallback: hog } satisfies RegionTask, [bytes], {
+        first: true,
+      });
+      found(
+        settled(job).then((r) => {
+          embedded += r.length;
+          return r;
+        }),
+      );
+    };
+    const ab = copy(body);
+    const image = settled(
+      pool.run<EmbedResult>({ bytes: ab, withFallback: hog, forOcr, regions } satisfies EmbedTask, [ab], { onPartial }),
+    ).then((r) => {
+      embedded += 1;
+      return r;
+    });
+    // An image that failed before it was decoded has no regions: its failure is theirs.
+    image.catch((err) => found(Promise.reject(err)));
+    regionsOf.catch(() => undefined);
+    return { image, regions: regions ? regionsOf : null };
+  };
+  const imageBody = (r: EmbedResult) => ({
     model: r.model,
     dimensions: r.vector.length,
     vector: Array.from(r.vector),
     ...(r.fallbackVector ? { fallback_model: fallback.name, fallback_vector: Array.from(r.fallbackVector) } : {}),
     image: { width: r.width, height: r.height, format: r.format },
-    ...(r.regions
-      ? {
-          regions: r.regions.map((g) => ({
-            box: g.box,
-            score: g.score,
-            vector: Array.from(g.vector),
-            ...(g.fallbackVector ? { fallback_vector: Array.from(g.fallbackVector) } : {}),
-          })),
-        }
-      : {}),
   });
+  const regionsBody = (regions: RegionVectors[]) =>
+    regions.map((g) => ({
+      box: g.box,
+      score: g.score,
+      vector: Array.from(g.vector),
+      ...(g.fallbackVector ? { fallback_vector: Array.from(g.fallbackVector) } : {}),
+    }));
   const read = async (r: EmbedResult): Promise<OcrResult> => ocr.read(r.ocrPng!);
 
   const server = http.createServer(async (req, res) => {
@@ -154,10 +204,18 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
         throw new HttpError(404, 'not_found', 'no such endpoint');
       const body = await readBody(req);
       if (!body.length) throw new HttpError(400, 'not_an_image', 'the body is empty: send the image bytes');
-      const r = await embed(body, hog, url.pathname !== '/embed', url.pathname === '/embed' && url.searchParams.get('regions') === '1');
-      if (url.pathname === '/embed') send(res, 200, { ...vectorBody(r), ms: performance.now() - t0 });
-      else if (url.pathname === '/ocr') send(res, 200, { ...(await read(r)), ms: performance.now() - t0 });
-      else send(res, 200, { ...vectorBody(r), ocr: await read(r), ms: performance.now() - t0 });
+      const regions = url.pathname === '/embed' && url.searchParams.get('regions') === '1';
+      const parts = embed(body, hog, url.pathname !== '/embed', regions);
+      const r = await parts.image;
+      if (regions && url.searchParams.get('stream') === '1') {
+        await stream(res, imageBody(r), parts.regions!.then(regionsBody), t0, opts.log);
+        return;
+      }
+      if (url.pathname === '/embed') {
+        const crops = regions ? { regions: regionsBody(await parts.regions!) } : {};
+        send(res, 200, { ...imageBody(r), ...crops, ms: performance.now() - t0 });
+      } else if (url.pathname === '/ocr') send(res, 200, { ...(await read(r)), ms: performance.now() - t0 });
+      else send(res, 200, { ...imageBody(r), ocr: await read(r), ms: performance.now() - t0 });
     } catch (err) {
       if (err instanceof HttpError) send(res, err.status, { code: err.code, error: err.message });
       else {
