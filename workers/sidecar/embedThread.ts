@@ -3,6 +3,7 @@ import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/
 import { type Decoded, decodeLogo, greyOfColour, sharpForEmbedding } from '../../src/logos/image.ts';
 import { ImageError } from '../../src/logos/imageInput.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
+import type { Box } from '../../src/logos/regions.ts';
 import { ocrInput } from './ocrInput.ts';
 
 // One sidecar worker thread: decodes and normalises images with sharp and runs the embedders.
@@ -23,15 +24,33 @@ export interface EmbedTask {
   forOcr?: boolean;
   /**
    * Decode in colour, for region finding, and report the decoded image ({ partial: Decoded }) before embedding
-   * it: its regions are a RegionTask of their own, which another thread can run while this one embeds the whole.
+   * it: its regions are found (a FindTask) and embedded (an EmbedRegionTask each) by whichever threads are free.
    */
   regions?: boolean;
 }
 
-/** The candidate logo regions (src/logos/regions.ts) of an image an EmbedTask decoded, each embedded. */
-export interface RegionTask {
+/**
+ * Find the candidate logo regions (src/logos/regions.ts) of an image an EmbedTask decoded: reports them
+ * ({ partial: FoundRegion[] }) and answers how many.
+ */
+export interface FindTask {
   regionsOf: Decoded;
-  /** The image's bytes (a CLIP model decodes a region afresh from them). */
+}
+
+/** A region found, ready to be embedded by any thread (an EmbedRegionTask). */
+export interface FoundRegion {
+  /** In the pixels of the image as sent. */
+  box: Box;
+  score: number;
+  /** The region's pixels, and where it lies in the image as decoded (a CLIP model cuts the image afresh). */
+  decoded: Decoded;
+  crop: { box: Box; width: number; height: number };
+}
+
+/** Embed one region found: answers RegionVectors. */
+export interface EmbedRegionTask {
+  region: FoundRegion;
+  /** The image's bytes (a CLIP model decodes the region afresh from them). */
   bytes: ArrayBuffer;
   withFallback?: boolean;
 }
@@ -90,9 +109,9 @@ try {
   parentPort!.postMessage({ failed: (err as Error).message });
 }
 
-parentPort!.on('message', async (task: EmbedTask | RegionTask) => {
+parentPort!.on('message', async (task: EmbedTask | FindTask | EmbedRegionTask) => {
   try {
-    const value = 'regionsOf' in task ? await embedRegions(task) : await embedImage(task);
+    const value = 'regionsOf' in task ? findIn(task) : 'region' in task ? await embedRegion(task) : await embedImage(task);
     parentPort!.postMessage({ ok: true, value });
   } catch (err) {
     const e = err as Error;
@@ -117,24 +136,28 @@ async function embedImage(task: EmbedTask): Promise<EmbedResult> {
   return value;
 }
 
-async function embedRegions(task: RegionTask): Promise<RegionVectors[]> {
-  // Buffers arrive from another thread as plain Uint8Arrays.
-  const buf = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.length);
-  const d = task.regionsOf;
-  const decoded: Decoded = { ...d, grey: buf(d.grey), ...(d.chroma ? { chroma: buf(d.chroma) } : {}) };
-  const img = new LogoImage(Buffer.from(task.bytes), decoded);
-  const out: RegionVectors[] = [];
-  const scale = decoded.source.width / decoded.width;
-  for (const { region, image } of regionImages(img)) {
-    // A region that cannot be embedded is left out: the whole image is searched whatever happens here.
-    try {
-      const v = await main.embed(image);
-      const fallbackVector = task.withFallback ? (main === hogEmbedder ? v : await hogEmbedder.embed(image)) : undefined;
-      const [left, top, width, height] = [region.box.left, region.box.top, region.box.width, region.box.height].map((n) =>
-        Math.round(n * scale),
-      );
-      out.push({ box: { left, top, width, height }, score: region.score, vector: v, ...(fallbackVector ? { fallbackVector } : {}) });
-    } catch {}
-  }
-  return out;
+// Buffers arrive from another thread as plain Uint8Arrays.
+const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.length);
+const received = (d: Decoded): Decoded => ({ ...d, grey: asBuffer(d.grey), ...(d.chroma ? { chroma: asBuffer(d.chroma) } : {}) });
+
+function findIn(task: FindTask): number {
+  const d = received(task.regionsOf);
+  const scale = d.source.width / d.width;
+  // No bytes are needed to find regions; each region's own task carries them.
+  const found = regionImages(new LogoImage(Buffer.alloc(0), d)).map(({ region, image }): FoundRegion => {
+    const [left, top, width, height] = [region.box.left, region.box.top, region.box.width, region.box.height].map((n) =>
+      Math.round(n * scale),
+    );
+    return { box: { left, top, width, height }, score: region.score, decoded: image.decoded, crop: image.crop! };
+  });
+  parentPort!.postMessage({ partial: found });
+  return found.length;
+}
+
+async function embedRegion(task: EmbedRegionTask): Promise<RegionVectors> {
+  const { region } = task;
+  const image = new LogoImage(Buffer.from(task.bytes), received(region.decoded), region.crop);
+  const vector = await main.embed(image);
+  const fallbackVector = task.withFallback ? (main === hogEmbedder ? vector : await hogEmbedder.embed(image)) : undefined;
+  return { box: region.box, score: region.score, vector, ...(fallbackVector ? { fallbackVector } : {}) };
 }

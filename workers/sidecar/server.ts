@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Decoded } from '../../src/logos/image.ts';
 import { MAX_IMAGE_BYTES } from '../../src/logos/imageInput.ts';
 import { MODELS_DIR, type ModelSpec, planModels } from '../../src/logos/models.ts';
-import type { EmbedResult, EmbedTask, Loaded, RegionTask, RegionVectors, ThreadData } from './embedThread.ts';
+import type { EmbedRegionTask, EmbedResult, EmbedTask, FindTask, FoundRegion, Loaded, RegionVectors, ThreadData } from './embedThread.ts';
 import { Ocr, type OcrResult } from './ocr.ts';
 import { ThreadPool } from './pool.ts';
 
@@ -136,8 +136,8 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
   };
   /**
    * The image's embedding and, with `regions`, its regions': as soon as a thread has decoded the image it reports
-   * it, and the regions are found and embedded by the next free thread (ahead of new images) while that one
-   * embeds the whole image, so a search with regions waits for one thread's work less.
+   * it, and the next free thread finds its regions while that one embeds the whole image; each region is then
+   * embedded by whichever thread is free. Both go ahead of new images: their request is waiting for them.
    */
   const embed = (body: Buffer, hog: boolean, forOcr: boolean, regions = false) => {
     let found!: (job: Promise<RegionVectors[]>) => void;
@@ -145,16 +145,15 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
       found = resolve;
     });
     const onPartial = (decoded: unknown) => {
-      const bytes = copy(body);
-      const job = pool.run<RegionVectors[]>({ regionsOf: decoded as Decoded, bytes, withFallback: hog } satisfies RegionTask, [bytes], {
-        first: true,
-      });
-      found(
-        settled(job).then((r) => {
-          embedded += r.length;
-          return r;
-        }),
-      );
+      let embeds: Promise<RegionVectors[]> = Promise.resolve([]);
+      // The regions are reported before the finding task ends, so their tasks are queued before its thread takes another.
+      const onFound = (crops: unknown) => {
+        embeds = Promise.all((crops as FoundRegion[]).map((region) => embedRegion(region, body, hog))).then((vs) =>
+          vs.filter((v) => v !== null),
+        );
+      };
+      const find = pool.run<number>({ regionsOf: decoded as Decoded } satisfies FindTask, [], { first: true, onPartial: onFound });
+      found(settled(find).then(() => embeds));
     };
     const ab = copy(body);
     const image = settled(
@@ -167,6 +166,18 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
     image.catch((err) => found(Promise.reject(err)));
     regionsOf.catch(() => undefined);
     return { image, regions: regions ? regionsOf : null };
+  };
+  // A region that cannot be embedded is left out (null): the whole image is searched whatever happens to it.
+  const embedRegion = async (region: FoundRegion, body: Buffer, hog: boolean): Promise<RegionVectors | null> => {
+    // Only a colour model (CLIP) reads a region from the image's bytes; ours read the region's grey pixels.
+    const bytes = own.input?.preprocess === 'clip-rgb' ? copy(body) : new ArrayBuffer(0);
+    try {
+      const v = await pool.run<RegionVectors>({ region, bytes, withFallback: hog } satisfies EmbedRegionTask, [bytes], { first: true });
+      embedded += 1;
+      return v;
+    } catch {
+      return null;
+    }
   };
   const imageBody = (r: EmbedResult) => ({
     model: r.model,
