@@ -144,7 +144,8 @@ export class LogoRepository {
       const c2 = `halfvec(${rerank.vector.length})`;
       const second = `1 - (r.embedding::${c2} <=> '${halfvec(rerank.vector)}'::${c2})`;
       // A logo without the second model's vector keeps its first score.
-      similarity = `case when r.embedding is null then 1 - nn.distance else ${1 - w}::float8 * (1 - nn.distance) + ${w}::float8 * (${second}) end`;
+      const blend = `${1 - w}::float8 * (1 - nn.distance) + ${w}::float8 * (${second})`;
+      similarity = `case when r.embedding is null then 1 - nn.distance else ${blend} end`;
       join = `left join logo_vectors r on r.application_number = nn.application_number and r.model = '${rerank.model}'`;
     }
     const { only, bindings } = vectorsKept(filter);

@@ -106,7 +106,7 @@ describe('finding the logo in an upload', function () {
     expect(spent).to.be.within(2, 1 + MAX_REGIONS);
   });
 
-  it("streams the image's embedding before its regions', the same as in one answer, and a page's regions before the next image", async () => {
+  it("streams the image's embedding, then its regions' as in one answer, the regions ahead of the next image", async () => {
     const [query, other] = [await page('docker'), await drawLogo({ slug: 'github' })];
     const post = (q: string, body: Buffer) => fetch(`${t.sidecar.url}/embed?${q}`, { method: 'POST', body: blob(body) });
     const whole = await (await post('hog=1&regions=1', query)).json();
