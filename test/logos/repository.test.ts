@@ -65,6 +65,19 @@ describe('logo vectors in PostgreSQL', function () {
     expect(refused).to.match(/not usable in SQL/);
   });
 
+  it("keeps the first score of a logo without the second model's vector, and cuts to k after the blend", async () => {
+    const [row] = await app.deps.db('logo_vectors').where({ application_number: '5500001', model: 'model-b' }).del().returning('*');
+    try {
+      const hits = await repo.nearest('model-a', [1, 0], 2, { model: 'model-b', vector: [1, 0], weight: 0.5, candidates: 4 });
+      // 1 keeps its 0.999 under A alone; 3 blends to (0.93 + 1) / 2; 2 to (0.98 + 0.71) / 2 is cut.
+      expect(hits.map((h) => h.application_number)).to.deep.equal(['5500001', '5500003']);
+      expect(hits[0].similarity).to.be.closeTo(0.9988, 0.002);
+      expect(hits[1]).to.include({ word_mark: 'MARK 5500003', object_key: 'logos/5500003.png' });
+    } finally {
+      await app.deps.db('logo_vectors').insert(row);
+    }
+  });
+
   it("finds the concept score's candidates among each model's own nearest, not only among the first model's", async () => {
     // k = 1, one candidate under each: A's nearest is 1, B's is 3; blended at 0.8, 3 scores 0.2 × 0.93 + 0.8 × 1.
     const concept = await repo.nearestConcept('model-a', [1, 0], { model: 'model-b', vector: [1, 0], weight: 0.8, candidates: 1 }, 1);
