@@ -71,16 +71,20 @@ export class SidecarClient {
     });
     const regions = (async () => {
       const res = await this.request(`/embed?${withFallback ? 'hog=1&' : ''}regions=1&stream=1`, bytes);
-      if (!res.ok) await this.json(res);
+      // An answer other than 200 is one JSON document, which json() throws as the image's or the service's error.
+      if (!res.ok) return this.json<never>(res);
       let text = '';
+      let imageSeen = false;
       try {
         for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
           text += chunk;
           for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
             const line = JSON.parse(text.slice(0, nl)) as { image?: Embedding; regions?: Region[]; code?: string; error?: string };
             text = text.slice(nl + 1);
-            if (line.image) image.resolve(line.image);
-            else if (line.regions) return line.regions;
+            if (line.image) {
+              imageSeen = true;
+              image.resolve(line.image);
+            } else if (line.regions && imageSeen) return line.regions;
             else throw unavailable("the image service failed on the image's regions", { code: line.code, error: line.error });
           }
         }

@@ -14,8 +14,8 @@ interface Task {
 
 export interface RunOptions {
   /**
-   * Ahead of the tasks waiting, and taken even when the queue is full: the rest of a task already admitted
-   * (a search's regions, after its image was decoded), which its request waits for.
+   * Ahead of the tasks waiting (behind other such tasks, in their order), and taken even when the queue is full:
+   * the rest of a task already admitted (a search's regions, after its image was decoded), which its request waits for.
    */
   first?: boolean;
   /** Hears what the thread reports before the task's end, in order. */
@@ -31,6 +31,8 @@ interface Slot {
 export class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
+  /** Tasks run ahead of the queue (RunOptions.first), in arrival order. */
+  private readonly ahead: Task[] = [];
   private closed = false;
   /** What the first thread reported when it had loaded (the `loaded` field of its ready message). */
   info: unknown;
@@ -54,7 +56,7 @@ export class ThreadPool {
   }
 
   get queued(): number {
-    return this.queue.length;
+    return this.ahead.length + this.queue.length;
   }
 
   get size(): number {
@@ -67,15 +69,14 @@ export class ThreadPool {
     if (!opts.first && this.queue.length >= this.maxQueue) return null;
     return new Promise<T>((resolve, reject) => {
       const task: Task = { msg, transfer, resolve: resolve as (v: unknown) => void, reject, onPartial: opts.onPartial };
-      if (opts.first) this.queue.unshift(task);
-      else this.queue.push(task);
+      (opts.first ? this.ahead : this.queue).push(task);
       this.pump();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const t of this.queue.splice(0)) t.reject(new Error('thread pool closed'));
+    for (const t of [...this.ahead.splice(0), ...this.queue.splice(0)]) t.reject(new Error('thread pool closed'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
@@ -129,9 +130,9 @@ export class ThreadPool {
 
   private pump(): void {
     for (const slot of this.slots) {
-      if (!this.queue.length) return;
+      if (!this.queued) return;
       if (slot.task) continue;
-      const t = this.queue.shift()!;
+      const t = (this.ahead.length ? this.ahead : this.queue).shift()!;
       slot.task = t;
       slot.ready.then(
         () => slot.worker.postMessage(t.msg, t.transfer),
