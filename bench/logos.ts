@@ -140,7 +140,11 @@ if (parts.has('scale')) {
     log,
   );
   out.scale = s;
-  console.log(`\nAt ${s.vectors.toLocaleString('en')} logos (loaded in ${s.loadS} s, HNSW built in ${s.hnswBuildS} s):`);
+  console.log(
+    `\nAt ${s.vectors.toLocaleString('en')} logos (loaded in ${s.loadS} s, HNSW built in ${s.hnswBuildS} s; the index ` +
+      `${Math.round(s.cache.indexBytes / 2 ** 20)} MB, ` +
+      `PostgreSQL's shared_buffers ${Math.round(s.cache.sharedBuffersBytes / 2 ** 20)} MB):`,
+  );
   console.log(
     `  image search end to end (upload -> results, HTTP): p50 ${s.image.p50} ms, ` +
       `p95 ${s.image.p95} ms, p99 ${s.image.p99} ms over ${s.image.n} (target p95 <= 50)`,

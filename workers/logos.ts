@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { DelayedError, type Job, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { FairGate } from '../src/logos/fairGate.ts';
 import { CANCEL_EVENT, LOGO_SEARCH_QUEUE, processSearchJob, type QueuedSearch } from '../src/logos/fanout.ts';
+import { warnOfIndexCache } from '../src/logos/indexCache.ts';
 import { type IndexJob, IndexPlanner, indexLogos, LOGO_INDEX_QUEUE } from '../src/logos/indexer.ts';
 import type { Root } from '../src/root.ts';
 
@@ -74,6 +75,7 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
       try {
         const h = await sidecar.models();
         await repo.ensureModelIndex(h.model.model, h.model.dimensions);
+        await warnOfIndexCache(repo, h.model.model, log);
         // The concept score searches HOG's vectors too (likeness=concept). On a register already indexed the build is
         // long (bench/RESULTS.md, issue 22, the concept search): it runs beside indexing, without blocking its writes,
         // and concept searches scan the HOG vectors until it is there.

@@ -17,7 +17,7 @@ import { genericWords } from '../../src/ingest/generator/words.ts';
 import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
 import { decodeLogo } from '../../src/logos/image.ts';
 import { planModels } from '../../src/logos/models.ts';
-import { LogoRepository } from '../../src/logos/repository.ts';
+import { type IndexCacheFit, LogoRepository } from '../../src/logos/repository.ts';
 import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { createRoot } from '../../src/root.ts';
 import { createAccount } from '../../test/helpers/accounts.ts';
@@ -44,6 +44,8 @@ export interface ScaleReport {
   vectors: number;
   loadS: number;
   hnswBuildS: number;
+  /** The served model's HNSW index beside PostgreSQL's shared_buffers. */
+  cache: IndexCacheFit;
   image: { p50: number; p95: number; p99: number; n: number };
   imageDb: { hnswP95: number; exactP95: number; ratio: number; recallAt10VsExact: number };
   text: { buildS: number; p50: number; p95: number; n: number; baselineP95: number; ratio: number };
@@ -54,6 +56,8 @@ export interface ScaleReport {
   model: string;
   load: { start: number; end: number };
 }
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 async function copyIn(client: pg.Client, sql: string, lines: () => Generator<string>): Promise<void> {
   const stream = client.query(copyStreams.from(sql));
@@ -179,6 +183,9 @@ export async function evaluateScale(
   }
   const repo = new LogoRepository(db);
   await repo.ensureModelIndex(spec.name, model.dimensions);
+  // The figures depend on whether PostgreSQL's buffer cache holds the index (src/logos/indexCache.ts): said with them.
+  const cache = (await repo.indexCacheFit(spec.name))!;
+  log(`scale: HNSW index ${mb(cache.indexBytes)} MB, PostgreSQL shared_buffers ${mb(cache.sharedBuffersBytes)} MB`);
   // Re-ranking reads each candidate's HOG vector: the icons' own, repeated over the synthetic logos.
   if (!(await client.query('select 1 from logo_vectors where model = $1 limit 1', [hogSpec.name])).rows.length) {
     const th = performance.now();
@@ -393,6 +400,7 @@ export async function evaluateScale(
   return {
     vectors: opts.vectors,
     loadS: Math.round(loadS),
+    cache,
     hnswBuildS: Math.round(hnswBuildS),
     image,
     imageDb,

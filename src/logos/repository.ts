@@ -67,6 +67,15 @@ function vectorsKept(filter: MarkFilter | null): { only: string; bindings: Knex.
   };
 }
 
+/** A model's HNSW index beside PostgreSQL's buffer cache (src/logos/indexCache.ts). */
+export interface IndexCacheFit {
+  model: string;
+  /** The index's size on disk. */
+  indexBytes: number;
+  /** PostgreSQL's shared_buffers. */
+  sharedBuffersBytes: number;
+}
+
 export class LogoRepository {
   constructor(private readonly db: Db) {}
 
@@ -104,6 +113,17 @@ export class LogoRepository {
       opts.signal?.removeEventListener('abort', cancel);
       await this.db.client.releaseConnection(conn);
     }
+  }
+
+  /** The size of the model's HNSW index and of PostgreSQL's buffer cache (src/logos/indexCache.ts); null without the index. */
+  async indexCacheFit(model: string): Promise<IndexCacheFit | null> {
+    const r = await this.db.raw(
+      `select pg_relation_size(i) as index_bytes, pg_size_bytes(current_setting('shared_buffers')) as buffers
+       from to_regclass(?) i where i is not null`,
+      [indexName(model)],
+    );
+    const row = r.rows[0];
+    return row ? { model, indexBytes: Number(row.index_bytes), sharedBuffersBytes: Number(row.buffers) } : null;
   }
 
   /**

@@ -53,6 +53,18 @@ describe('logo vectors in PostgreSQL', function () {
     expect(idx.rows[0].indexdef).to.match(/USING hnsw .*halfvec_cosine_ops.*WHERE \(model = 'model-a'::text\)/);
   });
 
+  it("measures the model's index against shared_buffers as the server has them, and has nothing for a model without one", async () => {
+    const fit = await repo.indexCacheFit('model-a');
+    const size = await app.deps.db.raw(`select pg_relation_size('logo_vectors_hnsw_model_a') as s, current_setting('shared_buffers') as b`);
+    expect(fit).to.deep.equal({
+      model: 'model-a',
+      indexBytes: Number(size.rows[0].s),
+      sharedBuffersBytes: parseSize(size.rows[0].b),
+    });
+    expect(fit!.indexBytes).to.be.above(0);
+    expect(await repo.indexCacheFit('model-without-index')).to.equal(null);
+  });
+
   it("re-ranks the candidates with the second model's similarity, by weight", async () => {
     const hits = await repo.nearest('model-a', [1, 0], 2, { model: 'model-b', vector: [1, 0], weight: 0.5, candidates: 2 });
     // Candidates 1..4 (2 × 2); blended: 3 scores (0.93 + 1) / 2, ahead of 1 (0.999 + 0) / 2.
@@ -113,3 +125,10 @@ describe('logo vectors in PostgreSQL', function () {
     expect(await state()).to.equal(true);
   });
 });
+
+/** A PostgreSQL size setting as it is shown ("128MB", "1GB", "16384kB") in bytes. */
+function parseSize(shown: string): number {
+  const m = /^(\d+)(kB|MB|GB|TB)$/.exec(shown);
+  if (!m) throw new Error(`unexpected size setting ${shown}`);
+  return Number(m[1]) * 1024 ** (['kB', 'MB', 'GB', 'TB'].indexOf(m[2]) + 1);
+}
