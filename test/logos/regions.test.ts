@@ -142,6 +142,26 @@ describe('finding the logo in an upload', function () {
     expect((await bad.json()).code).to.equal('not_an_image');
   });
 
+  it('answers, streamed, what the one-document answer of the image and its regions gives, merged by mark', async () => {
+    const deps = t.app.deps.logos.images;
+    const query = await page('docker');
+    const one = await deps.sidecar.embed(query, true, true);
+    expect(one.regions).to.have.length.within(1, MAX_REGIONS);
+    const { model } = await deps.sidecar.models();
+    const rr = model.rerank!;
+    const near = (v: { vector: number[]; fallback_vector?: number[] }) =>
+      deps.repo.nearest(one.model, v.vector, 5, {
+        model: rr.model,
+        vector: v.fallback_vector!,
+        weight: rr.weight,
+        candidates: rr.candidates,
+      });
+    const expected = mergeHits(await near(one), await Promise.all(one.regions!.map(near)), 5);
+    const answer = await nearestLogos(deps, query, 5);
+    expect(answer.hits).to.deep.equal(expected);
+    expect(answer.hits[0].application_number).to.equal('5300002');
+  });
+
   it('leaves the line of words out of the regions it searches', async () => {
     const d = await decodeLogo(await page('docker'));
     const regions = findRegions(d);
