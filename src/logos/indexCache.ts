@@ -28,8 +28,8 @@ export function indexCacheAdvice(f: IndexCacheFit): string | null {
 export async function warnOfIndexCache(repo: Pick<LogoRepository, 'indexCacheFit'>, model: string, log: Logger): Promise<void> {
   try {
     const fit = await repo.indexCacheFit(model);
-    const advice = fit && indexCacheAdvice(fit);
-    if (advice) log.warn({ model, indexBytes: fit!.indexBytes, sharedBuffersBytes: fit!.sharedBuffersBytes }, advice);
+    const advice = fit ? indexCacheAdvice(fit) : null;
+    if (fit && advice) log.warn({ model, indexBytes: fit.indexBytes, sharedBuffersBytes: fit.sharedBuffersBytes }, advice);
   } catch (err) {
     log.debug({ err, model }, 'the HNSW index could not be compared with shared_buffers');
   }

@@ -51,6 +51,13 @@ export function checkModel(model: string, dims: number): void {
   if (!Number.isInteger(dims) || dims < 1 || dims > 4000) throw new Error(`model ${model}: ${dims} dimensions cannot be indexed`);
 }
 
+/** A blend's weight, as the SQL will hold it: a number within 0..1 (`what` names the blend in the error). */
+function checkWeight(weight: number, what: string): number {
+  const w = Number(weight);
+  if (!(w >= 0 && w <= 1)) throw new Error(`${what} weight ${weight} is not within 0..1`);
+  return w;
+}
+
 const indexName = (model: string) => `logo_vectors_hnsw_${model.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
 const halfvec = (v: ArrayLike<number>) => `[${Array.from(v, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
 
@@ -159,8 +166,7 @@ export class LogoRepository {
     let join = '';
     if (rerank) {
       checkModel(rerank.model, rerank.vector.length);
-      const w = Number(rerank.weight);
-      if (!(w >= 0 && w <= 1)) throw new Error(`re-rank weight ${rerank.weight} is not within 0..1`);
+      const w = checkWeight(rerank.weight, 're-rank');
       const c2 = `halfvec(${rerank.vector.length})`;
       const second = `1 - (r.embedding::${c2} <=> '${halfvec(rerank.vector)}'::${c2})`;
       // A logo without the second model's vector keeps its first score.
@@ -205,8 +211,7 @@ export class LogoRepository {
     const c2 = `halfvec(${second.vector.length})`;
     const q1 = `'${halfvec(vector)}'::${c1}`;
     const q2 = `'${halfvec(second.vector)}'::${c2}`;
-    const w = Number(second.weight);
-    if (!(w >= 0 && w <= 1)) throw new Error(`concept weight ${second.weight} is not within 0..1`);
+    const w = checkWeight(second.weight, 'concept');
     const { only, bindings } = vectorsKept(filter);
     const near = (m: string, cast: string, q: string) =>
       `(select v.application_number from logo_vectors v where v.model = '${m}'${only}

@@ -119,6 +119,10 @@ parentPort!.on('message', async (task: EmbedTask | FindTask | EmbedRegionTask) =
   }
 });
 
+/** HOG's vector of an image the main model embedded as `vector`: that one when HOG is the main model. */
+const hogOf = (image: LogoImage, vector: Float32Array): Promise<Float32Array> =>
+  main === hogEmbedder ? Promise.resolve(vector) : hogEmbedder.embed(image);
+
 async function embedImage(task: EmbedTask): Promise<EmbedResult> {
   const bytes = Buffer.from(task.bytes);
   const img = new LogoImage(bytes, await decodeLogo(bytes, { colour: !!task.regions }));
@@ -131,7 +135,7 @@ async function embedImage(task: EmbedTask): Promise<EmbedResult> {
     height: img.decoded.source.height,
     format: img.decoded.source.format,
   };
-  if (task.withFallback) value.fallbackVector = main === hogEmbedder ? vector : await hogEmbedder.embed(img);
+  if (task.withFallback) value.fallbackVector = await hogOf(img, vector);
   if (task.forOcr) value.ocrPng = await ocrInput(img.decoded);
   return value;
 }
@@ -158,6 +162,6 @@ async function embedRegion(task: EmbedRegionTask): Promise<RegionVectors> {
   const { region } = task;
   const image = new LogoImage(Buffer.from(task.bytes), received(region.decoded), region.crop);
   const vector = await main.embed(image);
-  const fallbackVector = task.withFallback ? (main === hogEmbedder ? vector : await hogEmbedder.embed(image)) : undefined;
+  const fallbackVector = task.withFallback ? await hogOf(image, vector) : undefined;
   return { box: region.box, score: region.score, vector, ...(fallbackVector ? { fallbackVector } : {}) };
 }
