@@ -9,7 +9,7 @@ import type { SearchIndex } from './manager.ts';
 import { normaliseMark, phoneticCodes, romanise, wordsOf } from './normalise.ts';
 import { type MatchType, prepareQuery } from './query.ts';
 import type { PublicSearchParams, SearchParams, SortParam } from './schemas.ts';
-import { S_NEAR, S_SPELLING, STRATEGIES, score } from './strategies.ts';
+import { S_NEAR, S_PHONETIC, S_SPELLING, STRATEGIES, score } from './strategies.ts';
 import { type After, type DayRange, FACETS, type Facet, type Filter, type IndexHit, type Sort, type SortField } from './types.ts';
 
 type Bucket = Record<string, number>[];
@@ -145,10 +145,12 @@ export class SearchService {
       });
       const none = { classes: null, status: null };
       const near = engine.search(q, none, 21, after(S_NEAR - 1)).hits.filter((h) => h.strategy === S_NEAR);
-      const r = { hits: [...near, ...engine.search(q, none, 21, after(S_SPELLING - 1)).hits] };
+      // A page past the spelling variants runs on into the weaker strategies (partial matches): they are
+      // not sound-alikes, and the answer names only near, spelling and phonetic.
+      const variants = engine.search(q, none, 21, after(S_SPELLING - 1)).hits.filter((h) => h.strategy <= S_PHONETIC);
       alikes = summaries(
         engine,
-        r.hits.filter((h) => String(h.appNo) !== appNo),
+        [...near, ...variants].filter((h) => String(h.appNo) !== appNo),
         q.normalised.length,
       ).slice(0, 20);
     }
@@ -163,7 +165,7 @@ export class SearchService {
         class_number: a.class_number,
         status: a.status,
         score: a.score,
-        strategy: a.strategy as 'spelling' | 'phonetic',
+        strategy: a.strategy as 'near' | 'spelling' | 'phonetic',
       })),
     };
   }
