@@ -67,7 +67,15 @@ export async function buildWeb(opts: { force?: boolean } = {}): Promise<WebBuild
   const current = fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === hash;
   if (!current || opts.force) {
     const { build } = await import('vite');
-    await build({ configFile: path.join(WEB_DIR, 'vite.config.ts'), logLevel: 'warn' });
+    // Vite sets NODE_ENV=production in the process that builds when none is set: everything this process
+    // starts afterwards would then run as production (and refuse development settings).
+    const nodeEnv = process.env.NODE_ENV;
+    try {
+      await build({ configFile: path.join(WEB_DIR, 'vite.config.ts'), logLevel: 'warn' });
+    } finally {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+    }
     fs.writeFileSync(STAMP, hash);
   }
   return { built: !current || !!opts.force, ms: Date.now() - t0, js: firstRenderJs() };
@@ -80,7 +88,8 @@ export const describeBuild = (b: WebBuild) =>
 if (import.meta.url === `file://${process.argv[1]}`) {
   const b = await buildWeb({ force: process.argv.includes('--force') });
   console.error(describeBuild(b));
-  if (b.js.gzipBytes > FIRST_RENDER_JS_LIMIT) {
+  // `npm start` (--serving) serves what was built whatever its size; the test command holds it to the budget.
+  if (b.js.gzipBytes > FIRST_RENDER_JS_LIMIT && !process.argv.includes('--serving')) {
     console.error('the first render is over its JS budget');
     process.exit(1);
   }

@@ -12,7 +12,6 @@ import { removeUploadsOf } from '../src/http/uploads.ts';
 import { releaseInstance } from '../src/limits/admission.ts';
 import { createRoot } from '../src/root.ts';
 import { startServer } from '../src/server.ts';
-import { buildWeb, describeBuild } from './build-web.ts';
 import { seedDemoRegistry } from './demo.ts';
 import { prepareDatabase } from './migrate.ts';
 
@@ -61,7 +60,8 @@ const how = (code: number | null, signal: string | null) => (code !== null ? `co
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** A TypeScript script of this folder (or one given relative to it) in a child process of its own. */
-const forkTs = (script: string) => fork(new URL(script, import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+const forkTs = (script: string, args: string[] = []) =>
+  fork(new URL(script, import.meta.url).pathname, args, { execArgv: ['--import', 'tsx'] });
 
 /** Asks a child to stop (SIGTERM) and resolves once it has exited, killing it if it takes longer than KILL_AFTER_MS. */
 function end(child: ChildProcess | undefined): Promise<void> {
@@ -80,8 +80,10 @@ async function primary(): Promise<void> {
   const t0 = Date.now();
   await prepareDatabase(config.DATABASE_URL);
   await seedDemoRegistry(config);
-  // The web app the API processes serve (web/dist): built when its sources or the API document changed.
-  console.error(describeBuild(await buildWeb()));
+  // The web app the API processes serve (web/dist): built when its sources or the API document changed, in a
+  // child process, so that nothing the build does to its process (Vite sets NODE_ENV) reaches the processes
+  // started below, and its memory goes back when it ends.
+  await runChild('./build-web.ts', 'building the web app', ['--serving']);
   // Built once, before the API processes start, so every one of them loads the same snapshot instead of
   // building its own; in a child process, so that the build's memory goes back when it exits.
   const built = await searchSnapshot();
@@ -195,17 +197,23 @@ async function primary(): Promise<void> {
   });
 }
 
-/** Runs scripts/search-snapshot.ts: what it built, or null when the snapshot was current. */
-function searchSnapshot(): Promise<{ ms: number; marks: number } | null> {
+/** Runs a script of this folder to its end: the last message it sent, if any; rejects when it fails. */
+function runChild<T>(script: string, what: string, args: string[] = []): Promise<T | null> {
   return new Promise((resolve, reject) => {
-    const child = forkTs('./search-snapshot.ts');
-    let built: { ms: number; marks: number } | null = null;
-    child.once('message', (m) => (built = (m as { built: typeof built }).built));
+    const child = forkTs(script, args);
+    let said: T | null = null;
+    child.on('message', (m) => (said = m as T));
     child.once('error', reject);
     child.once('exit', (code, signal) =>
-      code === 0 ? resolve(built) : reject(new Error(`building the search index failed (${how(code, signal)}); the error above says why`)),
+      code === 0 ? resolve(said) : reject(new Error(`${what} failed (${how(code, signal)}); the error above says why`)),
     );
   });
+}
+
+/** Runs scripts/search-snapshot.ts: what it built, or null when the snapshot was current. */
+async function searchSnapshot(): Promise<{ ms: number; marks: number } | null> {
+  const said = await runChild<{ built: { ms: number; marks: number } | null }>('./search-snapshot.ts', 'building the search index');
+  return said?.built ?? null;
 }
 
 async function apiProcess(): Promise<void> {

@@ -24,9 +24,13 @@ export interface Stack {
   stop(): Promise<number | null>;
 }
 
-/** `npm start`'s script with `env` over this process's environment, started without waiting for anything. */
-export function spawnStack(env: Record<string, string>): Stack {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env: { ...process.env, ...env } });
+/**
+ * `npm start`'s script with `env` over this process's environment, started without waiting for anything;
+ * with `npm`, through `npm start` itself (stop() then signals npm, as a service manager would).
+ */
+export function spawnStack(env: Record<string, string>, o: { npm?: boolean } = {}): Stack {
+  const [cmd, args] = o.npm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'scripts/start.ts']];
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env } });
   let out = '';
   child.stderr!.on('data', (d) => (out += d));
   child.stdout!.on('data', (d) => (out += d));
@@ -60,8 +64,8 @@ export function spawnStack(env: Record<string, string>): Stack {
 }
 
 /** `npm start` until it reports ready. */
-export async function startStack(env: Record<string, string>): Promise<Stack> {
-  const stack = spawnStack(env);
+export async function startStack(env: Record<string, string>, o: { npm?: boolean } = {}): Promise<Stack> {
+  const stack = spawnStack(env, o);
   await stack.waitFor(/Nishaan API on/);
   return stack;
 }

@@ -121,14 +121,11 @@ describe('npm start', function () {
         ),
       ).to.equal('down');
       // The workers process is gone too (its relay would otherwise keep the database busy).
-      const check = createDb(dbUrl, 1);
-      const others = await check.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [
-        name,
-      ]);
-      await check.destroy();
-      expect(others.rows[0].n).to.equal(0);
+      expect(await connectionsTo(name)).to.equal(0);
 
-      const second = await start(env);
+      // The second start the README's way, `npm start`, stopped as a service manager stops it: SIGTERM to npm,
+      // which hands it on to the supervisor (a shell between the two would die of it and leave them running).
+      const second = await start(env, { npm: true });
       expect(second.log()).to.not.contain('generating a demo registry');
       expect(second.log()).to.not.contain('search index built');
       expect(fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs).to.equal(snapshotTime);
@@ -147,6 +144,24 @@ describe('npm start', function () {
         changed!.application_number,
       );
       expect(await second.stop()).to.equal(0);
+      expect(
+        await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          () => 'up',
+          () => 'down',
+        ),
+      ).to.equal('down');
+      expect(await connectionsTo(name)).to.equal(0);
     },
   );
 });
+
+/** Connections open to the database but this one: none once every process of a stack has stopped. */
+async function connectionsTo(name: string): Promise<number> {
+  const check = createDb('postgres://postgres@127.0.0.1:5432/postgres', 1);
+  try {
+    const r = await check.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [name]);
+    return r.rows[0].n;
+  } finally {
+    await check.destroy();
+  }
+}
