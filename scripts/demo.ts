@@ -6,7 +6,7 @@ import { importSet } from '../src/ingest/importer/index.ts';
 import { createRoot } from '../src/root.ts';
 
 export async function seedDemoRegistry(config: Config): Promise<void> {
-  const root = createRoot(config);
+  const root = createRoot(config, { dbAcquireTimeoutMs: 60_000 });
   try {
     const { rows } = await root.db.raw('select exists (select 1 from trademarks) as any');
     if (rows[0].any || config.DEMO_RECORDS === 0) return;

@@ -11,7 +11,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write('usage: tsx scripts/import.ts <dir>\n');
     return 2;
   }
-  const root = createRoot(loadConfig());
+  // A script waits its turn for a connection rather than failing as a request would.
+  const root = createRoot(loadConfig(), { dbAcquireTimeoutMs: 60_000 });
   try {
     const say = (msg: string) => process.stderr.write(`${msg}\n`);
     const result = await importSet({ db: root.db, store: root.store, dir, log: say, onReject: say, keepErrors: 0 });

@@ -12,7 +12,11 @@ const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/nishaan'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(16),
+  // How long an API request waits for a PostgreSQL connection (all busy, or the server away) before a 503.
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),
+  // How long a request's Redis call may take before Redis counts as away (docs/outages.md).
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   // Key prefix of every BullMQ queue, so several deployments (or test runs) can share one Redis.
   QUEUE_PREFIX: z
     .string()
@@ -45,9 +49,12 @@ const Env = z.object({
     .string()
     .regex(/^[A-Za-z0-9_:-]+$/)
     .default('nishaan:rl'),
-  // Login throttling (failed attempts per 15 minutes): slowed down past *_SLOW_AFTER, refused past *_MAX.
-  LOGIN_EMAIL_SLOW_AFTER: z.coerce.number().int().min(0).default(5),
-  LOGIN_EMAIL_MAX: z.coerce.number().int().min(1).default(10),
+  // Login throttling (failed attempts per 15 minutes): slowed down past *_SLOW_AFTER, refused past *_MAX; per
+  // pair of email and address, per email from anywhere, per address whatever the email.
+  LOGIN_PAIR_SLOW_AFTER: z.coerce.number().int().min(0).default(5),
+  LOGIN_PAIR_MAX: z.coerce.number().int().min(1).default(10),
+  LOGIN_EMAIL_SLOW_AFTER: z.coerce.number().int().min(0).default(20),
+  LOGIN_EMAIL_MAX: z.coerce.number().int().min(1).default(100),
   LOGIN_IP_SLOW_AFTER: z.coerce.number().int().min(0).default(20),
   LOGIN_IP_MAX: z.coerce.number().int().min(1).default(50),
   LOGIN_MAX_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(2000),

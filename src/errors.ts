@@ -68,6 +68,10 @@ export class AppError extends Error {
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 
+/** A 503 for a service we depend on being away: the client is told when to try again. */
+export const unavailable = (message: string, retryAfterSeconds = 5) =>
+  new AppError('service_unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+
 /** Where a request's parameter was read from. */
 export type Where = 'path' | 'query' | 'body';
 

@@ -45,7 +45,7 @@ import { LogoTextIndex } from './logos/textIndex.ts';
 import { MailRelay } from './mail/mailer.ts';
 import { MailRepository } from './mail/mailRepository.ts';
 import { type OutboundClient, outboundClient } from './outbound/client.ts';
-import { RedisConnections } from './redis.ts';
+import { RedisConnections, type RedisHealth } from './redis.ts';
 import { ReferenceRepository } from './reference/repository.ts';
 import { ReferenceService } from './reference/service.ts';
 import { ViennaRepository } from './reference/viennaRepository.ts';
@@ -80,10 +80,15 @@ export interface RootOptions {
   dbPoolMax?: number;
   /** How long one call to the ML sidecar may take. */
   sidecarTimeoutMs?: number;
+  /** How long a query waits for a pool connection (default DB_ACQUIRE_TIMEOUT_MS). */
+  dbAcquireTimeoutMs?: number;
 }
 
-/** The workers process: many consumers share the pool, and indexing an image may wait longer than a request. */
-export const WORKERS: RootOptions = { dbPoolMax: 16, sidecarTimeoutMs: 120_000 };
+/**
+ * The workers process: many consumers share the pool, indexing an image may wait longer than a request, and a
+ * job may wait its turn for a connection (there is no client waiting on it).
+ */
+export const WORKERS: RootOptions = { dbPoolMax: 16, sidecarTimeoutMs: 120_000, dbAcquireTimeoutMs: 60_000 };
 
 export interface Repositories {
   accounts: AccountRepository;
@@ -198,8 +203,8 @@ export interface Root {
 export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const clock = opts.clock ?? systemClock;
   const log = createLogger(config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL, opts.dbPoolMax ?? config.DB_POOL_MAX);
-  const connections = new RedisConnections(config.REDIS_URL);
+  const db = createDb(config.DATABASE_URL, opts.dbPoolMax ?? config.DB_POOL_MAX, opts.dbAcquireTimeoutMs ?? config.DB_ACQUIRE_TIMEOUT_MS);
+  const connections = new RedisConnections(config.REDIS_URL, log, config.REDIS_COMMAND_TIMEOUT_MS);
   const signer = new UrlSigner(config.URL_SIGNING_SECRET, () => clock.now());
   const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
   const store = createObjectStore(config, signer, () => baseUrl.value);
@@ -210,10 +215,11 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const logos = logoParts(config, repos.logos, connections, opts.sidecarTimeoutMs);
 
   const redis = connections.commands;
-  const ledger = new CreditLedger(redis, repos.quotas, config.RATE_LIMIT_PREFIX, log);
+  const { health } = connections;
+  const ledger = new CreditLedger(redis, repos.quotas, config.RATE_LIMIT_PREFIX, log, health);
   const callers = new CallerCache(repos.callers, listener);
   const trademarks = new TrademarkService(repos.trademarks, store);
-  const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log);
+  const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log, health);
   const wordSearch = new SearchService(search, repos.trademarks, cache);
   const registerValues = new RegisterValues(search, repos.trademarks);
   // One analysis of likely confusion, behind both a mark's threats and a clearance.
@@ -221,9 +227,14 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const watchMatcher = new WatchMatcher(repos.watches, analyser, repos.threats, search);
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
-  const bulkQueueOf = () => (bulkQueue ??= new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
+  const bulkQueueOf = () =>
+    (bulkQueue ??= health.quiet(new Queue(BULK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }), 'bulk document queue'));
   let clearanceQueue: Queue | undefined;
-  const clearanceQueueOf = () => (clearanceQueue ??= new Queue(CLEARANCE_BATCH_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }));
+  const clearanceQueueOf = () =>
+    (clearanceQueue ??= health.quiet(
+      new Queue(CLEARANCE_BATCH_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }),
+      'clearance queue',
+    ));
   const clearance = new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store);
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
   const mail = new MailRelay(repos.mail, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);
@@ -238,21 +249,21 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     search: wordSearch,
     threats: new ThreatService(search, analyser, repos.trademarks, repos.threats, cache, config.LOGO_MODEL),
     clearance,
-    clearanceBatches: new ClearanceBatchService(repos.clearanceBatches, clearance, clearanceQueueOf, log, () => baseUrl.value),
+    clearanceBatches: new ClearanceBatchService(repos.clearanceBatches, clearance, clearanceQueueOf, log, () => baseUrl.value, health),
     journals: new JournalService(repos.journals, registerValues),
     reference: new ReferenceService(repos.reference, repos.vienna),
     accounts: new AccountService(repos.accounts, config.TRIAL_DAYS),
     usage: new UsageService(repos.accounts, ledger),
     tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
-    sessions: new SessionStore(redis, config.RATE_LIMIT_PREFIX, config.JWT_SECRET, config.JWT_TTL_SECONDS),
-    limits: rateLimits(config, redis, log),
+    sessions: new SessionStore(redis, config.RATE_LIMIT_PREFIX, config.JWT_SECRET, config.JWT_TTL_SECONDS, health),
+    limits: rateLimits(config, redis, health, log),
     ledger,
     callers,
     plans: new PlanCache(repos.callers, listener),
     documents: new DocumentService(repos.documents, repos.journals, store),
     reports: new ReportService(repos.trademarks, wordSearch, store, () => new Date(clock.now())),
     clearanceReports: new ClearanceReportService(repos.clearance, repos.clearanceBatches, store, () => new Date(clock.now())),
-    bulkDocuments: new BulkDocumentService(repos.documents, repos.bulkJobs, bulkQueueOf, store, log, () => baseUrl.value),
+    bulkDocuments: new BulkDocumentService(repos.documents, repos.bulkJobs, bulkQueueOf, store, log, () => baseUrl.value, health),
     webhooks: new WebhookService(repos.webhooks, secrets, outbound),
     changes: new ChangesFeed(repos.feed),
     logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout, registerValues),
@@ -332,7 +343,7 @@ function repositories(db: Db): Repositories {
   };
 }
 
-function rateLimits(config: Config, redis: Redis, log: Logger): RateLimits {
+function rateLimits(config: Config, redis: Redis, health: RedisHealth, log: Logger): RateLimits {
   return new RateLimits(
     redis,
     {
@@ -342,6 +353,8 @@ function rateLimits(config: Config, redis: Redis, log: Logger): RateLimits {
       prefix: config.RATE_LIMIT_PREFIX,
       instance: config.INSTANCE_ID,
       login: {
+        pairSlowAfter: config.LOGIN_PAIR_SLOW_AFTER,
+        pairMax: config.LOGIN_PAIR_MAX,
         emailSlowAfter: config.LOGIN_EMAIL_SLOW_AFTER,
         emailMax: config.LOGIN_EMAIL_MAX,
         ipSlowAfter: config.LOGIN_IP_SLOW_AFTER,
@@ -350,6 +363,7 @@ function rateLimits(config: Config, redis: Redis, log: Logger): RateLimits {
       },
     },
     log,
+    health,
   );
 }
 

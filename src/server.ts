@@ -15,8 +15,9 @@ export async function startServer(config: Config, appOptions: AppOptions = {}): 
   const { app } = buildApp(root, appOptions);
   // Callers are cached only while this process hears of every change (src/accounts/callerCache.ts).
   await root.listener.start();
-  // Searches are answered from the moment the process listens.
-  await root.search.ready();
+  // Searches are answered from the moment the process listens; so are limits and sessions, if Redis is there
+  // (a Redis away is no reason not to serve what does not need it: docs/outages.md).
+  await Promise.all([root.search.ready(), root.connections.ready()]);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   // Once closing, every answer closes its connection (those in flight included): a kept-alive connection

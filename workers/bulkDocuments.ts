@@ -4,6 +4,7 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import { BULK_QUEUE, type BulkJobOptions, DEFAULT_BULK_JOB, enqueueBulkJobs } from '../src/documents/bulkService.ts';
 import { BulkZipBuilder } from '../src/documents/bulkWorker.ts';
+import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 import type { ObjectStore } from '../src/storage/objectStore.ts';
 
@@ -43,8 +44,9 @@ export function startBulkDocumentWorker(
       void builder.giveUp(job.data.id, err).catch((e) => log.error({ err: e }, 'bulk job give-up failed'));
     else log.warn({ err, job: job.data.id, attempt: job.attemptsMade }, 'bulk document job attempt failed; retrying');
   });
-  worker.on('error', (err) => log.error({ err }, 'bulk document worker error'));
-  const queue = new Queue(BULK_QUEUE, { connection, prefix });
+  const { health } = root.connections;
+  health.quiet(worker, 'bulk document worker');
+  const queue = health.quiet(new Queue(BULK_QUEUE, { connection, prefix }), 'bulk document queue');
 
   const relayOnce = async () => {
     const ids = await jobs.adrift(5, 15 * 60);
@@ -63,11 +65,9 @@ export function startBulkDocumentWorker(
     }
     return n;
   };
-  const tick = () =>
-    Promise.all([
-      relayOnce().catch((err) => log.error({ err }, 'bulk document relay failed')),
-      sweepOnce().catch((err) => log.error({ err }, 'bulk document sweep failed')),
-    ]);
+  const relaying = new Retrying(log, 'bulk document relay');
+  const sweeping = new Retrying(log, 'bulk document sweep');
+  const tick = () => Promise.all([relaying.round(relayOnce), sweeping.round(sweepOnce)]);
   const timer = setInterval(() => void tick(), o.intervalMs ?? 10_000);
   return {
     relayOnce,

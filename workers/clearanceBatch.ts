@@ -13,6 +13,7 @@ import {
   enqueueBatch,
 } from '../src/clearance/batchService.ts';
 import { BatchScreener } from '../src/clearance/batchWorker.ts';
+import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 
 /** Tests' settings; each left out is the default. */
@@ -63,8 +64,9 @@ export function startClearanceBatchWorker(
       void screener.giveUp(job.data, err).catch((e) => log.error({ err: e }, 'clearance batch give-up failed'));
     else log.warn({ err, job: job.data.batchId, chunk: job.data.chunk, attempt: job.attemptsMade }, 'clearance chunk failed; retrying');
   });
-  worker.on('error', (err) => log.error({ err }, 'clearance batch worker error'));
-  const queue = new Queue(CLEARANCE_BATCH_QUEUE, { connection, prefix });
+  const { health } = root.connections;
+  health.quiet(worker, 'clearance batch worker');
+  const queue = health.quiet(new Queue(CLEARANCE_BATCH_QUEUE, { connection, prefix }), 'clearance queue');
 
   const relayOnce = async () => {
     const adrift = await jobs.adrift(5, 15 * 60);
@@ -74,10 +76,8 @@ export function startClearanceBatchWorker(
     }
     return adrift.length;
   };
-  const timer =
-    o.relay === false
-      ? undefined
-      : setInterval(() => void relayOnce().catch((err) => log.error({ err }, 'clearance batch relay failed')), o.intervalMs ?? 10_000);
+  const relaying = new Retrying(log, 'clearance batch relay');
+  const timer = o.relay === false ? undefined : setInterval(() => void relaying.round(relayOnce), o.intervalMs ?? 10_000);
   return {
     relayOnce,
     async close() {

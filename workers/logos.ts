@@ -4,6 +4,7 @@ import { FairGate } from '../src/logos/fairGate.ts';
 import { CANCEL_EVENT, LOGO_SEARCH_QUEUE, processSearchJob, type QueuedSearch } from '../src/logos/fanout.ts';
 import { warnOfIndexCache } from '../src/logos/indexCache.ts';
 import { type IndexJob, IndexPlanner, indexLogos, LOGO_INDEX_QUEUE } from '../src/logos/indexer.ts';
+import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 
 // The logo consumers of the workers process, over what the root built: indexing (planner + workers)
@@ -27,7 +28,8 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
   const { repo, sidecar, images } = root.logos;
   const prefix = config.QUEUE_PREFIX;
   const stop = new AbortController();
-  const indexQueue = new Queue(LOGO_INDEX_QUEUE, { connection: connections.queues, prefix });
+  const { health } = connections;
+  const indexQueue = health.quiet(new Queue(LOGO_INDEX_QUEUE, { connection: connections.queues, prefix }), 'logo index queue');
 
   const gate = new FairGate(SEARCH_SLOTS);
   // Jobs whose request ended (CANCEL_EVENT) before this worker took them: they are dropped when taken.
@@ -52,11 +54,15 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
     },
     { connection: connections.blocking(), prefix, concurrency: SEARCH_INTAKE },
   );
+  health.quiet(search, 'bulk logo search worker');
   search.on('failed', (job, err) => {
     if (err instanceof UnrecoverableError) log.debug({ job: job?.id }, err.message);
     else log.warn({ err, job: job?.id }, 'logo search job failed');
   });
-  const cancels = new QueueEvents(LOGO_SEARCH_QUEUE, { connection: connections.blocking(), prefix });
+  const cancels = health.quiet(
+    new QueueEvents(LOGO_SEARCH_QUEUE, { connection: connections.blocking(), prefix }),
+    'bulk logo search events',
+  );
   (cancels as unknown as EventEmitter).on(CANCEL_EVENT, (args: { ids?: string }) => {
     const now = Date.now();
     for (const [id, at] of withdrawn) if (now - at > 600_000) withdrawn.delete(id);
@@ -103,11 +109,8 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
       concurrency: config.LOGO_INDEX_CONCURRENCY,
     });
     indexer.on('failed', (job, err) => log.warn({ err, job: job?.id }, 'logo index job failed; retried with backoff'));
-    if (opts.plan !== false) {
-      planning = new IndexPlanner(repo, indexQueue).run(stop.signal, 2000, (err) =>
-        log.error({ err }, 'logo index planner failed; retrying'),
-      );
-    }
+    health.quiet(indexer, 'logo index worker');
+    if (opts.plan !== false) planning = new IndexPlanner(repo, indexQueue).run(stop.signal, 2000, new Retrying(log, 'logo index planner'));
   })();
 
   return {

@@ -5,6 +5,7 @@
 // logo search (workers/logos.ts), and the hourly sweep of last month's credit balances back into
 // PostgreSQL (src/limits/credits.ts).
 import { loadConfig } from '../src/config.ts';
+import { Retrying } from '../src/retrying.ts';
 import { createRoot, WORKERS } from '../src/root.ts';
 import { startBulkDocumentWorker } from './bulkDocuments.ts';
 import { startClearanceBatchWorker } from './clearanceBatch.ts';
@@ -22,11 +23,12 @@ await webhooks.start();
 // Idempotent and cheap (one SCAN of the credit keys): every process may run it; an hour is soon enough
 // for a past month's figures.
 const { ledger } = root.services;
+const sweeping = new Retrying(log, 'credit sweep');
 const sweep = () =>
-  ledger.sweep().then(
-    (n) => n && log.info({ credits: n }, "past months' balances returned"),
-    (err) => log.error({ err }, 'credit sweep failed'),
-  );
+  sweeping.round(async () => {
+    const n = await ledger.sweep();
+    if (n) log.info({ credits: n }, "past months' balances returned");
+  });
 const sweeper = setInterval(sweep, 3600_000);
 void sweep();
 // Bulk document zips (POST /v3/documents/bulk/): the consumer, the relay of jobs whose enqueue was lost, the expiry sweep.

@@ -5,6 +5,7 @@
 // (watch_runs), so a job lost with Redis, or failed, is handed over again at the next scan.
 import { Queue, Worker } from 'bullmq';
 import { OUTBOX_CHANNEL } from '../src/db/channels.ts';
+import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 
 export const WATCH_QUEUE = 'watch-matching';
@@ -19,12 +20,18 @@ export class WatchWorkers {
   private worker: Worker | undefined;
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
+  private readonly scans: Retrying;
 
   constructor(
     private readonly root: Root,
     private readonly opts: WatchWorkersOptions = {},
   ) {
-    this.queue = new Queue(WATCH_QUEUE, { connection: root.connections.queues, prefix: root.config.QUEUE_PREFIX });
+    const { health } = root.connections;
+    this.queue = health.quiet(
+      new Queue(WATCH_QUEUE, { connection: root.connections.queues, prefix: root.config.QUEUE_PREFIX }),
+      'watch queue',
+    );
+    this.scans = new Retrying(root.log, 'scanning import runs for watch matching');
   }
 
   async start(): Promise<void> {
@@ -40,7 +47,7 @@ export class WatchWorkers {
       { prefix: config.QUEUE_PREFIX, connection: connections.blocking(), concurrency: 1 },
     );
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.id }, 'watch matching job failed'));
-    this.worker.on('error', (err) => log.error({ err }, 'queue worker error'));
+    connections.health.quiet(this.worker, 'watch matching worker');
     // An import that wrote events wakes the scan at its commit; one that brought only new marks waits for the timer.
     listener.on(OUTBOX_CHANNEL, () => void this.scan());
     await listener.start();
@@ -52,8 +59,9 @@ export class WatchWorkers {
   scan(): Promise<void> {
     this.scanning ??= (async () => {
       try {
-        const runs = await this.root.repos.watches.unmatchedRuns();
-        if (runs.length) {
+        await this.scans.round(async () => {
+          const runs = await this.root.repos.watches.unmatchedRuns();
+          if (!runs.length) return;
           await this.queue.addBulk(
             runs.map((runId) => ({
               name: 'match',
@@ -61,9 +69,7 @@ export class WatchWorkers {
               opts: { jobId: `watch-run-${runId}`, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: 5_000 },
             })),
           );
-        }
-      } catch (err) {
-        this.root.log.error({ err }, 'scanning import runs for watch matching failed');
+        });
       } finally {
         this.scanning = undefined;
       }

@@ -3,6 +3,7 @@
 // renewal_due job and the mail relay. workers/main.ts starts it; tests start the same thing in-process.
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { DELIVERIES_CHANNEL, OUTBOX_CHANNEL } from '../src/db/channels.ts';
+import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, OutboxRelay } from '../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../src/webhooks/renewals.ts';
@@ -29,9 +30,10 @@ export class WebhookWorkers {
     const { config } = root;
     const connection = root.connections.queues;
     const prefix = config.QUEUE_PREFIX;
+    const { health } = root.connections;
     this.queues = {
-      deliveries: new Queue(DELIVERY_QUEUE, { connection, prefix }),
-      renewals: new Queue(RENEWALS_QUEUE, { connection, prefix }),
+      deliveries: health.quiet(new Queue(DELIVERY_QUEUE, { connection, prefix }), 'delivery queue'),
+      renewals: health.quiet(new Queue(RENEWALS_QUEUE, { connection, prefix }), 'renewals queue'),
     };
     this.relay = new OutboxRelay(root.repos.deliveries, this.queues.deliveries, {
       maxAttempts: root.delivery.maxAttempts,
@@ -79,16 +81,16 @@ export class WebhookWorkers {
         { ...workerOpts, connection: connections.blocking(), concurrency: 1 },
       ).on('failed', onFailed('renewal')),
     );
-    for (const w of this.workers) w.on('error', (err) => log.error({ err }, 'queue worker error'));
+    for (const w of this.workers) connections.health.quiet(w, 'webhook worker');
 
-    this.relayRun = this.relay.run(this.stop.signal, this.opts.idleMs ?? 1000, (err) =>
-      log.error({ err }, 'outbox relay failed; retrying'),
-    );
+    this.relayRun = this.relay.run(this.stop.signal, this.opts.idleMs ?? 1000, new Retrying(log, 'outbox relay'));
     // The schedule lives in Redis, which keeps nothing across a restart: set it again every hour.
-    const schedule = () => this.scheduleRenewals().catch((err) => log.error({ err }, 'scheduling renewal reminders failed'));
+    const scheduling = new Retrying(log, 'scheduling renewal reminders');
+    const schedule = () => scheduling.round(() => this.scheduleRenewals());
     await schedule();
     this.timers.push(setInterval(schedule, 3600_000));
-    const send = () => void mail.sendPending().catch((err) => log.error({ err }, 'mail relay failed'));
+    const mailing = new Retrying(log, 'mail relay');
+    const send = () => void mailing.round(() => mail.sendPending());
     send();
     this.timers.push(setInterval(send, 30_000));
   }
@@ -107,7 +109,10 @@ export class WebhookWorkers {
   /** Runs the daily job once now through the queue and waits for it (the admin's catch-up, and tests). */
   async runRenewalsNow(date?: string): Promise<number> {
     const connection = this.root.connections.blocking();
-    const events = new QueueEvents(RENEWALS_QUEUE, { connection, prefix: this.root.config.QUEUE_PREFIX });
+    const events = this.root.connections.health.quiet(
+      new QueueEvents(RENEWALS_QUEUE, { connection, prefix: this.root.config.QUEUE_PREFIX }),
+      'renewals events',
+    );
     try {
       await events.waitUntilReady();
       const job = await this.queues.renewals.add('renewal_due', date ? { date } : {}, { removeOnComplete: 50, removeOnFail: 50 });

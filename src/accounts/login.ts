@@ -5,15 +5,23 @@ import type { AccountService } from './accountService.ts';
 
 /**
  * An email and password checked under the login throttle, for every way of logging in (a bearer token, a
- * browser session): failed attempts are counted per email and per address and slowed, then refused (429);
- * a success clears the email's count. A wrong email and a wrong password are the same 401.
+ * browser session): failed attempts are counted per address, per email and per pair and slowed, then refused
+ * (429); a success clears the email's and the pair's counts. Only a wrong password is a failed attempt: one
+ * whose check failed (PostgreSQL away) is given back, so an outage never locks an account. A wrong email and
+ * a wrong password are the same 401.
  */
 export async function logIn(accounts: AccountService, limits: RateLimits, email: string, password: string, ip: string) {
-  const { delayMs } = await limits.loginAttempt(email, ip);
-  if (delayMs > 0) await sleep(delayMs);
-  const account = await accounts.authenticate(email, password);
+  const attempt = await limits.loginAttempt(email, ip);
+  if (attempt.delayMs > 0) await sleep(attempt.delayMs);
+  let account: Awaited<ReturnType<AccountService['authenticate']>>;
+  try {
+    account = await accounts.authenticate(email, password);
+  } catch (err) {
+    await attempt.abandoned();
+    throw err;
+  }
   if (!account) throw new AppError('invalid_credentials', 'wrong email or password');
-  await limits.loginSucceeded(email);
+  await attempt.succeeded();
   return account;
 }
 

@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.ts';
+import { createLogger } from '../logger.ts';
+import { RedisHealth, RedisUnavailable } from '../redis.ts';
 
 /** What a new dashboard session hands the browser: the cookie value, its CSRF token and lifetime. */
 export interface NewSession {
@@ -23,17 +25,18 @@ export class SessionStore {
     private readonly prefix: string,
     private readonly secret: string,
     private readonly ttlSeconds: number,
+    private readonly health = new RedisHealth(createLogger('silent'), 1000),
   ) {}
 
   /** A Redis call; Redis away is a 503 (no session starts or is accepted: it fails closed), not a 500. */
   private async call<T>(f: () => Promise<T>): Promise<T> {
     try {
-      return await f();
+      return await this.health.run('sessions', f);
     } catch (err) {
-      throw new AppError(
-        'service_unavailable',
-        `dashboard sessions are unavailable just now; try again shortly (${(err as Error).message})`,
-      );
+      if (!(err instanceof RedisUnavailable)) throw err;
+      throw new AppError('service_unavailable', 'dashboard sessions are unavailable just now; try again shortly', undefined, {
+        'Retry-After': String(this.health.retryAfterSeconds),
+      });
     }
   }
 

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { type RedisHealth, RedisUnavailable } from '../redis.ts';
 import type { BatchRow, ClearanceBatchRepository } from './batchRepository.ts';
 import type { BatchProposal } from './batchSchemas.ts';
 import type { ClearanceService } from './service.ts';
@@ -53,6 +54,7 @@ export class ClearanceBatchService {
     private readonly log: Logger,
     /** Where clients reach this API: status_url is absolute, as a Location header must be. */
     private readonly baseUrl: () => string,
+    private readonly health: RedisHealth,
   ) {}
 
   statusUrl(id: string): string {
@@ -64,10 +66,11 @@ export class ClearanceBatchService {
     // enqueue fails, the workers' relay enqueues the job (workers/clearanceBatch.ts).
     const id = await this.jobs.create(accountId, proposals);
     try {
-      await enqueueBatch(this.queue(), id, proposals.length);
+      // Bounded: without Redis the job waits in PostgreSQL for the relay, and the request does not wait at all.
+      await this.health.run('clearance queue', () => enqueueBatch(this.queue(), id, proposals.length));
       await this.jobs.markEnqueued(id);
     } catch (err) {
-      this.log.warn({ err, job: id }, 'clearance batch not enqueued; the relay will');
+      if (!(err instanceof RedisUnavailable)) this.log.warn({ err, job: id }, 'clearance batch not enqueued; the relay will');
     }
     return { job_id: id, status: 'queued' as const, total: proposals.length, done: 0, status_url: this.statusUrl(id) };
   }

@@ -3,6 +3,7 @@ import type { Viewer } from '../accounts/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import { monthOf } from '../limits/quotaRepository.ts';
 import type { Logger } from '../logger.ts';
+import { type RedisHealth, RedisUnavailable } from '../redis.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { gateOf } from '../trademarks/gate.ts';
 import type { BulkJobRepository, BulkJobRow } from './bulkRepository.ts';
@@ -48,6 +49,7 @@ export class BulkDocumentService {
     private readonly log: Logger,
     /** Where clients reach this API: status_url is absolute, as a Location header must be. */
     private readonly baseUrl: () => string,
+    private readonly health: RedisHealth,
   ) {}
 
   async request(appNos: string[], types: string[] | null, viewer: Viewer, charge: Charge) {
@@ -77,10 +79,11 @@ export class BulkDocumentService {
       charge: { units: rows.length, month },
     });
     try {
-      await enqueueBulkJobs(this.queue(), [job.id]);
+      // Bounded: without Redis the job waits in PostgreSQL for the relay, and the request does not wait at all.
+      await this.health.run('bulk document queue', () => enqueueBulkJobs(this.queue(), [job.id]));
       await this.jobs.markEnqueued([job.id]);
     } catch (err) {
-      this.log.warn({ err, job: job.id }, 'bulk document job not enqueued; the relay will');
+      if (!(err instanceof RedisUnavailable)) this.log.warn({ err, job: job.id }, 'bulk document job not enqueued; the relay will');
     }
     return { ...this.view(job), opposition_documents_excluded: all.length - rows.length };
   }

@@ -11,7 +11,9 @@ const REQUEST_ID_HEADER = {
   description: 'Id of this request (a caller-supplied X-Request-Id is kept when sane)',
   schema: { type: 'string' as const },
 };
-const RETRY_AFTER_HEADER = intHeader('Seconds until the limit that refused the request allows it again');
+const RETRY_AFTER_HEADER = intHeader(
+  'Seconds to wait before trying again: until the limit that refused it allows it (429), or the service is back (503)',
+);
 // Sent on every response to an API-key request: the per-key window (contract §8: 10 per second).
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': intHeader('Requests allowed per window for this API key'),
@@ -36,6 +38,9 @@ const ERROR_TEXT: Record<number, string> = {
   429:
     'A limit was reached: `code` says which (ip_rate_limited, key_rate_limited, concurrency_limited, quota_exceeded, ' +
     'public_search_limited, login_throttled); `details` gives limit, remaining, reset and resource',
+  503:
+    'Service unavailable (`service_unavailable`): something this request needs (PostgreSQL, Redis, the ML sidecar) is ' +
+    'away just now; `Retry-After` says when to try again (docs/outages.md)',
 };
 
 /** The media types a body is documented under: JSON, or a multipart form (and JSON too where the endpoint takes both). */
@@ -67,7 +72,8 @@ export class Api {
   private document<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security>(
     def: EndpointDef<P, Q, B, R, S>,
   ): void {
-    const errorStatuses = [400, ...(def.errors ?? [])];
+    // Any request may meet a dependency that is away (docs/outages.md).
+    const errorStatuses = [400, 503, ...(def.errors ?? [])];
     if (def.category || def.feature || def.bulk) errorStatuses.push(403);
     if (def.security && def.security !== 'none') errorStatuses.push(401, 429);
     if (def.publicSearchLimit) errorStatuses.push(429);
@@ -89,7 +95,7 @@ export class Api {
         content: { 'application/json': { schema: ErrorBody } },
         headers: {
           'X-Request-Id': REQUEST_ID_HEADER,
-          ...(s === 429 ? { 'Retry-After': RETRY_AFTER_HEADER } : {}),
+          ...(s === 429 || s === 503 ? { 'Retry-After': RETRY_AFTER_HEADER } : {}),
           ...(s === 429 || def.publicSearchLimit ? windowHeaders : {}),
         },
       };

@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError } from '../errors.ts';
+import { databaseUnavailable } from '../db/unavailable.ts';
+import { AppError, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { RedisUnavailable } from '../redis.ts';
 
 // body-parser and friends tag their errors with `type` (and a status); map those tags, never messages.
 const BODY_ERRORS: Record<string, () => AppError> = {
@@ -20,8 +22,14 @@ function contentRangeOf(err: unknown): Record<string, string> | undefined {
   return typeof range === 'string' ? { 'Content-Range': range } : undefined;
 }
 
+/** A 503 says when to try again, whichever part raised it. */
+const RETRY_AFTER_SECONDS = 5;
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  // A dependency away is the service's state, not the request's fault nor a bug: 503, and the client may retry.
+  if (databaseUnavailable(err)) return unavailable('the database is unavailable just now; try again shortly', RETRY_AFTER_SECONDS);
+  if (err instanceof RedisUnavailable) return unavailable('a service this request needs is unavailable just now; try again shortly', 2);
   const type = (err as { type?: unknown })?.type;
   if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type]();
   const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
@@ -42,7 +50,13 @@ export function toAppError(err: unknown): AppError {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appErr = toAppError(err);
-    if (appErr.status >= 500) log.error({ err, request_id: req.id }, 'request failed');
+    // Each request refused for want of a dependency is logged, without a stack (an outage makes many of them).
+    if (appErr.status === 503)
+      log.warn(
+        { request_id: req.id, path: req.path, cause: (err as Error)?.message ?? String(err) },
+        'request refused: service unavailable',
+      );
+    else if (appErr.status >= 500) log.error({ err, request_id: req.id }, 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
@@ -51,6 +65,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     res.removeHeader('Content-Disposition');
     res.type('application/json');
     if (appErr.headers) res.set(appErr.headers);
+    if (appErr.status === 503 && !res.getHeader('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     const body: Record<string, unknown> = { error: appErr.message, code: appErr.code, request_id: String(req.id ?? '') };
     if (appErr.details !== undefined) body.details = appErr.details;
     res.status(appErr.status).json(body);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
+import { RedisHealth, RedisUnavailable } from '../redis.ts';
 
 // A keyed request's admission in Redis: its IP window, its key window, one of its account's
 // concurrent slots and, when asked, its default credit from the account's balance
@@ -141,6 +142,7 @@ export class AdmissionBatcher {
     private readonly w: WindowSettings,
     private readonly log: Logger,
     private readonly owner: string,
+    private readonly health = new RedisHealth(log, 1000),
   ) {
     redis.defineCommand('nishaanAdmitMany', { lua: ADMIT_MANY });
   }
@@ -193,12 +195,13 @@ export class AdmissionBatcher {
     }
     keys.push(this.owner);
     try {
-      const out = await (this.redis as unknown as { nishaanAdmitMany: AdmitMany }).nishaanAdmitMany(keys.length, ...keys, ...args);
+      const admitMany = (this.redis as unknown as { nishaanAdmitMany: AdmitMany }).nishaanAdmitMany.bind(this.redis);
+      const out = await this.health.run('rate limits', () => admitMany(keys.length, ...keys, ...args));
       batch.forEach((p, i) => p.resolve(out.slice(STRIDE * i, STRIDE * i + STRIDE) as Verdict));
     } catch (err) {
-      // Rate limits fail open (quotas, which carry the money, still apply through PostgreSQL);
-      // unsent releases expire with the slot TTL.
-      this.log.error({ err }, 'rate limiters unavailable; requests allowed');
+      // Rate limits fail open (quotas, which carry the money, still apply through PostgreSQL); unsent releases
+      // expire with the slot TTL. Redis away is said once per outage (RedisHealth); anything else is a fault.
+      if (!(err instanceof RedisUnavailable)) this.log.error({ err }, 'rate limiters failed; requests allowed');
       for (const p of batch) p.resolve(null);
     }
   }

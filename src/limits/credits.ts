@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Resource } from '../accounts/callerRepository.ts';
 import { RESOURCES } from '../accounts/callerRepository.ts';
+import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { RedisHealth, RedisUnavailable } from '../redis.ts';
 import { monthOf, type QuotaRepository } from './quotaRepository.ts';
 
 /**
@@ -84,6 +86,7 @@ export class CreditLedger {
     private readonly quotas: QuotaRepository,
     private readonly prefix: string,
     private readonly log: Logger,
+    private readonly health = new RedisHealth(log, 1000),
   ) {
     redis.defineCommand('nishaanSpend', { numberOfKeys: 1, lua: SPEND });
     redis.defineCommand('nishaanCredit', { numberOfKeys: 1, lua: CREDIT });
@@ -93,6 +96,11 @@ export class CreditLedger {
 
   private get scripts(): Scripts {
     return this.redis as unknown as Scripts;
+  }
+
+  /** A balance's Redis call: RedisUnavailable when Redis is away, and the caller falls back to PostgreSQL. */
+  private redisCall<T>(p: () => Promise<T>): Promise<T> {
+    return this.health.run('credits', p);
   }
 
   key(accountId: string, month: string, resource: Resource): string {
@@ -111,12 +119,12 @@ export class CreditLedger {
     try {
       // A few rounds at most: each either spends, or moves credits in, or finds none left.
       for (let round = 0; round < 8; round++) {
-        const spent = await viaRedis(this.scripts.nishaanSpend(key, units, l));
+        const spent = await this.redisCall(() => this.scripts.nishaanSpend(key, units, l));
         if (spent === 1) return charge;
         if (spent === -1) await this.reclaim(key, accountId, resource, month, l);
         if (!(await this.topUp(accountId, resource, units, limit, month))) {
           // None left to move; another request may just have added some to the balance.
-          if ((await viaRedis(this.scripts.nishaanSpend(key, units, l))) === 1) return charge;
+          if ((await this.redisCall(() => this.scripts.nishaanSpend(key, units, l))) === 1) return charge;
           // A concurrent top-up takes its block from PostgreSQL before the block reaches the balance:
           // this request may have looked between the two. Go round again while what is unspent covers
           // it, rather than refuse a request that "needs 1, 1 left".
@@ -125,8 +133,8 @@ export class CreditLedger {
       }
       return null;
     } catch (err) {
-      if (!(err instanceof RedisDown)) throw err;
-      this.log.error({ err: err.cause }, 'credit balances unavailable; charging in PostgreSQL');
+      // Redis away is said once per outage (RedisHealth); each charge meanwhile is made in PostgreSQL.
+      if (!(err instanceof RedisUnavailable)) throw err;
       const used = await this.quotas.reserve(accountId, resource, units, limit, month);
       return used === null ? null : { ...charge, via: 'postgres' };
     }
@@ -157,14 +165,16 @@ export class CreditLedger {
     if (moved === 0) return false;
     // If this fails the block stays counted and unspent: whether Redis applied it cannot be known,
     // and giving it back when it did would over-grant.
-    const back = await viaRedis(this.scripts.nishaanCredit(this.key(accountId, month, resource), moved, String(limit), BALANCE_TTL_MS));
+    const back = await this.redisCall(() =>
+      this.scripts.nishaanCredit(this.key(accountId, month, resource), moved, String(limit), BALANCE_TTL_MS),
+    );
     if (back > 0) await this.quotas.refund(accountId, resource, back, month);
     return true;
   }
 
   /** Empties a balance (one taken under a limit other than `unlessLimit`) back into PostgreSQL. */
   private async reclaim(key: string, accountId: string, resource: Resource, month: string, unlessLimit?: string): Promise<number> {
-    const back = await viaRedis(
+    const back = await this.redisCall(() =>
       unlessLimit === undefined ? this.scripts.nishaanReclaim(key) : this.scripts.nishaanReclaim(key, unlessLimit),
     );
     if (back > 0) await this.quotas.refund(accountId, resource, back, month);
@@ -175,33 +185,61 @@ export class CreditLedger {
   async refund(c: Charge): Promise<void> {
     if (c.via === 'redis') {
       try {
-        if ((await viaRedis(this.scripts.nishaanRefund(this.key(c.accountId, c.month, c.resource), c.units, String(c.limit)))) === 1)
+        if (
+          (await this.redisCall(() => this.scripts.nishaanRefund(this.key(c.accountId, c.month, c.resource), c.units, String(c.limit)))) ===
+          1
+        )
           return;
       } catch (err) {
-        if (!(err instanceof RedisDown)) throw err;
-        this.log.error({ err: err.cause }, 'credit balances unavailable; refunding in PostgreSQL');
+        if (!(err instanceof RedisUnavailable)) throw err;
       }
     }
     await this.quotas.refund(c.accountId, c.resource, c.units, c.month);
   }
 
-  /** This month's use per resource: credits put into circulation less those still in the balance. */
+  /**
+   * This month's use per resource: credits put into circulation less those still in the balance. Without
+   * Redis the balances cannot be read, and PostgreSQL's count alone would show unspent credits as used: 503.
+   */
   async usage(accountId: string): Promise<{ month: string; used: Record<Resource, number> }> {
     const month = monthOf(new Date());
-    const [counted, balances] = await Promise.all([
-      this.quotas.usage(accountId, month),
-      this.redis.pipeline(RESOURCES.map((r) => ['hget', this.key(accountId, month, r), 'b'])).exec(),
-    ]);
-    const used = {} as Record<Resource, number>;
-    RESOURCES.forEach((r, i) => {
-      const inBalance = Number(balances?.[i]?.[1] ?? 0);
-      used[r] = Math.max(0, Number(counted[r] ?? 0) - inBalance);
-    });
-    return { month: month.slice(0, 7), used };
+    const [counted, balances] = await Promise.all([this.quotas.usage(accountId, month), this.balances(accountId, month)]);
+    if (!balances) {
+      throw new AppError('service_unavailable', 'usage cannot be counted just now; try again shortly', undefined, {
+        'Retry-After': String(this.health.retryAfterSeconds),
+      });
+    }
+    return { month: month.slice(0, 7), used: this.spent(counted, balances) };
   }
 
+  /** This month's use of one resource; without Redis, every credit put into circulation counts as used. */
   async used(accountId: string, resource: Resource): Promise<number> {
-    return (await this.usage(accountId)).used[resource];
+    const month = monthOf(new Date());
+    const [counted, balances] = await Promise.all([this.quotas.usage(accountId, month), this.balances(accountId, month)]);
+    return this.spent(counted, balances ?? RESOURCES.map(() => 0))[resource];
+  }
+
+  /** What each resource's balance holds (in RESOURCES order), or null when Redis cannot be asked. */
+  private async balances(accountId: string, month: string): Promise<number[] | null> {
+    try {
+      return await this.health.run('usage', async () => {
+        const out = await this.redis.pipeline(RESOURCES.map((r) => ['hget', this.key(accountId, month, r), 'b'])).exec();
+        const failed = out?.find(([err]) => err)?.[0];
+        if (failed) throw failed;
+        return RESOURCES.map((_, i) => Number(out?.[i]?.[1] ?? 0));
+      });
+    } catch (err) {
+      if (err instanceof RedisUnavailable) return null;
+      throw err;
+    }
+  }
+
+  private spent(counted: Partial<Record<Resource, number>>, balances: number[]): Record<Resource, number> {
+    const used = {} as Record<Resource, number>;
+    RESOURCES.forEach((r, i) => {
+      used[r] = Math.max(0, Number(counted[r] ?? 0) - balances[i]!);
+    });
+    return used;
   }
 
   /**
@@ -222,20 +260,5 @@ export class CreditLedger {
       }
     } while (cursor !== '0');
     return swept;
-  }
-}
-
-/** A Redis call failed: the caller falls back to PostgreSQL rather than failing the request. */
-export class RedisDown extends Error {
-  constructor(override readonly cause: unknown) {
-    super('redis unavailable');
-  }
-}
-
-export async function viaRedis<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (err) {
-    throw new RedisDown(err);
   }
 }

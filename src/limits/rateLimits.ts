@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { RedisHealth, RedisUnavailable } from '../redis.ts';
 import { AdmissionBatcher, instanceKey } from './admission.ts';
 
 export interface LimitSettings {
@@ -17,11 +18,16 @@ export interface LimitSettings {
 }
 
 /**
- * Failed logins per email and per client address within a window: past `*SlowAfter` attempts each
- * further one waits `delayStepMs` more (at most `maxDelayMs`); past `*Max` they are refused with 429.
+ * Failed logins per client address, per email and per pair of the two within a window: past `*SlowAfter`
+ * attempts each further one waits `delayStepMs` more (at most `maxDelayMs`); past `*Max` they are refused
+ * with 429. The pair's limit is the one a guesser meets first; the email's own is far higher, so that a
+ * stranger's guesses from one address do not lock the owner out everywhere (they need `emailMax / pairMax`
+ * addresses to), and the address's stops one address guessing across many emails.
  */
 export interface LoginThrottleSettings {
   windowSeconds: number;
+  pairSlowAfter: number;
+  pairMax: number;
   emailSlowAfter: number;
   emailMax: number;
   ipSlowAfter: number;
@@ -32,13 +38,25 @@ export interface LoginThrottleSettings {
 
 export const LOGIN_THROTTLE_DEFAULTS: LoginThrottleSettings = {
   windowSeconds: 15 * 60,
-  emailSlowAfter: 5,
-  emailMax: 10,
+  pairSlowAfter: 5,
+  pairMax: 10,
+  emailSlowAfter: 20,
+  emailMax: 100,
   ipSlowAfter: 20,
   ipMax: 50,
   delayStepMs: 250,
   maxDelayMs: 2000,
 };
+
+/** A login attempt, counted before its password is checked; what the check found settles it. */
+export interface LoginAttempt {
+  /** How long to wait before answering (0 until a slow-down threshold). */
+  delayMs: number;
+  /** The password was right: the email's and the pair's failures are forgotten (the address's stay). */
+  succeeded(): Promise<void>;
+  /** The check could not be made (PostgreSQL away): no failed login, so the attempt is given back. */
+  abandoned(): Promise<void>;
+}
 
 export interface WindowState {
   limit: number;
@@ -87,12 +105,14 @@ export interface Headroom {
 }
 
 /**
- * Every counter-based limit, kept in Redis so all API processes enforce one limit. If Redis fails,
- * rate limits let the request through (and log): monthly quotas, which carry the money, live in
- * PostgreSQL and still apply.
+ * Every counter-based limit, kept in Redis so all API processes enforce one limit. If Redis is away,
+ * rate limits let the request through (RedisHealth says so once per outage): monthly quotas, which carry
+ * the money, live in PostgreSQL and still apply. The login throttle is the exception: it guards passwords,
+ * so without Redis a login is refused with 503 rather than let through unthrottled.
  */
 export class RateLimits {
   private readonly publicSearch: RateLimiterRedis;
+  private readonly loginPair: RateLimiterRedis;
   private readonly loginEmail: RateLimiterRedis;
   private readonly loginIp: RateLimiterRedis;
   readonly login: LoginThrottleSettings;
@@ -101,11 +121,13 @@ export class RateLimits {
     private readonly redis: Redis,
     private readonly s: LimitSettings,
     private readonly log: Logger,
+    private readonly health = new RedisHealth(log, 1000),
   ) {
     const make = (name: string, points: number, duration: number) =>
       new RateLimiterRedis({ storeClient: redis, keyPrefix: `${s.prefix}:${name}`, points, duration });
     this.publicSearch = make('public', s.publicSearchPerHour, 3600);
     this.login = { ...LOGIN_THROTTLE_DEFAULTS, ...s.login };
+    this.loginPair = make('login:pair', this.login.pairMax, this.login.windowSeconds);
     this.loginEmail = make('login:email', this.login.emailMax, this.login.windowSeconds);
     this.loginIp = make('login:ip', this.login.ipMax, this.login.windowSeconds);
     redis.defineCommand('nishaanIp', { numberOfKeys: 1, lua: IP_ONLY });
@@ -120,6 +142,7 @@ export class RateLimits {
       },
       log,
       instanceKey(s.prefix, s.instance ?? randomBytes(6).toString('hex')),
+      health,
     );
   }
 
@@ -133,9 +156,9 @@ export class RateLimits {
   async checkIp(ip: string): Promise<void> {
     let v: [number, number, number];
     try {
-      v = await this.scripts.nishaanIp(`${this.s.prefix}:ip:${ip}`, this.s.ipPerMinute, IP_WINDOW_MS);
+      v = await this.health.run('rate limits', () => this.scripts.nishaanIp(`${this.s.prefix}:ip:${ip}`, this.s.ipPerMinute, IP_WINDOW_MS));
     } catch (err) {
-      this.log.error({ err }, 'IP limiter unavailable; request allowed');
+      if (!(err instanceof RedisUnavailable)) this.log.error({ err }, 'IP limiter failed; request allowed');
       return;
     }
     if (v[0] === 1) throw this.windowError('ip_rate_limited', this.s.ipPerMinute, v[2], 'requests per minute from one IP address', 'ip');
@@ -214,42 +237,61 @@ export class RateLimits {
   }
 
   /**
-   * Counts a login attempt against the email and the client address before the password is checked,
-   * so a burst of parallel guesses is counted too. Refuses with 429 `login_throttled` past the maximum;
-   * otherwise resolves to how long to wait before answering (0 until the slow-down threshold).
-   * A successful login clears the email's count (loginSucceeded); the address's count stays.
+   * Counts a login attempt against the address, the pair and the email before the password is checked, so a
+   * burst of parallel guesses is counted too. Refuses with 429 `login_throttled` past a maximum; otherwise
+   * resolves to the delay and how to settle the attempt once checked: a right password forgets the email's
+   * and the pair's failures, a check that could not be made gives the attempt back, a wrong one keeps it.
+   * Without Redis there is no throttle, and an unthrottled password check is a gift to a guesser: 503.
    */
-  async loginAttempt(email: string, ip: string): Promise<{ delayMs: number }> {
+  async loginAttempt(email: string, ip: string): Promise<LoginAttempt> {
     const l = this.login;
+    const ids = { ip, pair: `${emailKey(email)}:${ip}`, email: emailKey(email) };
     try {
-      const byIp = await this.loginConsume(this.loginIp, ip, 'ip');
-      const byEmail = await this.loginConsume(this.loginEmail, emailKey(email), 'email');
-      const over = Math.max(byEmail - l.emailSlowAfter, byIp - l.ipSlowAfter, 0);
-      return { delayMs: Math.min(l.maxDelayMs, over * l.delayStepMs) };
+      const byIp = await this.loginConsume(this.loginIp, ids.ip, 'ip');
+      const byPair = await this.loginConsume(this.loginPair, ids.pair, 'pair');
+      const byEmail = await this.loginConsume(this.loginEmail, ids.email, 'email');
+      const over = Math.max(byPair - l.pairSlowAfter, byEmail - l.emailSlowAfter, byIp - l.ipSlowAfter, 0);
+      return {
+        delayMs: Math.min(l.maxDelayMs, over * l.delayStepMs),
+        succeeded: () =>
+          this.settle('login throttle reset', [() => this.loginPair.delete(ids.pair), () => this.loginEmail.delete(ids.email)]),
+        abandoned: () =>
+          this.settle('login throttle refund', [
+            () => this.loginIp.reward(ids.ip, 1),
+            () => this.loginPair.reward(ids.pair, 1),
+            () => this.loginEmail.reward(ids.email, 1),
+          ]),
+      };
     } catch (err) {
-      if (err instanceof AppError) throw err;
-      this.log.error({ err }, 'login throttle unavailable; attempt allowed');
-      return { delayMs: 0 };
+      if (!(err instanceof RedisUnavailable)) throw err;
+      throw new AppError(
+        'service_unavailable',
+        'logging in is unavailable just now (its attempt limits cannot be kept); try again shortly, API keys still work',
+        undefined,
+        { 'Retry-After': String(this.health.retryAfterSeconds) },
+      );
     }
   }
 
-  /** After a successful login: the email's failures are forgotten. */
-  async loginSucceeded(email: string): Promise<void> {
-    try {
-      // The address keeps its count: rewarding it would let one valid account launder guesses at others.
-      await this.loginEmail.delete(emailKey(email));
-    } catch (err) {
-      this.log.error({ err }, 'login throttle reset failed');
+  /** Redis calls after a login's check, at best effort: a failure only leaves a count to expire with its window. */
+  private async settle(what: string, calls: (() => Promise<unknown>)[]): Promise<void> {
+    for (const call of calls) {
+      try {
+        await this.health.run('login throttle', call);
+      } catch (err) {
+        if (!(err instanceof RedisUnavailable)) this.log.error({ err }, `${what} failed`);
+        return;
+      }
     }
   }
 
-  private async loginConsume(limiter: RateLimiterRedis, id: string, per: 'email' | 'ip'): Promise<number> {
+  private async loginConsume(limiter: RateLimiterRedis, id: string, per: 'pair' | 'email' | 'ip'): Promise<number> {
     try {
-      return (await limiter.consume(id)).consumedPoints;
+      return (await this.health.run('login throttle', () => limiter.consume(id))).consumedPoints;
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       const retry = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      const what = per === 'email' ? 'for this account' : 'from your address';
+      const what = { pair: 'for this account from your address', email: 'for this account', ip: 'from your address' }[per];
       throw new AppError(
         'login_throttled',
         `too many failed login attempts ${what}: try again in ${retry} s`,
@@ -267,11 +309,11 @@ export class RateLimits {
 
   private async consume(limiter: RateLimiterRedis, id: string, code: ErrorCode, what: string, scope: string): Promise<WindowState | null> {
     try {
-      const r = await limiter.consume(id);
+      const r = await this.health.run('rate limits', () => limiter.consume(id));
       return { limit: limiter.points, remaining: r.remainingPoints, resetSeconds: Math.ceil(r.msBeforeNext / 1000) };
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {
-        this.log.error({ err }, `${code} limiter unavailable; request allowed`);
+        if (!(err instanceof RedisUnavailable)) this.log.error({ err }, `${code} limiter failed; request allowed`);
         return null;
       }
       const retry = Math.max(1, Math.ceil(err.msBeforeNext / 1000));

@@ -3,8 +3,8 @@ import type { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
-import { AppError, type ErrorCode } from '../errors.ts';
-import type { RedisConnections } from '../redis.ts';
+import { AppError, type ErrorCode, unavailable } from '../errors.ts';
+import { type RedisConnections, RedisUnavailable } from '../redis.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
 import { FetchDeadlineError, type FetchOptions, fetchImage } from './imageFetch.ts';
 import { mergeScores } from './regions.ts';
@@ -150,20 +150,38 @@ export class FanOut {
   private events: QueueEvents | null = null;
 
   constructor(
-    private readonly redis: Pick<RedisConnections, 'queues' | 'blocking'>,
+    private readonly redis: Pick<RedisConnections, 'queues' | 'blocking' | 'health'>,
     private readonly prefix: string,
     private readonly timeoutMs = 120_000,
   ) {
-    this.queue = new Queue(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix });
-    this.producer = new QueueEventsProducer(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix });
+    this.queue = redis.health.quiet(new Queue(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix }), 'bulk logo search queue');
+    this.producer = redis.health.quiet(
+      new QueueEventsProducer(LOGO_SEARCH_QUEUE, { connection: redis.queues, prefix }),
+      'bulk logo search events',
+    );
   }
 
-  /** `signal`: the request's end (its client went away); the wait's own end is `timeoutMs`. */
+  /**
+   * `signal`: the request's end (its client went away); the wait's own end is `timeoutMs`. The images go to
+   * the workers through Redis: without it, 503 at once rather than a wait for it.
+   */
   async run(jobs: SearchJob[], opts: { account: string; signal?: AbortSignal }): Promise<SearchAnswer[]> {
-    if (!this.events) {
-      // Its own connection: it blocks reading the queue's event stream.
-      this.events = new QueueEvents(LOGO_SEARCH_QUEUE, { connection: this.redis.blocking(), prefix: this.prefix });
-      await this.events.waitUntilReady();
+    const { health } = this.redis;
+    const away = () => unavailable('bulk logo search is unavailable just now (its queue cannot be reached); try again shortly', 2);
+    if (!health.available) throw away();
+    try {
+      if (!this.events) {
+        // Its own connection: it blocks reading the queue's event stream.
+        this.events = health.quiet(
+          new QueueEvents(LOGO_SEARCH_QUEUE, { connection: this.redis.blocking(), prefix: this.prefix }),
+          'bulk logo search events',
+        );
+      }
+      const events = this.events;
+      await health.run('bulk logo search', () => events.waitUntilReady());
+    } catch (err) {
+      if (err instanceof RedisUnavailable) throw away();
+      throw err;
     }
     const ended = opts.signal ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), opts.signal]) : AbortSignal.timeout(this.timeoutMs);
     // Ids chosen here, so every answer is listened for before its job exists.
@@ -190,24 +208,27 @@ export class FanOut {
     if (ended.aborted) onEnded();
     else ended.addEventListener('abort', onEnded, { once: true });
     try {
-      await this.queue.addBulk(
-        jobs.map((data, i) => ({
-          name: data.kind,
-          data: { ...data, account: opts.account } satisfies QueuedSearch,
-          // Every request's first image before any request's second, should more wait than the workers take in.
-          opts: {
-            jobId: ids[i],
-            priority: i + 1,
-            attempts: 3,
-            backoff: { type: 'exponential', delay: 500 },
-            removeOnComplete: { age: 600 },
-            removeOnFail: { age: 3600 },
-          },
-        })),
+      await health.run('bulk logo search', () =>
+        this.queue.addBulk(
+          jobs.map((data, i) => ({
+            name: data.kind,
+            data: { ...data, account: opts.account } satisfies QueuedSearch,
+            // Every request's first image before any request's second, should more wait than the workers take in.
+            opts: {
+              jobId: ids[i],
+              priority: i + 1,
+              attempts: 3,
+              backoff: { type: 'exponential', delay: 500 },
+              removeOnComplete: { age: 600 },
+              removeOnFail: { age: 3600 },
+            },
+          })),
+        ),
       );
       return await answers;
     } catch (err) {
       end('the jobs could not be queued');
+      if (err instanceof RedisUnavailable) throw away();
       throw err;
     } finally {
       ended.removeEventListener('abort', onEnded);

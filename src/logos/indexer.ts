@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import { pollUntilAborted } from '../db/poll.ts';
 import { AppError } from '../errors.ts';
+import type { RoundReport } from '../retrying.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import type { LogoRepository, LogoToIndex } from './repository.ts';
 import type { SidecarClient } from './sidecarClient.ts';
@@ -99,7 +100,7 @@ export class IndexPlanner {
   }
 
   /** Plans until stopped: again soon while logos were due, every `idleMs` when none were. */
-  run(signal: AbortSignal, idleMs = 2000, onError: (err: unknown) => void = () => {}): Promise<void> {
-    return pollUntilAborted(signal, async () => (await this.planOnce()) > 0, idleMs, onError);
+  run(signal: AbortSignal, idleMs: number, report: RoundReport): Promise<void> {
+    return pollUntilAborted(signal, async () => (await this.planOnce()) > 0, idleMs, report);
   }
 }

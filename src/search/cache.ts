@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
+import { RedisHealth, RedisUnavailable } from '../redis.ts';
 
 /**
  * Repeated searches from Redis. Keys carry the index's change-feed position, so a change to the
@@ -12,6 +13,7 @@ export class SearchCache {
     private readonly prefix: string,
     private readonly ttlSeconds: number,
     private readonly log: Logger,
+    private readonly health = new RedisHealth(log, 1000),
   ) {}
 
   get enabled(): boolean {
@@ -24,17 +26,21 @@ export class SearchCache {
 
   async get<T>(key: string): Promise<T | null> {
     if (!this.enabled) return null;
+    let v: string | null;
     try {
-      const v = await this.redis.get(key);
-      return v === null ? null : (JSON.parse(v) as T);
+      v = await this.health.run('search cache', () => this.redis.get(key));
     } catch (err) {
-      this.log.warn({ err }, 'search cache unavailable');
+      // Redis away is said once per outage (RedisHealth): a miss, and the search runs.
+      if (!(err instanceof RedisUnavailable)) this.log.warn({ err }, 'search cache failed');
       return null;
     }
+    return v === null ? null : (JSON.parse(v) as T);
   }
 
   set(key: string, value: unknown): void {
-    if (!this.enabled) return;
-    this.redis.set(key, JSON.stringify(value), 'EX', this.ttlSeconds).catch((err) => this.log.warn({ err }, 'search cache unavailable'));
+    if (!this.enabled || !this.health.available) return;
+    this.health
+      .run('search cache', () => this.redis.set(key, JSON.stringify(value), 'EX', this.ttlSeconds))
+      .catch((err) => err instanceof RedisUnavailable || this.log.warn({ err }, 'search cache failed'));
   }
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { SEARCH_CHANNEL, SNAPSHOT_CHANNEL } from '../db/channels.ts';
 import type { ChangeListener } from '../db/listener.ts';
 import type { Logger } from '../logger.ts';
+import { Retrying } from '../retrying.ts';
 import { IndexBuilder, type Skipped } from './build.ts';
 import { REBUILD_AT, SearchEngine } from './engine.ts';
 import { LiveIndex } from './liveIndex.ts';
@@ -88,6 +89,7 @@ export class SearchIndex {
   private catchingUp: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  private following: Retrying;
   /** The feed position of the snapshot (or build) the engine started from. */
   private baseSeq = 0;
   stats: IndexStats | null = null;
@@ -97,7 +99,9 @@ export class SearchIndex {
     private readonly snapshotFile: string | null,
     private readonly listener: ChangeListener,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.following = new Retrying(log, 'the search index following the change feed');
+  }
 
   /** The engine, loading or building it on first use. */
   ready(): Promise<SearchEngine> {
@@ -186,7 +190,7 @@ export class SearchIndex {
 
   private kick(): void {
     if (this.closed) return;
-    this.catchUp().catch((err) => this.log.error({ err }, 'search index could not follow the change feed'));
+    void this.following.round(() => this.catchUp());
   }
 
   /** Applies the feed's changes; one run at a time, and one more if asked for meanwhile. */

@@ -1,4 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
+import { backoff } from '../db/poll.ts';
+import type { RoundReport } from '../retrying.ts';
 import type { DeliveryRepository, Queued } from './deliveryRepository.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -71,19 +73,26 @@ export class OutboxRelay {
     this.wake?.();
   }
 
-  /** Relays until stopped: at once while there is work, on kick(), and every `idleMs` otherwise. */
-  run(signal: AbortSignal, idleMs = 1000, onError: (err: unknown) => void = () => {}): Promise<void> {
+  /**
+   * Relays until stopped: at once while there is work, on kick(), and every `idleMs` otherwise; while rounds
+   * fail (PostgreSQL away) it backs off as pollUntilAborted does, each outcome going to `report`.
+   */
+  run(signal: AbortSignal, idleMs: number, report: RoundReport): Promise<void> {
     return (async () => {
+      let failures = 0;
       while (!signal.aborted) {
         this.kicked = false;
         let full = false;
         try {
           const n = await this.relayOnce();
           full = n.events === this.batch || n.deliveries >= this.batch;
+          failures = 0;
+          report.succeeded();
         } catch (err) {
-          onError(err);
+          failures++;
+          report.failed(err);
         }
-        if (!full && !this.kicked) await this.sleep(idleMs, signal);
+        if (!full && !this.kicked) await this.sleep(backoff(idleMs, failures), signal);
       }
     })();
   }

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { AppError } from '../../src/errors.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { RateLimits } from '../../src/limits/rateLimits.ts';
+import { createRoot } from '../../src/root.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectFields } from './support.ts';
@@ -17,6 +20,8 @@ describe('POST /user/v1/login/', () => {
   before(async () => {
     t = await createTestApp({
       TRUSTED_PROXIES: 'loopback',
+      LOGIN_PAIR_SLOW_AFTER: '1',
+      LOGIN_PAIR_MAX: '2',
       LOGIN_EMAIL_SLOW_AFTER: '2',
       LOGIN_EMAIL_MAX: '4',
       LOGIN_IP_SLOW_AFTER: '3',
@@ -69,11 +74,45 @@ describe('POST /user/v1/login/', () => {
     expectFields(await login({ email: '', password: 'x' }), 'email');
   });
 
-  describe('throttling (lowered here: slowed after 2, refused after 4 per email; after 3 / 6 per address)', () => {
-    it('refuses an email after 4 failures with 429 login_throttled, Retry-After and details, even with the right password', async () => {
+  describe('throttling (lowered here: refused after 2 per email and address, 4 per email, 6 per address)', () => {
+    it('refuses an email and address pair after 2 failures, and only that pair: the owner elsewhere gets in', async () => {
+      const b = await createAccount(t.deps.db);
+      const stranger = ip();
+      for (let i = 0; i < 2; i++) expect((await login({ email: b.email, password: `wrong-${i}` }, stranger)).status).to.equal(401);
+      const res = await login({ email: b.email, password: b.password }, stranger);
+      expect(res.status, JSON.stringify(res.body)).to.equal(429);
+      expect(res.body.details).to.include({ limit: 2, remaining: 0, resource: 'login', per: 'pair' });
+      expect(res.body.error).to.contain('from your address');
+      expect((await login({ email: b.email, password: b.password }, ip())).status).to.equal(200);
+    });
+
+    it('does not count a login whose check failed (the database away) against anyone', async () => {
+      const b = await createAccount(t.deps.db);
+      const from = ip();
+      // The same app and limits, on a PostgreSQL that is not there (nothing listens on port 1).
+      const away = createRoot({ ...t.deps.config, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+      const { app } = buildApp(away);
+      try {
+        for (let i = 0; i < 8; i++) {
+          const res = await request(app)
+            .post('/user/v1/login/')
+            .set('X-Forwarded-For', from)
+            .send({ email: b.email, password: b.password });
+          expect(res.status, JSON.stringify(res.body)).to.equal(503);
+          expect(res.body.code).to.equal('service_unavailable');
+          expect(Number(res.headers['retry-after'])).to.be.greaterThan(0);
+        }
+      } finally {
+        await away.close();
+      }
+      // Eight failed checks, past every maximum here (2, 4, 6): none counted, so the right password gets in.
+      expect((await login({ email: b.email, password: b.password }, from)).status).to.equal(200);
+    });
+
+    it('refuses an email after 4 failures from anywhere: 429 login_throttled, Retry-After, details, even if right', async () => {
       const b = await createAccount(t.deps.db);
       for (let i = 0; i < 4; i++) expect((await login({ email: b.email, password: `wrong-${i}` })).status).to.equal(401);
-      // Fresh addresses each time: it is the email that is throttled.
+      // Fresh addresses each time (no pair reaches its limit): it is the email that is throttled.
       const res = await login({ email: b.email, password: b.password });
       expect(res.status, JSON.stringify(res.body)).to.equal(429);
       expect(res.body.code).to.equal('login_throttled');
@@ -113,13 +152,32 @@ describe('POST /user/v1/login/', () => {
       const statuses = results.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 401)).to.have.length(4);
       expect(statuses.filter((s) => s === 429)).to.have.length(6);
+      // From one address, the pair's limit comes first.
+      const e = await createAccount(t.deps.db);
+      const from = ip();
+      const one = await Promise.all(Array.from({ length: 10 }, () => login({ email: e.email, password: 'wrong' }, from)));
+      expect(one.filter((r) => r.status === 401)).to.have.length(2);
+    });
+
+    it('answers 503 while Redis is away, rather than check a password without its limits', async () => {
+      const away = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+      away.on('error', () => undefined);
+      const limits = new RateLimits(away, { ipPerMinute: 10, keyPerSecond: 10, publicSearchPerHour: 10, prefix: 'test:away' }, t.deps.log);
+      try {
+        const err = await limits.loginAttempt(a.email, '10.0.0.9').catch((e: unknown) => e);
+        expect(err).to.be.instanceOf(AppError);
+        expect((err as AppError).code).to.equal('service_unavailable');
+        expect((err as AppError).headers!['Retry-After']).to.match(/^\d+$/);
+      } finally {
+        away.disconnect();
+      }
     });
 
     it('is documented on the operation', () => {
       const op = (t.openapi as { paths: Record<string, { post: { description: string; responses: Record<string, unknown> } }> }).paths[
         '/user/v1/login/'
       ].post;
-      expect(op.responses).to.have.keys('200', '400', '401', '429');
+      expect(op.responses).to.have.keys('200', '400', '401', '429', '503');
       expect(op.description).to.contain('HS256').and.contain('login_throttled').and.contain('typ');
     });
   });
@@ -138,8 +196,10 @@ describe('POST /user/v1/login/', () => {
         t.deps.log,
       );
 
+    const loose = { pairSlowAfter: 100, pairMax: 100 };
+
     it('waits longer with each failure past the email threshold, up to the cap, then refuses', async () => {
-      const l = make({ emailSlowAfter: 2, emailMax: 5, ipSlowAfter: 100, ipMax: 100, delayStepMs: 100, maxDelayMs: 250 });
+      const l = make({ ...loose, emailSlowAfter: 2, emailMax: 5, ipSlowAfter: 100, ipMax: 100, delayStepMs: 100, maxDelayMs: 250 });
       const delays: number[] = [];
       for (let i = 0; i < 5; i++) delays.push((await l.loginAttempt('x@example.in', '10.0.0.1')).delayMs);
       expect(delays).to.deep.equal([0, 0, 100, 200, 250]);
@@ -147,15 +207,31 @@ describe('POST /user/v1/login/', () => {
       expect(err).to.be.instanceOf(AppError);
       expect((err as AppError).code).to.equal('login_throttled');
       expect((err as AppError).headers!['Retry-After']).to.match(/^\d+$/);
-      await l.loginSucceeded('x@example.in');
-      expect((await l.loginAttempt('x@example.in', '10.0.0.1')).delayMs).to.equal(0);
+      const fresh = make({ ...loose, emailSlowAfter: 2, emailMax: 5, ipSlowAfter: 100, ipMax: 100, delayStepMs: 100, maxDelayMs: 250 });
+      const attempt = await fresh.loginAttempt('y@example.in', '10.0.0.1');
+      await attempt.succeeded();
+      expect((await fresh.loginAttempt('y@example.in', '10.0.0.1')).delayMs).to.equal(0);
+    });
+
+    it('slows a pair down past its threshold while the same email from elsewhere is not', async () => {
+      const l = make({ pairSlowAfter: 1, pairMax: 5, emailSlowAfter: 100, emailMax: 100, ipSlowAfter: 100, ipMax: 100, delayStepMs: 100 });
+      const delays: number[] = [];
+      for (let i = 0; i < 3; i++) delays.push((await l.loginAttempt('p@example.in', '10.0.0.4')).delayMs);
+      expect(delays).to.deep.equal([0, 100, 200]);
+      expect((await l.loginAttempt('p@example.in', '10.0.0.5')).delayMs).to.equal(0);
+    });
+
+    it('gives an abandoned attempt back to the address, the pair and the email', async () => {
+      const l = make({ pairSlowAfter: 0, pairMax: 2, emailSlowAfter: 100, emailMax: 100, ipSlowAfter: 100, ipMax: 100, delayStepMs: 100 });
+      for (let i = 0; i < 5; i++) await (await l.loginAttempt('q@example.in', '10.0.0.6')).abandoned();
+      const attempt = await l.loginAttempt('q@example.in', '10.0.0.6');
+      expect(attempt.delayMs).to.equal(100);
     });
 
     it('does not give an address its attempts back on success, so one valid login cannot launder guesses', async () => {
-      const l = make({ emailSlowAfter: 100, emailMax: 100, ipSlowAfter: 100, ipMax: 4, delayStepMs: 100, maxDelayMs: 250 });
+      const l = make({ ...loose, emailSlowAfter: 100, emailMax: 100, ipSlowAfter: 100, ipMax: 4, delayStepMs: 100, maxDelayMs: 250 });
       for (let i = 0; i < 2; i++) {
-        await l.loginAttempt('mine@example.in', '10.0.0.3');
-        await l.loginSucceeded('mine@example.in');
+        await (await l.loginAttempt('mine@example.in', '10.0.0.3')).succeeded();
         await l.loginAttempt(`victim${i}@example.in`, '10.0.0.3');
       }
       const err = await l.loginAttempt('victim9@example.in', '10.0.0.3').catch((e: unknown) => e);
@@ -163,18 +239,20 @@ describe('POST /user/v1/login/', () => {
     });
 
     it('slows an address down past its threshold across emails', async () => {
-      const l = make({ emailSlowAfter: 100, emailMax: 100, ipSlowAfter: 2, ipMax: 10, delayStepMs: 300, maxDelayMs: 2000 });
+      const l = make({ ...loose, emailSlowAfter: 100, emailMax: 100, ipSlowAfter: 2, ipMax: 10, delayStepMs: 300, maxDelayMs: 2000 });
       const delays: number[] = [];
       for (let i = 0; i < 4; i++) delays.push((await l.loginAttempt(`user${i}@example.in`, '10.0.0.2')).delayMs);
       expect(delays).to.deep.equal([0, 0, 300, 600]);
       expect((await l.loginAttempt('user@example.in', '10.0.0.3')).delayMs).to.equal(0);
     });
 
-    it('defaults to 5/10 failures per email and 20/50 per address in 15 minutes, at most 2 s of delay', () => {
+    it('defaults to 5/10 failures per email and address, 20/100 per email, 20/50 per address in 15 minutes, at most 2 s of delay', () => {
       expect(make({}).login).to.include({
         windowSeconds: 900,
-        emailSlowAfter: 5,
-        emailMax: 10,
+        pairSlowAfter: 5,
+        pairMax: 10,
+        emailSlowAfter: 20,
+        emailMax: 100,
         ipSlowAfter: 20,
         ipMax: 50,
         maxDelayMs: 2000,

@@ -45,10 +45,12 @@ export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' |
     summary: 'Exchange an email and password for a dashboard bearer token',
     description:
       `${JWT_SHAPE}\n\nA wrong email and a wrong password both give 401 \`invalid_credentials\` with the same message. ` +
-      'Failed attempts are counted per email and per client address over 15 minutes: after 5 for one email (20 for one ' +
-      'address) each further attempt is answered more slowly (up to 2 s); after 10 (50) attempts are refused with 429 ' +
-      '`login_throttled`, `Retry-After` and `details: {limit, remaining, reset, resource: "login", per: "email"|"ip"}`. ' +
-      "A successful login clears the email's count.",
+      'Failed attempts are counted over 15 minutes per email from one address, per email from anywhere and per address: ' +
+      'past 5 for the pair (20 for the email, 20 for the address) each further attempt is answered more slowly (up to 2 s); ' +
+      'past 10 (100, 50) attempts are refused with 429 `login_throttled`, `Retry-After` and ' +
+      '`details: {limit, remaining, reset, resource: "login", per: "pair"|"email"|"ip"}`. A successful login clears the ' +
+      "pair's and the email's counts. Only a wrong password counts: a login that could not be checked (503) does not. " +
+      'While Redis, which keeps the counts, is away, logging in answers 503 rather than check a password unthrottled.',
     body: S.LoginRequest,
     response: S.LoginResponse,
     errors: [401, 429],

@@ -1,0 +1,122 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './stack.ts';
+
+// A PostgreSQL cluster and a Redis server of a test's own (own ports, own temporary folders), to be stopped
+// and started again while an app runs on them: the machine's shared servers are never touched.
+
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+export interface PrivateService {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing is answered, until resume(). */
+  pause?(): void;
+  resume?(): void;
+  /** Stops it for good and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** Resolves once something accepts connections on the port (or rejects after `ms`). */
+async function listening(port: number, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > end) throw new Error(`nothing listens on port ${port} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * A fresh PostgreSQL 15 cluster (initdb, trust auth, fsync off) on a free loopback port, with the machine's
+ * pgvector build (scripts/ensure-pgvector.sh installs it for these binaries). PostgreSQL refuses to run as
+ * root: under root the cluster belongs to the postgres user.
+ */
+export async function privatePostgres(): Promise<PrivateService> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-pg-'));
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+  const run = (bin: string, args: string[]) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, bin), ...args], { stdio: 'pipe' })
+      : execFileSync(path.join(PG_BIN, bin), args, { stdio: 'pipe' });
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = async () => {
+    run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
+    await listening(port);
+  };
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    start,
+    // Fast shutdown: every session is ended (as a restart or failover ends them), then the server stops.
+    stop: async () => {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+    },
+    close: async () => {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // Not running.
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A Redis server on a free loopback port with its append-only file on, as an operator runs one whose data
+ * matters: stopped (SIGTERM, which writes the file out) and started again, it keeps what it held.
+ */
+export async function privateRedis(): Promise<PrivateService> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--logfile', 'redis.log'],
+      { stdio: 'ignore' },
+    );
+    await listening(port);
+  };
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      const c = child;
+      child = undefined;
+      if (!c || c.exitCode !== null) return resolve();
+      c.once('exit', () => resolve());
+      c.kill('SIGTERM');
+    });
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    start,
+    stop,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
+    close: async () => {
+      child?.kill('SIGCONT');
+      await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
