@@ -7,6 +7,7 @@ import os from 'node:os';
 import { type Job, Queue, Worker } from 'bullmq';
 import {
   type BatchJobOptions,
+  CHUNK,
   type ChunkJob,
   CLEARANCE_BATCH_QUEUE,
   DEFAULT_BATCH_JOB,
@@ -71,7 +72,7 @@ export function startClearanceBatchWorker(
   const relayOnce = async () => {
     const adrift = await jobs.adrift(5, 15 * 60);
     for (const b of adrift) {
-      await enqueueBatch(queue, b.id, b.total, jobOpts);
+      await enqueueBatch(queue, b, await jobs.chunksAhead(b.account_id, b.id, CHUNK), jobOpts);
       await jobs.markEnqueued(b.id);
     }
     return adrift.length;

@@ -77,7 +77,7 @@ try {
     ids.push(id);
     const before = load();
     const s = performance.now();
-    await enqueueBatch(queue, id, proposals.length);
+    await enqueueBatch(queue, { id, total: proposals.length }, 0);
     await deps.repos.clearanceBatches.markEnqueued(id);
     let status = '';
     while (status !== 'completed' && status !== 'failed') {

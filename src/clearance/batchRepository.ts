@@ -63,6 +63,22 @@ export class ClearanceBatchRepository {
     return r.rows[0].id;
   }
 
+  /**
+   * Chunks of `chunk` proposals the account's other unfinished jobs still have to screen: how far back in the
+   * account's own line a new job's chunks go (src/clearance/batchService.ts, enqueueBatch).
+   */
+  async chunksAhead(accountId: string, exceptId: string, chunk: number): Promise<number> {
+    const r = await this.db.raw(
+      `select coalesce(sum(ceil(x.pending::numeric / ?)), 0)::int as n from (
+         select count(*) filter (where i.status = 'pending') as pending
+         from clearance_batches b join clearance_batch_items i on i.batch_id = b.id
+         where b.account_id = ? and b.status in ('queued', 'running') and b.id <> ?
+         group by b.id) x`,
+      [chunk, accountId, exceptId],
+    );
+    return r.rows[0].n;
+  }
+
   async markEnqueued(id: string): Promise<void> {
     await this.db.raw('update clearance_batches set enqueued_at = now() where id = ?', [id]);
   }
@@ -178,9 +194,9 @@ export class ClearanceBatchRepository {
   }
 
   /** Unfinished jobs that may not be in the queue: never enqueued (after a grace), or enqueued long ago. */
-  async adrift(graceSeconds: number, lostAfterSeconds: number): Promise<{ id: string; total: number }[]> {
+  async adrift(graceSeconds: number, lostAfterSeconds: number): Promise<{ id: string; account_id: string; total: number }[]> {
     const r = await this.db.raw(
-      `select id, total from clearance_batches where status in ('queued', 'running')
+      `select id, account_id, total from clearance_batches where status in ('queued', 'running')
          and ((enqueued_at is null and created_at < now() - make_interval(secs => ?))
            or enqueued_at < now() - make_interval(secs => ?))
        order by created_at limit 100`,

@@ -26,16 +26,31 @@ export interface BatchJobOptions {
 export const DEFAULT_BATCH_JOB: BatchJobOptions = { attempts: 3, backoffMs: 5000 };
 
 export const chunkJobId = (batchId: string, chunk: number) => `cb-${batchId}-${chunk}`;
+/** BullMQ's largest priority (2^21). */
+const MAX_PRIORITY = 2_097_152;
 
-/** Every chunk of a job; a chunk still queued or running is left as it is (same job id). */
-export async function enqueueBatch(queue: Queue, batchId: string, total: number, o: BatchJobOptions = DEFAULT_BATCH_JOB): Promise<void> {
-  const chunks = Math.ceil(total / CHUNK);
+/**
+ * Every chunk of a job; a chunk still queued or running is left as it is (same job id). The queue is one line
+ * in priority order (BullMQ's groups are a Pro feature), so each chunk is ranked by its place in its account's
+ * own line: after the chunks the account's other unfinished jobs still have. Every account's next chunk so comes
+ * before any account's later ones, and a one-name batch waits for the next free worker, not for the thousand
+ * names another account queued first. `ahead`: ClearanceBatchRepository.chunksAhead of the job.
+ */
+export async function enqueueBatch(
+  queue: Queue,
+  batch: { id: string; total: number },
+  ahead: number,
+  o: BatchJobOptions = DEFAULT_BATCH_JOB,
+): Promise<void> {
+  const chunks = Math.ceil(batch.total / CHUNK);
   await queue.addBulk(
     Array.from({ length: chunks }, (_, chunk) => ({
       name: 'clear',
-      data: { batchId, chunk } satisfies ChunkJob,
+      data: { batchId: batch.id, chunk } satisfies ChunkJob,
       opts: {
-        jobId: chunkJobId(batchId, chunk),
+        jobId: chunkJobId(batch.id, chunk),
+        // 1 is the first place (0 would mean no priority, which BullMQ serves before every ranked job).
+        priority: Math.min(ahead + chunk + 1, MAX_PRIORITY),
         attempts: o.attempts,
         backoff: { type: 'exponential', delay: o.backoffMs },
         // Gone once finished, so the relay may add a chunk again: a finished chunk finds nothing pending.
@@ -67,7 +82,8 @@ export class ClearanceBatchService {
     const id = await this.jobs.create(accountId, proposals);
     try {
       // Bounded: without Redis the job waits in PostgreSQL for the relay, and the request does not wait at all.
-      await this.health.run('clearance queue', () => enqueueBatch(this.queue(), id, proposals.length));
+      const ahead = await this.jobs.chunksAhead(accountId, id, CHUNK);
+      await this.health.run('clearance queue', () => enqueueBatch(this.queue(), { id, total: proposals.length }, ahead));
       await this.jobs.markEnqueued(id);
     } catch (err) {
       if (!(err instanceof RedisUnavailable)) this.log.warn({ err, job: id }, 'clearance batch not enqueued; the relay will');
