@@ -148,6 +148,10 @@ const Env = z.object({
   LOGO_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   // Where uploaded images are streamed to while their search runs (bulk jobs read them from here).
   UPLOAD_DIR: z.string().default('var/uploads'),
+  // An upload holds a concurrency slot while it arrives: one that sends nothing for this long, or takes longer
+  // than this in all, is answered 408 and its connection closed (docs/logos.md).
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // Tests only: host:port pairs the image-URL fetch may reach although they are loopback (refused in production).
   IMAGE_FETCH_TEST_ALLOW: z.string().default(''),

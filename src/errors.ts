@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   not_replayable: 409,
   job_not_finished: 409,
   precondition_failed: 412,
+  // An upload that stopped sending (UPLOAD_IDLE_TIMEOUT_MS) or took too long in all (UPLOAD_TIMEOUT_MS).
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,

@@ -152,8 +152,8 @@ export interface Services {
    * revoked key is refused by the very next request to this process (others hear within milliseconds).
    */
   announced(): Promise<void>;
-  /** Where multipart uploads are streamed to. */
-  uploadDir: string;
+  /** Where multipart uploads are streamed to, and how long one may take to arrive. */
+  uploads: { dir: string; idleMs: number; totalMs: number };
   /** Signed webhook deliveries (the workers'). */
   deliverer: Deliverer;
   /** Unsent mail, sent (the workers'). */
@@ -270,7 +270,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     watches: new WatchService(repos.watches, repos.webhooks, new ProposedLogos(logos.sidecar, logos.images.fetch), watchMatcher),
     watchMatcher,
     announced: () => listener.sync(),
-    uploadDir: config.uploadDir,
+    uploads: { dir: config.uploadDir, idleMs: config.UPLOAD_IDLE_TIMEOUT_MS, totalMs: config.UPLOAD_TIMEOUT_MS },
     deliverer: new Deliverer(
       repos.deliveries,
       callers,

@@ -33,6 +33,9 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing or invalid credentials',
   403: 'Forbidden: plan, category or subscription does not allow this',
   404: 'Not found',
+  408:
+    'Request timeout (`request_timeout`): the upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS (10 s), or took longer ' +
+    'than UPLOAD_TIMEOUT_MS (60 s); the connection is closed',
   413: 'Body too large',
   415: 'Unsupported content type',
   429:
@@ -77,6 +80,7 @@ export class Api {
     if (def.category || def.feature || def.bulk) errorStatuses.push(403);
     if (def.security && def.security !== 'none') errorStatuses.push(401, 429);
     if (def.publicSearchLimit) errorStatuses.push(429);
+    if (def.multipart) errorStatuses.push(408);
     if (def.security === 'apiKey') errorStatuses.push(403);
     const keyed = def.security === 'apiKey';
     const windowHeaders = keyed ? RATE_LIMIT_HEADERS : def.publicSearchLimit ? PUBLIC_SEARCH_HEADERS : {};

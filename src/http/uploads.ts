@@ -55,6 +55,9 @@ class HashingDiskStorage implements multer.StorageEngine {
     file: Express.Multer.File,
     cb: (error?: unknown, info?: Partial<Express.Multer.File & StoredUpload>) => void,
   ): void {
+    // A request cut off mid-file (a timeout closing it, a client gone) never ends the file's stream: close the file.
+    const cutOff = () => req.complete || fail(new Error('the request ended before the file did'));
+    req.once('close', cutOff);
     const files = filesOf(req);
     if (files.ended) {
       file.stream.resume();
@@ -87,6 +90,7 @@ class HashingDiskStorage implements multer.StorageEngine {
     file.stream.pipe(out);
     out.on('error', fail);
     out.on('finish', () => {
+      req.off('close', cutOff);
       if (settled) return;
       settled = true;
       cb(null, { path: target, size, sha256: hash.digest('hex'), head: Buffer.concat(heads) });
@@ -102,23 +106,62 @@ class HashingDiskStorage implements multer.StorageEngine {
   }
 }
 
+/** Where uploads go, and how long one may take to arrive. */
+export interface UploadSettings {
+  dir: string;
+  /** Longest silence while the body arrives. */
+  idleMs: number;
+  /** Longest time for the whole body. */
+  totalMs: number;
+}
+
 /**
  * Reads a multipart form with up to `maxCount` files in `field` into `req.body` (each file as a
  * StoredUpload; one file alone when maxCount is 1), at most `maxBytes` per file.
+ *
+ * The form is read after the request was admitted, so while it arrives it holds one of the account's
+ * concurrency slots: a body that trickles in (or stops) would hold it as long as the client liked. One that
+ * sends nothing for `idleMs`, or is not all there after `totalMs`, is answered 408 `request_timeout` and its
+ * connection closed; its files go with it.
  */
-export function multipartReader(dir: string, field: string, maxCount: number, maxBytes: number) {
-  fs.mkdirSync(dir, { recursive: true });
-  sweepStale(dir);
-  const parse = multer({
-    storage: new HashingDiskStorage(dir),
-    limits: { fileSize: maxBytes, files: maxCount, fields: 20, fieldSize: 4096, parts: maxCount + 20 },
-  }).array(field, maxCount);
+export function multipartReader(s: UploadSettings, field: string, maxCount: number, maxBytes: number) {
+  fs.mkdirSync(s.dir, { recursive: true });
+  sweepStale(s.dir);
   return (req: Request, res: Response): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const begun = filesOf(req);
       if (res.closed) begun.end();
       else res.once('close', () => begun.end());
+      let settled = false;
+      let busboy: NodeJS.WritableStream | undefined;
+      const timeout = (message: string, ms: number) => () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(total);
+        clearTimeout(idle);
+        const err = new AppError('request_timeout', message, { timeout_ms: ms }, { Connection: 'close' });
+        // The answer goes out now, and the connection closes behind it, which ends the read (multer waits for it).
+        res.once('finish', () => req.destroy());
+        busboy?.emit('error', err);
+        reject(err);
+      };
+      const idle = setTimeout(timeout(`the upload sent nothing for ${s.idleMs / 1000} s`, s.idleMs), s.idleMs);
+      const total = setTimeout(timeout(`the upload took longer than ${s.totalMs / 1000} s`, s.totalMs), s.totalMs);
+      const parse = multer({
+        storage: new HashingDiskStorage(s.dir),
+        limits: { fileSize: maxBytes, files: maxCount, fields: 20, fieldSize: 4096, parts: maxCount + 20 },
+        // The body reaches busboy through here, so every chunk that arrives puts the idle deadline back.
+        streamHandler: (r: Request, b: NodeJS.WritableStream) => {
+          busboy = b;
+          r.on('data', () => idle.refresh());
+          r.pipe(b);
+        },
+      } as multer.Options).array(field, maxCount);
       parse(req, res, (err?: unknown) => {
+        clearTimeout(total);
+        clearTimeout(idle);
+        if (settled) return;
+        settled = true;
         // Only stored files: multer may leave a placeholder (no path) for a file that failed.
         const files = ((req.files ?? []) as unknown[]).filter(isUpload).map((f) => ({
           path: f.path,

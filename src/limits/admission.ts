@@ -84,6 +84,17 @@ end
 if held then redis.call('PEXPIRE', owner, slotTtl) end
 return out`;
 
+// Slots held by requests still running, marked fresh (XX: a slot released meanwhile is not made again), so that
+// a request longer than the slot TTL keeps its slot for as long as it lives.
+const TOUCH = `
+local now, ttl = ARGV[1], tonumber(ARGV[2])
+for i = 1, #KEYS - 1 do
+  redis.call('ZADD', KEYS[i], 'XX', now, ARGV[i + 2])
+  redis.call('PEXPIRE', KEYS[i], ttl)
+end
+redis.call('PEXPIRE', KEYS[#KEYS], ttl)
+return #KEYS - 1`;
+
 // Every slot an instance holds, freed in one step; returns how many.
 const RELEASE_INSTANCE = `
 local held = redis.call('HGETALL', KEYS[1])
@@ -135,6 +146,9 @@ export class AdmissionBatcher {
   private queue: Pending[] = [];
   private releases: [string, string][] = [];
   private scheduled = false;
+  /** Slots this process holds for requests still running: member → the account's set. */
+  private readonly held = new Map<string, string>();
+  private beat: NodeJS.Timeout | undefined;
 
   /** `owner`: this process's instance key (instanceKey()), where the slots it holds are listed. */
   constructor(
@@ -143,8 +157,36 @@ export class AdmissionBatcher {
     private readonly log: Logger,
     private readonly owner: string,
     private readonly health = new RedisHealth(log, 1000),
+    /** What slot times are read from (tests move it instead of waiting out a TTL). */
+    private readonly now: () => number = Date.now,
   ) {
     redis.defineCommand('nishaanAdmitMany', { lua: ADMIT_MANY });
+    redis.defineCommand('nishaanTouchSlots', { lua: TOUCH });
+  }
+
+  /**
+   * Marks every slot this process holds fresh. A slot left by a process that died is taken over once it is
+   * older than the TTL; a request that lives longer than that (a slow upload, a bulk search) must not lose
+   * its slot while it runs, so every third of the TTL its time is renewed. Resolves to how many were touched.
+   */
+  async heartbeat(): Promise<number> {
+    if (!this.held.size) return 0;
+    const members = [...this.held];
+    const keys = [...members.map(([, slots]) => slots), this.owner];
+    const args = [this.now(), this.w.slotTtlMs, ...members.map(([m]) => m)];
+    const touch = (this.redis as unknown as { nishaanTouchSlots: AdmitMany }).nishaanTouchSlots.bind(this.redis);
+    try {
+      return Number(await this.health.run('rate limits', () => touch(keys.length, ...keys, ...args)));
+    } catch (err) {
+      // A slot not renewed now is renewed next time, or expires: it is only a limit.
+      if (!(err instanceof RedisUnavailable)) this.log.error({ err }, 'renewing concurrency slots failed');
+      return 0;
+    }
+  }
+
+  private hold(member: string, slots: string): void {
+    this.held.set(member, slots);
+    this.beat ??= setInterval(() => void this.heartbeat(), Math.max(50, Math.floor(this.w.slotTtlMs / 3))).unref();
   }
 
   /** Resolves to the verdict, or null when Redis could not be asked (the caller lets the request through). */
@@ -157,6 +199,11 @@ export class AdmissionBatcher {
 
   /** Frees a slot; sent with the next batch. */
   release(slotsKey: string, member: string): void {
+    this.held.delete(member);
+    if (!this.held.size && this.beat) {
+      clearInterval(this.beat);
+      this.beat = undefined;
+    }
     this.releases.push([slotsKey, member]);
     this.schedule();
   }
@@ -182,7 +229,7 @@ export class AdmissionBatcher {
       this.w.ipWindowMs,
       this.w.keyLimit,
       this.w.keyWindowMs,
-      Date.now(),
+      this.now(),
       this.w.slotTtlMs,
     ];
     for (const { req } of batch) {
@@ -197,7 +244,11 @@ export class AdmissionBatcher {
     try {
       const admitMany = (this.redis as unknown as { nishaanAdmitMany: AdmitMany }).nishaanAdmitMany.bind(this.redis);
       const out = await this.health.run('rate limits', () => admitMany(keys.length, ...keys, ...args));
-      batch.forEach((p, i) => p.resolve(out.slice(STRIDE * i, STRIDE * i + STRIDE) as Verdict));
+      batch.forEach((p, i) => {
+        const v = out.slice(STRIDE * i, STRIDE * i + STRIDE) as Verdict;
+        if (v[0] === 0) this.hold(p.req.member, p.req.slotsKey);
+        p.resolve(v);
+      });
     } catch (err) {
       // Rate limits fail open (quotas, which carry the money, still apply through PostgreSQL); unsent releases
       // expire with the slot TTL. Redis away is said once per outage (RedisHealth); anything else is a fault.

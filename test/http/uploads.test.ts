@@ -115,3 +115,119 @@ describe('a truncated multipart upload', function () {
     expect(held).to.equal(0);
   });
 });
+
+/** A multipart upload of `png` whose bytes are sent as `drip` says; resolves to the answer, and whether the connection then closed. */
+function dripped(
+  url: string,
+  key: string,
+  png: Buffer,
+  drip: (write: (b: Buffer) => void, body: Buffer) => void,
+): Promise<{ status: number; body: string; closed: boolean }> {
+  const boundary = `B${randomBytes(6).toString('hex')}`;
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="uploaded_file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { 'X-API-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length },
+    });
+    req.on('error', () => undefined); // writes after the server closed the connection
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        const closed = new Promise<boolean>((r) => (req.socket?.destroyed ? r(true) : req.socket?.once('close', () => r(true))));
+        void closed.then((c) => resolve({ status: res.statusCode ?? 0, body: text, closed: c }));
+      });
+      res.on('error', reject);
+    });
+    drip((b) => req.socket?.destroyed || req.write(b), body);
+  });
+}
+
+// An upload is read after its request is admitted, so while it arrives it holds a concurrency slot: one that
+// stops sending, or trickles for ever, must not hold it as long as the client likes (issue 39, item 7).
+describe('a slow multipart upload', function () {
+  this.timeout(60_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-slow-uploads-'));
+  const prefix = `test:${randomBytes(5).toString('hex')}`;
+  let server: ServerProcess;
+  let account: TestAccount;
+  let png: Buffer;
+  const redis = new Redis('redis://127.0.0.1:6379/0');
+  const timers: NodeJS.Timeout[] = [];
+
+  before(async () => {
+    const { url, db } = await cloneTestDatabase();
+    account = await createAccount(db, { concurrency: 2 });
+    await db.destroy();
+    server = await startServerProcess({
+      DATABASE_URL: url,
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'test',
+      UPLOAD_DIR: dir,
+      RATE_LIMIT_PREFIX: prefix,
+      RATE_IP_PER_MINUTE: '100000',
+      RATE_KEY_PER_SECOND: '100000',
+      ML_URL: 'http://127.0.0.1:9',
+      UPLOAD_IDLE_TIMEOUT_MS: '500',
+      UPLOAD_TIMEOUT_MS: '2000',
+    });
+    // Noise does not compress: a few kilobytes, far more than the trickle sends in the total bound.
+    png = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: '#336699', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    })
+      .png()
+      .toBuffer();
+  });
+  after(async () => {
+    for (const t of timers) clearInterval(t);
+    await server?.stop();
+    redis.disconnect();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const nothingLeft = async () => {
+    let held = -1;
+    let files: string[] = [];
+    for (let i = 0; i < 50 && (held !== 0 || files.length); i++) {
+      if (i) await new Promise((r) => setTimeout(r, 50));
+      held = await redis.zcard(`${prefix}:inflight:${account.accountId}`);
+      files = fs.readdirSync(dir);
+    }
+    expect(held, 'slots held').to.equal(0);
+    expect(files).to.deep.equal([]);
+  };
+
+  it('that stops sending is answered 408 request_timeout, its connection closed, its slot and file gone', async () => {
+    const res = await dripped(`${server.url}/v1/logo-search/image/`, account.key, png, (write, body) => write(body.subarray(0, 300)));
+    expect(res.status, res.body).to.equal(408);
+    expect(JSON.parse(res.body)).to.include({ code: 'request_timeout' });
+    expect(JSON.parse(res.body).error).to.contain('sent nothing');
+    expect(res.closed).to.equal(true);
+    await nothingLeft();
+  });
+
+  it('that trickles, never silent for long, is cut at the total bound all the same', async () => {
+    const res = await dripped(`${server.url}/v1/logo-search/image/`, account.key, png, (write, body) => {
+      let at = 0;
+      // 20 bytes every 100 ms: never silent for the idle bound, far from done at the total one.
+      const t = setInterval(() => {
+        if (at < body.length) write(body.subarray(at, (at += 20)));
+      }, 100);
+      timers.push(t);
+    });
+    expect(res.status, res.body).to.equal(408);
+    expect(JSON.parse(res.body).error).to.contain('took longer than 2 s');
+    await nothingLeft();
+    // The account has its slots: a request of its own is admitted.
+    const ok = await fetch(`${server.url}/v1/journals/?limit=1`, { headers: { 'X-API-Key': account.key } });
+    expect(ok.status).to.equal(200);
+  });
+});

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { AdmissionBatcher, type AdmissionRequest, instanceKey, releaseInstance } from '../../src/limits/admission.ts';
 import { createLogger } from '../../src/logger.ts';
+import { ManualClock } from '../helpers/clock.ts';
 import { unreachableRedis } from '../helpers/redis.ts';
 
 // The batched admission script against the real Redis: every admission and release of one turn of
@@ -97,6 +98,29 @@ describe('admission batches', () => {
     expect(await redis.zcard(`${prefix}:inflight:y`)).to.equal(0);
     expect(await redis.exists(instanceKey(prefix, 'dead'))).to.equal(0);
     expect(await releaseInstance(redis, prefix, 'dead')).to.equal(0);
+  });
+
+  it("keeps a slot for as long as its request lives, and lets a dead process's slot go after the TTL", async () => {
+    // Slot times are read from a clock the test moves: two TTLs pass without anyone waiting for them.
+    const clock = new ManualClock();
+    const now = () => clock.now();
+    const live = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'live'), undefined, now);
+    const one = { slots: 1 };
+    expect((await live.admit(request('long', 1, one)))![0]).to.equal(0);
+    clock.advance(2 * windows.slotTtlMs);
+    // The request still runs: its process renews its slot, so the account's one slot stays taken.
+    expect(await live.heartbeat()).to.equal(1);
+    expect((await live.admit(request('long', 2, one)))![0]).to.equal(3);
+    // A process that died renews nothing: past the TTL its slot is taken over.
+    const dead = new AdmissionBatcher(redis, windows, createLogger('silent'), instanceKey(prefix, 'dead2'), undefined, now);
+    expect((await dead.admit(request('gone', 1, one)))![0]).to.equal(0);
+    clock.advance(2 * windows.slotTtlMs);
+    expect((await live.admit(request('gone', 2, one)))![0]).to.equal(0);
+    // A released slot is not renewed back into the set.
+    live.release(`${prefix}:inflight:long`, 'r1');
+    await live.admit(request('other', 9, { slots: 10 }));
+    expect(await live.heartbeat()).to.equal(2);
+    expect(await redis.zrange(`${prefix}:inflight:long`, '0', '-1')).to.deep.equal([]);
   });
 
   it('answers null for every admission of a batch when Redis cannot be reached', async () => {

@@ -8,7 +8,7 @@ import { multipartReader } from '../uploads.ts';
 
 export function clearanceRoutes(
   api: Api,
-  { clearance, clearanceBatches, uploadDir }: Pick<Services, 'clearance' | 'clearanceBatches' | 'uploadDir'>,
+  { clearance, clearanceBatches, uploads }: Pick<Services, 'clearance' | 'clearanceBatches' | 'uploads'>,
 ): void {
   api.add({
     method: 'post',
@@ -26,7 +26,7 @@ export function clearanceRoutes(
       'one of word_mark and a logo. One api_calls credit per class screened and one logo_searches credit with a logo, given back ' +
       'if the request fails. docs/clearance.md.',
     category: 'cat_threats',
-    multipart: multipartReader(uploadDir, 'uploaded_file', 1, MAX_IMAGE_BYTES),
+    multipart: multipartReader(uploads, 'uploaded_file', 1, MAX_IMAGE_BYTES),
     body: S.ClearanceForm,
     jsonBody: S.ClearanceBody,
     cost: { resource: 'api_calls', deferred: true },

@@ -37,7 +37,7 @@ const BULK =
   'above 100 a 400). One logo_searches credit per distinct item, taken before the search; when fewer remain the request is refused whole ' +
   '(429) and costs nothing. An item that fails has an `error` and its credit is given back.';
 
-export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos' | 'uploadDir'>): void {
+export function logoRoutes(api: Api, { logos, uploads }: Pick<Services, 'logos' | 'uploads'>): void {
   api.add({
     method: 'post',
     path: '/v1/logo-search/text/',
@@ -63,7 +63,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     cost,
     summary: 'Registered logos similar to an uploaded image (multipart uploaded_file), most similar first, with clip_similarity',
     description: `${LEVELS_NOTE} ${IMAGE_ERRORS} One logo_searches credit.`,
-    multipart: multipartReader(uploadDir, 'uploaded_file', 1, MAX_IMAGE_BYTES),
+    multipart: multipartReader(uploads, 'uploaded_file', 1, MAX_IMAGE_BYTES),
     errors: [413, 503],
     body: S.ImageSearchForm,
     response: S.ImageSearchResponse,
@@ -111,7 +111,7 @@ export function logoRoutes(api: Api, { logos, uploadDir }: Pick<Services, 'logos
     description:
       `${BULK} Files are searched by content: the same image twice is one search and one credit. ` +
       `${imageRules("as that item's error")} Over 5 MB a 413 for the whole request.`,
-    multipart: multipartReader(uploadDir, 'uploaded_files', S.MAX_BULK, MAX_IMAGE_BYTES),
+    multipart: multipartReader(uploads, 'uploaded_files', S.MAX_BULK, MAX_IMAGE_BYTES),
     errors: [413],
     body: S.BulkImageForm,
     response: S.BulkImageResponse,
