@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,14 +27,17 @@ const Env = z.object({
   // Base address that signed file URLs point at; defaults to the listening address.
   PUBLIC_BASE_URL: z.string().url().optional(),
   OBJECT_STORE_DIR: z.string().default('var/objects'),
-  // HMAC key for signed file URLs. A random one per process would break URLs across processes.
-  URL_SIGNING_SECRET: z.string().min(16).default('dev-only-url-signing-secret-change-me'),
+  // HMAC key for signed file URLs. A random one per process would break URLs across processes: when unset,
+  // the one kept in SECRETS_FILE (made at random on first start), as for JWT_SECRET and WEBHOOK_SECRET_KEY.
+  URL_SIGNING_SECRET: z.string().min(16).optional(),
+  // Where the secrets not set in the environment are kept, readable by the owner only.
+  SECRETS_FILE: z.string().default('var/secrets.json'),
   BODY_LIMIT: z.string().default('1mb'),
   DEMO_RECORDS: z.coerce.number().int().min(0).default(50_000),
   DEMO_LOGOS: z.coerce.number().int().min(0).default(2_000),
   DEMO_DIR: z.string().default('var/demo'),
   // Signs dashboard (bearer) tokens.
-  JWT_SECRET: z.string().min(32).default('dev-only-jwt-secret-change-me-0123456789'),
+  JWT_SECRET: z.string().min(32).optional(),
   JWT_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -107,7 +111,7 @@ const Env = z.object({
     .regex(/^(auto|[1-9]|1[0-6])$/, '"auto" or a number of processes from 1 to 16')
     .default('auto'),
   // Webhooks (docs/webhooks.md). The key that encrypts webhook secrets at rest (AES-256-GCM, derived with HKDF).
-  WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-only-webhook-secret-key-change-me-0123456789'),
+  WEBHOOK_SECRET_KEY: z.string().min(32).optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(3),
   WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
@@ -159,13 +163,17 @@ const Env = z.object({
   IMAGE_FETCH_TEST_CA: z.string().default(''),
 });
 
-export type Config = z.infer<typeof Env> & {
-  objectStoreDir: string;
-  searchSnapshot: string | null;
-  uploadDir: string;
-  /** CLEARANCE_WORKERS as a number. */
-  clearanceWorkers: number;
-};
+type Secret = 'URL_SIGNING_SECRET' | 'JWT_SECRET' | 'WEBHOOK_SECRET_KEY';
+const SECRETS: readonly Secret[] = ['URL_SIGNING_SECRET', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY'];
+
+export type Config = Omit<z.infer<typeof Env>, Secret> &
+  Record<Secret, string> & {
+    objectStoreDir: string;
+    searchSnapshot: string | null;
+    uploadDir: string;
+    /** CLEARANCE_WORKERS as a number. */
+    clearanceWorkers: number;
+  };
 
 /**
  * What one batch clearance process holds at most: its search index and the analysis's caches
@@ -190,11 +198,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
-  for (const key of ['URL_SIGNING_SECRET', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY'] as const) {
-    if (cfg.NODE_ENV === 'production' && cfg[key].startsWith('dev-only')) {
-      throw new Error(`invalid configuration:\n  ${key}: must be set in production`);
-    }
+  // The development defaults of earlier versions were public: anyone could sign a token or a link with them.
+  for (const key of SECRETS) {
+    if (cfg[key]?.startsWith('dev-only')) throw new Error(`invalid configuration:\n  ${key}: the public development value is refused`);
   }
+  const kept = SECRETS.some((k) => cfg[k] === undefined) ? keptSecrets(path.resolve(cfg.SECRETS_FILE)) : undefined;
+  const secrets = Object.fromEntries(SECRETS.map((k) => [k, cfg[k] ?? kept![k]])) as Record<Secret, string>;
   if (cfg.OBJECT_STORE_DRIVER === 's3' && !cfg.S3_BUCKET)
     throw new Error('invalid configuration:\n  S3_BUCKET: required when OBJECT_STORE_DRIVER=s3');
   if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_ALLOW_ADDRESSES.trim()) {
@@ -205,9 +214,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     ...cfg,
+    ...secrets,
     objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR),
     searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null,
     uploadDir: path.resolve(cfg.UPLOAD_DIR),
     clearanceWorkers: clearanceWorkers(cfg.CLEARANCE_WORKERS),
   };
+}
+
+/**
+ * The secrets kept in `file` (URL signing, dashboard tokens, webhook secret encryption): made at random by the
+ * first process of a first start, then read by every other process and every later start, so that links, tokens
+ * and sealed webhook secrets stay valid across processes and restarts. Written whole or not at all (a temporary
+ * file linked into place: of processes starting together, one makes it and the others read it), readable by
+ * the owner only. Losing it invalidates links and tokens and leaves sealed webhook secrets unreadable: keep it,
+ * or set the variables (the same on every machine of a deployment).
+ */
+function keptSecrets(file: string): Record<Secret, string> {
+  const read = (): Record<Secret, string> | null => {
+    try {
+      const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Record<Secret, unknown>>;
+      if (SECRETS.every((k) => typeof v[k] === 'string' && (v[k] as string).length >= 32)) return v as Record<Secret, string>;
+      throw new Error(`invalid configuration:\n  SECRETS_FILE: ${file} does not hold the secrets ${SECRETS.join(', ')}`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  };
+  const found = read();
+  if (found) return found;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const made = Object.fromEntries(SECRETS.map((k) => [k, randomBytes(32).toString('base64url')])) as Record<Secret, string>;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(tmp, `${JSON.stringify(made, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(tmp, file);
+    return made;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return read()!;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
 }

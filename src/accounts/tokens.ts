@@ -15,10 +15,15 @@ export class TokenService {
     return { token, expiresIn: this.ttlSeconds };
   }
 
-  /** The account id of a valid token; 401 for anything else (pinned algorithm, so no `none` tokens). */
+  /**
+   * The account id of a valid token; 401 for anything else (pinned algorithm, so no `none` tokens). A token
+   * must say when it ends: jsonwebtoken accepts one without `exp` for ever, and one made with a leaked secret
+   * would never lapse.
+   */
   verify(token: string): string {
     try {
       const p = jwt.verify(token, this.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+      if (typeof p.exp !== 'number') throw new Error('no expiry');
       // Account ids are UUIDs: anything else must not reach a uuid column (a 500 instead of a 401).
       if (p.typ !== 'dashboard' || typeof p.sub !== 'string' || !UUID.test(p.sub)) throw new Error('not a dashboard token');
       return p.sub;

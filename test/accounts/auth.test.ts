@@ -92,6 +92,14 @@ describe('authentication', () => {
       expect401(await keys().set('Authorization', sign({ typ: 'dashboard', sub: a.accountId, exp })));
     });
 
+    it('refuses a token that never expires (no exp), rightly signed, with 401', async () => {
+      const forever = sign({ typ: 'dashboard', sub: a.accountId });
+      expect(jwt.decode(forever.slice(7)) as object).to.not.have.property('exp');
+      expect401(await keys().set('Authorization', forever));
+      // The same claims with an expiry are accepted: it is the missing exp that is refused.
+      expect((await keys().set('Authorization', sign({ typ: 'dashboard', sub: a.accountId }, { expiresIn: 60 }))).status).to.equal(200);
+    });
+
     it('refuses tokens with a wrong signature, type, algorithm or subject with 401', async () => {
       expect401(
         await keys().set('Authorization', sign({ typ: 'dashboard', sub: a.accountId }, {}, 'some-other-secret-0123456789-0123456789')),

@@ -202,11 +202,11 @@ describe('POST /user/v1/signup/', () => {
     });
   });
 
-  it('is documented with its 201, 400 and 409 and no security', () => {
+  it('is documented with its 201, 400, 409 and 503 and no security', () => {
     const op = (t.openapi as { paths: Record<string, { post: { security: unknown[]; responses: Record<string, unknown> } }> }).paths[
       '/user/v1/signup/'
     ].post;
     expect(op.security).to.deep.equal([]);
-    expect(op.responses).to.have.keys('201', '400', '409');
+    expect(op.responses).to.have.keys('201', '400', '409', '503');
   });
 });

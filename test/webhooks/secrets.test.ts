@@ -35,9 +35,11 @@ describe('webhook secrets and signatures', () => {
     );
   });
 
-  it('refuses the development encryption key and the test allow-list in production', () => {
+  it('refuses the old public development key, and the test allow-list in production', () => {
     const prod = { NODE_ENV: 'production', URL_SIGNING_SECRET: 'u'.repeat(32), JWT_SECRET: 'j'.repeat(40) };
-    expect(() => loadConfig(prod)).to.throw(/WEBHOOK_SECRET_KEY: must be set in production/);
+    expect(() => loadConfig({ ...prod, WEBHOOK_SECRET_KEY: 'dev-only-webhook-secret-key-change-me-0123456789' })).to.throw(
+      /WEBHOOK_SECRET_KEY: the public development value is refused/,
+    );
     expect(() => loadConfig({ ...prod, WEBHOOK_SECRET_KEY: 'w'.repeat(40), WEBHOOK_ALLOW_ADDRESSES: '127.0.0.1' })).to.throw(
       /WEBHOOK_ALLOW_ADDRESSES/,
     );
