@@ -52,6 +52,11 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   );
 
   app.use(requestLog(root.log));
+  // Every answer is what its Content-Type says: no browser sniffs a JSON error, a file or a PDF into a page.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(requireJsonBody);
   app.use(express.json({ limit: config.BODY_LIMIT, strict: true, type: 'application/json' }));
 

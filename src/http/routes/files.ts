@@ -56,6 +56,8 @@ export function filesRouter(store: ObjectStore, signer: UrlSigner, planOf: PlanC
 
 function sendLocal(store: ObjectStore, key: string, filename: string, type: string, res: Response, next: NextFunction): void {
   res.setHeader('Content-Type', type);
+  // The link carries its signature in the query: a PDF's own links must not hand it on as a Referer.
+  res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Content-Disposition', contentDisposition(filename));
   res.setHeader('Cache-Control', 'private, max-age=60');
   // Read in 1 MiB chunks rather than 64 KiB: large PDFs go out in a sixteenth of the reads and writes.
