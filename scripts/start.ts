@@ -145,9 +145,9 @@ async function primary(): Promise<void> {
   // Each API process accepts its own connections from the shared socket (the kernel picks which). Node's default
   // on Linux, round robin, has this process accept them and hand each over: one handed to an API process as it
   // died was never closed nor handed to another, and its client waited for an answer until it gave up. Accepted
-  // by the process itself, a connection dies with it (the client sees a reset). bench/RESULTS.md: the two
-  // processes took 48/52 % of new connections, and served 1.5 times as many per second.
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
+  // by the process itself, a connection dies with it (the client sees a reset). bench/clusterPolicy.ts: the two
+  // processes still take about half each, and serve 1.13 times as many requests a second (bench/RESULTS.md).
+  cluster.schedulingPolicy = config.API_CONNECTIONS === 'round-robin' ? cluster.SCHED_RR : cluster.SCHED_NONE;
   const forkApi = () => {
     const id = `api-${randomBytes(6).toString('hex')}`;
     const worker = cluster.fork({ INSTANCE_ID: id });

@@ -66,6 +66,9 @@ const Env = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // How npm start's API processes get their connections: each accepts its own from the shared socket (`kernel`),
+  // or the supervisor accepts them and hands them round (`round-robin`, Node's default; scripts/start.ts says why not).
+  API_CONNECTIONS: z.enum(['kernel', 'round-robin']).default('kernel'),
   // Names this API process's concurrency slots (in Redis) and upload files, so that `npm start` can free
   // them when the process dies; npm start gives each API process its own, anything else gets a random one.
   INSTANCE_ID: z
