@@ -217,7 +217,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const redis = connections.commands;
   const { health } = connections;
   const ledger = new CreditLedger(redis, repos.quotas, config.RATE_LIMIT_PREFIX, log, health);
-  const callers = new CallerCache(repos.callers, listener);
+  const callers = new CallerCache(repos.callers, listener, undefined, undefined, clock);
   const trademarks = new TrademarkService(repos.trademarks, store);
   const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log, health);
   const wordSearch = new SearchService(search, repos.trademarks, cache);
@@ -259,7 +259,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     limits: rateLimits(config, redis, health, log),
     ledger,
     callers,
-    plans: new PlanCache(repos.callers, listener),
+    plans: new PlanCache(repos.callers, listener, clock),
     documents: new DocumentService(repos.documents, repos.journals, store),
     reports: new ReportService(repos.trademarks, wordSearch, store, () => new Date(clock.now())),
     clearanceReports: new ClearanceReportService(repos.clearance, repos.clearanceBatches, store, () => new Date(clock.now())),

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.ts';
 import { ACCESS_CHANNEL } from '../db/channels.ts';
 import type { ChangeListener } from '../db/listener.ts';
 import type { Caller, CallerRepository } from './callerRepository.ts';
@@ -37,6 +38,8 @@ export class CallerCache {
     private readonly listener: ChangeListener,
     private readonly maxAgeMs = 60_000,
     private readonly maxEntries = 200_000,
+    /** What expiries are read against (tests move it instead of waiting for one). */
+    private readonly clock: Clock = systemClock,
   ) {
     onAccessChange(listener, { account: (id) => this.dropAccount(id), all: () => this.clear() });
   }
@@ -52,7 +55,7 @@ export class CallerCache {
 
   private async cached(k: string, read: () => Promise<Caller | undefined>): Promise<Caller | undefined> {
     const hit = this.entries.get(k);
-    if (hit !== undefined && Date.now() < hit.staleAt) return hit.caller;
+    if (hit !== undefined && this.clock.now() < hit.staleAt) return hit.caller;
     const generation = this.generation;
     const caller = await read();
     if (caller && this.listener.connected && generation === this.generation) this.keep(k, caller);
@@ -62,7 +65,7 @@ export class CallerCache {
 
   private keep(k: string, caller: Caller): void {
     if (this.entries.size >= this.maxEntries) this.clear();
-    const staleAt = Math.min(Date.now() + this.maxAgeMs, caller.refreshAt ?? Infinity);
+    const staleAt = Math.min(this.clock.now() + this.maxAgeMs, caller.refreshAt ?? Infinity);
     this.entries.set(k, { caller, staleAt });
     let keys = this.keysOfAccount.get(caller.accountId);
     if (!keys) this.keysOfAccount.set(caller.accountId, (keys = new Set()));

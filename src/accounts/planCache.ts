@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.ts';
 import type { ChangeListener } from '../db/listener.ts';
 import { onAccessChange } from './callerCache.ts';
 import type { CallerRepository } from './callerRepository.ts';
@@ -23,6 +24,8 @@ export class PlanCache {
   constructor(
     private readonly repo: CallerRepository,
     private readonly listener: ChangeListener,
+    /** What expiries are read against (tests move it instead of waiting for one). */
+    private readonly clock: Clock = systemClock,
   ) {
     onAccessChange(listener, {
       account: (id) => {
@@ -38,14 +41,14 @@ export class PlanCache {
 
   async get(accountId: string): Promise<PlanState | undefined> {
     const hit = this.entries.get(accountId);
-    if (hit && Date.now() < hit.staleAt) return hit.plan;
+    if (hit && this.clock.now() < hit.staleAt) return hit.plan;
     const generation = this.generation;
     const c = await this.repo.byAccountId(accountId);
     const plan = c && { subscriptionActive: c.subscriptionActive, subscriptionStatus: c.subscriptionStatus, expiresAt: c.expiresAt };
     // A read that overlapped an announcement may hold the old state: used once, not kept.
     if (this.listener.connected && generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(accountId, { plan, staleAt: Math.min(Date.now() + MAX_AGE_MS, c?.refreshAt ?? Infinity) });
+      this.entries.set(accountId, { plan, staleAt: Math.min(this.clock.now() + MAX_AGE_MS, c?.refreshAt ?? Infinity) });
     } else {
       this.entries.delete(accountId);
     }

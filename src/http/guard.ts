@@ -123,7 +123,7 @@ export class Guard {
     if (!defaultCredit) return { caller };
     if (admission.charged) {
       // Topped up before it runs dry, so requests do not wait for PostgreSQL.
-      this.ledger.keepUp(caller.accountId, 'api_calls', limit, admission.balance);
+      void this.ledger.keepUp(caller.accountId, 'api_calls', limit, admission.balance);
       return { caller, credit: { accountId: caller.accountId, resource: 'api_calls', units: 1, month, limit, via: 'redis' } };
     }
     // The balance was short (or Redis is away): top it up from PostgreSQL, or learn that none is left.

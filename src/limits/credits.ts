@@ -141,22 +141,29 @@ export class CreditLedger {
   }
 
   // Background top-ups in flight in this process, by balance key: one at a time per balance.
-  private readonly keepingUp = new Set<string>();
+  private readonly keepingUp = new Map<string, Promise<void>>();
 
   /**
    * After a charge that left `balance` in the account's balance: when that is under half a block,
    * moves the next block in now, in the background, so under load the balance does not run dry and
    * requests do not wait for PostgreSQL. (A request that finds it dry moves a block itself: take().)
+   * Resolves when the top-up under way for this balance (this one, or one already running) has ended.
    */
-  keepUp(accountId: string, resource: Resource, limit: number, balance: number): void {
-    if (balance * 2 >= blockSize(limit)) return;
+  keepUp(accountId: string, resource: Resource, limit: number, balance: number): Promise<void> {
+    if (balance * 2 >= blockSize(limit)) return Promise.resolve();
     const month = monthOf(new Date());
     const key = this.key(accountId, month, resource);
-    if (this.keepingUp.has(key)) return;
-    this.keepingUp.add(key);
-    this.topUp(accountId, resource, 0, limit, month)
-      .catch((err) => this.log.error({ err }, 'credit top-up failed'))
-      .finally(() => this.keepingUp.delete(key));
+    const running = this.keepingUp.get(key);
+    if (running) return running;
+    const p = this.topUp(accountId, resource, 0, limit, month).then(
+      () => undefined,
+      (err) => {
+        if (!(err instanceof RedisUnavailable)) this.log.error({ err }, 'credit top-up failed');
+      },
+    );
+    this.keepingUp.set(key, p);
+    void p.finally(() => this.keepingUp.delete(key));
+    return p;
   }
 
   /** Moves a block of credits (at least `units` when that many remain) from PostgreSQL into the Redis balance; false when none remain. */

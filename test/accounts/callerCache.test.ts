@@ -5,6 +5,7 @@ import { hashApiKey } from '../../src/accounts/keys.ts';
 import { ChangeListener } from '../../src/db/listener.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { ManualClock } from '../helpers/clock.ts';
 import { seedRegistry } from '../helpers/seed.ts';
 
 /** The real repository, counting the reads that reach PostgreSQL. */
@@ -88,27 +89,54 @@ describe('caller cache', () => {
       expect(repo.reads - before).to.equal(1);
     });
 
-    it('reads again when the subscription expires by time, with no announcement', async () => {
-      const a = await createAccount(t.deps.db);
-      await t.deps
-        .db('subscriptions')
-        .where({ account_id: a.accountId })
-        .update({ expires_at: t.deps.db.raw(`now() + interval '1 second'`) });
+    // Expiry by time, with no announcement: the cache reads again at the instant the answer changes (on a clock
+    // the test moves, its maximum age a day so that only the expiry can be why), and PostgreSQL's answer then is
+    // the expired one (set in the past, read without the cache).
+    const expiring = async (
+      expire: (accountId: string, at: string) => Promise<unknown>,
+      categories?: ('cat_journal' | 'cat_threats')[],
+    ) => {
+      const a = await createAccount(t.deps.db, categories ? { categories } : {});
+      await expire(a.accountId, `now() + interval '1 hour'`);
       await listener.sync();
-      expect((await cache.byKeyHash(hashApiKey(a.key)))?.subscriptionActive).to.equal(true);
-      await new Promise((r) => setTimeout(r, 1200));
-      expect((await cache.byKeyHash(hashApiKey(a.key)))?.subscriptionActive).to.equal(false);
+      const clock = new ManualClock();
+      const timed = new CallerCache(repo, listener, 86_400_000, 1000, clock);
+      const hash = hashApiKey(a.key);
+      const first = await timed.byKeyHash(hash);
+      const reads = repo.reads;
+      clock.advance(59 * 60_000);
+      await timed.byKeyHash(hash);
+      expect(repo.reads, 'still cached before the expiry').to.equal(reads);
+      clock.advance(2 * 60_000);
+      await timed.byKeyHash(hash);
+      expect(repo.reads, 'read again once it has passed').to.equal(reads + 1);
+      await expire(a.accountId, `now() - interval '1 second'`);
+      return { first, after: await repo.byKeyHash(hash) };
+    };
+
+    it('reads again when the subscription expires by time, with no announcement', async () => {
+      const { first, after } = await expiring((id, at) =>
+        t.deps
+          .db('subscriptions')
+          .where({ account_id: id })
+          .update({ expires_at: t.deps.db.raw(at) }),
+      );
+      expect(first?.subscriptionActive).to.equal(true);
+      expect(after?.subscriptionActive).to.equal(false);
     });
 
     it('reads again when a granted add-on expires by time', async () => {
-      const a = await createAccount(t.deps.db, { categories: ['cat_journal'] });
-      await t.deps
-        .db('account_addons')
-        .insert({ account_id: a.accountId, category: 'cat_threats', expires_at: t.deps.db.raw(`now() + interval '1 second'`) });
-      await listener.sync();
-      expect((await cache.byKeyHash(hashApiKey(a.key)))?.categories).to.include('cat_threats');
-      await new Promise((r) => setTimeout(r, 1200));
-      expect((await cache.byKeyHash(hashApiKey(a.key)))?.categories).to.not.include('cat_threats');
+      const { first, after } = await expiring(
+        (id, at) =>
+          t.deps.db.raw(
+            `insert into account_addons (account_id, category, expires_at) values (?, 'cat_threats', ${at})
+             on conflict (account_id, category) do update set expires_at = excluded.expires_at`,
+            [id],
+          ),
+        ['cat_journal'],
+      );
+      expect(first?.categories).to.include('cat_threats');
+      expect(after?.categories).to.not.include('cat_threats');
     });
 
     it('caches nothing while the announcing connection is down, and again once it is back', async () => {

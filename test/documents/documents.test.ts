@@ -218,15 +218,27 @@ describe('documents and journal links', () => {
   });
 
   it('refuses a link whose subscription ran out by time, though the account was just seen active', async () => {
+    // Time passes for both sides without anyone waiting: the app's clock is moved, and the database is told the
+    // subscription has ended without its change being announced (as the passing of time is not).
+    clock.advance(Math.max(0, Date.now() - clock.now()));
     const c = await t.client();
     const { body } = await c.get('/v1/documents/71/url/');
     await t.deps
       .db('subscriptions')
       .where({ account_id: c.account.accountId })
-      .update({ expires_at: t.deps.db.raw("now() + interval '1 second'") });
+      .update({ expires_at: t.deps.db.raw("now() + interval '30 seconds'") });
     await t.synced();
     expect((await request(t.app).get(local(body.presigned_url))).status).to.equal(200);
-    await new Promise((r) => setTimeout(r, 1100));
+    await t.deps.db.transaction(async (trx) => {
+      await trx.raw(`set local session_replication_role = replica`);
+      await trx('subscriptions')
+        .where({ account_id: c.account.accountId })
+        .update({ expires_at: trx.raw("now() - interval '1 second'") });
+    });
+    // Still within the 30 s the cache was told the subscription had: the plan is not read again yet.
+    expect((await request(t.app).get(local(body.presigned_url))).status).to.equal(200);
+    // Past its end (though not past the cache's one-minute safety net), it is read again, and the link refused.
+    clock.advance(31_000);
     const res = await request(t.app).get(local(body.presigned_url));
     expect(res.status).to.equal(403);
     expect(res.body.code).to.equal('subscription_inactive');

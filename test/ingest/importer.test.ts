@@ -809,7 +809,9 @@ describe('importer: fatal store errors', () => {
     process.on('unhandledRejection', note);
     try {
       await fn();
-      await new Promise((resolve) => setTimeout(resolve, 50)); // a late one is reported by then
+      // Node reports a rejection left unhandled once the microtasks of the turn it happened in have run: two
+      // turns of the event loop later, any there is has been reported.
+      for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('unhandledRejection', note);
     }

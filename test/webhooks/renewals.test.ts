@@ -3,7 +3,7 @@ import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { insertMarks } from '../helpers/marks.ts';
 import { Receiver } from '../helpers/receiver.ts';
-import { owner, startApp, startWorkers } from './support.ts';
+import { owner, startApp, startWorkers, until } from './support.ts';
 
 const day = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 /** The contract's DD/MM/YYYY, as expire_at reads in every response and event. */
@@ -89,7 +89,18 @@ describe('webhooks: renewal_due reminders', () => {
 
   it('delivers each reminder of a monitored mark once', async () => {
     await receiver.waitFor(4);
-    await new Promise((r) => setTimeout(r, 500));
+    // Every delivery of a reminder is done, and a delivered one is final: nothing more can be sent for them.
+    const pending = async () =>
+      Number(
+        (await t.deps
+          .db('webhook_deliveries as d')
+          .join('outbox as o', 'o.id', 'd.outbox_id')
+          .where('o.event', 'trademark.renewal_due')
+          .whereNot('d.status', 'delivered')
+          .count('* as n')
+          .first())!.n,
+      );
+    await until('every reminder delivered', async () => (await pending()) === 0);
     const got = receiver.received.map((r) => JSON.parse(r.body));
     expect(got.map((b) => `${b.event} ${b.trademark.application_number} ${b.change.new_value.days_before}`).sort()).to.deep.equal([
       'trademark.renewal_due 5100001 30',
