@@ -86,9 +86,10 @@ try {
     const rr = await run('rr', keepAlive);
     const none = await run('none', keepAlive);
     const pct = (s: number[]) => s.map((x) => `${(x * 100).toFixed(0)} %`).join(' / ');
+    const kind = keepAlive ? 'kept-alive connections' : 'a new connection per request';
     console.log(
-      `${keepAlive ? 'kept-alive connections' : 'a new connection per request'}: round robin ${rr.rps.toFixed(0)} req/s ` +
-        `(${pct(rr.shares)}), each process accepting ${none.rps.toFixed(0)} req/s (${pct(none.shares)}); ratio ${(none.rps / rr.rps).toFixed(2)}`,
+      `${kind}: round robin ${rr.rps.toFixed(0)} req/s (${pct(rr.shares)}), each process accepting ` +
+        `${none.rps.toFixed(0)} req/s (${pct(none.shares)}); ratio ${(none.rps / rr.rps).toFixed(2)}`,
     );
   }
 } finally {
