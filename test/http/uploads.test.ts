@@ -34,44 +34,55 @@ function send(url: string, key: string, body: Buffer, boundary: string): Promise
   });
 }
 
-describe('a truncated multipart upload', function () {
-  this.timeout(60_000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-uploads-'));
-  const prefix = `test:${randomBytes(5).toString('hex')}`;
-  let server: ServerProcess;
-  let account: TestAccount;
-  let png: Buffer;
-  const redis = new Redis('redis://127.0.0.1:6379/0');
-
+/**
+ * An API process of its own on a cloned database, uploads in a folder of their own, an account with two slots
+ * (two requests whose slots were never given back would lock it out) and a noisy PNG (noise does not compress:
+ * a few kilobytes). Made in the describe's before(), gone in its after().
+ */
+function uploadServer(env: Record<string, string> = {}) {
+  const s = {
+    dir: fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-uploads-')),
+    prefix: `test:${randomBytes(5).toString('hex')}`,
+    redis: new Redis('redis://127.0.0.1:6379/0'),
+    server: undefined as unknown as ServerProcess,
+    account: undefined as unknown as TestAccount,
+    png: Buffer.alloc(0),
+  };
   before(async () => {
     const { url, db } = await cloneTestDatabase();
-    // Two slots: two requests whose slots were never given back would lock the account out.
-    account = await createAccount(db, { concurrency: 2 });
+    s.account = await createAccount(db, { concurrency: 2 });
     await db.destroy();
-    server = await startServerProcess({
+    s.server = await startServerProcess({
       DATABASE_URL: url,
       LOG_LEVEL: 'silent',
       NODE_ENV: 'test',
-      UPLOAD_DIR: dir,
-      RATE_LIMIT_PREFIX: prefix,
+      UPLOAD_DIR: s.dir,
+      RATE_LIMIT_PREFIX: s.prefix,
       RATE_IP_PER_MINUTE: '100000',
       RATE_KEY_PER_SECOND: '100000',
       ML_URL: 'http://127.0.0.1:9',
+      ...env,
     });
-    png = await sharp({
+    s.png = await sharp({
       create: { width: 64, height: 64, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
     })
       .png()
       .toBuffer();
   });
   after(async () => {
-    await server?.stop();
-    redis.disconnect();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await s.server?.stop();
+    s.redis.disconnect();
+    fs.rmSync(s.dir, { recursive: true, force: true });
   });
+  return s;
+}
+
+describe('a truncated multipart upload', function () {
+  this.timeout(60_000);
+  const s = uploadServer();
 
   it('is a 400, and the process keeps serving with no file left and no slot held', async () => {
-    expect(png.length).to.be.greaterThan(1000);
+    expect(s.png.length).to.be.greaterThan(1000);
     for (const [route, field] of [
       ['image', 'uploaded_file'],
       ['bulk-image', 'uploaded_files'],
@@ -82,35 +93,35 @@ describe('a truncated multipart upload', function () {
           Buffer.from(
             `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
           ),
-          png.subarray(0, 1000),
+          s.png.subarray(0, 1000),
         ]);
-        const res = await send(`${server.url}/v1/logo-search/${route}/`, account.key, body, boundary);
+        const res = await send(`${s.server.url}/v1/logo-search/${route}/`, s.account.key, body, boundary);
         expect(res.status, res.body).to.equal(400);
         expect(JSON.parse(res.body).code).to.equal('bad_request');
       }
     }
     const res = await new Promise<number>((resolve, reject) =>
       http
-        .get(`${server.url}/healthz`, { agent: false }, (r) => {
+        .get(`${s.server.url}/healthz`, { agent: false }, (r) => {
           r.resume();
           resolve(r.statusCode ?? 0);
         })
         .on('error', reject),
     );
     expect(res).to.equal(200);
-    expect(server.exited(), server.output()).to.equal(null);
-    expect(server.output()).to.not.contain('ERR_INVALID_ARG_TYPE');
+    expect(s.server.exited(), s.server.output()).to.equal(null);
+    expect(s.server.output()).to.not.contain('ERR_INVALID_ARG_TYPE');
     // Removal follows the response: wait for it (bounded), then nothing may be left.
-    let left = fs.readdirSync(dir);
+    let left = fs.readdirSync(s.dir);
     for (let i = 0; i < 50 && left.length; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      left = fs.readdirSync(dir);
+      left = fs.readdirSync(s.dir);
     }
     expect(left).to.deep.equal([]);
-    let held = await redis.zcard(`${prefix}:inflight:${account.accountId}`);
+    let held = await s.redis.zcard(`${s.prefix}:inflight:${s.account.accountId}`);
     for (let i = 0; i < 50 && held; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      held = await redis.zcard(`${prefix}:inflight:${account.accountId}`);
+      held = await s.redis.zcard(`${s.prefix}:inflight:${s.account.accountId}`);
     }
     expect(held).to.equal(0);
   });
@@ -155,42 +166,10 @@ function dripped(
 // stops sending, or trickles for ever, must not hold it as long as the client likes (issue 39, item 7).
 describe('a slow multipart upload', function () {
   this.timeout(60_000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-slow-uploads-'));
-  const prefix = `test:${randomBytes(5).toString('hex')}`;
-  let server: ServerProcess;
-  let account: TestAccount;
-  let png: Buffer;
-  const redis = new Redis('redis://127.0.0.1:6379/0');
+  const s = uploadServer({ UPLOAD_IDLE_TIMEOUT_MS: '500', UPLOAD_TIMEOUT_MS: '2000' });
   const timers: NodeJS.Timeout[] = [];
-
-  before(async () => {
-    const { url, db } = await cloneTestDatabase();
-    account = await createAccount(db, { concurrency: 2 });
-    await db.destroy();
-    server = await startServerProcess({
-      DATABASE_URL: url,
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
-      UPLOAD_DIR: dir,
-      RATE_LIMIT_PREFIX: prefix,
-      RATE_IP_PER_MINUTE: '100000',
-      RATE_KEY_PER_SECOND: '100000',
-      ML_URL: 'http://127.0.0.1:9',
-      UPLOAD_IDLE_TIMEOUT_MS: '500',
-      UPLOAD_TIMEOUT_MS: '2000',
-    });
-    // Noise does not compress: a few kilobytes, far more than the trickle sends in the total bound.
-    png = await sharp({
-      create: { width: 64, height: 64, channels: 3, background: '#336699', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
-    })
-      .png()
-      .toBuffer();
-  });
-  after(async () => {
+  after(() => {
     for (const t of timers) clearInterval(t);
-    await server?.stop();
-    redis.disconnect();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const nothingLeft = async () => {
@@ -198,15 +177,15 @@ describe('a slow multipart upload', function () {
     let files: string[] = [];
     for (let i = 0; i < 50 && (held !== 0 || files.length); i++) {
       if (i) await new Promise((r) => setTimeout(r, 50));
-      held = await redis.zcard(`${prefix}:inflight:${account.accountId}`);
-      files = fs.readdirSync(dir);
+      held = await s.redis.zcard(`${s.prefix}:inflight:${s.account.accountId}`);
+      files = fs.readdirSync(s.dir);
     }
     expect(held, 'slots held').to.equal(0);
     expect(files).to.deep.equal([]);
   };
 
   it('that stops sending is answered 408 request_timeout, its connection closed, its slot and file gone', async () => {
-    const res = await dripped(`${server.url}/v1/logo-search/image/`, account.key, png, (write, body) => write(body.subarray(0, 300)));
+    const res = await dripped(`${s.server.url}/v1/logo-search/image/`, s.account.key, s.png, (write, body) => write(body.subarray(0, 300)));
     expect(res.status, res.body).to.equal(408);
     expect(JSON.parse(res.body)).to.include({ code: 'request_timeout' });
     expect(JSON.parse(res.body).error).to.contain('sent nothing');
@@ -215,7 +194,7 @@ describe('a slow multipart upload', function () {
   });
 
   it('that trickles, never silent for long, is cut at the total bound all the same', async () => {
-    const res = await dripped(`${server.url}/v1/logo-search/image/`, account.key, png, (write, body) => {
+    const res = await dripped(`${s.server.url}/v1/logo-search/image/`, s.account.key, s.png, (write, body) => {
       let at = 0;
       // 20 bytes every 100 ms: never silent for the idle bound, far from done at the total one.
       const t = setInterval(() => {
@@ -227,7 +206,7 @@ describe('a slow multipart upload', function () {
     expect(JSON.parse(res.body).error).to.contain('took longer than 2 s');
     await nothingLeft();
     // The account has its slots: a request of its own is admitted.
-    const ok = await fetch(`${server.url}/v1/journals/?limit=1`, { headers: { 'X-API-Key': account.key } });
+    const ok = await fetch(`${s.server.url}/v1/journals/?limit=1`, { headers: { 'X-API-Key': s.account.key } });
     expect(ok.status).to.equal(200);
   });
 });
