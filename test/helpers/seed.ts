@@ -1,4 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Db } from '../../src/db/knex.ts';
+import { generate } from '../../src/ingest/generator/index.ts';
+import { importSet } from '../../src/ingest/importer/index.ts';
+import type { Root } from '../../src/root.ts';
 
 /** A tiny hand-written registry: one fully linked mark, one bare mark, one cited mark, one journal. */
 export async function seedRegistry(db: Db): Promise<void> {
@@ -137,4 +143,15 @@ export async function seedRegistry(db: Db): Promise<void> {
     { id: 92, exam_report_id: 81, application_number: '4000001', cited_application_number: '9999999' },
   ]);
   await db('logos').insert([{ application_number: '4000003', object_key: 'logos/4000003.png', width: 64, height: 64 }]);
+}
+
+/** A generated register (no logos) imported into the app's database, the generator's files removed afterwards. */
+export async function importGenerated(deps: Pick<Root, 'db' | 'store'>, records: number, seed: number): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-generated-'));
+  try {
+    await generate({ records, seed, logos: 0, threads: 0, out: dir });
+    await importSet({ db: deps.db, store: deps.store, dir: path.join(dir, 'baseline') });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

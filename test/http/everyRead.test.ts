@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { generate } from '../../src/ingest/generator/index.ts';
-import { importSet } from '../../src/ingest/importer/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { importGenerated } from '../helpers/seed.ts';
 
 // Every GET of the API document that a key or a dashboard login opens, walked over a sample of the
 // application numbers (and journals, documents, classes) of a generated register: none may answer 5xx.
@@ -62,13 +58,7 @@ describe('every keyed read over a sample of the register', function () {
 
   before(async () => {
     t = await createTestApp();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-every-read-'));
-    try {
-      await generate({ records: 2000, seed: 39, logos: 0, threads: 0, out: dir });
-      await importSet({ db: t.deps.db, store: t.deps.store, dir: path.join(dir, 'baseline') });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    await importGenerated(t.deps, 2000, 39);
     const marks = await t.deps.db('trademarks').select('application_number', 'word_mark').orderBy('application_number');
     sample.push(...shuffled(marks, 39).slice(0, 60));
     journals = shuffled((await t.deps.db('journals').pluck('id')).map(String), 39).slice(0, 5);

@@ -1,10 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import { generate } from '../../src/ingest/generator/index.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
-import { importSet } from '../../src/ingest/importer/index.ts';
 import type { SearchEngine } from '../../src/search/engine.ts';
 import { buildIndex } from '../../src/search/manager.ts';
 import { prepareQuery } from '../../src/search/query.ts';
@@ -13,6 +8,7 @@ import { type Relation, SqlSearch } from '../../src/search/sqlReference.ts';
 import { STRATEGIES, type Strategy } from '../../src/search/strategies.ts';
 import { FACETS } from '../../src/search/types.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { importGenerated } from '../helpers/seed.ts';
 
 // The index and the SQL reference path must agree exactly on the four textual relations of SMART,
 // on a generated registry: for each, the marks SQL finds are the marks the index finds whose text
@@ -47,13 +43,7 @@ describe('search index against the SQL reference path (generated registry)', fun
 
   before(async () => {
     t = await createTestApp();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-diff-'));
-    try {
-      await generate({ records: 4000, seed: 11, logos: 0, threads: 0, out: dir });
-      await importSet({ db: t.deps.db, store: t.deps.store, dir: path.join(dir, 'baseline') });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    await importGenerated(t.deps, 4000, 11);
     engine = (await buildIndex(t.deps.config.DATABASE_URL, null)).engine;
     sql = new SqlSearch(t.deps.db);
     // Queries drawn from the register itself: whole marks, words, prefixes and inner pieces of words,

@@ -2,8 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { generate } from '../../src/ingest/generator/index.ts';
-import { importSet } from '../../src/ingest/importer/index.ts';
 import { buildIndex } from '../../src/search/manager.ts';
 import type { MarkIndex } from '../../src/search/markIndex.ts';
 import { loadSnapshot, saveSnapshot } from '../../src/search/snapshot.ts';
@@ -11,6 +9,7 @@ import { dmyDay, isoDay } from '../../src/search/summaries.ts';
 import { type SummaryRow, TrademarkRepository } from '../../src/trademarks/repository.ts';
 import { slugOf } from '../../src/trademarks/slug.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { importGenerated } from '../helpers/seed.ts';
 
 // Search results are written from the summaries the index keeps (src/search/summaries.ts), not read
 // from PostgreSQL: they must be exactly what PostgreSQL holds, field by field, for every mark.
@@ -82,13 +81,7 @@ describe('search summaries kept in the index', function () {
   before(async () => {
     t = await createTestApp();
     repo = new TrademarkRepository(t.deps.db);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-summaries-'));
-    try {
-      await generate({ records: 1500, seed: 23, logos: 0, threads: 0, out: dir });
-      await importSet({ db: t.deps.db, store: t.deps.store, dir: path.join(dir, 'baseline') });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    await importGenerated(t.deps, 1500, 23);
     await insertOdd(t);
   });
   after(async () => t.close());
