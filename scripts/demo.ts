@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { Config } from '../src/config.ts';
 import { generate } from '../src/ingest/generator/index.ts';
 import { importSet } from '../src/ingest/importer/index.ts';
-import { createRoot } from '../src/root.ts';
+import { createRoot, SCRIPT } from '../src/root.ts';
 
 export async function seedDemoRegistry(config: Config): Promise<void> {
-  const root = createRoot(config, { dbAcquireTimeoutMs: 60_000 });
+  const root = createRoot(config, SCRIPT);
   try {
     const { rows } = await root.db.raw('select exists (select 1 from trademarks) as any');
     if (rows[0].any || config.DEMO_RECORDS === 0) return;

@@ -3,7 +3,7 @@
 // (the rest imported), 2 fatal error (nothing applied).
 import { loadConfig } from '../src/config.ts';
 import { importSet } from '../src/ingest/importer/index.ts';
-import { createRoot } from '../src/root.ts';
+import { createRoot, SCRIPT } from '../src/root.ts';
 
 async function main(argv: string[]): Promise<number> {
   const dir = argv[0];
@@ -11,8 +11,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write('usage: tsx scripts/import.ts <dir>\n');
     return 2;
   }
-  // A script waits its turn for a connection rather than failing as a request would.
-  const root = createRoot(loadConfig(), { dbAcquireTimeoutMs: 60_000 });
+  const root = createRoot(loadConfig(), SCRIPT);
   try {
     const say = (msg: string) => process.stderr.write(`${msg}\n`);
     const result = await importSet({ db: root.db, store: root.store, dir, log: say, onReject: say, keepErrors: 0 });

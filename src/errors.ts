@@ -70,6 +70,24 @@ export class AppError extends Error {
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 
+// Socket errors of a server that cannot be reached (refused, reset, timed out, not resolved, no route).
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** Whether an error is a socket's failure to reach its server (PostgreSQL's, Redis's), by its system code. */
+export function isNetworkFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NETWORK_CODES.has(code);
+}
+
 /** A 503 for a service we depend on being away: the client is told when to try again. */
 export const unavailable = (message: string, retryAfterSeconds = 5) =>
   new AppError('service_unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });

@@ -1,8 +1,12 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { isNetworkFailure } from './errors.ts';
 import type { Logger } from './logger.ts';
 
 /** How long a connection may take to be made and found ready. */
 const CONNECT_MS = 2000;
+
+/** What a 503 for want of Redis tells the client to wait (Retry-After): a second past the next probe. */
+export const REDIS_RETRY_AFTER_SECONDS = 2;
 
 /**
  * Every Redis connection a process opens is made here (src/root.ts owns one), each kind one way, and
@@ -111,7 +115,6 @@ function unreachable(err: unknown): boolean {
   return !['ReplyError', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError'].includes(err.name);
 }
 
-const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const IOREDIS_MESSAGES = [/^Connection is closed/, /^Stream isn't writeable/, /^Reached the max retries per request/, /^Command timed out/];
 
 /**
@@ -121,8 +124,7 @@ const IOREDIS_MESSAGES = [/^Connection is closed/, /^Stream isn't writeable/, /^
 export function redisUnreachable(err: unknown): boolean {
   if (err instanceof RedisUnavailable) return true;
   if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && NET_CODES.has(code)) return true;
+  if (isNetworkFailure(err)) return true;
   return err.name === 'MaxRetriesPerRequestError' || IOREDIS_MESSAGES.some((m) => m.test(err.message));
 }
 
@@ -149,11 +151,6 @@ export class RedisHealth {
     return this.down === null;
   }
 
-  /** Seconds a client is told to wait before trying again (a 503's Retry-After). */
-  get retryAfterSeconds(): number {
-    return 2;
-  }
-
   watch(client: Redis, url: string): void {
     // Queueing was only for the first connection; from here a command waits for nothing.
     const direct = () => {
@@ -162,14 +159,14 @@ export class RedisHealth {
     client.on('ready', () => {
       this.connected = true;
       direct();
-      this.up();
+      this.recovered();
     });
     client.on('error', (err) => {
       direct();
-      this.fail(err, url);
+      this.report(err, url);
     });
     client.on('close', () => {
-      if (!this.closing) this.fail(new Error('connection closed'), url);
+      if (!this.closing) this.report(new Error('connection closed'), url);
     });
   }
 
@@ -194,28 +191,18 @@ export class RedisHealth {
           timer = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
         }),
       ]);
-      this.up();
+      this.recovered();
       return result;
     } catch (err) {
       if (!unreachable(err)) {
-        this.up();
+        this.recovered();
         throw err;
       }
-      this.fail(err);
+      this.report(err);
       throw new RedisUnavailable(what, err);
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** A connection of this process could not reach Redis (said once per outage). */
-  report(err: unknown, url?: string): void {
-    this.fail(err, url);
-  }
-
-  /** A connection of this process reached Redis again. */
-  recovered(): void {
-    this.up();
   }
 
   /**
@@ -225,13 +212,14 @@ export class RedisHealth {
    */
   quiet<T extends { on(event: 'error', listener: (err: Error) => void): unknown }>(emitter: T, what: string): T {
     emitter.on('error', (err: Error) => {
-      if (redisUnreachable(err)) this.fail(err);
+      if (redisUnreachable(err)) this.report(err);
       else this.log.error({ err }, `${what} error`);
     });
     return emitter;
   }
 
-  private fail(err: unknown, url?: string): void {
+  /** A connection or a call of this process could not reach Redis: the outage begins (said once). */
+  report(err: unknown, url?: string): void {
     if (this.down || this.closing) return;
     const now = Date.now();
     this.down = { since: now, probeAt: now + this.probeEveryMs, without: new Map() };
@@ -242,7 +230,8 @@ export class RedisHealth {
     );
   }
 
-  private up(): void {
+  /** A connection or a call of this process reached Redis: the outage, if any, ends (said once). */
+  recovered(): void {
     const d = this.down;
     if (!d) return;
     this.down = null;

@@ -53,11 +53,6 @@ export class Retrying implements RoundReport {
     );
   }
 
-  /** Failed rounds in a row (0 when the last one worked), for a loop that backs off while they last. */
-  get failures(): number {
-    return this.waiting?.rounds ?? 0;
-  }
-
   /** Runs one round, reporting its outcome; never throws. */
   async round(work: () => Promise<unknown>): Promise<void> {
     try {

@@ -90,6 +90,9 @@ export interface RootOptions {
  */
 export const WORKERS: RootOptions = { dbPoolMax: 16, sidecarTimeoutMs: 120_000, dbAcquireTimeoutMs: 60_000 };
 
+/** A script (an import, the demo's seeding) waits its turn for a connection rather than failing as a request would. */
+export const SCRIPT: RootOptions = { dbAcquireTimeoutMs: 60_000 };
+
 export interface Repositories {
   accounts: AccountRepository;
   /** Plans, subscriptions and add-ons, as the admin CLI changes them. */

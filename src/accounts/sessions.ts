@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { AppError } from '../errors.ts';
+import { unavailable } from '../errors.ts';
 import { createLogger } from '../logger.ts';
-import { RedisHealth, RedisUnavailable } from '../redis.ts';
+import { REDIS_RETRY_AFTER_SECONDS, RedisHealth, RedisUnavailable } from '../redis.ts';
 
 /** What a new dashboard session hands the browser: the cookie value, its CSRF token and lifetime. */
 export interface NewSession {
@@ -34,9 +34,7 @@ export class SessionStore {
       return await this.health.run('sessions', f);
     } catch (err) {
       if (!(err instanceof RedisUnavailable)) throw err;
-      throw new AppError('service_unavailable', 'dashboard sessions are unavailable just now; try again shortly', undefined, {
-        'Retry-After': String(this.health.retryAfterSeconds),
-      });
+      throw unavailable('dashboard sessions are unavailable just now; try again shortly', REDIS_RETRY_AFTER_SECONDS);
     }
   }
 

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { databaseUnavailable } from '../db/unavailable.ts';
 import { AppError, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { RedisUnavailable } from '../redis.ts';
+import { REDIS_RETRY_AFTER_SECONDS, RedisUnavailable } from '../redis.ts';
 
 // body-parser and friends tag their errors with `type` (and a status); map those tags, never messages.
 const BODY_ERRORS: Record<string, () => AppError> = {
@@ -29,7 +29,8 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   // A dependency away is the service's state, not the request's fault nor a bug: 503, and the client may retry.
   if (databaseUnavailable(err)) return unavailable('the database is unavailable just now; try again shortly', RETRY_AFTER_SECONDS);
-  if (err instanceof RedisUnavailable) return unavailable('a service this request needs is unavailable just now; try again shortly', 2);
+  if (err instanceof RedisUnavailable)
+    return unavailable('a service this request needs is unavailable just now; try again shortly', REDIS_RETRY_AFTER_SECONDS);
   const type = (err as { type?: unknown })?.type;
   if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type]();
   const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;

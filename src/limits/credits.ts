@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Resource } from '../accounts/callerRepository.ts';
 import { RESOURCES } from '../accounts/callerRepository.ts';
-import { AppError } from '../errors.ts';
+import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { RedisHealth, RedisUnavailable } from '../redis.ts';
+import { REDIS_RETRY_AFTER_SECONDS, RedisHealth, RedisUnavailable } from '../redis.ts';
 import { monthOf, type QuotaRepository } from './quotaRepository.ts';
 
 /**
@@ -209,21 +209,22 @@ export class CreditLedger {
    * Redis the balances cannot be read, and PostgreSQL's count alone would show unspent credits as used: 503.
    */
   async usage(accountId: string): Promise<{ month: string; used: Record<Resource, number> }> {
-    const month = monthOf(new Date());
-    const [counted, balances] = await Promise.all([this.quotas.usage(accountId, month), this.balances(accountId, month)]);
-    if (!balances) {
-      throw new AppError('service_unavailable', 'usage cannot be counted just now; try again shortly', undefined, {
-        'Retry-After': String(this.health.retryAfterSeconds),
-      });
-    }
+    const { month, counted, balances } = await this.read(accountId);
+    if (!balances) throw unavailable('usage cannot be counted just now; try again shortly', REDIS_RETRY_AFTER_SECONDS);
     return { month: month.slice(0, 7), used: this.spent(counted, balances) };
   }
 
   /** This month's use of one resource; without Redis, every credit put into circulation counts as used. */
   async used(accountId: string, resource: Resource): Promise<number> {
+    const { counted, balances } = await this.read(accountId);
+    return this.spent(counted, balances ?? RESOURCES.map(() => 0))[resource];
+  }
+
+  /** This month's credits put into circulation (PostgreSQL) and still in the balances (Redis; null without it). */
+  private async read(accountId: string) {
     const month = monthOf(new Date());
     const [counted, balances] = await Promise.all([this.quotas.usage(accountId, month), this.balances(accountId, month)]);
-    return this.spent(counted, balances ?? RESOURCES.map(() => 0))[resource];
+    return { month, counted, balances };
   }
 
   /** What each resource's balance holds (in RESOURCES order), or null when Redis cannot be asked. */

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError, type ErrorCode } from '../errors.ts';
+import { AppError, type ErrorCode, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { RedisHealth, RedisUnavailable } from '../redis.ts';
+import { REDIS_RETRY_AFTER_SECONDS, RedisHealth, RedisUnavailable } from '../redis.ts';
 import { AdmissionBatcher, instanceKey } from './admission.ts';
 
 export interface LimitSettings {
@@ -264,11 +264,9 @@ export class RateLimits {
       };
     } catch (err) {
       if (!(err instanceof RedisUnavailable)) throw err;
-      throw new AppError(
-        'service_unavailable',
+      throw unavailable(
         'logging in is unavailable just now (its attempt limits cannot be kept); try again shortly, API keys still work',
-        undefined,
-        { 'Retry-After': String(this.health.retryAfterSeconds) },
+        REDIS_RETRY_AFTER_SECONDS,
       );
     }
   }

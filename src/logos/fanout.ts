@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import { AppError, type ErrorCode, unavailable } from '../errors.ts';
-import { type RedisConnections, RedisUnavailable } from '../redis.ts';
+import { REDIS_RETRY_AFTER_SECONDS, type RedisConnections, RedisUnavailable } from '../redis.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
 import { FetchDeadlineError, type FetchOptions, fetchImage } from './imageFetch.ts';
 import { mergeScores } from './regions.ts';
@@ -167,7 +167,8 @@ export class FanOut {
    */
   async run(jobs: SearchJob[], opts: { account: string; signal?: AbortSignal }): Promise<SearchAnswer[]> {
     const { health } = this.redis;
-    const away = () => unavailable('bulk logo search is unavailable just now (its queue cannot be reached); try again shortly', 2);
+    const away = () =>
+      unavailable('bulk logo search is unavailable just now (its queue cannot be reached); try again shortly', REDIS_RETRY_AFTER_SECONDS);
     if (!health.available) throw away();
     try {
       if (!this.events) {
