@@ -28,10 +28,13 @@ const OUTAGE_MS = 10_000;
 const BOUND_MS = 2_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-type Phase = 'before' | 'redis-down' | 'redis-back' | 'pg-down' | 'pg-back';
+// While a server is being started again (`*-starting`) it may already answer: no phase's expectations hold there.
+type Phase = 'before' | 'redis-down' | 'redis-starting' | 'redis-back' | 'pg-down' | 'pg-starting' | 'pg-back';
 interface Answered {
   op: string;
   phase: Phase;
+  /** The phase when the answer came: a request in flight as a server stopped or started is of neither phase. */
+  ended: Phase;
   /** Milliseconds since the phase began when the request was sent. */
   into: number;
   status: number | 'hang' | 'error';
@@ -203,7 +206,7 @@ describe('outages: Redis and PostgreSQL each stopped for 10 s under traffic, the
         } catch (err) {
           status = (err as Error).name === 'TimeoutError' ? 'hang' : 'error';
         }
-        answered.push({ op, phase: at, into, status, ms: Date.now() - t0, retryAfter });
+        answered.push({ op, phase: at, ended: phase, into, status, ms: Date.now() - t0, retryAfter });
         await sleep(25);
       }
     });
@@ -228,6 +231,7 @@ describe('outages: Redis and PostgreSQL each stopped for 10 s under traffic, the
     await importRound();
     await sleep(OUTAGE_MS / 2);
     const redisLog = stack.log().slice(redisLogFrom);
+    enter('redis-starting');
     await redis.start();
     enter('redis-back');
     await sleep(5_000);
@@ -238,6 +242,7 @@ describe('outages: Redis and PostgreSQL each stopped for 10 s under traffic, the
     enter('pg-down');
     await sleep(OUTAGE_MS);
     const pgLog = stack.log().slice(pgLogFrom);
+    enter('pg-starting');
     await pg.start();
     enter('pg-back');
     await sleep(5_000);
@@ -246,8 +251,9 @@ describe('outages: Redis and PostgreSQL each stopped for 10 s under traffic, the
     traffic = false;
     await Promise.all(loops);
 
+    // What a phase's requests got: those sent and answered within it, `after` ms or more into it.
     const statuses = (p: Phase, op?: string, after = 0) =>
-      answered.filter((a) => a.phase === p && (!op || a.op === op) && a.into >= after).map((a) => a.status);
+      answered.filter((a) => a.phase === p && a.ended === p && (!op || a.op === op) && a.into >= after).map((a) => a.status);
     const tally: Record<string, Record<string, number>> = {};
     for (const a of answered) {
       const k = `${a.phase} ${a.op}`;
@@ -255,7 +261,7 @@ describe('outages: Redis and PostgreSQL each stopped for 10 s under traffic, the
       tally[k][a.status] = (tally[k][a.status] ?? 0) + 1;
     }
     const longest = Object.fromEntries(
-      (['before', 'redis-down', 'redis-back', 'pg-down', 'pg-back'] as Phase[]).map((p) => [
+      (['before', 'redis-down', 'redis-starting', 'redis-back', 'pg-down', 'pg-starting', 'pg-back'] as Phase[]).map((p) => [
         p,
         Math.max(0, ...answered.filter((a) => a.phase === p).map((a) => a.ms)),
       ]),
