@@ -13,7 +13,7 @@ import { createRoot, type Root } from '../src/root.ts';
 export const USAGE = `usage: npm run admin -- <command>
 
   plans list
-  plans create <code> --name <name> --quota api_calls=N[,doc_views=N,logo_searches=N,pdf_reports=N,excel_reports=N]
+  plans create <code> --name <name> --quota api_calls=N[,doc_views=N,logo_searches=N,pdf_reports=N,excel_reports=N,clearances=N]
                [--categories cat_a,cat_b] [--concurrency 1-10] [--bulk-search 0-100] [--bulk-logo 0-100]
                [--webhooks yes|no] [--monitored N|unlimited]
   assign <email> <plan> [--days N]       put the account on the plan, active (no --days: no expiry)

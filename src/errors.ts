@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   bulk_not_on_plan: 403,
   bulk_size_exceeds_plan: 403,
   webhooks_not_on_plan: 403,
+  clearance_not_on_plan: 403,
+  watches_not_on_plan: 403,
   monitored_limit_exceeded: 403,
   signature_invalid: 403,
   url_expired: 403,

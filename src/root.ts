@@ -12,6 +12,8 @@ import { AdminRepository } from './accounts/adminRepository.ts';
 import { CallerCache } from './accounts/callerCache.ts';
 import { CallerRepository } from './accounts/callerRepository.ts';
 import { PlanCache } from './accounts/planCache.ts';
+import { PlanCatalogue } from './accounts/planCatalogue.ts';
+import { PlanRepository } from './accounts/planRepository.ts';
 import { SessionStore } from './accounts/sessions.ts';
 import { TokenService } from './accounts/tokens.ts';
 import { ClearanceBatchRepository } from './clearance/batchRepository.ts';
@@ -98,6 +100,7 @@ export interface Repositories {
   /** Plans, subscriptions and add-ons, as the admin CLI changes them. */
   admin: AdminRepository;
   callers: CallerRepository;
+  plans: PlanRepository;
   quotas: QuotaRepository;
   trademarks: TrademarkRepository;
   threats: ThreatRepository;
@@ -138,6 +141,8 @@ export interface Services {
   callers: CallerCache;
   /** The subscription of the account a signed link was issued to. */
   plans: PlanCache;
+  /** The plans anyone can sign up for (GET /user/v1/plans/), and which of them a 403 would have let through. */
+  planCatalogue: PlanCatalogue;
   documents: DocumentService;
   reports: ReportService;
   /** A single clearance or a batch as a PDF or xlsx report. */
@@ -263,6 +268,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     ledger,
     callers,
     plans: new PlanCache(repos.callers, listener, clock),
+    planCatalogue: new PlanCatalogue(repos.plans, listener, config.TRIAL_DAYS, clock),
     documents: new DocumentService(repos.documents, repos.journals, store),
     reports: new ReportService(repos.trademarks, wordSearch, store, () => new Date(clock.now())),
     clearanceReports: new ClearanceReportService(repos.clearance, repos.clearanceBatches, store, () => new Date(clock.now())),
@@ -326,6 +332,7 @@ function repositories(db: Db): Repositories {
     accounts: new AccountRepository(db),
     admin: new AdminRepository(db),
     callers: new CallerRepository(db),
+    plans: new PlanRepository(db),
     quotas: new QuotaRepository(db),
     trademarks: new TrademarkRepository(db),
     threats: new ThreatRepository(db),

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
+import { effectiveQuotas } from './callerRepository.ts';
 
 export interface NewAccount {
   email: string;
@@ -140,7 +141,7 @@ export class AccountRepository {
   /** The account's plan and subscription, for the usage page. */
   async subscription(accountId: string): Promise<SubscriptionRow | undefined> {
     const r = await this.db.raw(
-      `select p.code as plan_code, p.name as plan_name, p.quotas, s.status,
+      `select p.code as plan_code, p.name as plan_name, ${effectiveQuotas('p', 's')} as quotas, s.status,
          ${isoTimestamp('s.expires_at')} as expires_at,
          (s.status in ('trial', 'active') and (s.expires_at is null or s.expires_at > now())) as active
        from subscriptions s join plans p on p.id = s.plan_id where s.account_id = ?`,

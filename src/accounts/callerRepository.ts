@@ -3,8 +3,12 @@ import { Prepared } from '../db/prepared.ts';
 import { isoTimestamp } from '../db/sql.ts';
 import type { Category } from './access.ts';
 
-export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports';
-export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'];
+export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports' | 'clearances';
+export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports', 'clearances'];
+
+/** A subscription's monthly quotas: the plan's, with its trial quotas laid over them while it is a trial (docs/plans.md). */
+export const effectiveQuotas = (plan: string, subscription: string) =>
+  `(case when ${subscription}.status = 'trial' then ${plan}.quotas || ${plan}.trial_quotas else ${plan}.quotas end)`;
 
 /** What a plan grants (a plan row, plus add-ons once resolved for an account). */
 export interface PlanGrants {
@@ -40,7 +44,7 @@ const CALLER_SQL = (where: string) => `
     ${isoTimestamp('s.expires_at')} as "expiresAt",
     array(select distinct c from unnest(p.categories || coalesce((select array_agg(ad.category) from account_addons ad
       where ad.account_id = a.id and (ad.expires_at is null or ad.expires_at > now())), '{}')) c order by c) as categories,
-    p.quotas, p.concurrency, p.bulk_search_limit as "bulkSearchLimit", p.bulk_logo_limit as "bulkLogoLimit",
+    ${effectiveQuotas('p', 's')} as quotas, p.concurrency, p.bulk_search_limit as "bulkSearchLimit", p.bulk_logo_limit as "bulkLogoLimit",
     p.webhook_enabled as "webhookEnabled", p.monitored_marks_limit as "monitoredMarksLimit",
     (extract(epoch from least(case when s.expires_at > now() then s.expires_at end,
       (select min(ad.expires_at) from account_addons ad

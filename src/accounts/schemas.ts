@@ -140,6 +140,7 @@ export const Usage = z
       logo_searches: Meter,
       pdf_reports: Meter,
       excel_reports: Meter,
+      clearances: Meter.openapi({ description: 'One per class screened by a clearance, single or in a batch (docs/plans.md)' }),
     }),
   })
   .openapi('Usage');

@@ -16,7 +16,7 @@ export interface BatchRow {
   total: number;
   done: number;
   errors: number;
-  api_calls: number;
+  clearances: number;
   logo_searches: number;
   created_at: string;
   started_at: string | null;
@@ -33,16 +33,16 @@ export interface ItemAnswer {
 /** Credits one proposal costs, and the plan's limits they are taken under. */
 export interface ItemCharge {
   month: string;
-  units: { api_calls: number; logo_searches: number };
-  limits: { api_calls: number; logo_searches: number };
+  units: { clearances: number; logo_searches: number };
+  limits: { clearances: number; logo_searches: number };
 }
 
 const COLUMNS = `b.id, b.account_id, b.status, b.total, ${isoTimestamp('b.created_at')} as created_at,
   ${isoTimestamp('b.started_at')} as started_at, ${isoTimestamp('b.finished_at')} as finished_at,
-  s.done, s.errors, s.api_calls, s.logo_searches`;
+  s.done, s.errors, s.clearances, s.logo_searches`;
 const SUMS = `lateral (select count(*) filter (where i.status <> 'pending')::int as done,
   count(*) filter (where i.status = 'error')::int as errors,
-  coalesce(sum(i.api_calls), 0)::int as api_calls, coalesce(sum(i.logo_searches), 0)::int as logo_searches
+  coalesce(sum(i.clearances), 0)::int as clearances, coalesce(sum(i.logo_searches), 0)::int as logo_searches
   from clearance_batch_items i where i.batch_id = b.id) s`;
 
 /** Too few credits: answer() rolls its transaction back. */
@@ -135,21 +135,21 @@ export class ClearanceBatchRepository {
     try {
       return await this.db.transaction(async (trx) => {
         const r = await trx.raw(
-          `update clearance_batch_items set status = ?, result = ?::jsonb, error = ?::jsonb, api_calls = ?, logo_searches = ?,
+          `update clearance_batch_items set status = ?, result = ?::jsonb, error = ?::jsonb, clearances = ?, logo_searches = ?,
              answered_at = now()
            where batch_id = ? and idx = ? and status = 'pending' returning idx`,
           [
             a.status,
             a.result && JSON.stringify(a.result),
             a.error && JSON.stringify(a.error),
-            charge?.units.api_calls ?? 0,
+            charge?.units.clearances ?? 0,
             charge?.units.logo_searches ?? 0,
             id,
             a.idx,
           ],
         );
         if (!r.rows.length) return 'already';
-        for (const resource of ['api_calls', 'logo_searches'] as const) {
+        for (const resource of ['clearances', 'logo_searches'] as const) {
           const units = charge?.units[resource] ?? 0;
           if (units > 0 && !(await reserve(trx, accountId, resource, units, charge!.limits[resource], charge!.month))) throw SHORT;
         }

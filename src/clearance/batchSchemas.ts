@@ -69,7 +69,7 @@ export const ClearanceBatchJob = z
     ...progress,
     errors: z.number().int().openapi({ description: 'Proposals answered with an error so far' }),
     credits: z
-      .object({ api_calls: z.number().int(), logo_searches: z.number().int() })
+      .object({ clearances: z.number().int(), logo_searches: z.number().int() })
       .openapi({ description: 'Credits the proposals answered so far cost' }),
     created_at: z.string(),
     started_at: z.string().nullable(),

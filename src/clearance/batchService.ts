@@ -125,7 +125,7 @@ export class ClearanceBatchService {
       done: job.done,
       status_url: this.statusUrl(job.id),
       errors: job.errors,
-      credits: { api_calls: job.api_calls, logo_searches: job.logo_searches },
+      credits: { clearances: job.clearances, logo_searches: job.logo_searches },
       finished_at: job.finished_at,
     };
   }

@@ -13,7 +13,7 @@ import { proposalLogoKey } from './thumbnail.ts';
 // job after its worker was killed, the relay) starts from its first unanswered proposal; an answer and
 // its credits are written in one transaction that only an unanswered proposal takes (answer()).
 
-type Credits = { api_calls: number; logo_searches: number };
+type Credits = { clearances: number; logo_searches: number };
 
 export class BatchScreener {
   constructor(
@@ -63,16 +63,16 @@ export class BatchScreener {
    */
   private async answer(id: string, accountId: string, idx: number, proposal: ClearanceInput): Promise<void> {
     const caller = await this.callers.byAccountId(accountId);
-    const limits: Credits = { api_calls: caller?.quotas.api_calls ?? 0, logo_searches: caller?.quotas.logo_searches ?? 0 };
+    const limits: Credits = { clearances: caller?.quotas.clearances ?? 0, logo_searches: caller?.quotas.logo_searches ?? 0 };
     const month = monthOf(new Date());
-    const units: Credits = { api_calls: 0, logo_searches: 0 };
+    const units: Credits = { clearances: 0, logo_searches: 0 };
     let a: ItemAnswer;
     try {
       if (!caller?.subscriptionActive) throw new AppError('subscription_inactive', 'the subscription is not active');
       const result = await this.clearance.screen(
         proposal,
-        async (n, resource = 'api_calls') => {
-          if (resource !== 'api_calls' && resource !== 'logo_searches') throw new Error(`a clearance does not cost ${resource}`);
+        async (n, resource = 'clearances') => {
+          if (resource !== 'clearances' && resource !== 'logo_searches') throw new Error(`a clearance does not cost ${resource}`);
           // Before the work, so a job past its credits does not screen what it cannot pay for; answer() decides.
           const used = (await this.quotas.usage(accountId, month))[resource] ?? 0;
           if (used + units[resource] + n > limits[resource]) throw quotaShort(`${n} ${resource}`);
@@ -87,7 +87,7 @@ export class BatchScreener {
     }
     const r = await this.jobs.answer(id, accountId, a, a.status === 'done' ? { month, units, limits } : null);
     if (r === 'short') {
-      const short = quotaShort(`${units.api_calls} api_calls${units.logo_searches ? ` and ${units.logo_searches} logo_searches` : ''}`);
+      const short = quotaShort(`${units.clearances} clearances${units.logo_searches ? ` and ${units.logo_searches} logo_searches` : ''}`);
       await this.jobs.answer(
         id,
         accountId,

@@ -39,7 +39,7 @@ const classes = z
   .openapi({
     anyOf: [{ type: 'array', items: { type: 'integer', minimum: 1, maximum: 45 }, minItems: 1 }, { type: 'string' }],
     description:
-      'The Nice classes to screen (1-45, each once): an array, or a string separated by commas (29,30). One api_calls credit each',
+      'The Nice classes to screen (1-45, each once): an array, or a string separated by commas (29,30). One clearances credit each',
   });
 
 const STATUS_MESSAGE = `status must be status groups (${GROUP_NAMES.join(', ')}): an array or a string separated by commas`;

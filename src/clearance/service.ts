@@ -13,7 +13,7 @@ import { proposalLogoKey, thumbnail } from './thumbnail.ts';
 
 // POST /v1/clearance/: is this name or logo free in these classes? The analysis a mark's threats run
 // (src/threats/analysis.ts), of a proposal not yet filed: nothing is left out and no mark is later
-// than it. Costs one api_calls credit per class screened and one logo_searches credit with a logo
+// than it. Costs one clearances credit per class screened and one logo_searches credit with a logo
 // (docs/clearance.md), taken once the request is known to be sound and before the work.
 
 /** Takes credits for this request (the request pipeline's ctx.charge): given back if it fails. */

@@ -85,6 +85,6 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   });
   app.use(methodNotAllowed(app));
   app.use(notFoundHandler);
-  app.use(errorHandler(root.log));
+  app.use(errorHandler(root.log, (e) => services.planCatalogue.explain(e)));
   return { app, openapi };
 }

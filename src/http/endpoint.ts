@@ -114,7 +114,7 @@ export class Api {
       tags: def.tags,
       security:
         def.security === 'apiKey'
-          ? [{ ApiKey: [] }, { LegacyApiKey: [] }]
+          ? [{ ApiKey: [] }, { LegacyApiKey: [] }, { SessionCookie: [] }]
           : def.security === 'bearer'
             ? [{ Bearer: [] }, { SessionCookie: [] }]
             : [],

@@ -48,29 +48,39 @@ export function toAppError(err: unknown): AppError {
   return new AppError('internal_error', 'internal server error');
 }
 
-export function errorHandler(log: Logger): ErrorRequestHandler {
-  return (err, req, res, _next) => {
+/**
+ * One handler for every error. `explain` may say more of a 403 a plan decides (the plans that include what
+ * was refused); should it fail, the refusal goes as it is.
+ */
+export function errorHandler(log: Logger, explain?: (e: AppError) => Promise<AppError>): ErrorRequestHandler {
+  return (err, req, res, next) => {
     const appErr = toAppError(err);
-    // Each request refused for want of a dependency is logged, without a stack (an outage makes many of them).
-    if (appErr.status === 503)
-      log.warn(
-        { request_id: req.id, path: req.path, cause: (err as Error)?.message ?? String(err) },
-        'request refused: service unavailable',
+    if (explain && appErr.status === 403 && !res.headersSent)
+      void explain(appErr).then(
+        (e) => send(log, e, err, req, res, next),
+        () => send(log, appErr, err, req, res, next),
       );
-    else if (appErr.status >= 500) log.error({ err, request_id: req.id }, 'request failed');
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    // A route may have set file headers before failing; the error is JSON whatever came before.
-    res.removeHeader('Content-Disposition');
-    res.type('application/json');
-    if (appErr.headers) res.set(appErr.headers);
-    if (appErr.status === 503 && !res.getHeader('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-    const body: Record<string, unknown> = { error: appErr.message, code: appErr.code, request_id: String(req.id ?? '') };
-    if (appErr.details !== undefined) body.details = appErr.details;
-    res.status(appErr.status).json(body);
+    else send(log, appErr, err, req, res, next);
   };
+}
+
+function send(log: Logger, appErr: AppError, ...[err, req, res]: Parameters<ErrorRequestHandler>): void {
+  // Each request refused for want of a dependency is logged, without a stack (an outage makes many of them).
+  if (appErr.status === 503)
+    log.warn({ request_id: req.id, path: req.path, cause: (err as Error)?.message ?? String(err) }, 'request refused: service unavailable');
+  else if (appErr.status >= 500) log.error({ err, request_id: req.id }, 'request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // A route may have set file headers before failing; the error is JSON whatever came before.
+  res.removeHeader('Content-Disposition');
+  res.type('application/json');
+  if (appErr.headers) res.set(appErr.headers);
+  if (appErr.status === 503 && !res.getHeader('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  const body: Record<string, unknown> = { error: appErr.message, code: appErr.code, request_id: String(req.id ?? '') };
+  if (appErr.details !== undefined) body.details = appErr.details;
+  res.status(appErr.status).json(body);
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {

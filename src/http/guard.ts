@@ -19,16 +19,19 @@ export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-/** The API key of a request, from X-API-Key or the legacy `Authorization: Api-Key <key>`. */
-function readKey(req: Request): string {
+/** The API key of a request, from X-API-Key or the legacy `Authorization: Api-Key <key>`; undefined when it sends neither. */
+function readKey(req: Request): string | undefined {
   const header = req.headers['x-api-key'];
   let key = typeof header === 'string' ? header.trim() : undefined;
   const auth = req.headers.authorization;
   if (key === undefined && auth && /^Api-Key\s/i.test(auth)) key = auth.replace(/^Api-Key\s+/i, '').trim();
-  if (key === undefined) throw new AppError('unauthorized', 'an API key is required: send it in the X-API-Key header');
-  if (!KEY_PATTERN.test(key)) throw new AppError('unauthorized', 'malformed API key: expected nsh_ followed by 32 letters and digits');
+  if (key !== undefined && !KEY_PATTERN.test(key))
+    throw new AppError('unauthorized', 'malformed API key: expected nsh_ followed by 32 letters and digits');
   return key;
 }
+
+/** Who a keyed request's per-key window and early start count against: its key, or a session's account. */
+const windowOf = (caller: Caller) => caller.keyId ?? `session:${caller.accountId}`;
 
 function setWindowHeaders(res: Response, w: WindowState): void {
   res.setHeader('RateLimit-Limit', String(w.limit));
@@ -49,7 +52,14 @@ const UNGUARDED_CALLER: Caller = {
   bulkLogoLimit: 100,
   webhookEnabled: true,
   monitoredMarksLimit: null,
-  quotas: { api_calls: Infinity, doc_views: Infinity, logo_searches: Infinity, pdf_reports: Infinity, excel_reports: Infinity },
+  quotas: {
+    api_calls: Infinity,
+    doc_views: Infinity,
+    logo_searches: Infinity,
+    pdf_reports: Infinity,
+    excel_reports: Infinity,
+    clearances: Infinity,
+  },
 };
 
 /** A keyed request's caller, and its default credit: taken (a Charge), none left (null), or not asked for. */
@@ -75,11 +85,20 @@ export class Guard {
     private readonly early = new EarlyStart(),
   ) {}
 
-  /** The caller of a keyed request: 401 for a missing, malformed, unknown or revoked key, 403 for an inactive subscription. */
+  /**
+   * The caller of a keyed request: 401 for a missing, malformed, unknown or revoked key, 403 for an inactive
+   * subscription. A request with no key and no Authorization header may come from the dashboard with its
+   * session cookie instead (and the CSRF token when it changes something): the account's, charged as a key
+   * would be (docs/dashboard.md).
+   */
   async identify(req: Request): Promise<Caller> {
     if (this.unguarded) return UNGUARDED_CALLER;
     try {
-      const caller = await this.callers.byKeyHash(hashApiKey(readKey(req)));
+      const key = readKey(req);
+      const sid = key === undefined && req.headers.authorization === undefined && this.sessions ? readSessionCookie(req) : undefined;
+      if (key === undefined && sid === undefined)
+        throw new AppError('unauthorized', 'an API key is required: send it in the X-API-Key header');
+      const caller = sid !== undefined ? await this.session(req, sid) : await this.callers.byKeyHash(hashApiKey(key!));
       if (!caller) throw new AppError('unauthorized', 'unknown or revoked API key');
       requireActive(caller, 'your subscription is not active: renew it to use the API');
       return caller;
@@ -104,22 +123,22 @@ export class Guard {
     try {
       admission = await this.limits.admit(
         clientIp(req),
-        caller.keyId!,
+        windowOf(caller),
         caller.accountId,
         caller.concurrency,
         req.id,
         defaultCredit ? { key: this.ledger.key(caller.accountId, month, 'api_calls'), units: 1, limit } : undefined,
       );
     } catch (err) {
-      this.early.refused(caller.keyId!);
+      this.early.refused(windowOf(caller));
       throw err;
     }
-    this.early.admitted(caller.keyId!, admission.headroom);
+    this.early.admitted(windowOf(caller), admission.headroom);
     // Freed as soon as the response is handed over ('finish'), or when the client went away ('close').
     res.once('finish', admission.release);
     res.once('close', admission.release);
     if (admission.window) setWindowHeaders(res, admission.window);
-    this.repo.touchKey(caller.keyId!);
+    if (caller.keyId) this.repo.touchKey(caller.keyId);
     if (!defaultCredit) return { caller };
     if (admission.charged) {
       // Topped up before it runs dry, so requests do not wait for PostgreSQL.

@@ -26,7 +26,8 @@ export function generateOpenApi(registry: OpenAPIRegistry): object {
     in: 'cookie',
     name: 'nsh_session',
     description:
-      "The dashboard's httpOnly session cookie from POST /user/v1/session/: only on requests from this site's own pages; " +
+      "The dashboard's httpOnly session cookie from POST /user/v1/session/, in place of a key or bearer token (charged to the " +
+      "account as a key would be): only on requests from this site's own pages; " +
       'a request that changes something also sends the X-CSRF-Token its session gave (docs/dashboard.md).',
   });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -3,11 +3,13 @@ import { AppError } from '../errors.ts';
 
 /**
  * The dashboard's session cookie. HttpOnly keeps it from page script; SameSite=Strict keeps browsers from
- * sending it with any request another site starts; Path limits it to the account endpoints, so it never
- * travels with data requests; Secure whenever the request came over HTTPS.
+ * sending it with any request another site starts; Secure whenever the request came over HTTPS. Its path is
+ * the whole site: the dashboard calls the keyed data endpoints with it too (docs/dashboard.md).
  */
 export const SESSION_COOKIE = 'nsh_session';
-export const SESSION_PATH = '/user/v1/';
+export const SESSION_PATH = '/';
+/** Where sessions made before the cookie covered the data endpoints kept it: cleared at logout too. */
+const OLD_SESSION_PATH = '/user/v1/';
 export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -33,7 +35,8 @@ export function setSessionCookie(req: Request, res: Response, id: string, maxAge
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: SESSION_PATH });
+  for (const path of [SESSION_PATH, OLD_SESSION_PATH])
+    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure: req.secure, path });
 }
 
 /** This server's own origin as the browser names it (scheme and host; through a trusted proxy, the proxy's). */

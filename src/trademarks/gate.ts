@@ -62,10 +62,11 @@ export const EVENT_CATEGORIES = {
   'trademark.attorney_changed': 'cat_attorney',
   'trademark.cited_mark_added': 'cat_exam_reports',
   'trademark.renewal_due': null,
-  // Sent to the webhook a similarity watch names (src/watches/), never to the changes feed: the threats analysis.
-  'trademark.similar_filed': 'cat_threats',
-  // A batch clearance's job finished (src/clearance/batchRepository.ts): sent to its account's webhooks, never to the changes feed.
-  'clearance.completed': 'cat_threats',
+  // Sent to the webhook a similarity watch names (src/watches/), never to the changes feed; made only for a plan with watches.
+  'trademark.similar_filed': null,
+  // A batch clearance's job finished (src/clearance/batchRepository.ts): sent to its account's webhooks, never to the changes
+  // feed; made only for a plan with clearance.
+  'clearance.completed': null,
 } as const satisfies Record<string, Category | null>;
 
 export type EventName = keyof typeof EVENT_CATEGORIES;

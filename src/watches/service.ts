@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { requireCategory, viewerFor } from '../accounts/access.ts';
 import type { Caller } from '../accounts/callerRepository.ts';
-import { requireWebhooks } from '../accounts/planRules.ts';
+import { requireFeature } from '../accounts/planRules.ts';
 import type { ProposedLogos } from '../clearance/logo.ts';
 import { AppError, invalidParameter, notFound } from '../errors.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
@@ -19,9 +18,6 @@ import type { CreateWatchInput, UpdateWatchInput } from './schemas.ts';
 // counts each watch as one mark beside the webhooks' monitored marks, under the lock webhooks take.
 
 const hasWords = (text: string | null | undefined) => Boolean(text && wordsOf(normaliseMark(text)).length);
-
-/** Bearer endpoints have no keyed viewer for the pipeline to gate: the watch's analysis is the threats category's. */
-const requireThreats = (caller: Caller) => requireCategory(viewerFor(caller), 'cat_threats');
 
 const bodyError = (parameter: string, message: string) => invalidParameter('body', parameter, message, true);
 
@@ -53,8 +49,7 @@ export class WatchService {
   }
 
   async create(caller: Caller, input: CreateWatchInput): Promise<WatchRow> {
-    requireWebhooks(caller);
-    requireThreats(caller);
+    requireFeature(caller, 'watches');
     const words = hasWords(input.word_mark);
     if (!words && !input.logo_url) {
       throw bodyError('word_mark', 'give word_mark (with a letter or a digit), logo_url, or both');
@@ -81,7 +76,7 @@ export class WatchService {
   }
 
   async update(caller: Caller, id: string, input: UpdateWatchInput): Promise<WatchRow> {
-    requireWebhooks(caller);
+    requireFeature(caller, 'watches');
     return this.repo.transaction(async (trx) => {
       const now = await this.repo.get(caller.accountId, id, trx);
       if (!now) throw notFound(`watch ${id}`);
@@ -112,7 +107,7 @@ export class WatchService {
 
   /** What the watch would have caught among a past journal's marks (nothing is recorded or sent). */
   async preview(caller: Caller, id: string, journalId: number) {
-    requireThreats(caller);
+    requireFeature(caller, 'watches');
     const watch = await this.repo.probe(caller.accountId, id);
     if (!watch) throw notFound(`watch ${id}`);
     const journal = await this.repo.journal(journalId);

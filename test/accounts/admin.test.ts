@@ -81,7 +81,7 @@ describe('admin CLI (scripts/admin.ts)', () => {
       webhook_enabled: true,
       monitored_marks_limit: null,
     });
-    expect(p.quotas).to.deep.equal({ api_calls: 1000, doc_views: 10, logo_searches: 0, pdf_reports: 0, excel_reports: 0 });
+    expect(p.quotas).to.deep.equal({ api_calls: 1000, doc_views: 10, logo_searches: 0, pdf_reports: 0, excel_reports: 0, clearances: 0 });
   });
 
   it('refuses bad plan definitions with a message, changing nothing', async () => {

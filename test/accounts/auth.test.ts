@@ -137,10 +137,10 @@ describe('authentication', () => {
       paths: Record<string, Record<string, { security: Record<string, unknown>[] }>>;
     };
     expect(doc.components.securitySchemes).to.include.keys('ApiKey', 'LegacyApiKey', 'Bearer', 'SessionCookie');
-    // The dashboard's cookie session stands in for the bearer token (test/accounts/session.test.ts).
+    // The dashboard's cookie session stands in for the bearer token and the key (test/accounts/session.test.ts).
     expect(doc.paths['/user/v1/keys/'].get.security).to.deep.equal([{ Bearer: [] }, { SessionCookie: [] }]);
     expect(doc.paths['/user/v1/usage/'].get.security).to.deep.equal([{ Bearer: [] }, { SessionCookie: [] }]);
     expect(doc.paths['/user/v1/login/'].post.security).to.deep.equal([]);
-    expect(doc.paths['/v1/journals/'].get.security).to.deep.equal([{ ApiKey: [] }, { LegacyApiKey: [] }]);
+    expect(doc.paths['/v1/journals/'].get.security).to.deep.equal([{ ApiKey: [] }, { LegacyApiKey: [] }, { SessionCookie: [] }]);
   });
 });

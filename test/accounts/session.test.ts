@@ -33,7 +33,7 @@ describe('dashboard cookie session (/user/v1/session/)', () => {
     return { cookie: pair(cookieOf(res)), csrf: res.body.csrf_token };
   }
 
-  it('logs in with an httpOnly, SameSite=Strict cookie on /user/v1/ and no token in the body', async () => {
+  it('logs in with an httpOnly, SameSite=Strict cookie for the whole site and no token in the body', async () => {
     const res = await request(t.app).post('/user/v1/session/').send({ email: a.email, password: a.password });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.have.all.keys('account', 'csrf_token', 'expires_in');
@@ -42,7 +42,7 @@ describe('dashboard cookie session (/user/v1/session/)', () => {
     const c = cookieOf(res);
     expect(c).to.match(/; HttpOnly/);
     expect(c).to.match(/; SameSite=Strict/);
-    expect(c).to.match(/; Path=\/user\/v1\//);
+    expect(c).to.match(/; Path=\/;/);
     expect(c).to.match(new RegExp(`; Max-Age=${t.deps.config.JWT_TTL_SECONDS}`));
     expect(c, 'not Secure over plain HTTP').not.to.match(/; Secure/);
     expect(JSON.stringify(res.body)).not.to.include(pair(c).split('=')[1]);
@@ -139,12 +139,6 @@ describe('dashboard cookie session (/user/v1/session/)', () => {
     expect(res.headers['set-cookie']).to.equal(undefined);
   });
 
-  it('is no API key: the data endpoints do not take it', async () => {
-    const { cookie } = await login();
-    const res = await request(t.app).get('/v1/trademarks/?q=ABC').set('Cookie', cookie);
-    expect(res.status).to.equal(401);
-  });
-
   it('leaves the bearer token as it was: an Authorization header is judged alone', async () => {
     const { cookie } = await login();
     const bad = await request(t.app).get('/user/v1/usage/').set('Cookie', cookie).set('Authorization', 'Bearer nope');
@@ -152,6 +146,39 @@ describe('dashboard cookie session (/user/v1/session/)', () => {
     const token = (await request(t.app).post('/user/v1/login/').send({ email: a.email, password: a.password })).body.token;
     const made = await request(t.app).post('/user/v1/keys/').set('Authorization', `Bearer ${token}`).send({ name: 'server' });
     expect(made.status, 'no CSRF token asked of a bearer request').to.equal(201);
+  });
+
+  it('calls the keyed data endpoints with the session alone, charged to the account as its key would be', async () => {
+    const { cookie, csrf } = await login();
+    const before = await t.used(a.accountId, 'api_calls');
+    const read = await request(t.app).get('/v1/journals/').set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin');
+    expect(read.status, JSON.stringify(read.body)).to.equal(200);
+    expect(read.headers['ratelimit-limit'], 'the per-key window applies').to.be.a('string');
+    expect(await t.used(a.accountId, 'api_calls')).to.equal(before + 1);
+    const clear = () =>
+      request(t.app)
+        .post('/v1/clearance/')
+        .set('Cookie', cookie)
+        .send({ word_mark: 'SUNRISE', classes: [30] });
+    const noCsrf = await clear();
+    expect(noCsrf.status).to.equal(403);
+    expect(noCsrf.body.error).to.contain('X-CSRF-Token');
+    const cleared = await clear().set('X-CSRF-Token', csrf);
+    expect(cleared.status, JSON.stringify(cleared.body)).to.equal(200);
+    expect(await t.used(a.accountId, 'clearances')).to.equal(1);
+    const crossSite = await request(t.app).get('/v1/journals/').set('Cookie', cookie).set('Sec-Fetch-Site', 'cross-site');
+    expect(crossSite.status).to.equal(403);
+    // A request that sends a key is judged by the key alone, cookie or not.
+    const badKey = await request(t.app)
+      .get('/v1/journals/')
+      .set('Cookie', cookie)
+      .set('X-API-Key', `nsh_${'x'.repeat(32)}`);
+    expect(badKey.status).to.equal(401);
+    await request(t.app).delete('/user/v1/session/').set('Cookie', cookie).set('X-CSRF-Token', csrf).expect(200);
+    const ended = await request(t.app).get('/v1/journals/').set('Cookie', cookie);
+    expect(ended.status).to.equal(401);
+    expect(ended.body.error).to.contain('session has ended');
+    expect((await request(t.app).get('/v1/journals/')).body.error, 'neither key nor cookie').to.contain('an API key is required');
   });
 
   it('logs out: needs the CSRF token, clears the cookie, and the session is over on the server too', async () => {

@@ -37,6 +37,7 @@ describe('GET /user/v1/usage/', () => {
       logo_searches: { used: 0, limit: 500, remaining: 500 },
       pdf_reports: { used: 0, limit: 50, remaining: 50 },
       excel_reports: { used: 0, limit: 20, remaining: 20 },
+      clearances: { used: 0, limit: 0, remaining: 0 },
     });
   });
 

@@ -111,7 +111,7 @@ describe('POST /v1/clearance/batch/', function () {
       expect(got.status).to.equal(200);
       expect(got.body).to.include({ job_id: res.body.job_id, status: 'queued', total: 2, done: 0, errors: 0 });
       expect(got.body.results).to.equal(null);
-      expect(got.body.credits).to.deep.equal({ api_calls: 0, logo_searches: 0 });
+      expect(got.body.credits).to.deep.equal({ clearances: 0, logo_searches: 0 });
       const max = await t.post('/v1/clearance/batch/').send({ proposals: Array.from({ length: 1000 }, (_, i) => proposal(i)) });
       expect(max.status).to.equal(202);
       expect(max.body.total).to.equal(1000);
@@ -151,11 +151,11 @@ describe('POST /v1/clearance/batch/', function () {
       expect(res.body.code).to.equal('not_found');
     });
 
-    it('is gated by cat_threats like single clearance', async () => {
-      const c = await t.without('cat_threats');
+    it('is gated by the plan like single clearance', async () => {
+      const c = await t.client({ quotas: { clearances: 0 } });
       const res = await c.post('/v1/clearance/batch/').send({ proposals: [proposal(0)] });
       expect(res.status).to.equal(403);
-      expect(res.body.code).to.equal('category_not_on_plan');
+      expect(res.body.code).to.equal('clearance_not_on_plan');
     });
   });
 
@@ -192,8 +192,8 @@ describe('POST /v1/clearance/batch/', function () {
       const id = accepted.body.job_id;
       const done = await settled(c, id, '?limit=100');
       expect(done.body).to.include({ status: 'completed', total: 30, done: 30, errors: 0 });
-      expect(done.body.credits).to.deep.equal({ api_calls: classesOf(proposals), logo_searches: 0 });
-      expect(await t.used(o.account.accountId, 'api_calls')).to.equal(classesOf(proposals));
+      expect(done.body.credits).to.deep.equal({ clearances: classesOf(proposals), logo_searches: 0 });
+      expect(await t.used(o.account.accountId, 'clearances')).to.equal(classesOf(proposals));
       const answers = done.body.results.proposals as { index: number; status: string; result: object; error: null }[];
       expect(answers.map((a) => a.index)).to.deep.equal(proposals.map((_, i) => i));
       for (const i of [0, 1, 2]) {
@@ -215,12 +215,12 @@ describe('POST /v1/clearance/batch/', function () {
       const body = JSON.parse(r.body);
       expect(body.event).to.equal('clearance.completed');
       expect(body.clearance).to.include({ job_id: id, status: 'completed', total: 30, done: 30, errors: 0 });
-      expect(body.clearance.credits).to.deep.equal({ api_calls: classesOf(proposals), logo_searches: 0 });
+      expect(body.clearance.credits).to.deep.equal({ clearances: classesOf(proposals), logo_searches: 0 });
       expect(body.clearance.status_url).to.equal(accepted.headers.location);
     });
 
     it('answers a proposal its credits do not cover with quota_exceeded, free, and goes on', async () => {
-      const c = await t.client({ quotas: { api_calls: 5, logo_searches: 10 } });
+      const c = await t.client({ quotas: { clearances: 5, logo_searches: 10 } });
       const proposals = [
         { word_mark: 'SUNRISE', classes: [29, 30, 31] },
         { word_mark: 'KAVERI', classes: [29, 30, 31] },
@@ -234,8 +234,8 @@ describe('POST /v1/clearance/batch/', function () {
       expect(b).to.deep.include({ status: 'error', result: null });
       expect(b.error.code).to.equal('quota_exceeded');
       expect(d.status).to.equal('done');
-      expect(done.body.credits).to.deep.equal({ api_calls: 4, logo_searches: 0 });
-      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(4);
+      expect(done.body.credits).to.deep.equal({ clearances: 4, logo_searches: 0 });
+      expect(await t.used(c.account.accountId, 'clearances')).to.equal(4);
     });
   });
 
@@ -264,7 +264,7 @@ describe('POST /v1/clearance/batch/', function () {
       expect(await worker.relayOnce()).to.be.at.least(1);
       const done = await settled(c, id);
       expect(done.body).to.include({ status: 'completed', total: 2, done: 2, errors: 0 });
-      expect(done.body.credits).to.deep.equal({ api_calls: 2, logo_searches: 0 });
+      expect(done.body.credits).to.deep.equal({ clearances: 2, logo_searches: 0 });
     });
 
     it('ends the job failed when a chunk runs out of attempts: its proposals answered service_unavailable, free', async () => {
@@ -275,8 +275,8 @@ describe('POST /v1/clearance/batch/', function () {
       const done = await settled(c, id);
       expect(done.body).to.include({ status: 'failed', total: 2, done: 2, errors: 2 });
       for (const a of done.body.results.proposals) expect(a.error.code).to.equal('service_unavailable');
-      expect(done.body.credits).to.deep.equal({ api_calls: 0, logo_searches: 0 });
-      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
+      expect(done.body.credits).to.deep.equal({ clearances: 0, logo_searches: 0 });
+      expect(await t.used(c.account.accountId, 'clearances')).to.equal(0);
       const events = await t.deps.db('outbox').where({ event: 'clearance.completed', application_number: id });
       expect(events).to.have.length(1);
       expect(events[0].new_value).to.include({ job_id: id, status: 'failed', errors: 2 });
@@ -355,8 +355,8 @@ describe('POST /v1/clearance/batch/', function () {
       const after = await answered();
       expect(after.slice(0, 3)).to.deep.equal(before);
       const paid = classesOf(proposals.filter((_, i) => i !== 3));
-      expect(done.body.credits).to.deep.equal({ api_calls: paid, logo_searches: 0 });
-      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(paid);
+      expect(done.body.credits).to.deep.equal({ clearances: paid, logo_searches: 0 });
+      expect(await t.used(c.account.accountId, 'clearances')).to.equal(paid);
       expect(await t.used(c.account.accountId, 'logo_searches')).to.equal(0);
       const events = await t.deps.db('outbox').where({ event: 'clearance.completed', application_number: id });
       expect(events).to.have.length(1);
@@ -399,8 +399,8 @@ describe('POST /v1/clearance/batch/', function () {
       // Answered once: the other process's answers were not written again.
       expect((await answered()).filter((a) => a.idx >= 25)).to.deep.equal(before);
       const paid = classesOf(proposals.filter((_, i) => i !== 1));
-      expect(done.body.credits).to.deep.equal({ api_calls: paid, logo_searches: 0 });
-      expect(await t.used(c.account.accountId, 'api_calls')).to.equal(paid);
+      expect(done.body.credits).to.deep.equal({ clearances: paid, logo_searches: 0 });
+      expect(await t.used(c.account.accountId, 'clearances')).to.equal(paid);
       const events = await t.deps.db('outbox').where({ event: 'clearance.completed', application_number: id });
       expect(events).to.have.length(1);
     });

@@ -199,7 +199,7 @@ describe('POST /v1/clearance/ (words)', () => {
         JSON.stringify(body),
       ).to.include(parameter);
     }
-    expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
+    expect(await t.used(c.account.accountId, 'clearances')).to.equal(0);
   });
 
   it('refuses an upload that is not an image with 400, charging nothing', async () => {
@@ -211,32 +211,34 @@ describe('POST /v1/clearance/ (words)', () => {
       .attach('uploaded_file', Buffer.from('just some text, not a picture'), 'logo.png');
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.code).to.equal('not_an_image');
-    expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
+    expect(await t.used(c.account.accountId, 'clearances')).to.equal(0);
     expect(await t.used(c.account.accountId, 'logo_searches')).to.equal(0);
   });
 
-  it('charges one api_calls credit per class screened, and refuses with 429 when fewer remain, charging nothing', async () => {
+  it('charges one clearances credit per class screened, and refuses with 429 when fewer remain, charging nothing', async () => {
     const c = await t.client();
     expect((await c.post('/v1/clearance/').send({ word_mark: 'SUNRISE FOODS', classes: [29, 30, 32] })).status).to.equal(200);
-    expect(await t.used(c.account.accountId, 'api_calls')).to.equal(3);
+    expect(await t.used(c.account.accountId, 'clearances')).to.equal(3);
     expect(await t.used(c.account.accountId, 'logo_searches')).to.equal(0);
-    const poor = await t.client({ quotas: { api_calls: 2 } });
+    const poor = await t.client({ quotas: { clearances: 2 } });
     const res = await poor.post('/v1/clearance/').send({ word_mark: 'SUNRISE FOODS', classes: [29, 30, 32] });
     expect(res.status).to.equal(429);
     expect(res.body.code).to.equal('quota_exceeded');
-    expect(await t.used(poor.account.accountId, 'api_calls')).to.equal(0);
+    expect(await t.used(poor.account.accountId, 'clearances')).to.equal(0);
   });
 
-  it('refuses a plan without cat_threats with the same 403 as threats', async () => {
-    const c = await t.without('cat_threats');
+  it('is sold by plan, not by cat_threats: a plan with no clearances is refused with 403 naming the plans that have it', async () => {
+    const c = await t.client({ quotas: { clearances: 0 } });
     const clearance = await c.post('/v1/clearance/').send({ word_mark: 'SUNRISE', classes: [29] });
-    const threats = await c.get('/v1/trademarks/8000001/threats/');
     expect(clearance.status).to.equal(403);
-    expect(clearance.body.code).to.equal('category_not_on_plan');
-    expect({ code: clearance.body.code, message: clearance.body.message }).to.deep.equal({
-      code: threats.body.code,
-      message: threats.body.message,
-    });
-    expect(await t.used(c.account.accountId, 'api_calls')).to.equal(0);
+    expect(clearance.body.code).to.equal('clearance_not_on_plan');
+    expect(clearance.body.details.plans).to.deep.equal(['pro', 'business']);
+    expect(clearance.body.error).to.contain('included in Pro, Business');
+    const noThreats = await t.without('cat_threats');
+    const open = await noThreats.post('/v1/clearance/').send({ word_mark: 'SUNRISE', classes: [29] });
+    expect(open.status, 'the threats add-on gates only GET …/threats/').to.equal(200);
+    expect((await noThreats.get('/v1/trademarks/8000001/threats/')).body.code).to.equal('category_not_on_plan');
+    expect(await t.used(noThreats.account.accountId, 'api_calls'), 'a clearance costs clearances, not api_calls').to.equal(0);
+    expect(await t.used(c.account.accountId, 'clearances')).to.equal(0);
   });
 });

@@ -61,7 +61,7 @@ describe('POST /v1/clearance/ (logos)', function () {
     expect(hit.reasons).to.include('same class 29');
     expect(hit.logo_url!.url).to.match(/\/files\/logos\/5200001\.png\?/);
     expect(hit.logo_url!.expires_in).to.equal('30 minutes');
-    expect(await t.app.used(c.account.accountId, 'api_calls')).to.equal(2);
+    expect(await t.app.used(c.account.accountId, 'clearances')).to.equal(2);
     expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(1);
   });
 
@@ -72,7 +72,7 @@ describe('POST /v1/clearance/ (logos)', function () {
     expect(res.body.query).to.include({ word_mark: null });
     expect(res.body.query.logo).to.deep.equal({ source: 'url', model: t.sidecar.model.model });
     expect(copied(res.body.results)).to.include({ matching_criteria: 'visual' });
-    expect(await t.app.used(c.account.accountId, 'api_calls')).to.equal(1);
+    expect(await t.app.used(c.account.accountId, 'clearances')).to.equal(1);
     expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(1);
   });
 
@@ -96,7 +96,7 @@ describe('POST /v1/clearance/ (logos)', function () {
     const gif = await c.post('/v1/clearance/').field('classes', '29').attach('uploaded_file', Buffer.from('GIF89a....'), 'logo.gif');
     expect(gif.status).to.equal(400);
     expect(['unsupported_image_type', 'not_an_image', 'image_corrupt']).to.include(gif.body.code);
-    expect(await t.app.used(c.account.accountId, 'api_calls')).to.equal(0);
+    expect(await t.app.used(c.account.accountId, 'clearances')).to.equal(0);
     expect(await t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
   });
 });

@@ -226,12 +226,12 @@ describe('clearance reports (PDF and xlsx)', function () {
       expect(await t.app.used(c.account.accountId, 'excel_reports')).to.equal(0);
     });
 
-    it('is gated by cat_threats as clearance is, and refused with 429 once the report credits are spent', async () => {
+    it('is gated by the plan as clearance is, and refused with 429 once the report credits are spent', async () => {
       const body = await clearance();
-      const gated = await t.app.without('cat_threats');
+      const gated = await t.app.client({ quotas: { clearances: 0 } });
       const res = await gated.get(`/v1/reports/clearance/${body.clearance_id}/pdf/`);
       expect(res.status).to.equal(403);
-      expect(res.body.code).to.equal('category_not_on_plan');
+      expect(res.body.code).to.equal('clearance_not_on_plan');
       const poor = await t.app.client({ quotas: { pdf_reports: 1, excel_reports: 0 } });
       const own = await clearance(poor);
       expect((await fetchFile(poor, `/v1/reports/clearance/${own.clearance_id}/pdf/`)).status).to.equal(200);
@@ -302,7 +302,7 @@ describe('clearance reports (PDF and xlsx)', function () {
     });
 
     it('lists a proposal answered with an error with its error, in both reports', async () => {
-      const c = await t.app.client({ quotas: { api_calls: 2 } });
+      const c = await t.app.client({ quotas: { clearances: 2 } });
       const accepted = await c.post('/v1/clearance/batch/').send({
         proposals: [
           { word_mark: 'SUNRISE FOODS', classes: [29, 30] },

@@ -90,7 +90,7 @@ describe('documents and journal links', () => {
       const res = await c.get(path);
       expect(res.status, path).to.equal(403);
       expect(res.body).to.include({ code: 'category_not_on_plan' });
-      expect(res.body.details).to.deep.equal({ category });
+      expect(res.body.details).to.include({ category });
     }
     expect((await noOpp.get('/v1/trademarks/4000001/documents/')).status).to.equal(200);
     expect((await noDocs.get('/v1/trademarks/4000001/opp-docs/')).status).to.equal(200);
@@ -116,10 +116,10 @@ describe('documents and journal links', () => {
     const noOpp = await t.without('cat_opp_docs');
     const refused = await noOpp.get('/v1/documents/72/url/');
     expect(refused.status).to.equal(403);
-    expect(refused.body.details).to.deep.equal({ category: 'cat_opp_docs' });
+    expect(refused.body.details).to.include({ category: 'cat_opp_docs' });
     expect((await noOpp.get('/v1/documents/71/url/')).status).to.equal(200);
     const noDocs = await t.without('cat_documents');
-    expect((await noDocs.get('/v1/documents/71/url/')).body.details).to.deep.equal({ category: 'cat_documents' });
+    expect((await noDocs.get('/v1/documents/71/url/')).body.details).to.include({ category: 'cat_documents' });
     expect((await noDocs.get('/v1/documents/72/url/')).status).to.equal(200);
 
     expect((await t.get('/v1/documents/999/url/')).status).to.equal(404);

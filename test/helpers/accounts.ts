@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { CATEGORIES, type Category } from '../../src/accounts/access.ts';
 import { AccountRepository } from '../../src/accounts/accountRepository.ts';
 import { AccountService } from '../../src/accounts/accountService.ts';
+import type { Resource } from '../../src/accounts/callerRepository.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/accounts/keys.ts';
 import type { Db } from '../../src/db/knex.ts';
 
 export interface PlanSpec {
   categories?: readonly Category[];
-  quotas?: Partial<Record<'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports', number>>;
+  quotas?: Partial<Record<Resource, number>>;
   concurrency?: number;
   bulk_search_limit?: number;
   bulk_logo_limit?: number;
@@ -48,6 +49,7 @@ export async function createAccount(db: Db, plan: PlanSpec = {}, status: 'trial'
         logo_searches: 1_000_000,
         pdf_reports: 1_000,
         excel_reports: 1_000,
+        clearances: 1_000_000,
         ...plan.quotas,
       }),
       concurrency: plan.concurrency ?? 10,

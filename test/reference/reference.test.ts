@@ -80,7 +80,7 @@ describe('reference data endpoints', () => {
       const res = await (await t.without('cat_well_known')).get(path);
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('category_not_on_plan');
-      expect(res.body.details).to.deep.equal({ category: 'cat_well_known' });
+      expect(res.body.details).to.include({ category: 'cat_well_known' });
       const other = await (await t.without('cat_prohibited')).get(path);
       expect(other.status).to.equal(200);
     });

@@ -91,7 +91,7 @@ describe('per-trademark linked endpoints', () => {
         it('checks the category before reading the request, as every gated endpoint does', async () => {
           const res = await (await t.without(c.category!)).get(`/v1/trademarks/12a/${c.path}/`);
           expect(res.status).to.equal(403);
-          expect(res.body.details).to.deep.equal({ category: c.category });
+          expect(res.body.details).to.include({ category: c.category });
         });
 
         it('is documented as needing its category, with the 403', () => {

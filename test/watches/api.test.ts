@@ -149,15 +149,19 @@ describe('similarity watches: the API', () => {
     expect(again.status).to.equal(201);
   });
 
-  it('needs webhooks and cat_threats on the plan', async () => {
+  it('needs a plan with watches (webhooks and monitored marks), not cat_threats', async () => {
     const plain = await owner(t, { webhook_enabled: false });
     const res = await plain.post('/user/v1/watches/').send({ word_mark: 'SUNRISE', classes: [30], webhook_id: hook });
     expect(res.status).to.equal(403);
-    expect(res.body.code).to.equal('webhooks_not_on_plan');
+    expect(res.body.code).to.equal('watches_not_on_plan');
+    expect(res.body.details.plans).to.deep.equal(['pro', 'business']);
+    const none = await owner(t, { monitored_marks_limit: 0 });
+    const noneHook = await makeHook(none);
+    const refused = await none.post('/user/v1/watches/').send({ word_mark: 'SUNRISE', classes: [30], webhook_id: noneHook });
+    expect(refused.body.code).to.equal('watches_not_on_plan');
     const noThreats = await owner(t, { categories: ['cat_status_history'] });
     const h = await makeHook(noThreats);
-    const refused = await noThreats.post('/user/v1/watches/').send({ word_mark: 'SUNRISE', classes: [30], webhook_id: h });
-    expect(refused.status).to.equal(403);
-    expect(refused.body.code).to.equal('category_not_on_plan');
+    const made = await noThreats.post('/user/v1/watches/').send({ word_mark: 'SUNRISE', classes: [30], webhook_id: h });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
   });
 });

@@ -1,4 +1,5 @@
 import { logIn, signedUp } from '../../accounts/login.ts';
+import * as P from '../../accounts/planSchemas.ts';
 import * as S from '../../accounts/schemas.ts';
 import { notFound } from '../../errors.ts';
 import type { Services } from '../../root.ts';
@@ -12,7 +13,25 @@ const JWT_SHAPE =
   '(`expires_in` seconds after issue). Send it as `Authorization: Bearer <token>` to the /user/v1/ endpoints. ' +
   'It is not an API key: the data endpoints take `X-API-Key`.';
 
-export function accountRoutes(api: Api, d: Pick<Services, 'accounts' | 'usage' | 'tokens' | 'limits' | 'announced'>): void {
+export function accountRoutes(
+  api: Api,
+  d: Pick<Services, 'accounts' | 'usage' | 'tokens' | 'limits' | 'announced' | 'planCatalogue'>,
+): void {
+  api.add({
+    method: 'get',
+    path: '/user/v1/plans/',
+    operationId: 'listPlans',
+    tags,
+    security: 'none',
+    cost: null,
+    summary: 'Every plan a signup may choose: its categories, monthly quotas (paid and during the trial), limits and features',
+    description:
+      'Public and free (the per-address limit applies). What it lists is what the API enforces: a request for a category or ' +
+      'feature a plan lacks is 403, and that 403 names in `details.plans` the plans that include it. docs/plans.md.',
+    response: P.PlanList,
+    handler: () => d.planCatalogue.list(),
+  });
+
   api.add({
     method: 'post',
     path: '/user/v1/signup/',

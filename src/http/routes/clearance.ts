@@ -17,19 +17,19 @@ export function clearanceRoutes(
     tags: ['Clearance'],
     security: 'apiKey',
     summary:
-      'Screen a proposed mark (words and/or a logo) in one or more classes: the marks it could be confused with, and why (cat_threats)',
+      'Screen a proposed mark (words and/or a logo) in one or more classes: the marks it could be confused with, and why (pro, business)',
     description:
       'The analysis of GET /v1/trademarks/{app_no}/threats/ run on a mark not yet filed: spelling, sound after Indian romanisation, ' +
       'shared distinctive words, Hindi/English translations and logo likeness, with calibrated risk levels and reasons. A JSON body, ' +
       `or a multipart form with the logo as uploaded_file (a ${ACCEPTED}, judged as logo search judges it; over 5 MB a 413) ` +
       'and the same fields, or the logo by logo_url (fetched as logo search fetches image_url). At least ' +
-      'one of word_mark and a logo. One api_calls credit per class screened and one logo_searches credit with a logo, given back ' +
+      'one of word_mark and a logo. One clearances credit per class screened and one logo_searches credit with a logo, given back ' +
       'if the request fails. docs/clearance.md.',
-    category: 'cat_threats',
+    feature: 'clearance',
     multipart: multipartReader(uploads, 'uploaded_file', 1, MAX_IMAGE_BYTES),
     body: S.ClearanceForm,
     jsonBody: S.ClearanceBody,
-    cost: { resource: 'api_calls', deferred: true },
+    cost: { resource: 'clearances', deferred: true },
     errors: [413, 503],
     response: S.Clearance,
     handler: ({ body, caller, charge }) => clearance.clear(body, caller.accountId, charge),
@@ -42,14 +42,15 @@ export function clearanceRoutes(
     tags: ['Clearance'],
     security: 'apiKey',
     status: 202,
-    summary: 'Screen up to 1,000 proposed marks in the background (cat_threats): a job to poll, each proposal charged as it is screened',
+    summary:
+      'Screen up to 1,000 proposed marks in the background (plans with clearance): a job to poll, each proposal charged as it is screened',
     description:
       'A JSON body {proposals: [...]}, each proposal the JSON body of POST /v1/clearance/ (a logo by logo_url only). Every ' +
       'proposal is checked first (a 400 names proposals.<index>.<field>); then 202 with the job (status queued) and its ' +
-      'absolute status_url in Location. The request is free: each proposal costs what a single clearance costs (one api_calls ' +
+      'absolute status_url in Location. The request is free: each proposal costs what a single clearance costs (one clearances ' +
       'per class, one logo_searches with a logo) when the workers screen it; one the credits left do not cover is answered ' +
       'quota_exceeded and costs nothing. A clearance.completed webhook event when the job ends. docs/clearance.md.',
-    category: 'cat_threats',
+    feature: 'clearance',
     body: B.ClearanceBatchRequest,
     response: B.ClearanceBatchAccepted,
     cost: null,
@@ -70,7 +71,7 @@ export function clearanceRoutes(
     description:
       'done of total while it runs; once completed (or failed) results holds the answers of limit proposals from offset, in ' +
       "request order: each the single clearance's answer, or its error. Another account's job is not found (404).",
-    category: 'cat_threats',
+    feature: 'clearance',
     params: z.object({ job_id: z.string().openapi({ format: 'uuid' }) }),
     query: B.ClearanceBatchQuery,
     response: B.ClearanceBatchJob,

@@ -37,7 +37,7 @@ const ClearanceReportParams = z.object({
 
 const CLEARANCE_REPORT =
   'Of a single clearance (its clearance_id, kept 90 days) or a batch clearance (its job_id, once it has ended: 409 ' +
-  'job_not_finished while it runs). An id of another account, an unknown or an expired one is 404. cat_threats, as clearance. ' +
+  'job_not_finished while it runs). An id of another account, an unknown or an expired one is 404. The clearance feature, as clearance. ' +
   'docs/clearance.md, Reports.';
 
 export function reportRoutes(api: Api, { reports }: Pick<Services, 'reports'>): void {
@@ -89,7 +89,7 @@ export function clearanceReportRoutes(api: Api, { clearanceReports }: Pick<Servi
       `${CLEARANCE_REPORT} Each proposal (words, classes, logo) then each conflict it listed: a risk badge (colour and words), ` +
       'the reasons, status, owner, application date and scores, and the proposal’s and the mark’s logo thumbnails side by side. ' +
       'At most 2,000 conflicts are drawn (the xlsx has them all). 429 quota_exceeded when pdf_reports is spent.',
-    category: 'cat_threats',
+    feature: 'clearance',
     contentType: 'application/pdf',
     cost: { resource: 'pdf_reports', deferred: true },
     params: ClearanceReportParams,
@@ -110,7 +110,7 @@ export function clearanceReportRoutes(api: Api, { clearanceReports }: Pick<Servi
       `${CLEARANCE_REPORT} Sheets: Conflicts (one row per conflict listed, its proposal's index, words and classes in the first ` +
       'columns; application_date a date; the risk_level cell coloured; a frozen header and an autofilter), Proposals (one row per ' +
       'proposal: its counts by risk level, or why it was not screened) and Report. 429 quota_exceeded when excel_reports is spent.',
-    category: 'cat_threats',
+    feature: 'clearance',
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     cost: { resource: 'excel_reports', deferred: true },
     params: ClearanceReportParams,

@@ -4,9 +4,7 @@ import type { Api } from '../endpoint.ts';
 
 const tags = ['Watches'];
 
-const PLAN_NOTE =
-  'Needs an active subscription on a plan with webhooks and cat_threats (403 `webhooks_not_on_plan`, `category_not_on_plan`, ' +
-  '`subscription_inactive`).';
+const PLAN_NOTE = 'Needs an active subscription on a plan with watches (403 `watches_not_on_plan`, ' + '`subscription_inactive`).';
 
 export function watchRoutes(api: Api, { watches: s }: Pick<Services, 'watches'>): void {
   const base = { tags, security: 'bearer' as const, cost: null };
@@ -16,7 +14,7 @@ export function watchRoutes(api: Api, { watches: s }: Pick<Services, 'watches'>)
     method: 'post',
     path: '/user/v1/watches/',
     operationId: 'createWatch',
-    feature: 'webhooks',
+    feature: 'watches',
     summary: 'Watch the register for new filings confusingly similar to a mark (words and/or a logo) in its classes',
     description:
       `${PLAN_NOTE} At least one of word_mark and logo_url; a logo is fetched once, now, as logo search fetches image_url, and ` +
@@ -57,7 +55,7 @@ export function watchRoutes(api: Api, { watches: s }: Pick<Services, 'watches'>)
     method: 'patch',
     path: '/user/v1/watches/:watch_id/',
     operationId: 'updateWatch',
-    feature: 'webhooks',
+    feature: 'watches',
     summary: "Change a watch's words, classes, min_risk or webhook (fields left out stay as they are)",
     description: `${PLAN_NOTE} The logo cannot be changed: delete the watch and create another. Hits already sent stay sent.`,
     params: S.WatchParams,

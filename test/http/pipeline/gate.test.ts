@@ -33,14 +33,14 @@ describe('request pipeline: what the plan allows', () => {
     it('refuses a plan without the feature, or an inactive subscription, with 403', () => {
       const off = refusal(() => gateFeature(caller({ webhookEnabled: false, planCode: 'basic' }), 'webhooks'));
       expect(off.code).to.equal('webhooks_not_on_plan');
-      expect(off.details).to.deep.equal({ plan: 'basic' });
+      expect(off.details).to.deep.equal({ feature: 'webhooks', plan: 'basic' });
       const lapsed = refusal(() => gateFeature(caller({ subscriptionActive: false, subscriptionStatus: 'expired' }), 'webhooks'));
       expect(lapsed.code).to.equal('subscription_inactive');
     });
   });
 
   describe('checkBulk', () => {
-    const caller = { bulkSearchLimit: 50, bulkLogoLimit: 0 } as Caller;
+    const caller = { bulkSearchLimit: 50, bulkLogoLimit: 0, subscriptionActive: true, planCode: 'pro' } as Caller;
 
     it("lets a bulk request of at most the plan's size through", () => {
       checkBulk(caller, 'search', 50);
@@ -49,7 +49,7 @@ describe('request pipeline: what the plan allows', () => {
     it('refuses a family the plan lacks, and a request larger than the plan allows, with 403', () => {
       const none = refusal(() => checkBulk(caller, 'logo', 1));
       expect(none.code).to.equal('bulk_not_on_plan');
-      expect(none.details).to.deep.equal({ bulk_logo_limit: 0 });
+      expect(none.details).to.deep.equal({ feature: 'bulk_logo', plan: 'pro' });
       const big = refusal(() => checkBulk(caller, 'search', 51));
       expect(big.code).to.equal('bulk_size_exceeds_plan');
       expect(big.details).to.deep.equal({ bulk_search_limit: 50, items: 51 });
