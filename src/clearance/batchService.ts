@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { type RedisHealth, RedisUnavailable } from '../redis.ts';
+import { isUuid } from '../schema/params.ts';
 import type { BatchRow, ClearanceBatchRepository } from './batchRepository.ts';
 import type { BatchProposal } from './batchSchemas.ts';
 import type { ClearanceService } from './service.ts';
@@ -92,7 +93,7 @@ export class ClearanceBatchService {
   }
 
   async get(id: string, accountId: string, page: { limit: number; offset: number }) {
-    const job = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? await this.jobs.get(id, accountId) : undefined;
+    const job = isUuid(id) ? await this.jobs.get(id, accountId) : undefined;
     if (!job) throw notFound(`clearance batch ${id}`);
     const finished = job.status === 'completed' || job.status === 'failed';
     const answers = finished ? await this.jobs.answers(id, page.limit, page.offset) : [];

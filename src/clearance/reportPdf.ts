@@ -138,7 +138,10 @@ async function proposal(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
     const shown = p.answer.results.length;
     lines.push(
       `Conflicts: ${p.answer.count} (High ${g.High}, Medium ${g.Medium}, Low ${g.Low})` +
-        (shown < p.answer.count ? `; ${shown} listed here, from ${p.answer.query.offset + 1}` : ''),
+        (shown < p.answer.count
+          ? `; ${shown} listed here, from number ${p.answer.query.offset + 1} by risk` +
+            (r.kind === 'batch' ? ` (a batch keeps each proposal's first ${p.answer.query.limit}: screen it alone for all)` : '')
+          : ''),
     );
     if (!shown) lines.push('No conflicting mark was found in these classes.');
   } else if (p.error) {

@@ -2,6 +2,7 @@ import type { Charge } from '../documents/documentService.ts';
 import { safeName } from '../documents/filenames.ts';
 import type { GeneratedFile } from '../documents/reportService.ts';
 import { AppError, notFound } from '../errors.ts';
+import { isUuid } from '../schema/params.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import type { ClearanceBatchRepository } from './batchRepository.ts';
 import type { ClearanceReport, ReportFormat, ReportProposal } from './reportModel.ts';
@@ -14,7 +15,6 @@ import { proposalLogoKey, thumbnail } from './thumbnail.ts';
 // (its job_id) as a report. Both kinds are read through one model, ClearanceReport, proposal by
 // proposal, so a batch of 1,000 is never held whole. Logo thumbnails come from the object store only.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Batch proposals read from the database at a time. */
 const PAGE = 50;
 /** Thumbnails kept while one report is made (a mark listed under many proposals is drawn once). */
@@ -39,7 +39,7 @@ export class ClearanceReportService {
    * resource, taken once the report can be made and before a byte is written.
    */
   async report(id: string, format: ReportFormat, accountId: string, charge: Charge): Promise<GeneratedFile> {
-    const report = UUID.test(id) ? await this.find(id, accountId) : undefined;
+    const report = isUuid(id) ? await this.find(id, accountId) : undefined;
     if (!report) throw notFound(`clearance ${id}`);
     await charge(1, format === 'pdf' ? 'pdf_reports' : 'excel_reports');
     return {

@@ -55,6 +55,13 @@ export function resultOf<L>(f: Finding, logo: L | null) {
   };
 }
 
+/** The results from offset, at most limit of them, of an answer that holds every conflict found (the query says which page). */
+export const pageOf = (s: Screened, offset: number, limit: number): Screened => ({
+  ...s,
+  query: { ...s.query, offset, limit },
+  results: s.results.slice(offset, offset + limit),
+});
+
 /** A clearance's answer with each listed mark's logo as its object key. */
 export interface Screened {
   query: {

@@ -87,6 +87,13 @@ const fields = {
 
 export const ClearanceBody = z.object(fields).openapi('ClearanceRequest');
 
+/** Another page of a kept clearance. */
+export const ClearancePageQuery = z.object({
+  limit: limitParam(50, 100).openapi({ description: 'Conflicts per page (default 50, maximum 100)' }),
+  offset: offsetParam.openapi({ description: 'Conflicts to skip, from the riskiest (default 0)' }),
+});
+export const ClearanceParams = z.object({ clearance_id: z.string().openapi({ format: 'uuid' }) });
+
 export const ClearanceForm = z
   .object({ ...fields, uploaded_file: UploadField(`The proposed logo: a ${ACCEPTED} of at most 5 MB`).optional() })
   .openapi('ClearanceForm');

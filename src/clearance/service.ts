@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Resource } from '../accounts/callerRepository.ts';
-import { invalidParameter } from '../errors.ts';
+import { invalidParameter, notFound } from '../errors.ts';
+import { isUuid } from '../schema/params.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
 import { signedLink } from '../storage/links.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
 import type { LogoSource, ProposedLogos } from './logo.ts';
 import type { ClearanceRepository } from './repository.ts';
-import { groupsOf, kept, resultOf, type Screened } from './results.ts';
+import { groupsOf, kept, pageOf, resultOf, type Screened } from './results.ts';
 import type { ClearanceInput } from './schemas.ts';
 import { proposalLogoKey, thumbnail } from './thumbnail.ts';
 
@@ -27,7 +28,10 @@ export class ClearanceService {
     private readonly store: ObjectStore,
   ) {}
 
-  /** Screens the proposal and keeps the answer for its reports, under a new clearance_id (docs/clearance.md, *Reports*). */
+  /**
+   * Screens the proposal and keeps every conflict it found for its reports and later pages, under a new
+   * clearance_id (docs/clearance.md, *Reports*); answers the page asked for.
+   */
   async clear(q: ClearanceInput, accountId: string, charge: Charge) {
     const id = randomUUID();
     const logoKey = proposalLogoKey(id);
@@ -36,16 +40,23 @@ export class ClearanceService {
     for (const key of await this.repo.save(id, accountId, screened, logoKept ? logoKey : null)) {
       await this.store.delete(key).catch(() => undefined);
     }
-    return { clearance_id: id, ...this.signed(screened, accountId) };
+    return { clearance_id: id, ...this.signed(pageOf(screened, q.offset, q.limit), accountId) };
+  }
+
+  /** Another page of a clearance kept for the account (free: it is read, not screened again); 404 for another's or an expired one. */
+  async page(id: string, accountId: string, p: { offset: number; limit: number }) {
+    const kept = isUuid(id) ? await this.repo.get(id, accountId) : undefined;
+    if (!kept) throw notFound(`clearance ${id}`);
+    return { clearance_id: id, ...this.signed(pageOf(kept.result, p.offset, p.limit), accountId) };
   }
 
   /**
-   * The answer with each listed mark's logo as its object key: a batch keeps it so, and signs the
-   * links when the answer is read (a signed link lives 30 minutes, a batch's answers longer). With
+   * The page asked for of the answer, with each listed mark's logo as its object key: a batch keeps it so, and
+   * signs the links when the answer is read (a signed link lives 30 minutes, a batch's answers longer). With
    * logoKey, the proposal's logo (if any) is kept there as a thumbnail for the reports.
    */
   async screen(q: ClearanceInput, charge: Charge, logoKey?: string): Promise<Screened> {
-    return (await this.run(q, charge, logoKey)).screened;
+    return pageOf((await this.run(q, charge, logoKey)).screened, q.offset, q.limit);
   }
 
   private async run(q: ClearanceInput, charge: Charge, logoKey?: string): Promise<{ screened: Screened; logoKept: boolean }> {
@@ -76,8 +87,7 @@ export class ClearanceService {
     // Kept once the analysis has answered, so a clearance that fails leaves no thumbnail behind.
     const logoKept = png && logoKey ? await this.keep(logoKey, png) : false;
     const listed = kept(findings, q.status, q.risk_level).slice(0, MAX_FINDINGS);
-    const page = listed.slice(q.offset, q.offset + q.limit);
-    const keys = await this.repo.logoKeys(page.map((f) => f.row.application_number));
+    const keys = await this.repo.logoKeys(listed.map((f) => f.row.application_number));
     const screened: Screened = {
       query: {
         word_mark: hasWords ? text : null,
@@ -90,7 +100,7 @@ export class ClearanceService {
       classes,
       count: listed.length,
       groups: groupsOf(listed),
-      results: page.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),
+      results: listed.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),
     };
     return { screened, logoKept };
   }

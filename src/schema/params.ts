@@ -75,3 +75,7 @@ export const enumParam = <const T extends readonly [string, ...string[]]>(values
   const canonical = canonicalCase(values);
   return z.preprocess((v) => (typeof v === 'string' ? canonical(v) : v), z.enum(values, { error: message }));
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether an id in a path is a UUID at all: anything else is not found (PostgreSQL would refuse to compare it with a uuid column). */
+export const isUuid = (s: string): boolean => UUID.test(s);

@@ -135,6 +135,31 @@ describe('clearance reports (PDF and xlsx)', function () {
       expect(await t.app.used(c.account.accountId, 'api_calls'), 'a report costs no api_calls').to.equal(used);
     });
 
+    it('keeps every conflict whatever page was asked for: the reports list them all, and GET pages them for free', async () => {
+      const c = await t.app.client();
+      const full = await clearance(c);
+      expect(full.count).to.be.greaterThan(2);
+      const res = await c.post('/v1/clearance/').send({ word_mark: 'SUNRISE FOODS', classes: [29, 30], limit: 2 });
+      expect(res.body.results).to.have.length(2);
+      const id = res.body.clearance_id as string;
+      const used = await t.app.used(c.account.accountId, 'clearances');
+      const rest = await c.get(`/v1/clearance/${id}/?offset=2&limit=100`);
+      expect(rest.status, JSON.stringify(rest.body)).to.equal(200);
+      expect(rest.body.query).to.include({ offset: 2, limit: 100 });
+      expect(rest.body.count).to.equal(full.count);
+      const apps = (rs: Result[]) => rs.map((r) => r.application_number);
+      expect([...apps(res.body.results), ...apps(rest.body.results)]).to.deep.equal(apps(full.results));
+      expect(await t.app.used(c.account.accountId, 'clearances'), 'a page read costs nothing').to.equal(used);
+      const wb = await workbook((await fetchFile(c, `/v1/reports/clearance/${id}/xlsx/`)).body as Buffer);
+      expect(wb.getWorksheet('Conflicts')!.rowCount - 1).to.equal(full.count);
+      const text = (await pdfText((await fetchFile(c, `/v1/reports/clearance/${id}/pdf/`)).body as Buffer)).replace(/\s+/g, ' ');
+      expect(text).to.not.contain('listed here');
+      for (const r of full.results) expect(text, r.application_number).to.contain(r.application_number);
+      const other = await t.app.client();
+      expect((await other.get(`/v1/clearance/${id}/`)).status, "another account's").to.equal(404);
+      expect((await c.get('/v1/clearance/not-a-uuid/')).status).to.equal(404);
+    });
+
     it('as xlsx: a conflict a row, dates as dates, risk coloured, a frozen header, an autofilter; one excel_reports', async () => {
       const c = await t.app.client();
       const body = await clearance(c);

@@ -93,7 +93,7 @@ describe('web app: the dashboard in Chromium', function () {
     expect(await page.getByLabel('Your first API key').inputValue()).to.match(/^nsh_[A-Za-z0-9]{32}$/);
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name === 'nsh_session')!;
-    expect(session).to.include({ httpOnly: true, sameSite: 'Strict', path: '/user/v1/' });
+    expect(session).to.include({ httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(await page.evaluate(() => document.cookie)).to.equal('');
     await page.getByText('Trial ends').waitFor();
     await noViolations();
@@ -236,11 +236,10 @@ describe('web app: the dashboard in Chromium', function () {
   });
 
   it('watches for similar filings through that webhook', async () => {
-    // Watches and clearance need the cat_threats add-on: an admin grants it, as `npm run admin` does.
-    const { admin } = web.t.deps.repos;
-    await admin.grantAddon((await admin.accountId(email))!, 'cat_threats', null);
-    await web.t.synced();
+    // A business trial includes watches and clearance: no admin step.
     await go('Watches');
+    expect(await page.getByRole('note').count(), 'no "not on your plan" note').to.equal(0);
+    expect(await page.getByLabel('Lowest risk to report').inputValue(), "the API's default").to.equal('Medium');
     await page.getByLabel('Word mark', { exact: true }).fill('SUNRAISE');
     await page.getByLabel('Classes (comma-separated numbers)').fill('30');
     await page.getByRole('button', { name: 'Watch for similar filings' }).last().click();
@@ -260,8 +259,6 @@ describe('web app: the dashboard in Chromium', function () {
 
   it('runs a clearance with a logo upload: the look-alike logo side by side with a risk badge and reasons; its PDF', async () => {
     await go('Clearance');
-    await page.getByRole('button', { name: 'Create a key for this tab' }).click();
-    await page.getByText(/^Using the key nsh_/).waitFor();
     await page.getByLabel('Word mark', { exact: true }).fill('QUOLMEX');
     await page.getByLabel('Classes (comma-separated numbers)').fill('30');
     await page.getByLabel('Logo (optional image)').setInputFiles(logoFile);
@@ -273,7 +270,7 @@ describe('web app: the dashboard in Chromium', function () {
     expect(await conflict.getByRole('img', { name: 'Their logo: ORCHID' }).count()).to.equal(1);
     expect(await conflict.locator('ul li').count()).to.be.at.least(1);
     await noViolations();
-    // Its PDF report, fetched with the tab's key and handed over as a download.
+    // Its PDF report, fetched with the session and handed over as a download.
     const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
     expect(pdf.suggestedFilename()).to.match(/^clearance-.+\.pdf$/);
     expect(
@@ -282,6 +279,48 @@ describe('web app: the dashboard in Chromium', function () {
         .subarray(0, 5)
         .toString(),
     ).to.equal('%PDF-');
+  });
+
+  it('keeps working after a reload with the session alone: no key pasted, made or stored by the page', async () => {
+    const keysBefore = await web.t.deps.db('api_keys').count({ n: '*' }).first();
+    // 60 GOLDLEAF marks in class 3: more conflicts than a page holds.
+    await insertMarks(
+      web.t.deps.db,
+      Array.from({ length: 60 }, (_, i) => ({ app: String(6300001 + i), mark: `GOLDLEAF ${i + 1}`, cls: 3 })),
+    );
+    await web.t.deps.search.sync();
+    await page.reload();
+    await go('Clearance');
+    await page.getByLabel('Word mark', { exact: true }).fill('GOLDLEAF');
+    await page.getByLabel('Classes (comma-separated numbers)').fill('3');
+    await page.locator('form').getByRole('button', { name: 'Check clearance' }).click();
+    await shows(page.getByText(/^Showing 1–50 of 60$/));
+    // The next page is read from the kept clearance, free.
+    const used = await web.t.used((await web.t.deps.repos.admin.accountId(email))!, 'clearances');
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Showing 51–60 of 60').waitFor();
+    expect(await web.t.used((await web.t.deps.repos.admin.accountId(email))!, 'clearances')).to.equal(used);
+    await go('Search');
+    await page.getByLabel('Word mark', { exact: true }).fill('sunrise');
+    await page.locator('form', { hasText: 'Search word marks' }).getByRole('button', { name: 'Search' }).click();
+    await shows(page.getByRole('heading', { name: /found$/ }));
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }) + document.cookie);
+    expect(stored).to.not.match(/nsh_[A-Za-z0-9]{32}/);
+    expect(await web.t.deps.db('api_keys').count({ n: '*' }).first()).to.deep.equal(keysBefore);
+  });
+
+  it('shows the plan beside the others, as GET /user/v1/plans/ has them', async () => {
+    await go('Plans');
+    const plans = page.locator('.dash-plans > section');
+    expect(await plans.count()).to.equal(3);
+    expect(await page.locator('.dash-mine h2').textContent()).to.equal('Business · Your plan');
+    const business = page.getByRole('region', { name: /^Business/ });
+    expect(await business.getByText('Clearance and batch clearance').locator('xpath=following-sibling::dd[1]').textContent()).to.equal(
+      'Yes',
+    );
+    const basic = page.getByRole('region', { name: 'Basic' });
+    expect(await basic.getByText('Similarity watches').locator('xpath=following-sibling::dd[1]').textContent()).to.equal('No');
+    await noViolations();
   });
 
   it("screens a batch of names in the workers: follows its progress, shows each name's outcome, downloads its reports", async () => {
@@ -317,6 +356,24 @@ describe('web app: the dashboard in Chromium', function () {
           .toString(),
       ).to.equal(magic);
     }
+  });
+
+  it('lists every name of a 150-name batch, however many pages of answers that takes', async () => {
+    // Past the trial's allowance: the subscription is paid for (an admin activates it, as payment would).
+    const { admin } = web.t.deps.repos;
+    await admin.activate((await admin.accountId(email))!, null);
+    await web.t.synced();
+    await go('Clearance');
+    const batch = page.getByRole('region', { name: 'Batch clearance' });
+    const names = Array.from({ length: 150 }, (_, i) => `BATCHNAME ${i + 1}`);
+    await batch.getByLabel('Names to clear (one per line)').fill(names.join('\n'));
+    await batch.getByLabel('Classes for every name (comma-separated numbers)').fill('30');
+    await batch.getByRole('button', { name: 'Screen every name' }).click();
+    await shows(batch.getByText(/^Batch completed \(0 not screened\)$/));
+    const table = batch.getByRole('table', { name: /^Outcome per name · 150 of 150 names$/ });
+    await table.waitFor();
+    const first = await table.locator('tbody tr td:first-child').allTextContents();
+    expect(first).to.deep.equal(names);
   });
 
   it('searches word marks with the keyed API and pages, searches by a logo upload; speaks Hindi', async () => {

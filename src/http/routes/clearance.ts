@@ -36,6 +36,26 @@ export function clearanceRoutes(
   });
 
   api.add({
+    method: 'get',
+    path: '/v1/clearance/:clearance_id/',
+    operationId: 'getClearance',
+    tags: ['Clearance'],
+    security: 'apiKey',
+    summary: "Another page of a clearance's conflicts (free): every conflict it found is kept for 90 days",
+    description:
+      'The answer of POST /v1/clearance/ for limit conflicts from offset, riskiest first, read from what the clearance kept ' +
+      '(nothing is screened again and nothing is charged; logo links signed anew). count says how many there are in all. ' +
+      "Another account's clearance, an unknown or an expired one is 404.",
+    feature: 'clearance',
+    params: S.ClearanceParams,
+    query: S.ClearancePageQuery,
+    response: S.Clearance,
+    errors: [404],
+    cost: null,
+    handler: ({ params, query, caller }) => clearance.page(params.clearance_id, caller.accountId, query),
+  });
+
+  api.add({
     method: 'post',
     path: '/v1/clearance/batch/',
     operationId: 'clearanceBatch',

@@ -1,19 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { operations } from '../lib/openapi.gen.ts';
 import { dash, errorText, formBody } from './client.ts';
-import { ErrorLine, TabKeyPanel, useTabKey } from './parts.tsx';
+import { ErrorLine, Pager } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
 
 type Result = operations['clearance']['responses'][200]['content']['application/json'];
+const PAGE = 50;
 
 /** A risk level as a badge: the word itself is the message, the colour only repeats it. */
 export function RiskBadge({ level }: { level: string }) {
-  return <span class={`dash-risk dash-risk-${level.toLowerCase()}`}>{level}</span>;
+  const s = useDashStrings();
+  return <span class={`dash-risk dash-risk-${level.toLowerCase()}`}>{s.riskWord(level)}</span>;
 }
 
 /**
- * A clearance's or batch clearance's report (keyed, so fetched with the tab's key), handed to the browser as a
- * download. Returns the error answered, or null.
+ * A clearance's or batch clearance's report (fetched with the session), handed to the browser as a download. Returns the error answered, or null.
  */
 export async function downloadReport(jobId: string, kind: 'pdf' | 'xlsx'): Promise<unknown> {
   const at = kind === 'pdf' ? '/v1/reports/clearance/{job_id}/pdf/' : '/v1/reports/clearance/{job_id}/xlsx/';
@@ -30,7 +31,6 @@ export async function downloadReport(jobId: string, kind: 'pdf' | 'xlsx'): Promi
 /** Clearance of a proposed mark: name, classes and an optional logo; conflicts with risk, reasons and both logos side by side. */
 export function Clearance() {
   const s = useDashStrings();
-  const key = useTabKey();
   const [result, setResult] = useState<Result | null>(null);
   const [logo, setLogo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,11 +48,22 @@ export function Clearance() {
     setBusy(true);
     const { data, error } = await dash.POST('/v1/clearance/', {
       // The generated type asks for the fields the server defaults (the schema's output side): sent as their defaults.
-      body: { classes, status: 'live,pending', limit: 50, offset: 0, ...(word ? { word_mark: word } : {}) },
-      bodySerializer: () => formBody({ word_mark: word, classes, status: 'live,pending', limit: '50', offset: '0', uploaded_file: upload }),
+      body: { classes, status: 'live,pending', limit: PAGE, offset: 0, ...(word ? { word_mark: word } : {}) },
+      bodySerializer: () =>
+        formBody({ word_mark: word, classes, status: 'live,pending', limit: String(PAGE), offset: '0', uploaded_file: upload }),
     });
     setBusy(false);
     setResult(data ?? null);
+    setError(data ? null : errorText(error, s.failed));
+  }
+
+  /** Another page of the conflicts, read from what the clearance kept (free: nothing is screened again). */
+  async function turn(offset: number) {
+    if (!result) return;
+    const { data, error } = await dash.GET('/v1/clearance/{clearance_id}/', {
+      params: { path: { clearance_id: result.clearance_id }, query: { limit: PAGE, offset } },
+    });
+    if (data) setResult(data);
     setError(data ? null : errorText(error, s.failed));
   }
 
@@ -64,7 +75,6 @@ export function Clearance() {
 
   return (
     <>
-      <TabKeyPanel />
       <form onSubmit={run} class="dash-form dash-panel" aria-labelledby="clear-title">
         <h2 id="clear-title">{s.runClearance}</h2>
         <label>
@@ -79,10 +89,9 @@ export function Clearance() {
           {s.logo}
           <input name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" />
         </label>
-        <button type="submit" class="primary" disabled={!key || busy}>
+        <button type="submit" class="primary" disabled={busy}>
           {s.runClearance}
         </button>
-        {!key && <p class="hint">{s.needKey}</p>}
       </form>
       <ErrorLine error={error} />
       {busy && <p aria-busy="true">{s.loading}</p>}
@@ -129,6 +138,7 @@ export function Clearance() {
               </li>
             ))}
           </ol>
+          <Pager offset={result.query.offset} shown={result.results.length} count={result.count} page={PAGE} onTurn={turn} />
         </section>
       )}
     </>

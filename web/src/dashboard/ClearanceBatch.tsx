@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { downloadReport, RiskBadge } from './Clearance.tsx';
 import { dash, errorText, type Schemas } from './client.ts';
-import { ErrorLine, useTabKey } from './parts.tsx';
+import { ErrorLine } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
 
 type Job = Schemas['ClearanceBatchJob'];
+type Answer = Schemas['ClearanceBatchAnswer'];
+/** Proposals' answers read per request once the job has ended: the most the API gives at once. */
+const ANSWERS_PAGE = 100;
 
 const ENDED = new Set(['completed', 'failed']);
 const RISKS = ['High', 'Medium', 'Low'];
@@ -19,8 +22,8 @@ const topRisk = (levels: string[]) => RISKS.find((r) => levels.includes(r));
  */
 export function ClearanceBatch() {
   const s = useDashStrings();
-  const key = useTabKey();
   const [job, setJob] = useState<Job | null>(null);
+  const [answers, setAnswers] = useState<Answer[]>([]);
   const [names, setNames] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -34,7 +37,7 @@ export function ClearanceBatch() {
     let gone = false;
     const timer = setTimeout(async () => {
       const { data, error } = await dash.GET('/v1/clearance/batch/{job_id}/', {
-        params: { path: { job_id: jobId }, query: { limit: 100, offset: 0 } },
+        params: { path: { job_id: jobId }, query: { limit: 1, offset: 0 } },
       });
       if (gone) return;
       if (data) setJob(data);
@@ -46,6 +49,28 @@ export function ClearanceBatch() {
     };
   }, [job]);
 
+  // Once the job has ended, every proposal's answer, a page at a time, so the table lists them all.
+  useEffect(() => {
+    if (!jobId || !ended) return;
+    let gone = false;
+    (async () => {
+      const all: Answer[] = [];
+      for (let offset = 0; ; offset += ANSWERS_PAGE) {
+        const { data, error } = await dash.GET('/v1/clearance/batch/{job_id}/', {
+          params: { path: { job_id: jobId }, query: { limit: ANSWERS_PAGE, offset } },
+        });
+        if (gone) return;
+        if (!data?.results) return setError(errorText(error, s.failed));
+        all.push(...data.results.proposals);
+        setAnswers([...all]);
+        if (offset + ANSWERS_PAGE >= data.results.count) return;
+      }
+    })();
+    return () => {
+      gone = true;
+    };
+  }, [jobId, ended]);
+
   async function run(e: Event) {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
@@ -55,6 +80,7 @@ export function ClearanceBatch() {
       .filter(Boolean);
     const classes = String(f.get('classes') ?? '').trim();
     setBusy(true);
+    setAnswers([]);
     const { data, error } = await dash.POST('/v1/clearance/batch/', {
       // The generated type asks for the fields the server defaults (the schema's output side): sent as their defaults.
       body: { proposals: list.map((word_mark) => ({ word_mark, classes, status: 'live,pending', limit: 50, offset: 0 })) },
@@ -67,7 +93,7 @@ export function ClearanceBatch() {
         ? {
             ...data,
             errors: 0,
-            credits: { api_calls: 0, logo_searches: 0 },
+            credits: { clearances: 0, logo_searches: 0 },
             created_at: '',
             started_at: null,
             finished_at: null,
@@ -95,10 +121,9 @@ export function ClearanceBatch() {
           {s.batchClasses}
           <input name="classes" required inputMode="numeric" placeholder="29, 30" />
         </label>
-        <button type="submit" class="primary" disabled={!key || busy || (job !== null && !ended)}>
+        <button type="submit" class="primary" disabled={busy || (job !== null && !ended)}>
           {s.runBatch}
         </button>
-        {!key && <p class="hint">{s.needKey}</p>}
       </form>
       <ErrorLine error={error} />
       {job && (
@@ -120,9 +145,11 @@ export function ClearanceBatch() {
               {s.batchXlsx}
             </button>
           </div>
-          {job.results && (
-            <table class="dash-table">
-              <caption>{s.batchResults}</caption>
+          {answers.length > 0 && (
+            <table class="dash-table dash-cards">
+              <caption>
+                {s.batchResults} · {s.namesListed(answers.length, job.total)}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">{s.mark}</th>
@@ -131,13 +158,13 @@ export function ClearanceBatch() {
                 </tr>
               </thead>
               <tbody>
-                {job.results.proposals.map((p) => {
+                {answers.map((p) => {
                   const risk = p.result ? topRisk(p.result.results.map((r) => r.risk_level)) : undefined;
                   return (
                     <tr key={p.index}>
-                      <td>{names[p.index] ?? p.index + 1}</td>
-                      <td>{risk ? <RiskBadge level={risk} /> : '—'}</td>
-                      <td>{p.result ? s.conflicts(p.result.count) : (p.error?.message ?? p.status)}</td>
+                      <td data-label={s.mark}>{names[p.index] ?? p.index + 1}</td>
+                      <td data-label={s.risk}>{risk ? <RiskBadge level={risk} /> : '—'}</td>
+                      <td data-label={s.batchOutcome}>{p.result ? s.conflicts(p.result.count) : (p.error?.message ?? p.status)}</td>
                     </tr>
                   );
                 })}

@@ -41,7 +41,7 @@ export function Keys() {
 
   return (
     <>
-      {fresh && <NewSecret label={s.newKey} value={fresh.key} keyId={fresh.id} useInTab />}
+      {fresh && <NewSecret label={s.newKey} value={fresh.key} />}
       <form onSubmit={create} class="dash-row">
         <label>
           {s.keyName}

@@ -5,7 +5,7 @@ import { NewSecret } from './parts.tsx';
 import { type DashStrings, useDashStrings } from './strings.ts';
 
 type Usage = Schemas['Usage'];
-const RESOURCES = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports'] as const;
+const RESOURCES = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports', 'clearances'] as const;
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 
@@ -60,7 +60,7 @@ export function Overview({ firstKey }: { firstKey: string | null }) {
   const n = (x: number) => formatNumber(x, lang);
   return (
     <>
-      {firstKey && <NewSecret label={s.firstKey} value={firstKey} useInTab />}
+      {firstKey && <NewSecret label={s.firstKey} value={firstKey} />}
       {error && (
         <p role="alert" class="alert">
           {error}

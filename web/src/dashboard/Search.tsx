@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { operations } from '../lib/openapi.gen.ts';
 import { dash, errorText, formBody, type Schemas } from './client.ts';
-import { ErrorLine, TabKeyPanel, useTabKey } from './parts.tsx';
+import { ErrorLine } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
 
 type Query = NonNullable<operations['searchTrademarks']['parameters']['query']>;
@@ -14,7 +14,6 @@ const cell = (v: unknown) => (v === null || v === undefined || v === '' ? '—' 
 /** The keyed search: word marks with the filters and paging of GET /v1/trademarks/, and logo search by upload. */
 export function Search() {
   const s = useDashStrings();
-  const key = useTabKey();
   const [query, setQuery] = useState<Query | null>(null);
   const [words, setWords] = useState<{ count: number; offset: number; results: Row[] } | null>(null);
   const [logos, setLogos] = useState<Schemas['LogoImageSearchResponse']['results'] | null>(null);
@@ -61,7 +60,6 @@ export function Search() {
 
   return (
     <>
-      <TabKeyPanel />
       <div class="dash-columns">
         <form onSubmit={submitWords} class="dash-form dash-panel" aria-labelledby="word-search">
           <h2 id="word-search">{s.searchWords}</h2>
@@ -100,11 +98,13 @@ export function Search() {
             {s.sort}
             <select name="sort">
               {SORTS.map((o) => (
-                <option key={o}>{o}</option>
+                <option key={o} value={o}>
+                  {s.sortLabel(o)}
+                </option>
               ))}
             </select>
           </label>
-          <button type="submit" class="primary" disabled={!key}>
+          <button type="submit" class="primary">
             {s.search}
           </button>
         </form>
@@ -118,12 +118,11 @@ export function Search() {
             {s.classes}
             <input name="classes" inputMode="numeric" />
           </label>
-          <button type="submit" class="primary" disabled={!key}>
+          <button type="submit" class="primary">
             {s.searchLogo}
           </button>
         </form>
       </div>
-      {!key && <p class="hint">{s.needKey}</p>}
       <ErrorLine error={error} />
       {words && (
         <section aria-labelledby="word-results">

@@ -30,9 +30,11 @@ export function Watches() {
     const form = e.currentTarget as HTMLFormElement;
     const f = new FormData(form);
     const word = String(f.get('word_mark') ?? '').trim();
+    const logo = String(f.get('logo_url') ?? '').trim();
     const { error } = await dash.POST('/user/v1/watches/', {
       body: {
         ...(word ? { word_mark: word } : {}),
+        ...(logo ? { logo_url: logo } : {}),
         classes: classList(String(f.get('classes') ?? '')),
         min_risk: String(f.get('min_risk')) as 'Low' | 'Medium' | 'High',
         webhook_id: String(f.get('webhook_id') ?? ''),
@@ -59,18 +61,25 @@ export function Watches() {
           <h2 id="new-watch">{s.createWatch}</h2>
           <label>
             {s.wordMark}
-            <input name="word_mark" required maxLength={200} />
+            <input name="word_mark" maxLength={200} />
           </label>
+          <label>
+            {s.logoUrl}
+            <input name="logo_url" type="url" inputMode="url" placeholder="https://" />
+          </label>
+          <p class="hint">{s.wordOrLogo}</p>
           <label>
             {s.classes}
             <input name="classes" required inputMode="numeric" placeholder="29, 30" />
           </label>
           <label>
             {s.minRisk}
-            <select name="min_risk" defaultValue="Medium">
-              <option>Low</option>
-              <option>Medium</option>
-              <option>High</option>
+            <select name="min_risk">
+              {(['Low', 'Medium', 'High'] as const).map((r) => (
+                <option key={r} value={r} selected={r === 'Medium'}>
+                  {s.riskWord(r)}
+                </option>
+              ))}
             </select>
           </label>
           <label>
@@ -107,7 +116,7 @@ export function Watches() {
               <tr key={w.id}>
                 <th scope="row">{w.word_mark ?? '—'}</th>
                 <td>{w.classes.join(', ')}</td>
-                <td>{w.min_risk}</td>
+                <td>{s.riskWord(w.min_risk)}</td>
                 <td>{w.hits}</td>
                 <td>
                   <button type="button" onClick={() => remove(w.id)} aria-label={`${s.delete} ${w.word_mark ?? w.id}`}>

@@ -3,26 +3,22 @@ import type { components, paths } from '../lib/openapi.gen.ts';
 
 export type Schemas = components['schemas'];
 
-// The dashboard's own client (docs/dashboard.md): the /user/v1/ endpoints ride on the httpOnly session cookie,
-// with the session's CSRF token on every change; the keyed /v1/ endpoints get the API key this tab holds.
-// Both live in this module's memory only: never in storage, gone when the tab is.
+// The dashboard's own client (docs/dashboard.md): every call rides on the httpOnly session cookie, the account
+// endpoints and the keyed data endpoints alike, with the session's CSRF token on every change. The token lives in
+// this module's memory only; no key is ever held by the page.
 let csrfToken: string | null = null;
-let apiKey: string | null = null;
-let keyListeners: (() => void)[] = [];
 
 export const dash = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
 
 dash.use({
   onRequest({ request }) {
-    const path = new URL(request.url).pathname;
-    if (path.startsWith('/user/v1/') && request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
-    if (path.startsWith('/v1/') && apiKey) request.headers.set('X-API-Key', apiKey);
+    if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
     return request;
   },
   onResponse({ request, response }) {
     // A session that ended meanwhile (logged out elsewhere, expired): the page goes back to its login.
     const path = new URL(request.url).pathname;
-    if (response.status === 401 && path.startsWith('/user/v1/') && !path.startsWith('/user/v1/session/') && sessionEnded) sessionEnded();
+    if (response.status === 401 && !path.startsWith('/user/v1/session/') && sessionEnded) sessionEnded();
     return response;
   },
 });
@@ -35,28 +31,6 @@ export function onSessionEnd(f: (() => void) | null): void {
 
 export function setCsrf(token: string | null): void {
   csrfToken = token;
-}
-
-/** The key of this tab, and whether the dashboard made it (then it revokes it at logout). */
-export interface TabKey {
-  key: string;
-  id: string | null;
-}
-let tabKey: TabKey | null = null;
-
-export function setTabKey(k: TabKey | null): void {
-  tabKey = k;
-  apiKey = k?.key ?? null;
-  for (const f of keyListeners) f();
-}
-
-export const getTabKey = (): TabKey | null => tabKey;
-
-export function onTabKey(f: () => void): () => void {
-  keyListeners.push(f);
-  return () => {
-    keyListeners = keyListeners.filter((g) => g !== f);
-  };
 }
 
 /** The message of an API error body, or a generic one. */

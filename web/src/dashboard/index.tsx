@@ -3,16 +3,17 @@ import { Link, navigate } from '../lib/router.tsx';
 import { Auth, type SessionInfo } from './Auth.tsx';
 import { Clearance } from './Clearance.tsx';
 import { ClearanceBatch } from './ClearanceBatch.tsx';
-import { dash, getTabKey, onSessionEnd, setCsrf, setTabKey } from './client.ts';
+import { dash, onSessionEnd, setCsrf } from './client.ts';
 import { Keys } from './Keys.tsx';
 import { Overview } from './Overview.tsx';
+import { FeatureNote, PlanPage } from './Plan.tsx';
 import { Search } from './Search.tsx';
 import { useDashStrings } from './strings.ts';
 import { Watches } from './Watches.tsx';
 import { Webhooks } from './Webhooks.tsx';
 import './dashboard.css';
 
-const SECTIONS = ['', 'keys', 'webhooks', 'watches', 'clearance', 'search'] as const;
+const SECTIONS = ['', 'plan', 'keys', 'webhooks', 'watches', 'clearance', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 // The dashboard's entry (issue 23B): loaded on demand under /app/, so the public page's first render does not
@@ -30,7 +31,6 @@ export default function Dashboard({ path }: { path: string }) {
     });
     onSessionEnd(() => {
       setCsrf(null);
-      setTabKey(null);
       setSession(null);
     });
     return () => onSessionEnd(null);
@@ -50,10 +50,6 @@ export default function Dashboard({ path }: { path: string }) {
     );
 
   async function logout() {
-    // A key this dashboard made for the tab goes with the session; a pasted one is the user's to keep.
-    const mine = getTabKey();
-    if (mine?.id) await dash.DELETE('/user/v1/keys/{key_id}/', { params: { path: { key_id: mine.id } } });
-    setTabKey(null);
     await dash.DELETE('/user/v1/session/');
     setCsrf(null);
     setSession(null);
@@ -62,6 +58,7 @@ export default function Dashboard({ path }: { path: string }) {
   const section: Section = (SECTIONS as readonly string[]).includes(path.replace(/\/$/, '')) ? (path.replace(/\/$/, '') as Section) : '';
   const label: Record<Section, string> = {
     '': s.overview,
+    plan: s.planTab,
     keys: s.keys,
     webhooks: s.webhooks,
     watches: s.watches,
@@ -87,11 +84,18 @@ export default function Dashboard({ path }: { path: string }) {
       </nav>
       <h1>{label[section]}</h1>
       {section === '' && <Overview firstKey={firstKey} />}
+      {section === 'plan' && <PlanPage />}
       {section === 'keys' && <Keys />}
       {section === 'webhooks' && <Webhooks />}
-      {section === 'watches' && <Watches />}
+      {section === 'watches' && (
+        <>
+          <FeatureNote feature="watches" />
+          <Watches />
+        </>
+      )}
       {section === 'clearance' && (
         <>
+          <FeatureNote feature="clearance" />
           <Clearance />
           <ClearanceBatch />
         </>
