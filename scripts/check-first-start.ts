@@ -1,6 +1,6 @@
 // CI's first start (.ci/run, after the test command): the README's start command on a clean clone of this
 // checkout, with no variable set, exactly as a newcomer runs it. It must answer, serve a keyed search and a
-// public search made through it, and stop cleanly on SIGTERM (npm's exit code 0, nothing left listening).
+// public search and a clearance made through it, and stop cleanly on SIGTERM (npm's exit code 0, nothing left listening).
 // A first start must not lean on what an earlier one or the test command left (web/dist, var/): so the clone
 // is fresh, installed with `npm ci`, and removed afterwards.
 //
@@ -119,6 +119,15 @@ async function main(): Promise<void> {
     const open = await call('/public/v1/trademarks/search/?word_mark=SUN');
     expectStatus('public search', open, 200);
     if (!(Number(open.body.count) > 0)) throw new Error(`public search found nothing: ${JSON.stringify(open.body)}`);
+    // The job users come for, on the trial signup starts: no admin step (docs/plans.md, *Clearance and watches*).
+    const plans = await call('/user/v1/plans/');
+    expectStatus('plan list', plans, 200);
+    const clearance = await call('/v1/clearance/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
+      body: JSON.stringify({ word_mark: 'SUNRISE', classes: [29, 30] }),
+    });
+    expectStatus('clearance on the pro trial', clearance, 200);
 
     const code = await stop(child);
     if (code !== 0) throw new Error(`npm start exited ${code} on SIGTERM, not 0:\n${out.slice(-4000)}`);

@@ -25,7 +25,7 @@ const PUBLIC = [
   { name: 'search-page-2', path: '/?q=sun&page=2', ready: 'table.results' },
 ];
 /** The dashboard's pages under /app/, shown once signed in ('' is the overview). */
-const DASHBOARD = ['', 'keys', 'webhooks', 'watches', 'clearance', 'search'];
+const DASHBOARD = ['', 'plan', 'keys', 'webhooks', 'watches', 'clearance', 'search'];
 const SIZES = { desktop: DESKTOP, phone: PHONE };
 
 const demo = values.url ? null : await startDemoWebApp();
@@ -59,6 +59,7 @@ try {
           last_name: 'Rao',
           email: `shots-${randomBytes(4).toString('hex')}@example.in`,
           password: 'correct horse',
+          plan: 'business',
         },
       });
       if (!res.ok()) throw new Error(`signup: ${res.status()} ${await res.text()}`);
