@@ -348,6 +348,6 @@ describe('outages: Redis and PostgreSQL each stopped for 10 s under traffic, the
     const charged = answered.filter((a) => ['detail', 'search', 'journals'].includes(a.op) && a.status === 200).length;
     const readerUse = await usage(reader);
     expect(readerUse.api_calls.used, JSON.stringify(readerUse)).to.equal(charged);
-    expect((await usage(batcher)).api_calls.used).to.equal(batches.length);
+    expect((await usage(batcher)).clearances.used).to.equal(batches.length);
   });
 });

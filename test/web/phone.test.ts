@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, PHONE, type WebApp } from '../helpers/browser.ts';
-import { startDemoWebApp } from '../helpers/webDemo.ts';
+import { type BrowserSession, openBrowser, PHONE, startWebApp, type WebApp } from '../helpers/browser.ts';
+import { insertMarks } from '../helpers/marks.ts';
+import { DEMO_MARKS } from '../helpers/webDemo.ts';
 import { webhookEnv } from '../webhooks/support.ts';
 
 // Every page of / and /app/ on a 390 px phone, in both languages: nothing may make the page scroll sideways
@@ -28,7 +29,10 @@ describe('web app on a 390 px phone', function () {
   let chrome: BrowserSession;
   before(async () => {
     // A local webhook address admitted, so the webhooks page has a delivery log to lay out (test/webhooks/support.ts).
-    [web, chrome] = await Promise.all([startDemoWebApp(webhookEnv()), openBrowser()]);
+    // The demo's marks on the suite's own database (startDemoWebApp is for scripts: its close drops every test database).
+    [web, chrome] = await Promise.all([startWebApp({ PUBLIC_SEARCH_PER_HOUR: '100000', ...webhookEnv() }), openBrowser()]);
+    await insertMarks(web.t.deps.db, DEMO_MARKS);
+    await web.t.synced();
   });
   after(async () => {
     await chrome?.close();
