@@ -10,7 +10,7 @@ import { generateOpenApi } from './openapi.ts';
 import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
-import { PUBLIC_SEARCH_PATH } from './routes/search.ts';
+import { PUBLIC_MARK_PATH, PUBLIC_SEARCH_PATH } from './routes/search.ts';
 import { webAppRouter } from './webApp.ts';
 
 export interface BuiltApp {
@@ -67,7 +67,7 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   registerRoutes(api, services);
   const openapi = generateOpenApi(api.registry);
 
-  app.use(publicCors([PUBLIC_SEARCH_PATH], (req) => guard.ip(req)));
+  app.use(publicCors([PUBLIC_SEARCH_PATH, PUBLIC_MARK_PATH], (req) => guard.ip(req)));
   app.use(router);
   // Before the per-IP count: a page's own files are not API calls and must not spend a visitor's allowance.
   app.use(webAppRouter());

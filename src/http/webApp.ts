@@ -18,8 +18,8 @@ const CSP = [
 ].join('; ');
 
 /**
- * The web app (web/, issue 23) as the API processes serve it: the public search page at / and the
- * dashboard under /app/, both index.html (re-checked on every visit: no-cache), and Vite's hashed files
+ * The web app (web/, issue 23) as the API processes serve it: the public search page at /, a mark's page at
+ * /marks/{app_no}/ and the dashboard under /app/, all index.html (re-checked on every visit: no-cache), and Vite's hashed files
  * under /assets/ (immutable for a year: a new build has new names). Nothing else is claimed, so every
  * other path (/v1/..., /user/..., a typo) keeps the API's JSON 404. Without a build, nothing is served.
  */
@@ -31,7 +31,7 @@ export function webAppRouter(dist = WEB_DIST): Router {
     res.set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
     res.sendFile(index, (err) => err && next(err));
   };
-  router.get(['/', '/app', '/app/{*rest}'], page);
+  router.get(['/', '/app', '/app/{*rest}', '/marks/{*rest}'], page);
   router.use(
     '/assets',
     express.static(path.join(dist, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true, redirect: false }),

@@ -97,6 +97,14 @@ export class SearchService {
     return { ...body, response_ms: Math.round(performance.now() - t0) };
   }
 
+  /** One mark as the free search shows it (its few public fields); 404 when it is not on the register. */
+  async publicMark(appNo: string) {
+    const [row] = await this.repo.summaries([appNo]);
+    if (!row) throw notFound(`trademark ${appNo}`);
+    const { application_number, word_mark, class_number, status, application_date, state, tm_type } = row;
+    return { application_number, word_mark, class_number, status, application_date, state, tm_type };
+  }
+
   /** The free search: ten results at most, the contract's few fields, counts by class and status. */
   async publicSearch(p: PublicSearchParams) {
     const r = await this.search({

@@ -53,6 +53,26 @@ describe('GET /public/v1/trademarks/search/: class, rate-limit headers and CORS'
     expect(deep.body.details[0].message).to.equal('offset must be at most 90: the free search shows the first 100 matches');
   });
 
+  it('shows one mark with the free fields, 404 for one not on the register, with the same limit headers and CORS', async () => {
+    const res = await request(t.app).get('/public/v1/trademarks/5100002/').set('Origin', ORIGIN);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(Object.keys(res.body).sort()).to.deep.equal([
+      'application_date',
+      'application_number',
+      'class_number',
+      'state',
+      'status',
+      'tm_type',
+      'word_mark',
+    ]);
+    expect(res.body).to.include({ application_number: '5100002', word_mark: 'SUNRISE FOODS', class_number: 29 });
+    expect(res.headers['access-control-allow-origin']).to.equal('*');
+    expect(res.headers['ratelimit-limit']).to.be.a('string');
+    const missing = await request(t.app).get('/public/v1/trademarks/9999999/');
+    expect([missing.status, missing.body.code]).to.deep.equal([404, 'not_found']);
+    expect((await request(t.app).get('/public/v1/trademarks/abc/')).status).to.equal(400);
+  });
+
   it('names the 45 classes without a credential (the search page picks classes by them)', async () => {
     const res = await request(t.app).get('/public/v1/tm-classes/');
     expect(res.status).to.equal(200);

@@ -369,6 +369,8 @@ describe('web app: the dashboard in Chromium', function () {
     await batch.getByLabel('Names to clear (one per line)').fill(names.join('\n'));
     await batch.getByLabel('Classes for every name (comma-separated numbers)').fill('30');
     await batch.getByRole('button', { name: 'Screen every name' }).click();
+    // The earlier batch's outcome is on the page until this one's answer replaces it: wait for this one's count.
+    await shows(batch.getByRole('progressbar', { name: '150 of 150 names screened' }));
     await shows(batch.getByText(/^Batch completed \(0 not screened\)$/));
     const table = batch.getByRole('table', { name: /^Outcome per name · 150 of 150 names$/ });
     await table.waitFor();

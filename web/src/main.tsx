@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { LangProvider } from './lib/i18n.tsx';
 import { Layout } from './lib/Layout.tsx';
 import { useLocation } from './lib/router.tsx';
+import { MarkPage } from './mark/MarkPage.tsx';
 import { SearchPage } from './search/SearchPage.tsx';
 import './lib/style.css';
 
@@ -23,7 +24,18 @@ function DashboardArea({ path }: { path: string }) {
 function App() {
   const { path } = useLocation();
   const inDashboard = path === '/app' || path.startsWith('/app/');
-  return <Layout>{inDashboard ? <DashboardArea path={path.replace(/^\/app\/?/, '')} /> : <SearchPage />}</Layout>;
+  const mark = /^\/marks\/([^/]+)\/?$/.exec(path);
+  return (
+    <Layout>
+      {inDashboard ? (
+        <DashboardArea path={path.replace(/^\/app\/?/, '')} />
+      ) : mark ? (
+        <MarkPage appNo={decodeURIComponent(mark[1])} />
+      ) : (
+        <SearchPage />
+      )}
+    </Layout>
+  );
 }
 
 render(

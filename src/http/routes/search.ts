@@ -1,4 +1,6 @@
 import type { Services } from '../../root.ts';
+import { appNoParam } from '../../schema/params.ts';
+import { z } from '../../schema/zod.ts';
 import * as S from '../../search/schemas.ts';
 import { STRATEGIES } from '../../search/strategies.ts';
 import type { Api } from '../endpoint.ts';
@@ -7,6 +9,7 @@ import { viewerOf } from '../viewer.ts';
 const tags = ['Search'];
 /** Callable from any site's page (src/http/cors.ts). */
 export const PUBLIC_SEARCH_PATH = '/public/v1/trademarks/search/';
+export const PUBLIC_MARK_PATH = '/public/v1/trademarks/:app_no/';
 const distinct = ({ body }: { body: { application_numbers: string[] } }) => new Set(body.application_numbers).size;
 
 export function searchRoutes(api: Api, { search, trademarks }: Pick<Services, 'search' | 'trademarks'>): void {
@@ -45,6 +48,23 @@ export function searchRoutes(api: Api, { search, trademarks }: Pick<Services, 's
     query: S.PublicSearchQuery,
     response: S.PublicSearchResponse,
     handler: ({ query }) => search.publicSearch(query),
+  });
+
+  api.add({
+    method: 'get',
+    path: PUBLIC_MARK_PATH,
+    operationId: 'publicTrademark',
+    tags,
+    security: 'none',
+    summary: 'Free: one mark with the few fields the free search shows; counted in the same 60 per hour per address',
+    description:
+      'What the public mark page shows to a visitor without an account (the full record is GET /v1/trademarks/{app_no}/). ' +
+      'CORS and RateLimit-* headers as the free search; an application number not on the register is 404.',
+    publicSearchLimit: true,
+    params: z.object({ app_no: appNoParam }),
+    response: S.PublicResult,
+    errors: [404],
+    handler: ({ params }) => search.publicMark(params.app_no),
   });
 
   api.add({

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { operations } from '../lib/openapi.gen.ts';
+import { Link } from '../lib/router.tsx';
 import { dash, errorText, formBody } from './client.ts';
 import { ErrorLine, Pager } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
@@ -110,8 +111,12 @@ export function Clearance() {
             {result.results.map((r) => (
               <li key={`${r.application_number}-${r.class_number}`} class="dash-panel">
                 <p>
-                  <RiskBadge level={r.risk_level} /> <strong>{r.word_mark || '—'}</strong> · {s.number} {r.application_number} · {s.klass}{' '}
-                  {r.class_number} · {r.status} · {s.similarity} {Math.round(r.overall_similarity_score)}
+                  <RiskBadge level={r.risk_level} />{' '}
+                  <strong>
+                    <Link href={`/marks/${r.application_number}/`}>{r.word_mark || r.application_number}</Link>
+                  </strong>{' '}
+                  · {s.number} {r.application_number} · {s.klass} {r.class_number} · {r.status} · {s.similarity}{' '}
+                  {Math.round(r.overall_similarity_score)}
                 </p>
                 {(logo || r.logo_url) && (
                   <div class="dash-logos">

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { operations } from '../lib/openapi.gen.ts';
+import { Link } from '../lib/router.tsx';
 import { dash, errorText, formBody, type Schemas } from './client.ts';
 import { ErrorLine } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
@@ -142,7 +143,9 @@ export function Search() {
             <tbody>
               {words.results.map((r) => (
                 <tr key={`${cell(r.application_number)}-${cell(r.class_number)}`}>
-                  <th scope="row">{cell(r.word_mark)}</th>
+                  <th scope="row">
+                    <Link href={`/marks/${cell(r.application_number)}/`}>{cell(r.word_mark)}</Link>
+                  </th>
                   <td>{cell(r.class_number)}</td>
                   <td>{cell(r.status)}</td>
                   <td>{cell(r.application_date)}</td>

@@ -1,4 +1,5 @@
 import type { Schemas } from '../lib/api.ts';
+import { Link } from '../lib/router.tsx';
 import { useSearchStrings } from './strings.ts';
 
 /** The page's marks: the fields the free search makes public. */
@@ -24,13 +25,15 @@ export function ResultsTable({ results }: { results: Schemas['PublicSearchResult
           {results.map((r) => (
             <tr key={`${r.application_number}-${r.class_number}`}>
               <th scope="row" class="mark">
-                {r.word_mark ?? '—'}
+                <Link href={`/marks/${r.application_number}/`}>{r.word_mark || r.application_number}</Link>
               </th>
-              <td>{r.class_number ?? '—'}</td>
-              <td>{r.status ?? '—'}</td>
-              <td class="nowrap">{r.application_date ?? '—'}</td>
-              <td>{r.application_number}</td>
-              <td>{r.state ?? '—'}</td>
+              <td data-label={s.colClass}>{r.class_number ?? '—'}</td>
+              <td data-label={s.colStatus}>{r.status ?? '—'}</td>
+              <td data-label={s.colDate} class="nowrap">
+                {r.application_date ?? '—'}
+              </td>
+              <td data-label={s.colNumber}>{r.application_number}</td>
+              <td data-label={s.colState}>{r.state ?? '—'}</td>
             </tr>
           ))}
         </tbody>
