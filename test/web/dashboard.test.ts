@@ -398,13 +398,24 @@ describe('web app: the dashboard in Chromium', function () {
     await page.getByRole('button', { name: 'हिन्दी' }).click();
     await page.getByRole('navigation', { name: 'डैशबोर्ड के भाग' }).getByRole('link', { name: 'API कुंजियाँ' }).waitFor();
     await noViolations();
+    // An API error on a Hindi page is said in Hindi: its code from the glossary, the field by its Hindi name.
+    await page.getByRole('navigation', { name: 'डैशबोर्ड के भाग' }).getByRole('link', { name: 'निगरानी' }).click();
+    await page.getByLabel('शब्द चिह्न', { exact: true }).fill('MOONRAISE');
+    await page.getByLabel('वर्ग (अल्पविराम से अलग संख्याएँ)').fill('30, 46');
+    await page.getByRole('button', { name: 'मिलते-जुलते आवेदनों पर नज़र रखें' }).last().click();
+    const said = page.getByRole('alert');
+    await said.waitFor();
+    expect(await said.textContent()).to.equal('यह जानकारी सही नहीं है: वर्ग');
+    expect(await page.locator('main').textContent(), 'no English on the Hindi page but names and codes').to.not.match(
+      /\b(the|is|not|and|of)\b/i,
+    );
     expect(chrome.blocked).to.deep.equal([]);
   });
 
   it('goes back to its login when the session has ended meanwhile', async () => {
     await page.getByRole('button', { name: 'English' }).click();
     await page.context().clearCookies();
-    await page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: 'Watches' }).click();
+    await page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
   });
 });

@@ -1,4 +1,5 @@
 import createClient from 'openapi-fetch';
+import { ERRORS_HI, FIELDS_HI } from '../lib/glossary.ts';
 import type { components, paths } from '../lib/openapi.gen.ts';
 
 export type Schemas = components['schemas'];
@@ -33,16 +34,27 @@ export function setCsrf(token: string | null): void {
   csrfToken = token;
 }
 
-/** The message of an API error body, or a generic one. */
+/**
+ * The message of an API error body, or a generic one, in the page's language: a Hindi page says the error's
+ * code in Hindi (the API speaks English), naming the fields a validation error names by their Hindi words.
+ */
 export function errorText(error: unknown, fallback: string): string {
-  const e = error as { error?: unknown; details?: unknown } | undefined;
+  const e = error as { error?: unknown; code?: unknown; details?: unknown } | undefined;
   if (typeof e?.error !== 'string') return fallback;
+  const details = (Array.isArray(e.details) ? e.details : []) as ({ message?: unknown; parameter?: unknown } | null)[];
+  if (document.documentElement.lang === 'hi') {
+    const said = typeof e.code === 'string' ? ERRORS_HI[e.code] : undefined;
+    if (!said) return fallback;
+    const fields = details
+      .map((d) => (typeof d?.parameter === 'string' ? d.parameter.split('.').pop()! : ''))
+      .filter(Boolean)
+      .map((p) => FIELDS_HI[p] ?? FIELDS_HI[p.replace(/\d+$/, '')] ?? p);
+    return fields.length ? `${said}: ${[...new Set(fields)].join(', ')}` : said;
+  }
   // A 400's error only names the parameters; its details say what is wrong with each, naming it too
   // (classes: 46 is not a Nice class), unless the error says it already (an unknown webhook event).
   const text = e.error;
-  const reasons = (Array.isArray(e.details) ? e.details : [])
-    .map((d) => (d as { message?: unknown } | null)?.message)
-    .filter((m): m is string => typeof m === 'string' && !text.includes(m));
+  const reasons = details.map((d) => d?.message).filter((m): m is string => typeof m === 'string' && !text.includes(m));
   return reasons.length ? reasons.join('; ') : text;
 }
 

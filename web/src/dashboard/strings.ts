@@ -1,3 +1,4 @@
+import { RISK_WORDS } from '../lib/glossary.ts';
 import { defineStrings } from '../lib/i18n.tsx';
 
 // The dashboard's interface strings, English and Hindi (the type makes each table name every key).
@@ -152,7 +153,7 @@ export const useDashStrings = defineStrings(
     pages: 'Pages',
     logoUrl: 'Logo URL (optional)',
     wordOrLogo: 'Give the words, a logo URL, or both.',
-    riskWord: (r: string) => ({ High: 'High', Medium: 'Medium', Low: 'Low' })[r] ?? r,
+    riskWord: (r: string) => RISK_WORDS[r]?.en ?? r,
     namesListed: (n: number, of: number) => `${n} of ${of} names`,
     batchTitle: 'Batch clearance',
     batchNames: 'Names to clear (one per line)',
@@ -231,10 +232,10 @@ export const useDashStrings = defineStrings(
     concurrency: 'एक साथ अनुरोध',
     bulkSearchItems: 'बल्क खोज (प्रति अनुरोध आइटम)',
     bulkLogoItems: 'बल्क लोगो खोज (प्रति अनुरोध आइटम)',
-    monitoredMarks: 'निगरानी वाले चिह्न (वेबहुक और वॉच)',
+    monitoredMarks: 'निगरानी वाले चिह्न (वेबहुक और निगरानी)',
     categories: 'रजिस्टर डेटा',
     f_clearance: 'क्लीयरेंस और बैच क्लीयरेंस',
-    f_watches: 'समानता वॉच',
+    f_watches: 'समानता निगरानी',
     f_webhooks: 'वेबहुक',
     f_bulk_search: 'बल्क खोज',
     f_bulk_logo: 'बल्क लोगो खोज',
@@ -316,7 +317,7 @@ export const useDashStrings = defineStrings(
     pages: 'पृष्ठ',
     logoUrl: 'लोगो URL (वैकल्पिक)',
     wordOrLogo: 'शब्द, लोगो URL, या दोनों दें।',
-    riskWord: (r: string) => ({ High: 'उच्च', Medium: 'मध्यम', Low: 'निम्न' })[r] ?? r,
+    riskWord: (r: string) => RISK_WORDS[r]?.hi ?? r,
     namesListed: (n: number, of: number) => `${of} में से ${n} नाम`,
     batchTitle: 'बैच क्लीयरेंस',
     batchNames: 'जाँचने के नाम (हर पंक्ति में एक)',
