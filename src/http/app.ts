@@ -5,6 +5,7 @@ import { docsRouter } from './docsPage.ts';
 import { Api } from './endpoint.ts';
 import { errorHandler, notFoundHandler, requireJsonBody } from './errorHandler.ts';
 import { Guard } from './guard.ts';
+import { guidesRouter } from './guides.ts';
 import { methodNotAllowed } from './methods.ts';
 import { generateOpenApi } from './openapi.ts';
 import { requestLog } from './requestLog.ts';
@@ -79,6 +80,7 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
     res.json(openapi);
   });
   app.use(docsRouter());
+  app.use(guidesRouter());
   app.use(filesRouter(root.store, root.signer, (accountId) => services.plans.get(accountId)));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });

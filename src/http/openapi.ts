@@ -1,4 +1,5 @@
 import { type OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { linkGuides } from './guides.ts';
 
 export const API_VERSION = '1.1.0';
 
@@ -30,7 +31,7 @@ export function generateOpenApi(registry: OpenAPIRegistry): object {
       "account as a key would be): only on requests from this site's own pages; " +
       'a request that changes something also sends the X-CSRF-Token its session gave (docs/dashboard.md).',
   });
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Nishaan trade mark data API',
@@ -38,8 +39,19 @@ export function generateOpenApi(registry: OpenAPIRegistry): object {
       description:
         "A JSON API over India's trade mark registry. Errors are `{error, code, request_id}` (+ `details`); " +
         'a query parameter or body field an operation does not take is a 400 naming it; ' +
-        'application numbers are strings; `application_date` is YYYY-MM-DD and `expire_at` DD/MM/YYYY.',
+        'application numbers are strings; `application_date` is YYYY-MM-DD and `expire_at` DD/MM/YYYY. ' +
+        'New here? [Getting started](/docs/guides/getting-started): from sign-up to a first clearance, watch and webhook ' +
+        'delivery. Every guide: [/docs/guides/](/docs/guides/).',
     },
     servers: [{ url: '/' }],
   });
+  return withGuideLinks(doc) as object;
+}
+
+/** The document's descriptions name guides by their address on this server, not by their path in our repository. */
+function withGuideLinks(v: unknown): unknown {
+  if (typeof v === 'string') return linkGuides(v);
+  if (Array.isArray(v)) return v.map(withGuideLinks);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withGuideLinks(x)]));
+  return v;
 }
