@@ -33,7 +33,8 @@ export function linkGuides(text: string): string {
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${title} · Nishaan</title><style>${STYLE}</style></head><body><nav><a href="/docs/guides/">Guides</a> · <a href="/docs">API reference</a></nav>
+<title>${title} · Nishaan</title><style>${STYLE}</style></head>
+<body><nav><a href="/docs/guides/">Guides</a> · <a href="/docs">API reference</a></nav>
 ${body}</body></html>`;
 }
 
