@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Root } from '../root.ts';
 import { publicCors } from './cors.ts';
 import { docsRouter } from './docsPage.ts';
-import { Api } from './endpoint.ts';
+import { Api, type Documented } from './endpoint.ts';
 import { errorHandler, notFoundHandler, requireJsonBody } from './errorHandler.ts';
 import { Guard } from './guard.ts';
 import { guidesRouter } from './guides.ts';
@@ -17,6 +17,8 @@ import { webAppRouter } from './webApp.ts';
 export interface BuiltApp {
   app: Express;
   openapi: object;
+  /** The endpoints the document describes, as declared. */
+  endpoints: readonly Documented[];
 }
 
 export interface AppOptions {
@@ -88,5 +90,5 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   app.use(methodNotAllowed(app));
   app.use(notFoundHandler);
   app.use(errorHandler(root.log, (e) => services.planCatalogue.explain(e)));
-  return { app, openapi };
+  return { app, openapi, endpoints: api.endpoints };
 }

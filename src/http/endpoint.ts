@@ -52,12 +52,20 @@ function bodyContent(body: z.ZodType, multipart: boolean, json: z.ZodType | unde
   return { 'multipart/form-data': { schema: body }, ...(json ? { 'application/json': { schema: json } } : {}) };
 }
 
+/** What an endpoint declares of its input and output, whatever its types. */
+export type Documented = Pick<
+  EndpointDef<AnyObject, AnyObject, z.ZodType, z.ZodType>,
+  'operationId' | 'method' | 'path' | 'params' | 'query' | 'body' | 'jsonBody' | 'response' | 'contentType' | 'status' | 'multipart'
+>;
+
 /**
  * One definition gives the route, its validation and its OpenAPI entry, so the document
  * cannot describe a parameter the code does not check.
  */
 export class Api {
   readonly registry = new OpenAPIRegistry();
+  /** Every endpoint as declared, for what checks the document against the code (its examples' test). */
+  readonly endpoints: Documented[] = [];
 
   constructor(
     private readonly router: Router,
@@ -69,6 +77,7 @@ export class Api {
     def: EndpointDef<P, Q, B, R, S>,
   ): void {
     this.document(def);
+    this.endpoints.push(def as unknown as Documented);
     this.router[def.method](def.path, pipeline(def, this.guard, this.checkResponses));
   }
 

@@ -1,4 +1,5 @@
 import { type OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { withExamples } from './examples.ts';
 import { linkGuides } from './guides.ts';
 
 export const API_VERSION = '1.1.0';
@@ -45,6 +46,7 @@ export function generateOpenApi(registry: OpenAPIRegistry): object {
     },
     servers: [{ url: '/' }],
   });
+  withExamples(doc as Parameters<typeof withExamples>[0]);
   return withGuideLinks(doc) as object;
 }
 

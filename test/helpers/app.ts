@@ -10,6 +10,7 @@ import type { Resource } from '../../src/accounts/callerRepository.ts';
 import type { Clock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
+import type { Documented } from '../../src/http/endpoint.ts';
 import type { CreditLedger } from '../../src/limits/credits.ts';
 import { createRoot, type Root } from '../../src/root.ts';
 import { createAccount, type PlanSpec, type TestAccount } from './accounts.ts';
@@ -26,6 +27,8 @@ export interface TestApp {
   /** What the app was built from (src/root.ts): pools, stores, services. */
   deps: Root;
   openapi: object;
+  /** The endpoints as declared (their schemas). */
+  endpoints: readonly Documented[];
   /** A keyed client on a plan with every category. */
   get(path: string): request.Test;
   post(path: string): request.Test;
@@ -64,7 +67,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { cl
     ...env,
   });
   const deps = createRoot(config, { clock: opts.clock });
-  const { app, openapi } = buildApp(deps);
+  const { app, openapi, endpoints } = buildApp(deps);
   const { ledger } = deps.services;
   await deps.listener.start();
   const clientFor = (account: TestAccount): Client => ({
@@ -79,6 +82,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { cl
     app,
     deps,
     openapi,
+    endpoints,
     get: main.get,
     post: main.post,
     account: main.account,
