@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { DESKTOP, openBrowser, PHONE } from '../test/helpers/browser.ts';
-import { startDemoWebApp } from '../test/helpers/webDemo.ts';
+import { DEMO_MARKS, startDemoWebApp } from '../test/helpers/webDemo.ts';
 
 process.env.NODE_ENV ??= 'test';
 process.env.LOG_LEVEL ??= 'silent';
@@ -23,6 +23,7 @@ const PUBLIC = [
   { name: 'search-results', path: '/?q=sunrise', ready: 'table.results' },
   { name: 'search-filtered', path: '/?q=golden&classes=30,29&status=Registered', ready: '.status' },
   { name: 'search-page-2', path: '/?q=sun&page=2', ready: 'table.results' },
+  { name: 'mark', path: `/marks/${DEMO_MARKS[0]!.app}/`, ready: 'h1' },
 ];
 /** The dashboard's pages under /app/, shown once signed in ('' is the overview). */
 const DASHBOARD = ['', 'plan', 'keys', 'webhooks', 'watches', 'clearance', 'search'];
@@ -63,6 +64,7 @@ try {
         },
       });
       if (!res.ok()) throw new Error(`signup: ${res.status()} ${await res.text()}`);
+      await shoot(page, `/marks/${DEMO_MARKS[0]!.app}/`, `mark-signed-in-${size}-${lang}`, 'h1');
       for (const section of DASHBOARD)
         await shoot(page, `/app/${section ? `${section}/` : ''}`, `dashboard-${section || 'overview'}-${size}-${lang}`);
     }

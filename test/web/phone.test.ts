@@ -51,6 +51,7 @@ describe('web app on a 390 px phone', function () {
         if (o.extra > 0) seen.push(`${address}: ${o.extra}px too wide (${o.wide.join(', ')})`);
       };
       for (const p of PUBLIC) await check(p, p === '/' ? 'h1' : 'table, .results, [role=status]');
+      await check(`/marks/${DEMO_MARKS[0]!.app}/`, 'h1');
       const res = await page.request.post(`${web.url}/user/v1/session/signup/`, {
         data: {
           first_name: 'Asha',
@@ -70,6 +71,7 @@ describe('web app on a 390 px phone', function () {
       const ping = await page.request.post(`${web.url}/user/v1/webhooks/${(await hook.json()).id}/test/`, { headers: csrf });
       expect(ping.status(), await ping.text()).to.equal(200);
       for (const section of DASHBOARD) await check(`/app/${section ? `${section}/` : ''}`, 'h1');
+      await check(`/marks/${DEMO_MARKS[0]!.app}/`, 'h1');
       expect(seen).to.deep.equal([]);
     });
   }

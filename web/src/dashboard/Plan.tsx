@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { CATEGORY_WORDS } from '../lib/glossary.ts';
 import { formatNumber, useLang } from '../lib/i18n.tsx';
 import { dash, errorText, type Schemas } from './client.ts';
 import { ErrorLine } from './parts.tsx';
@@ -8,6 +9,8 @@ type Plan = Schemas['PublicPlan'];
 type Feature = keyof Plan['features'];
 const RESOURCES = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports', 'clearances'] as const;
 const FEATURES: Feature[] = ['clearance', 'watches', 'webhooks', 'bulk_search', 'bulk_logo'];
+
+const categoryWord = (c: string, lang: 'en' | 'hi') => CATEGORY_WORDS[c]?.[lang] ?? c;
 
 let known: Promise<{ plans: Schemas['PlanList']; mine: Schemas['Usage'] } | null> | null = null;
 
@@ -41,7 +44,7 @@ export function FeatureNote({ feature }: { feature: Feature }) {
   );
 }
 
-function cells(p: Plan, s: DashStrings, n: (x: number) => string): [string, string][] {
+function cells(p: Plan, s: DashStrings, n: (x: number) => string, lang: 'en' | 'hi'): [string, string][] {
   const yes = (b: boolean) => (b ? s.yes : s.no);
   return [
     ...FEATURES.map((f) => [s[`f_${f}`], yes(p.features[f])] as [string, string]),
@@ -51,7 +54,7 @@ function cells(p: Plan, s: DashStrings, n: (x: number) => string): [string, stri
     [s.bulkSearchItems, p.bulk_search_limit ? n(p.bulk_search_limit) : s.no],
     [s.bulkLogoItems, p.bulk_logo_limit ? n(p.bulk_logo_limit) : s.no],
     [s.monitoredMarks, p.monitored_marks_limit === null ? s.unlimited : n(p.monitored_marks_limit)],
-    [s.categories, p.categories.map((c) => c.replace(/^cat_/, '').replace(/_/g, ' ')).join(', ')],
+    [s.categories, p.categories.map((c) => categoryWord(c, lang)).join(', ')],
   ];
 }
 
@@ -68,7 +71,7 @@ export function PlanPage() {
   if (error) return <ErrorLine error={error} />;
   if (!k) return <p aria-busy="true">{s.loading}</p>;
   const mine = k.mine.plan.code;
-  const rows = k.plans.plans.map((p) => cells(p, s, n));
+  const rows = k.plans.plans.map((p) => cells(p, s, n, lang));
   return (
     <>
       <p>
@@ -94,7 +97,7 @@ export function PlanPage() {
           </section>
         ))}
       </div>
-      <p class="hint">{s.addOns(k.plans.add_ons.map((c) => c.replace(/^cat_/, '').replace(/_/g, ' ')).join(', '))}</p>
+      <p class="hint">{s.addOns(k.plans.add_ons.map((c) => categoryWord(c, lang)).join(', '))}</p>
     </>
   );
 }

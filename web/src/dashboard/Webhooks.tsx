@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dash, errorText, type Schemas } from './client.ts';
-import { ErrorLine, NewSecret } from './parts.tsx';
+import { ErrorLine, NewSecret, Pager } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
 
 type Webhook = Schemas['Webhook'];
@@ -92,17 +92,25 @@ function readFields(form: HTMLFormElement) {
   };
 }
 
+/** Delivery log entries a page. */
+const LOG_PAGE = 20;
+
 /** The delivery log; `version` changes when the page knows of a new entry (a test ping just logged). */
 function Deliveries({ id, version }: { id: string; version: number }) {
   const s = useDashStrings();
   const [rows, setRows] = useState<Schemas['WebhookDelivery'][] | null>(null);
+  const [page, setPage] = useState({ offset: 0, count: 0 });
   const [error, setError] = useState<string | null>(null);
-  const load = () =>
+  const load = (offset = page.offset) =>
     dash
-      .GET('/user/v1/webhooks/{webhook_id}/deliveries/', { params: { path: { webhook_id: id }, query: { limit: 20 } } })
-      .then(({ data, error }) => (data ? setRows(data.deliveries) : setError(errorText(error, s.failed))));
+      .GET('/user/v1/webhooks/{webhook_id}/deliveries/', { params: { path: { webhook_id: id }, query: { limit: LOG_PAGE, offset } } })
+      .then(({ data, error }) => {
+        if (!data) return setError(errorText(error, s.failed));
+        setRows(data.deliveries);
+        setPage({ offset: data.offset, count: data.count });
+      });
   useEffect(() => {
-    load();
+    load(0);
   }, [id, version]);
   async function replay(deliveryId: string) {
     const { error } = await dash.POST('/user/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay/', {
@@ -152,6 +160,7 @@ function Deliveries({ id, version }: { id: string; version: number }) {
           </tbody>
         </table>
       )}
+      {rows && <Pager offset={page.offset} shown={rows.length} count={page.count} page={LOG_PAGE} onTurn={(o) => load(o)} />}
     </section>
   );
 }

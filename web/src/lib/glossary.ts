@@ -95,3 +95,23 @@ export const FIELDS_HI: Record<string, string> = {
   application_date_to: 'दाखिल तिथि (तक)',
   secret: 'गुप्त कुंजी',
 };
+
+/** The plan categories (contract §6) by what they open, for the plan page. */
+export const CATEGORY_WORDS: Record<string, { en: string; hi: string }> = {
+  cat_status_history: { en: 'status history', hi: 'स्थिति इतिहास' },
+  cat_alert_changes: { en: 'alert changes', hi: 'अलर्ट परिवर्तन' },
+  cat_proprietor: { en: 'proprietor', hi: 'स्वामी' },
+  cat_attorney: { en: 'attorney', hi: 'अधिवक्ता' },
+  cat_oppositions: { en: 'oppositions', hi: 'विरोध' },
+  cat_opp_docs: { en: 'opposition documents', hi: 'विरोध दस्तावेज़' },
+  cat_hearings: { en: 'hearings', hi: 'सुनवाई' },
+  cat_documents: { en: 'documents', hi: 'दस्तावेज़' },
+  cat_exam_reports: { en: 'examination reports', hi: 'परीक्षा रिपोर्ट' },
+  cat_journal: { en: 'journal', hi: 'जर्नल' },
+  cat_threats: { en: 'threat analysis of filed marks', hi: 'दाखिल चिह्नों का खतरा विश्लेषण' },
+  cat_well_known: { en: 'well-known marks list', hi: 'सुप्रसिद्ध चिह्न सूची' },
+  cat_prohibited: { en: 'prohibited marks list', hi: 'निषिद्ध चिह्न सूची' },
+  cat_inn_names: { en: 'non-proprietary (INN) names', hi: 'गैर-स्वामित्व (INN) नाम' },
+  cat_stamp_duty: { en: 'stamp duty', hi: 'स्टांप शुल्क' },
+  cat_tm_class: { en: 'class search', hi: 'वर्ग खोज' },
+};
