@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ERROR_CODES } from '../../src/errors.ts';
 import { CATEGORIES } from '../../src/accounts/access.ts';
+import { ERROR_CODES } from '../../src/errors.ts';
 import { CATEGORY_WORDS, ERRORS_HI, TERMS } from '../../web/src/lib/glossary.ts';
 
 // One glossary for every string a user reads (web/src/lib/glossary.ts): each API error code in Hindi, and no
