@@ -77,7 +77,7 @@ describe('web app: the public search page in Chromium', function () {
     expect(await page.evaluate(() => document.fonts.check('16px "Noto Sans Devanagari"', 'ट्रेड'))).to.equal(true);
 
     // The class picker by keyboard: Tab to it, open it, tick class 30 by its heading.
-    await page.getByLabel('शब्द मार्क').focus();
+    await page.getByLabel('शब्द चिह्न').focus();
     await page.keyboard.type('sunrise');
     await page.locator('details.classes summary').focus();
     await page.keyboard.press('Enter');
@@ -85,7 +85,7 @@ describe('web app: the public search page in Chromium', function () {
     expect(await c30.getAttribute('value')).to.equal('30');
     await c30.focus();
     await page.keyboard.press('Space');
-    await page.getByLabel('शब्द मार्क').focus();
+    await page.getByLabel('शब्द चिह्न').focus();
     await page.keyboard.press('Enter');
     await page.locator('table.results').waitFor();
     expect(page.url()).to.contain('classes=30');
