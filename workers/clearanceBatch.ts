@@ -3,6 +3,7 @@
 // whose enqueue was lost. A chunk whose worker died is taken up again by BullMQ's stalled-job check.
 // `npm start` runs it in the workers process and in CLEARANCE_WORKERS - 1 processes more (workers/clearance.ts),
 // which take chunks from the same queue.
+
 import os from 'node:os';
 import { type Job, Queue, Worker } from 'bullmq';
 import {
@@ -14,6 +15,7 @@ import {
   enqueueBatch,
 } from '../src/clearance/batchService.ts';
 import { BatchScreener } from '../src/clearance/batchWorker.ts';
+import { databaseUnavailable } from '../src/db/unavailable.ts';
 import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 
@@ -63,7 +65,13 @@ export function startClearanceBatchWorker(
     if (!job) return;
     if (job.attemptsMade >= (job.opts.attempts ?? 1))
       void screener.giveUp(job.data, err).catch((e) => log.error({ err: e }, 'clearance batch give-up failed'));
-    else log.warn({ err, job: job.data.batchId, chunk: job.data.chunk, attempt: job.attemptsMade }, 'clearance chunk failed; retrying');
+    // A chunk cut off by PostgreSQL going away is retried like any other, but said once for all by the relay's
+    // Retrying (docs/outages.md: each process says once that a dependency is away), not once per chunk in flight.
+    else
+      log[databaseUnavailable(err) ? 'debug' : 'warn'](
+        { err, job: job.data.batchId, chunk: job.data.chunk, attempt: job.attemptsMade },
+        'clearance chunk failed; retrying',
+      );
   });
   const { health } = root.connections;
   health.quiet(worker, 'clearance batch worker');
