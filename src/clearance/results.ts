@@ -4,6 +4,7 @@ import { reasonsOf } from '../threats/reasons.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { visualPercentage } from '../threats/service.ts';
 import type { LogoSource } from './logo.ts';
+import type { Registrability } from './registrability.ts';
 import type { ClearanceInput } from './schemas.ts';
 
 // From the analysis's findings to what a clearance lists: the marks of the status groups and risk
@@ -58,6 +59,8 @@ export function resultOf<L>(f: Finding, logo: L | null) {
 /** The results from offset, at most limit of them, of an answer that holds every conflict found (the query says which page). */
 export const pageOf = (s: Screened, offset: number, limit: number): Screened => ({
   ...s,
+  registrability: s.registrability ?? null,
+  overall_risk: s.overall_risk ?? null,
   query: { ...s.query, offset, limit },
   results: s.results.slice(offset, offset + limit),
 });
@@ -73,6 +76,9 @@ export interface Screened {
     offset: number;
   };
   classes: number[];
+  /** Null in clearances kept from before registrability was judged (pageOf fills it in for those). */
+  registrability: Registrability | null;
+  overall_risk: 'High' | 'Medium' | 'Low' | null;
   count: number;
   groups: ReturnType<typeof groupsOf>;
   results: ReturnType<typeof resultOf<string | null>>[];

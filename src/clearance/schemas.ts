@@ -5,6 +5,7 @@ import { z } from '../schema/zod.ts';
 import { GROUP_NAMES, isGroup, type StatusGroup } from '../search/statusGroups.ts';
 import { RISK_LEVELS, Threat } from '../threats/schemas.ts';
 import { SignedLink, TrademarkSummary } from '../trademarks/schemas.ts';
+import { GROUND_KINDS } from './registrability.ts';
 
 // POST /v1/clearance/: a proposed mark (words and/or a logo) screened in the classes asked for. One
 // schema reads the JSON body and the multipart form alike: in a form every field is text, a list is
@@ -100,6 +101,19 @@ export const ClearanceForm = z
 
 export type ClearanceInput = z.infer<typeof ClearanceForm>;
 
+const Ground = z
+  .object({
+    ground: z.enum(GROUND_KINDS),
+    basis: z.string().openapi({ description: 'The provision the ground comes from', example: 'Trade Marks Act 1999, s.11(2)' }),
+    matched: z.string().openapi({ description: 'The listed name or word it met, as the list spells it', example: 'PAYTM' }),
+    reason: z.string().openapi({ description: 'What it means, in a sentence a client understands' }),
+  })
+  .openapi('RegistrabilityGround');
+
+const Registrability = z
+  .object({ verdict: z.enum(['no_objection_found', 'objection_likely']), grounds: z.array(Ground) })
+  .openapi('Registrability');
+
 const risks = z.object({ High: z.number().int(), Medium: z.number().int(), Low: z.number().int() });
 
 export const ClearanceResult = z
@@ -141,6 +155,15 @@ export const ClearanceResponse = z
       offset: z.number().int(),
     }),
     classes: z.array(z.number().int()).openapi({ description: 'The classes screened, in ascending order' }),
+    registrability: Registrability.nullable().openapi({
+      description:
+        'What an examiner asks before the register: well-known marks (s.11(2)), INN names (s.13(b)), prohibited names and ' +
+        'emblems (s.9(2)(d)). Null in a clearance kept from before it was judged. docs/clearance.md, Registrability',
+    }),
+    overall_risk: z
+      .enum(RISK_LEVELS)
+      .nullable()
+      .openapi({ description: "The riskiest conflict's level, raised to High by a well-known mark; null when neither" }),
     count: z.number().int().openapi({ description: 'Marks of the status groups and risk levels asked for (of at most 500 kept)' }),
     groups: z.object({
       risk_level: risks.openapi({ description: 'The marks counted, by risk level' }),

@@ -7,6 +7,7 @@ import { signedLink } from '../storage/links.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
 import type { LogoSource, ProposedLogos } from './logo.ts';
+import { type GroundsCache, overallRisk } from './registrability.ts';
 import type { ClearanceRepository } from './repository.ts';
 import { groupsOf, kept, pageOf, resultOf, type Screened } from './results.ts';
 import type { ClearanceInput } from './schemas.ts';
@@ -26,6 +27,7 @@ export class ClearanceService {
     private readonly logos: ProposedLogos,
     private readonly repo: ClearanceRepository,
     private readonly store: ObjectStore,
+    private readonly grounds: GroundsCache,
   ) {}
 
   /**
@@ -82,7 +84,11 @@ export class ClearanceService {
     embedding.catch(() => {});
     const drawing = bytes && logoKey ? thumbnail(bytes) : Promise.resolve(null);
     drawing.catch(() => {});
-    const findings = await this.analyser.analyse({ text: hasWords ? text : '', classes, logo: embedding, filed: null });
+    const [findings, grounds] = await Promise.all([
+      this.analyser.analyse({ text: hasWords ? text : '', classes, logo: embedding, filed: null }),
+      this.grounds.get(),
+    ]);
+    const registrability = grounds.assess(hasWords ? text : null, classes);
     const [logo, png] = await Promise.all([embedding, drawing]);
     // Kept once the analysis has answered, so a clearance that fails leaves no thumbnail behind.
     const logoKept = png && logoKey ? await this.keep(logoKey, png) : false;
@@ -98,6 +104,8 @@ export class ClearanceService {
         offset: q.offset,
       },
       classes,
+      registrability,
+      overall_risk: overallRisk(groupsOf(listed).risk_level, registrability),
       count: listed.length,
       groups: groupsOf(listed),
       results: listed.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),

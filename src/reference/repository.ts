@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { GroundLists } from '../clearance/registrability.ts';
 import type { Db } from '../db/knex.ts';
 import type { ItemType } from './schemas.ts';
 
@@ -113,6 +114,17 @@ export interface ClassSearchRow extends ClassItemRow {
 
 export class ReferenceRepository {
   constructor(private readonly db: Db) {}
+
+  /** The lists clearance's registrability is judged on, whole (a few thousand short rows). */
+  async groundLists(): Promise<GroundLists> {
+    const [wellKnown, prohibited, inn, stems] = await Promise.all([
+      this.db('well_known_marks').select('mark', 'proprietor').orderBy('mark'),
+      this.db('prohibited_marks').select('subject', 'legal_basis', 'match_terms as terms').orderBy('subject'),
+      this.db('inn_names').orderBy('inn_en').pluck('inn_en'),
+      this.db('inn_stems').distinct('stem').orderBy('stem').pluck('stem'),
+    ]);
+    return { wellKnown, prohibited, inn, stems };
+  }
 
   /**
    * One page plus the total of the same filter, one query after the other: `db` may be a transaction,

@@ -48,7 +48,16 @@ describe('POST /v1/clearance/ (words)', () => {
 
   it('answers the envelope and the fields of each result, best first', async () => {
     const body = await clear({ word_mark: 'Sunrise Foods', classes: [30, 29] });
-    expect(Object.keys(body)).to.deep.equal(['clearance_id', 'query', 'classes', 'count', 'groups', 'results']);
+    expect(Object.keys(body)).to.deep.equal([
+      'clearance_id',
+      'query',
+      'classes',
+      'registrability',
+      'overall_risk',
+      'count',
+      'groups',
+      'results',
+    ]);
     expect((body as { clearance_id?: string }).clearance_id).to.match(/^[0-9a-f-]{36}$/);
     expect(body.classes).to.deep.equal([29, 30]);
     expect(body.query).to.deep.equal({
@@ -225,6 +234,30 @@ describe('POST /v1/clearance/ (words)', () => {
     expect(res.status).to.equal(429);
     expect(res.body.code).to.equal('quota_exceeded');
     expect(await t.used(poor.account.accountId, 'clearances')).to.equal(0);
+  });
+
+  it('judges registrability on every clearance: a well-known mark in any class is High with no conflict on the register', async () => {
+    const body = (await clear({ word_mark: 'PAYTM WALLET', classes: [36] })) as unknown as {
+      count: number;
+      overall_risk: string | null;
+      registrability: { verdict: string; grounds: { ground: string; basis: string; matched: string; reason: string }[] };
+    };
+    expect(body.count).to.equal(0);
+    expect(body.overall_risk).to.equal('High');
+    expect(body.registrability.verdict).to.equal('objection_likely');
+    expect(body.registrability.grounds).to.have.length(1);
+    expect(body.registrability.grounds[0]).to.include({ ground: 'well_known', basis: 'Trade Marks Act 1999, s.11(2)', matched: 'PAYTM' });
+    const inn = (await clear({ word_mark: 'PARACETAMOL PLUS', classes: [5] })) as unknown as { registrability: { grounds: object[] } };
+    expect(inn.registrability.grounds).to.deep.include.members([
+      {
+        ground: 'inn',
+        basis: 'Trade Marks Act 1999, s.13(b)',
+        matched: 'paracetamol',
+        reason: 'paracetamol is an international non-proprietary name (INN) for a medicine: no one may register it as a trade mark.',
+      },
+    ]);
+    const plain = (await clear({ word_mark: 'Sunrise Foods', classes: [30] })) as unknown as { registrability: object };
+    expect(plain.registrability).to.deep.equal({ verdict: 'no_objection_found', grounds: [] });
   });
 
   it('is sold by plan, not by cat_threats: a plan with no clearances is refused with 403 naming the plans that have it', async () => {

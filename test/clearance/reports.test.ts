@@ -419,6 +419,8 @@ describe("a clearance PDF's bounds", () => {
           answer: {
             query: { word_mark: `SUNRISE ${index}`, logo: null, risk_level: null, status: ['live', 'pending'], limit: 10, offset: 0 },
             classes: [30],
+            registrability: { verdict: 'no_objection_found', grounds: [] },
+            overall_risk: 'High',
             count: 10,
             groups: { risk_level: { High: 10, Medium: 0, Low: 0 }, class_number: [{ class_number: 30, count: 10 }] },
             results,

@@ -98,6 +98,18 @@ export function Clearance() {
       {busy && <p aria-busy="true">{s.loading}</p>}
       {result && (
         <section aria-labelledby="conflicts">
+          {result.registrability && result.registrability.grounds.length > 0 && (
+            <div class="dash-panel" role="note" aria-labelledby="grounds">
+              <h2 id="grounds">{s.grounds}</h2>
+              <ul>
+                {result.registrability.grounds.map((g) => (
+                  <li key={`${g.ground}-${g.matched}`}>
+                    <strong>{g.matched}</strong>: {g.reason} <span class="hint">({g.basis})</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           <h2 id="conflicts">{s.conflicts(result.count)}</h2>
           <div class="dash-row">
             <button type="button" onClick={() => download('pdf')}>

@@ -159,12 +159,17 @@ export function ClearanceBatch() {
               </thead>
               <tbody>
                 {answers.map((p) => {
-                  const risk = p.result ? topRisk(p.result.results.map((r) => r.risk_level)) : undefined;
+                  // The answer's overall risk counts a well-known mark too; answers kept from before it, their conflicts.
+                  const risk = p.result ? (p.result.overall_risk ?? topRisk(p.result.results.map((r) => r.risk_level))) : undefined;
                   return (
                     <tr key={p.index}>
                       <td data-label={s.mark}>{names[p.index] ?? p.index + 1}</td>
                       <td data-label={s.risk}>{risk ? <RiskBadge level={risk} /> : '—'}</td>
-                      <td data-label={s.batchOutcome}>{p.result ? s.conflicts(p.result.count) : (p.error?.message ?? p.status)}</td>
+                      <td data-label={s.batchOutcome}>
+                        {p.result
+                          ? [s.conflicts(p.result.count), ...(p.result.registrability?.grounds ?? []).map((g) => g.matched)].join(' · ')
+                          : (p.error?.message ?? p.status)}
+                      </td>
                     </tr>
                   );
                 })}

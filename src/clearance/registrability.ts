@@ -1,0 +1,205 @@
+import { boundedDistance } from '../search/editDistance.ts';
+import { normaliseMark, wordsOf } from '../search/normalise.ts';
+
+// What an examiner asks before looking at the register (issue 41, docs/clearance.md *Registrability*): is the
+// proposal a well-known mark (s.11(2)), an international non-proprietary name (s.13(b)), a name or emblem whose use
+// a statute prohibits (s.9(2)(d))? Each ground met is said with the provision, the listed name as the list spells
+// it, and a sentence a client understands. Grounds are warnings, not refusals: the Registrar decides.
+
+export const GROUND_KINDS = ['well_known', 'inn', 'prohibited'] as const;
+export type GroundKind = (typeof GROUND_KINDS)[number];
+
+export interface Ground {
+  ground: GroundKind;
+  basis: string;
+  matched: string;
+  reason: string;
+}
+
+export interface Registrability {
+  verdict: 'no_objection_found' | 'objection_likely';
+  grounds: Ground[];
+}
+
+/** The reference lists the grounds come from (data/reference/, loaded into PostgreSQL at start). */
+export interface GroundLists {
+  wellKnown: { mark: string; proprietor: string | null }[];
+  prohibited: { subject: string; legal_basis: string; terms: string[] }[];
+  inn: string[];
+  stems: string[];
+}
+
+/** The pharmaceutical class: where an INN stem, WHO's guidance for naming substances, is raised. */
+const PHARMA_CLASSES = new Set([5]);
+/** Entries of the well-known list that are devices, not words: met by logo search, not here. */
+const DEVICE = /\b(LOGO|PATTERN|MONOGRAM|STYLISED|STYLIZED|DEVICE)\b/;
+/** Plural and possessive endings a respelling adds to a mark (HALDIRAMS, MAGGIES). */
+const ENDINGS = ['S', 'ES'];
+
+interface Name {
+  listed: string;
+  words: string[];
+  key: string;
+}
+
+const nameOf = (listed: string): Name | null => {
+  const words = wordsOf(normaliseMark(listed));
+  return words.length ? { listed, words, key: words.join('') } : null;
+};
+
+/** Every run of consecutive words of a proposal, joined: "TATA FRESH TEA" → TATA, TATAFRESH, …, TEA. */
+function runs(words: string[], longest = 4): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j <= Math.min(words.length, i + longest); j++) out.push(words.slice(i, j).join(''));
+  return out;
+}
+
+/** Whether a proposal's joined words meet a listed name: the name itself, with an ending, or respelt by one letter. */
+function meets(run: string, key: string): boolean {
+  if (run === key) return true;
+  // Short names (TAJ, DHL, TATA) are met only as they are: one letter more or less makes another word.
+  if (key.length < 5) return false;
+  if (ENDINGS.some((e) => run === key + e)) return true;
+  return boundedDistance(run, key, 1) <= 1;
+}
+
+export class Grounds {
+  private readonly wellKnown: (Name & { proprietor: string | null })[];
+  private readonly prohibited: { subject: string; basis: string; terms: Name[] }[];
+  private readonly inn: Map<string, string>;
+  private readonly innByLength: string[];
+  private readonly stems: { stem: string; listed: string }[];
+
+  constructor(lists: GroundLists) {
+    this.wellKnown = lists.wellKnown.flatMap((w) =>
+      DEVICE.test(w.mark.toUpperCase())
+        ? []
+        : w.mark
+            .split(/\s+&\s+/)
+            .map(nameOf)
+            .filter((n): n is Name => n !== null)
+            .map((n) => ({ ...n, listed: w.mark, proprietor: w.proprietor })),
+    );
+    this.prohibited = lists.prohibited.map((p) => ({
+      subject: p.subject,
+      basis: p.legal_basis,
+      terms: p.terms.map(nameOf).filter((n): n is Name => n !== null),
+    }));
+    this.inn = new Map(lists.inn.map((n) => [normaliseMark(n).replace(/ /g, ''), n]));
+    this.innByLength = [...this.inn.keys()].filter((k) => k.length >= 7);
+    this.stems = lists.stems
+      .filter((s) => /^-[a-z]+$/.test(s.trim()) && s.trim().length >= 6)
+      .map((s) => ({ stem: s.trim().slice(1).toUpperCase(), listed: s.trim() }));
+  }
+
+  /** The grounds a proposed word mark meets in the classes it is proposed for. */
+  assess(text: string | null, classes: number[]): Registrability {
+    const words = text ? wordsOf(normaliseMark(text)) : [];
+    const grounds = words.length
+      ? [...this.wellKnownGrounds(words), ...this.innGrounds(words, classes), ...this.prohibitedGrounds(words)]
+      : [];
+    return { verdict: grounds.length ? 'objection_likely' : 'no_objection_found', grounds };
+  }
+
+  private wellKnownGrounds(words: string[]): Ground[] {
+    const all = runs(words);
+    const seen = new Set<string>();
+    const out: Ground[] = [];
+    for (const w of this.wellKnown) {
+      if (seen.has(w.listed) || !all.some((r) => meets(r, w.key))) continue;
+      seen.add(w.listed);
+      out.push({
+        ground: 'well_known',
+        basis: 'Trade Marks Act 1999, s.11(2)',
+        matched: w.listed,
+        reason:
+          `${w.listed} is on the Registry's list of well-known marks${w.proprietor ? ` (${w.proprietor})` : ''}: it is protected in ` +
+          'every class, so a mark like it is likely to be refused whatever the goods, and its owner may oppose.',
+      });
+    }
+    return out;
+  }
+
+  private innGrounds(words: string[], classes: number[]): Ground[] {
+    const out: Ground[] = [];
+    const seen = new Set<string>();
+    const add = (listed: string, reason: string, basis = 'Trade Marks Act 1999, s.13(b)') => {
+      if (seen.has(listed)) return;
+      seen.add(listed);
+      out.push({ ground: 'inn', basis, matched: listed, reason });
+    };
+    for (const word of words) {
+      if (word.length < 5) continue;
+      const exact = this.inn.get(word);
+      if (exact) {
+        add(exact, `${exact} is an international non-proprietary name (INN) for a medicine: no one may register it as a trade mark.`);
+        continue;
+      }
+      const near = this.innByLength.find(
+        (k) => (k.length >= 8 && boundedDistance(word, k, 1) <= 1) || (word.length > k.length && word.includes(k)),
+      );
+      if (near) {
+        const listed = this.inn.get(near)!;
+        add(
+          listed,
+          `${word} is, or holds, ${listed}, an international non-proprietary name (INN) for a medicine: it cannot be registered.`,
+        );
+        continue;
+      }
+      if (!classes.some((c) => PHARMA_CLASSES.has(c))) continue;
+      const stem = this.stems.find((s) => word.length >= s.stem.length + 2 && word.endsWith(s.stem));
+      if (stem)
+        add(
+          stem.listed,
+          `${word} ends in ${stem.listed}, a stem the WHO keeps for naming a kind of medicine: in class 5 an objection is likely.`,
+          'WHO INN stem guidance, applied under the Trade Marks Act 1999, s.13(b) (unsure: stems are not listed in the Act)',
+        );
+    }
+    return out;
+  }
+
+  private prohibitedGrounds(words: string[]): Ground[] {
+    const out: Ground[] = [];
+    for (const p of this.prohibited) {
+      const term = p.terms.find((t) => words.some((_, i) => t.words.every((w, j) => words[i + j] === w)));
+      if (!term) continue;
+      out.push({
+        ground: 'prohibited',
+        basis: `${p.basis}, read with the Trade Marks Act 1999, s.9(2)(d)`,
+        matched: term.listed,
+        reason: `${term.listed} names ${p.subject}, whose use in a mark the law prohibits: the mark cannot be registered with it.`,
+      });
+    }
+    return out;
+  }
+}
+
+/**
+ * The grounds as the reference lists stand, prepared once and read again at most every ten minutes (the lists
+ * change only when a start reloads data/reference/): a clearance costs no query for them.
+ */
+export class GroundsCache {
+  private cached: { grounds: Promise<Grounds>; at: number } | null = null;
+
+  constructor(
+    private readonly load: () => Promise<GroundLists>,
+    private readonly now: () => number = Date.now,
+    private readonly maxAgeMs = 600_000,
+  ) {}
+
+  get(): Promise<Grounds> {
+    if (!this.cached || this.now() - this.cached.at > this.maxAgeMs) {
+      const grounds = this.load().then((l) => new Grounds(l));
+      grounds.catch(() => (this.cached = null));
+      this.cached = { grounds, at: this.now() };
+    }
+    return this.cached.grounds;
+  }
+}
+
+/** The clearance's overall risk: its riskiest conflict's level, raised to High by a well-known mark; null when neither. */
+export function overallRisk(risks: { High: number; Medium: number; Low: number }, r: Registrability): 'High' | 'Medium' | 'Low' | null {
+  if (r.grounds.some((g) => g.ground === 'well_known') || risks.High > 0) return 'High';
+  return risks.Medium > 0 ? 'Medium' : risks.Low > 0 ? 'Low' : null;
+}
