@@ -3,12 +3,11 @@
 //   npx tsx scripts/screenshots.ts [--out DIR] [--url URL]
 // Without --url it starts the demo app (test/helpers/webDemo.ts: a cloned test database, a hundred marks).
 
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { DESKTOP, openBrowser, PHONE } from '../test/helpers/browser.ts';
+import { DESKTOP, openBrowser, PHONE, signUpInPage } from '../test/helpers/browser.ts';
 import { DEMO_MARKS, startDemoWebApp } from '../test/helpers/webDemo.ts';
 
 process.env.NODE_ENV ??= 'test';
@@ -54,16 +53,7 @@ try {
       for (const p of PUBLIC) await shoot(page, p.path, `${p.name}-${size}-${lang}`, p.ready);
       await shoot(page, '/app/', `dashboard-login-${size}-${lang}`, 'main form');
       // Signed up through the page's context, so the session cookie is the page's.
-      const res = await page.request.post(`${base}/user/v1/session/signup/`, {
-        data: {
-          first_name: 'Asha',
-          last_name: 'Rao',
-          email: `shots-${randomBytes(4).toString('hex')}@example.in`,
-          password: 'correct horse',
-          plan: 'business',
-        },
-      });
-      if (!res.ok()) throw new Error(`signup: ${res.status()} ${await res.text()}`);
+      await signUpInPage(page, base, 'business', 'shots');
       await shoot(page, `/marks/${DEMO_MARKS[0]!.app}/`, `mark-signed-in-${size}-${lang}`, 'h1');
       for (const section of DASHBOARD)
         await shoot(page, `/app/${section ? `${section}/` : ''}`, `dashboard-${section || 'overview'}-${size}-${lang}`);

@@ -142,3 +142,21 @@ export async function axeViolations(page: Page, impacts: string[] = ['serious', 
 /** A readable list of violations, for an assertion's message. */
 export const describeViolations = (vs: AxeViolation[]) =>
   vs.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`).join('\n');
+
+/**
+ * Signs a new trial account up through the page's own context, so the session cookie is the page's; answers the
+ * session's CSRF token. `tag` starts the account's email.
+ */
+export async function signUpInPage(page: Page, base: string, plan: 'basic' | 'pro' | 'business', tag: string): Promise<string> {
+  const res = await page.request.post(`${base}/user/v1/session/signup/`, {
+    data: {
+      first_name: 'Asha',
+      last_name: 'Rao',
+      email: `${tag}-${Math.random().toString(36).slice(2, 10)}@example.in`,
+      password: 'correct horse',
+      plan,
+    },
+  });
+  if (res.status() !== 201) throw new Error(`signup: ${res.status()} ${await res.text()}`);
+  return (await res.json()).csrf_token as string;
+}

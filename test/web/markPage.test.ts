@@ -1,6 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { axeViolations, type BrowserSession, describeViolations, openBrowser, startWebApp, type WebApp } from '../helpers/browser.ts';
+import {
+  axeViolations,
+  type BrowserSession,
+  describeViolations,
+  openBrowser,
+  signUpInPage,
+  startWebApp,
+  type WebApp,
+} from '../helpers/browser.ts';
 import { insertMarks } from '../helpers/marks.ts';
 
 // A mark's page (/marks/{app_no}/): reached from a result row of the public page and of the dashboard's search,
@@ -40,16 +47,7 @@ describe("web app: a mark's page in Chromium", function () {
 
   it('shows a signed-in account the full record and similar marks, reached from the dashboard search', async () => {
     const page = await chrome.page();
-    const res = await page.request.post(`${web.url}/user/v1/session/signup/`, {
-      data: {
-        first_name: 'Asha',
-        last_name: 'Rao',
-        email: `mark-${randomBytes(4).toString('hex')}@example.in`,
-        password: 'correct horse',
-        plan: 'pro',
-      },
-    });
-    expect(res.status()).to.equal(201);
+    await signUpInPage(page, web.url, 'pro', 'mark');
     await page.goto(`${web.url}/app/search/`);
     await page.getByLabel('Word mark', { exact: true }).fill('marigold');
     await page.locator('form', { hasText: 'Search word marks' }).getByRole('button', { name: 'Search' }).click();

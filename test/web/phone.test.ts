@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, PHONE, startWebApp, type WebApp } from '../helpers/browser.ts';
+import { type BrowserSession, openBrowser, PHONE, signUpInPage, startWebApp, type WebApp } from '../helpers/browser.ts';
 import { insertMarks } from '../helpers/marks.ts';
 import { DEMO_MARKS } from '../helpers/webDemo.ts';
 import { webhookEnv } from '../webhooks/support.ts';
@@ -52,17 +51,7 @@ describe('web app on a 390 px phone', function () {
       };
       for (const p of PUBLIC) await check(p, p === '/' ? 'h1' : 'table, .results, [role=status]');
       await check(`/marks/${DEMO_MARKS[0]!.app}/`, 'h1');
-      const res = await page.request.post(`${web.url}/user/v1/session/signup/`, {
-        data: {
-          first_name: 'Asha',
-          last_name: 'Rao',
-          email: `phone-${randomBytes(4).toString('hex')}@example.in`,
-          password: 'correct horse',
-          plan: 'business',
-        },
-      });
-      expect(res.status()).to.equal(201);
-      const csrf = { 'X-CSRF-Token': (await res.json()).csrf_token as string };
+      const csrf = { 'X-CSRF-Token': await signUpInPage(page, web.url, 'business', 'phone') };
       const hook = await page.request.post(`${web.url}/user/v1/webhooks/`, {
         headers: csrf,
         data: { url: 'https://127.0.0.1:9/a-rather-long-path/of/a/receiver/hook', monitored_applications: [], events: ['*'] },
