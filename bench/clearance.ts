@@ -23,7 +23,7 @@ import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { ProposedLogos } from '../src/clearance/logo.ts';
-import { GroundsCache } from '../src/clearance/registrability.ts';
+import { groundsOf } from '../src/clearance/registrability.ts';
 import type { Screened } from '../src/clearance/results.ts';
 import { kept } from '../src/clearance/results.ts';
 import { ClearanceService } from '../src/clearance/service.ts';
@@ -406,7 +406,7 @@ async function speed() {
       return { model: p.model, vector: p.vector as number[], image: { width: 0, height: 0, format: 'png' } };
     },
   };
-  const grounds = new GroundsCache(() => deps.repos.reference.groundLists());
+  const grounds = groundsOf(() => deps.repos.reference.groundLists());
   const service = new ClearanceService(analyserOf(), new ProposedLogos(inProcess, {} as never), deps.repos.clearance, deps.store, grounds);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
   const withLogo: number[] = [];

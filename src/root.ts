@@ -19,7 +19,7 @@ import { TokenService } from './accounts/tokens.ts';
 import { ClearanceBatchRepository } from './clearance/batchRepository.ts';
 import { CLEARANCE_BATCH_QUEUE, ClearanceBatchService } from './clearance/batchService.ts';
 import { ProposedLogos } from './clearance/logo.ts';
-import { GroundsCache } from './clearance/registrability.ts';
+import { groundsOf } from './clearance/registrability.ts';
 import { ClearanceReportService } from './clearance/reports.ts';
 import { ClearanceRepository } from './clearance/repository.ts';
 import { ClearanceService } from './clearance/service.ts';
@@ -244,10 +244,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
       new Queue(CLEARANCE_BATCH_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX }),
       'clearance queue',
     ));
-  const grounds = new GroundsCache(
-    () => repos.reference.groundLists(),
-    () => clock.now(),
-  );
+  const grounds = groundsOf(() => repos.reference.groundLists(), clock);
   const clearance = new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store, grounds);
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
   const mail = new MailRelay(repos.mail, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);

@@ -6,9 +6,12 @@ import type { Category } from './access.ts';
 export type Resource = 'api_calls' | 'doc_views' | 'logo_searches' | 'pdf_reports' | 'excel_reports' | 'clearances';
 export const RESOURCES: readonly Resource[] = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports', 'clearances'];
 
-/** A subscription's monthly quotas: the plan's, with its trial quotas laid over them while it is a trial (docs/plans.md). */
+/** A plan's monthly quotas during a trial: its trial quotas laid over its paid ones (docs/plans.md). */
+export const trialQuotas = (plan: string) => `(${plan}.quotas || ${plan}.trial_quotas)`;
+
+/** A subscription's monthly quotas: the plan's, or its trial quotas while the subscription is a trial. */
 export const effectiveQuotas = (plan: string, subscription: string) =>
-  `(case when ${subscription}.status = 'trial' then ${plan}.quotas || ${plan}.trial_quotas else ${plan}.quotas end)`;
+  `(case when ${subscription}.status = 'trial' then ${trialQuotas(plan)} else ${plan}.quotas end)`;
 
 /** What a plan grants (a plan row, plus add-ons once resolved for an account). */
 export interface PlanGrants {

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../clock.ts';
+import { type Clock, Expiring, systemClock } from '../clock.ts';
 import type { ChangeListener } from '../db/listener.ts';
 import { AppError } from '../errors.ts';
 import { CATEGORIES, type Category } from './access.ts';
@@ -35,13 +35,12 @@ const quotasOf = (q: Partial<Record<Resource, number>>) =>
 
 function publicPlan(p: PlanRow): PublicPlan {
   const quotas = quotasOf(p.quotas);
-  const trial = quotasOf({ ...quotas, ...p.trialQuotas });
   return {
     code: p.code,
     name: p.name,
     categories: CATEGORIES.filter((c) => p.categories.includes(c)),
     quotas,
-    trial_quotas: trial,
+    trial_quotas: quotasOf(p.trialQuotas),
     concurrency: p.concurrency,
     bulk_search_limit: p.bulkSearchLimit,
     bulk_logo_limit: p.bulkLogoLimit,
@@ -78,28 +77,22 @@ function wouldAllow(err: AppError, plans: PublicPlan[]): PublicPlan[] | null {
  * every 403 a plan decides, the plans that would have allowed the request.
  */
 export class PlanCatalogue {
-  private cached: { list: Promise<PlanList>; at: number } | null = null;
+  private readonly plans: Expiring<PlanList>;
 
-  constructor(
-    private readonly repo: PlanRepository,
-    listener: ChangeListener,
-    private readonly trialDays: number,
-    private readonly clock: Clock = systemClock,
-  ) {
-    onAccessChange(listener, { account: () => undefined, all: () => (this.cached = null) });
+  constructor(repo: PlanRepository, listener: ChangeListener, trialDays: number, clock: Clock = systemClock) {
+    this.plans = new Expiring(
+      async () => {
+        const plans = (await repo.publicPlans()).map(publicPlan);
+        return { trial_days: trialDays, plans, add_ons: CATEGORIES.filter((c) => !plans.some((p) => p.categories.includes(c))) };
+      },
+      MAX_AGE_MS,
+      clock,
+    );
+    onAccessChange(listener, { account: () => undefined, all: () => this.plans.drop() });
   }
 
   list(): Promise<PlanList> {
-    const now = this.clock.now();
-    if (!this.cached || now - this.cached.at > MAX_AGE_MS) {
-      const list = this.repo.publicPlans().then((rows) => {
-        const plans = rows.map(publicPlan);
-        return { trial_days: this.trialDays, plans, add_ons: CATEGORIES.filter((c) => !plans.some((p) => p.categories.includes(c))) };
-      });
-      this.cached = { list, at: now };
-      list.catch(() => (this.cached = null));
-    }
-    return this.cached.list;
+    return this.plans.get();
   }
 
   /** The refusal with the plans that include what it lacked (details.plans, and said in the message); others as they are. */

@@ -1,12 +1,11 @@
 import type { Db } from '../db/knex.ts';
-import type { Category } from './access.ts';
-import type { PlanGrants, Resource } from './callerRepository.ts';
+import { type PlanGrants, type Resource, trialQuotas } from './callerRepository.ts';
 
 /** A plan anyone may sign up for, as its row holds it. */
 export interface PlanRow extends PlanGrants {
   code: string;
   name: string;
-  /** Quotas that replace the plan's while a subscription to it is a trial. */
+  /** The plan's quotas while a subscription to it is a trial (its paid ones, with the trial's laid over them). */
   trialQuotas: Partial<Record<Resource, number>>;
 }
 
@@ -15,8 +14,8 @@ export class PlanRepository {
 
   /** The plans that are not custom, in the order they were made (basic, pro, business). */
   async publicPlans(): Promise<PlanRow[]> {
-    const r = await this.db.raw<{ rows: (PlanRow & { categories: Category[] })[] }>(
-      `select code, name, categories, quotas, trial_quotas as "trialQuotas", concurrency, bulk_search_limit as "bulkSearchLimit",
+    const r = await this.db.raw<{ rows: PlanRow[] }>(
+      `select code, name, categories, quotas, ${trialQuotas('plans')} as "trialQuotas", concurrency, bulk_search_limit as "bulkSearchLimit",
          bulk_logo_limit as "bulkLogoLimit", webhook_enabled as "webhookEnabled", monitored_marks_limit as "monitoredMarksLimit"
        from plans where not custom order by id`,
     );

@@ -1,7 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { AppError } from '../errors.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../schema/params.ts';
 
 /** Dashboard bearer tokens: HS256 JWTs `{sub: account id, typ: "dashboard", iat, exp}`. */
 export class TokenService {
@@ -25,7 +24,7 @@ export class TokenService {
       const p = jwt.verify(token, this.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
       if (typeof p.exp !== 'number') throw new Error('no expiry');
       // Account ids are UUIDs: anything else must not reach a uuid column (a 500 instead of a 401).
-      if (p.typ !== 'dashboard' || typeof p.sub !== 'string' || !UUID.test(p.sub)) throw new Error('not a dashboard token');
+      if (p.typ !== 'dashboard' || typeof p.sub !== 'string' || !isUuid(p.sub)) throw new Error('not a dashboard token');
       return p.sub;
     } catch {
       throw new AppError('unauthorized', 'invalid or expired bearer token');

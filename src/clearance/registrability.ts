@@ -1,3 +1,4 @@
+import { type Clock, Expiring } from '../clock.ts';
 import { boundedDistance } from '../search/editDistance.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
 
@@ -179,24 +180,8 @@ export class Grounds {
  * The grounds as the reference lists stand, prepared once and read again at most every ten minutes (the lists
  * change only when a start reloads data/reference/): a clearance costs no query for them.
  */
-export class GroundsCache {
-  private cached: { grounds: Promise<Grounds>; at: number } | null = null;
-
-  constructor(
-    private readonly load: () => Promise<GroundLists>,
-    private readonly now: () => number = Date.now,
-    private readonly maxAgeMs = 600_000,
-  ) {}
-
-  get(): Promise<Grounds> {
-    if (!this.cached || this.now() - this.cached.at > this.maxAgeMs) {
-      const grounds = this.load().then((l) => new Grounds(l));
-      grounds.catch(() => (this.cached = null));
-      this.cached = { grounds, at: this.now() };
-    }
-    return this.cached.grounds;
-  }
-}
+export const groundsOf = (load: () => Promise<GroundLists>, clock?: Clock): Expiring<Grounds> =>
+  new Expiring(async () => new Grounds(await load()), 600_000, clock);
 
 /** The clearance's overall risk: its riskiest conflict's level, raised to High by a well-known mark; null when neither. */
 export function overallRisk(risks: { High: number; Medium: number; Low: number }, r: Registrability): 'High' | 'Medium' | 'Low' | null {

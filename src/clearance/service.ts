@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Resource } from '../accounts/callerRepository.ts';
+import type { Expiring } from '../clock.ts';
 import { invalidParameter, notFound } from '../errors.ts';
 import { isUuid } from '../schema/params.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
@@ -7,7 +8,7 @@ import { signedLink } from '../storage/links.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
 import type { LogoSource, ProposedLogos } from './logo.ts';
-import { type GroundsCache, overallRisk } from './registrability.ts';
+import { type Grounds, overallRisk } from './registrability.ts';
 import type { ClearanceRepository } from './repository.ts';
 import { groupsOf, kept, pageOf, resultOf, type Screened } from './results.ts';
 import type { ClearanceInput } from './schemas.ts';
@@ -27,7 +28,7 @@ export class ClearanceService {
     private readonly logos: ProposedLogos,
     private readonly repo: ClearanceRepository,
     private readonly store: ObjectStore,
-    private readonly grounds: GroundsCache,
+    private readonly grounds: Expiring<Grounds>,
   ) {}
 
   /**
@@ -93,6 +94,7 @@ export class ClearanceService {
     // Kept once the analysis has answered, so a clearance that fails leaves no thumbnail behind.
     const logoKept = png && logoKey ? await this.keep(logoKey, png) : false;
     const listed = kept(findings, q.status, q.risk_level).slice(0, MAX_FINDINGS);
+    const groups = groupsOf(listed);
     const keys = await this.repo.logoKeys(listed.map((f) => f.row.application_number));
     const screened: Screened = {
       query: {
@@ -105,9 +107,9 @@ export class ClearanceService {
       },
       classes,
       registrability,
-      overall_risk: overallRisk(groupsOf(listed).risk_level, registrability),
+      overall_risk: overallRisk(groups.risk_level, registrability),
       count: listed.length,
-      groups: groupsOf(listed),
+      groups,
       results: listed.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),
     };
     return { screened, logoKept };

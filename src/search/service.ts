@@ -34,6 +34,19 @@ const bad = (parameter: string, message: string) => invalidParameter('query', pa
 const DAY_LIMIT = 100_000_000;
 
 /** Word-mark search over the in-process index, which also holds the summaries of the page. */
+/** The few fields of a mark the free search and the free mark page show, and no more. */
+const publicFields = (
+  x: Pick<SummaryRow, 'application_number' | 'word_mark' | 'class_number' | 'status' | 'application_date' | 'state' | 'tm_type'>,
+) => ({
+  application_number: x.application_number,
+  word_mark: x.word_mark,
+  class_number: x.class_number,
+  status: x.status,
+  application_date: x.application_date,
+  state: x.state,
+  tm_type: x.tm_type,
+});
+
 export class SearchService {
   constructor(
     private readonly index: SearchIndex,
@@ -101,8 +114,7 @@ export class SearchService {
   async publicMark(appNo: string) {
     const [row] = await this.repo.summaries([appNo]);
     if (!row) throw notFound(`trademark ${appNo}`);
-    const { application_number, word_mark, class_number, status, application_date, state, tm_type } = row;
-    return { application_number, word_mark, class_number, status, application_date, state, tm_type };
+    return publicFields(row);
   }
 
   /** The free search: ten results at most, the contract's few fields, counts by class and status. */
@@ -121,15 +133,7 @@ export class SearchService {
       match_type: r.match_type,
       count: r.count,
       offset: r.offset,
-      results: r.results.map((x) => ({
-        application_number: x.application_number,
-        word_mark: x.word_mark,
-        class_number: x.class_number,
-        status: x.status,
-        application_date: x.application_date,
-        state: x.state,
-        tm_type: x.tm_type,
-      })),
+      results: r.results.map(publicFields),
       groups: { class_number: r.groups.class_number, status: r.groups.status },
     };
   }

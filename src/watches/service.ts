@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../accounts/callerRepository.ts';
-import { requireFeature } from '../accounts/planRules.ts';
 import type { ProposedLogos } from '../clearance/logo.ts';
 import { AppError, invalidParameter, notFound } from '../errors.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
@@ -15,7 +14,8 @@ import type { CreateWatchInput, UpdateWatchInput } from './schemas.ts';
 // Similarity watches (/user/v1/watches/, docs/watches.md): the account's watches, each a proposal
 // (words and/or a logo fetched and embedded once, at creation) in classes, with the risk level that
 // fires it and the webhook (the account's) that receives its hits. The plan's monitored-mark limit
-// counts each watch as one mark beside the webhooks' monitored marks, under the lock webhooks take.
+// counts each watch as one mark beside the webhooks' monitored marks, under the lock webhooks take. Whether the plan
+// has watches is declared on the routes (feature: 'watches') and gated by the request pipeline.
 
 const hasWords = (text: string | null | undefined) => Boolean(text && wordsOf(normaliseMark(text)).length);
 
@@ -49,7 +49,6 @@ export class WatchService {
   }
 
   async create(caller: Caller, input: CreateWatchInput): Promise<WatchRow> {
-    requireFeature(caller, 'watches');
     const words = hasWords(input.word_mark);
     if (!words && !input.logo_url) {
       throw bodyError('word_mark', 'give word_mark (with a letter or a digit), logo_url, or both');
@@ -76,7 +75,6 @@ export class WatchService {
   }
 
   async update(caller: Caller, id: string, input: UpdateWatchInput): Promise<WatchRow> {
-    requireFeature(caller, 'watches');
     return this.repo.transaction(async (trx) => {
       const now = await this.repo.get(caller.accountId, id, trx);
       if (!now) throw notFound(`watch ${id}`);
@@ -107,7 +105,6 @@ export class WatchService {
 
   /** What the watch would have caught among a past journal's marks (nothing is recorded or sent). */
   async preview(caller: Caller, id: string, journalId: number) {
-    requireFeature(caller, 'watches');
     const watch = await this.repo.probe(caller.accountId, id);
     if (!watch) throw notFound(`watch ${id}`);
     const journal = await this.repo.journal(journalId);

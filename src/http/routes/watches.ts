@@ -82,6 +82,7 @@ export function watchRoutes(api: Api, { watches: s }: Pick<Services, 'watches'>)
     method: 'get',
     path: '/user/v1/watches/:watch_id/preview/',
     operationId: 'previewWatch',
+    feature: 'watches',
     summary: "What the watch would have caught among a past journal's marks",
     description:
       "The journal's marks in the watch's classes and their cognates, matched as new filings are, at or above min_risk. Nothing " +

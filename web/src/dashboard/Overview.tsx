@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatNumber, useLang } from '../lib/i18n.tsx';
-import { dash, errorText, type Schemas } from './client.ts';
+import { dash, errorText, RESOURCES, type Schemas } from './client.ts';
 import { NewSecret } from './parts.tsx';
 import { type DashStrings, useDashStrings } from './strings.ts';
 
 type Usage = Schemas['Usage'];
-const RESOURCES = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports', 'clearances'] as const;
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 

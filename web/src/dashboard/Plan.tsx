@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CATEGORY_WORDS } from '../lib/glossary.ts';
 import { formatNumber, useLang } from '../lib/i18n.tsx';
-import { dash, errorText, type Schemas } from './client.ts';
+import { dash, errorText, RESOURCES, type Schemas } from './client.ts';
 import { ErrorLine } from './parts.tsx';
 import { type DashStrings, useDashStrings } from './strings.ts';
 
 type Plan = Schemas['PublicPlan'];
 type Feature = keyof Plan['features'];
-const RESOURCES = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports', 'clearances'] as const;
 const FEATURES: Feature[] = ['clearance', 'watches', 'webhooks', 'bulk_search', 'bulk_logo'];
 
 const categoryWord = (c: string, lang: 'en' | 'hi') => CATEGORY_WORDS[c]?.[lang] ?? c;

@@ -4,6 +4,9 @@ import type { components, paths } from '../lib/openapi.gen.ts';
 
 export type Schemas = components['schemas'];
 
+/** The metered resources, in the order the usage and plan pages list them. */
+export const RESOURCES = ['api_calls', 'doc_views', 'logo_searches', 'pdf_reports', 'excel_reports', 'clearances'] as const;
+
 // The dashboard's own client (docs/dashboard.md): every call rides on the httpOnly session cookie, the account
 // endpoints and the keyed data endpoints alike, with the session's CSRF token on every change. The token lives in
 // this module's memory only; no key is ever held by the page.
