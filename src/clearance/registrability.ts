@@ -1,13 +1,15 @@
 import { type Clock, Expiring } from '../clock.ts';
 import { boundedDistance } from '../search/editDistance.ts';
-import { normaliseMark, wordsOf } from '../search/normalise.ts';
+import { hasIndic, writtenWords } from '../search/loanwords.ts';
+import { normaliseMark, romanise, wordsOf } from '../search/normalise.ts';
+import { type PlainKind, PlainWords } from './plainWords.ts';
 
 // What an examiner asks before looking at the register (issue 41, docs/clearance.md *Registrability*): is the
 // proposal a well-known mark (s.11(2)), an international non-proprietary name (s.13(b)), a name or emblem whose use
 // a statute prohibits (s.9(2)(d))? Each ground met is said with the provision, the listed name as the list spells
 // it, and a sentence a client understands. Grounds are warnings, not refusals: the Registrar decides.
 
-export const GROUND_KINDS = ['well_known', 'inn', 'prohibited'] as const;
+export const GROUND_KINDS = ['well_known', 'inn', 'prohibited', 'descriptive', 'laudatory', 'generic', 'geographical'] as const;
 export type GroundKind = (typeof GROUND_KINDS)[number];
 
 export interface Ground {
@@ -28,6 +30,10 @@ export interface GroundLists {
   prohibited: { subject: string; legal_basis: string; terms: string[] }[];
   inn: string[];
   stems: string[];
+  /** Names of India's states and union territories. */
+  states: string[];
+  /** The Nice items of every class (the goods' common names). */
+  items: { class_number: number; item: string }[];
 }
 
 /** The pharmaceutical class: where an INN stem, WHO's guidance for naming substances, is raised. */
@@ -65,12 +71,25 @@ function meets(run: string, key: string): boolean {
   return boundedDistance(run, key, 1) <= 1;
 }
 
+/**
+ * Whether a word of the proposal is a listed word: as the register romanises both (BAPU, बापू), with the vowel
+ * an Indic spelling adds at the end (ASHOKA, ASHOK), or, from five letters, respelt by one letter (JAYATE, JAYTE).
+ */
+function sameWord(ours: string, listed: string): boolean {
+  if (ours === listed) return true;
+  const a = romanise(ours);
+  const b = romanise(listed);
+  if (a === b || a === `${b}A` || b === `${a}A`) return true;
+  return b.length >= 5 && boundedDistance(a, b, 1) <= 1;
+}
+
 export class Grounds {
   private readonly wellKnown: (Name & { proprietor: string | null })[];
   private readonly prohibited: { subject: string; basis: string; terms: Name[] }[];
   private readonly inn: Map<string, string>;
   private readonly innByLength: string[];
   private readonly stems: { stem: string; listed: string }[];
+  private readonly plain: PlainWords;
 
   constructor(lists: GroundLists) {
     this.wellKnown = lists.wellKnown.flatMap((w) =>
@@ -87,18 +106,25 @@ export class Grounds {
       basis: p.legal_basis,
       terms: p.terms.map(nameOf).filter((n): n is Name => n !== null),
     }));
-    this.inn = new Map(lists.inn.map((n) => [normaliseMark(n).replace(/ /g, ''), n]));
+    // Keyed as the register romanises (PH as F): an INN written in Devanagari (इबुप्रोफेन IBUPROPHEN) meets its name.
+    this.inn = new Map(lists.inn.map((n) => [romanise(normaliseMark(n).replace(/ /g, '')), n]));
     this.innByLength = [...this.inn.keys()].filter((k) => k.length >= 7);
     this.stems = lists.stems
       .filter((s) => /^-[a-z]+$/.test(s.trim()) && s.trim().length >= 6)
-      .map((s) => ({ stem: s.trim().slice(1).toUpperCase(), listed: s.trim() }));
+      .map((s) => ({ stem: romanise(s.trim().slice(1).toUpperCase()), listed: s.trim() }));
+    this.plain = new PlainWords(lists.states, lists.items, romanise);
   }
 
   /** The grounds a proposed word mark meets in the classes it is proposed for. */
   assess(text: string | null, classes: number[]): Registrability {
     const words = text ? wordsOf(normaliseMark(text)) : [];
     const grounds = words.length
-      ? [...this.wellKnownGrounds(words), ...this.innGrounds(words, classes), ...this.prohibitedGrounds(words)]
+      ? [
+          ...this.wellKnownGrounds(words),
+          ...this.innGrounds(words, classes, (text && writtenWords(text, words.length)) || words),
+          ...this.prohibitedGrounds(words),
+          ...this.plainGrounds(words, classes, text !== null && hasIndic(text)),
+        ]
       : [];
     return { verdict: grounds.length ? 'objection_likely' : 'no_objection_found', grounds };
   }
@@ -122,7 +148,8 @@ export class Grounds {
     return out;
   }
 
-  private innGrounds(words: string[], classes: number[]): Ground[] {
+  /** `shown`: the words as the proposal writes them, for the reasons. */
+  private innGrounds(words: string[], classes: number[], shown: string[]): Ground[] {
     const out: Ground[] = [];
     const seen = new Set<string>();
     const add = (listed: string, reason: string, basis = 'Trade Marks Act 1999, s.13(b)') => {
@@ -130,8 +157,10 @@ export class Grounds {
       seen.add(listed);
       out.push({ ground: 'inn', basis, matched: listed, reason });
     };
-    for (const word of words) {
-      if (word.length < 5) continue;
+    for (const [i, written] of words.entries()) {
+      if (written.length < 5) continue;
+      const word = romanise(written);
+      const as = shown[i];
       const exact = this.inn.get(word);
       if (exact) {
         add(exact, `${exact} is an international non-proprietary name (INN) for a medicine: no one may register it as a trade mark.`);
@@ -142,10 +171,7 @@ export class Grounds {
       );
       if (near) {
         const listed = this.inn.get(near)!;
-        add(
-          listed,
-          `${word} is, or holds, ${listed}, an international non-proprietary name (INN) for a medicine: it cannot be registered.`,
-        );
+        add(listed, `${as} is, or holds, ${listed}, an international non-proprietary name (INN) for a medicine: it cannot be registered.`);
         continue;
       }
       if (!classes.some((c) => PHARMA_CLASSES.has(c))) continue;
@@ -153,17 +179,35 @@ export class Grounds {
       if (stem)
         add(
           stem.listed,
-          `${word} ends in ${stem.listed}, a stem the WHO keeps for naming a kind of medicine: in class 5 an objection is likely.`,
+          `${as} ends in ${stem.listed}, a stem the WHO keeps for naming a kind of medicine: in class 5 an objection is likely.`,
           'WHO INN stem guidance, applied under the Trade Marks Act 1999, s.13(b) (unsure: stems are not listed in the Act)',
         );
     }
     return out;
   }
 
+  /** The plain-word grounds (s.9(1)): one per plain word, and only when the mark is made of nothing else. */
+  private plainGrounds(words: string[], classes: number[], indic: boolean): Ground[] {
+    const met = this.plain.consistsOf(words, classes, indic);
+    if (!met) return [];
+    const seen = new Set<string>();
+    return met.flatMap((m) => {
+      const key = `${m.kind} ${m.listed}`;
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const p = PLAIN[m.kind];
+      return [{ ground: m.kind, basis: p.basis, matched: m.listed, reason: p.reason(m.listed, m.cls) + PLAIN_TAIL }];
+    });
+  }
+
   private prohibitedGrounds(words: string[]): Ground[] {
     const out: Ground[] = [];
     for (const p of this.prohibited) {
-      const term = p.terms.find((t) => words.some((_, i) => t.words.every((w, j) => words[i + j] === w)));
+      const term = p.terms.find(
+        (t) =>
+          words.some((_, i) => t.words.every((w, j) => i + j < words.length && sameWord(words[i + j], w))) ||
+          (t.words.length > 1 && t.key.length >= 8 && runs(words).some((r) => r === t.key)),
+      );
       if (!term) continue;
       out.push({
         ground: 'prohibited',
@@ -175,6 +219,30 @@ export class Grounds {
     return out;
   }
 }
+
+const PLAIN: Record<PlainKind, { basis: string; reason: (w: string, cls?: number) => string }> = {
+  laudatory: {
+    basis: 'Trade Marks Act 1999, s.9(1)(b)',
+    reason: (w) => `${w} praises the goods rather than saying whose they are`,
+  },
+  descriptive: {
+    basis: 'Trade Marks Act 1999, s.9(1)(b)',
+    reason: (w) => `${w} describes the goods (their kind, quality, purpose or quantity)`,
+  },
+  generic: {
+    basis: 'Trade Marks Act 1999, s.9(1)(c)',
+    reason: (w, cls) => `${w} is what the goods or services of class ${cls} are commonly called`,
+  },
+  geographical: {
+    basis: 'Trade Marks Act 1999, s.9(1)(b)',
+    reason: (w) => `${w} names a place, which tells where goods come from, not whose they are`,
+  },
+};
+
+/** What every plain-word ground adds: why the mark as a whole is at risk, and what may still save it. */
+const PLAIN_TAIL =
+  ': the mark is made only of such words, so it is likely to be refused as not distinctive ' +
+  'unless it is shown to be known as yours (s.9(1) proviso).';
 
 /**
  * The grounds as the reference lists stand, prepared once and read again at most every ten minutes (the lists

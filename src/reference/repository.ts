@@ -117,13 +117,15 @@ export class ReferenceRepository {
 
   /** The lists clearance's registrability is judged on, whole (a few thousand short rows). */
   async groundLists(): Promise<GroundLists> {
-    const [wellKnown, prohibited, inn, stems] = await Promise.all([
+    const [wellKnown, prohibited, inn, stems, states, items] = await Promise.all([
       this.db('well_known_marks').select('mark', 'proprietor').orderBy('mark'),
       this.db('prohibited_marks').select('subject', 'legal_basis', 'match_terms as terms').orderBy('subject'),
       this.db('inn_names').orderBy('inn_en').pluck('inn_en'),
       this.db('inn_stems').distinct('stem').orderBy('stem').pluck('stem'),
+      this.db('states').orderBy('name').pluck('name'),
+      this.db('class_items').whereNotNull('item_a').orderBy('id').select('class_number', 'item_a as item'),
     ]);
-    return { wellKnown, prohibited, inn, stems };
+    return { wellKnown, prohibited, inn, stems, states, items };
   }
 
   /**
