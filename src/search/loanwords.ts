@@ -27,7 +27,7 @@ const PIECES: Piece[] = [
   ['KH', [['KH', 0], ['K', 0.5]]], ['GH', [['GH', 0], ['G', 0.5]]], ['TH', [['TH', 0], ['T', 0.5]]],
   ['DH', [['DH', 0], ['D', 0.5], ['TH', 0.7]]], ['PH', [['PH', 0], ['F', 0.3], ['FF', 0.6]]], ['BH', [['BH', 0], ['B', 0.5]]],
   ['JH', [['JH', 0], ['J', 0.5], ['Z', 0.8]]],
-  ['AI', [['AI', 0], ['I', 0.5], ['A', 0.5], ['Y', 0.8], ['IE', 1], ['IGH', 1], ['AY', 1], ['EI', 1]]],
+  ['AI', [['AI', 0], ['I', 0.5], ['A', 0.5], ['IGH', 0.7], ['Y', 0.8], ['IE', 1], ['AY', 1], ['EI', 1]]],
   ['AU', [['AU', 0], ['OW', 0.5], ['O', 0.8], ['AW', 0.8], ['OU', 0.8]]],
   ['AY', [['AY', 0], ['IA', 0.7], ['I', 0.7], ['AI', 0.8], ['EY', 1], ['EI', 1]]],
   ['EY', [['EY', 0], ['AI', 0.7], ['AY', 0.7], ['EI', 1], ['A', 1]]],
@@ -63,6 +63,10 @@ const budget = (length: number) => Math.min(3, 0.5 + 0.3 * length);
 /** At most this many readings of one word: the cheapest, and one more within this much of it. */
 const READINGS = 2;
 const CLOSE = 0.3;
+/** How many times more often than as romanised the register must hold a reading of a word it holds both ways. */
+const OTHERWISE = 3;
+/** What a tenfold of the register's holders of a reading is worth, in changes. */
+const HELD = 0.5;
 /** Respellings tried per word, whatever the vocabulary: bounds the walk on a long word. */
 const STEPS = 20_000;
 
@@ -79,8 +83,8 @@ function split(word: string): string[] {
 const spellings = new Map(PIECES);
 
 /**
- * The Latin words of the register a romanised Indic word may be read as, fewest changes first (then the most
- * held), none when the register holds the word as it is romanised at least as often as any reading.
+ * The Latin words of the register a romanised Indic word may be read as, the fewest changes and most held first,
+ * none when the register holds the word as romanised nearly as often as any reading.
  */
 export function readingsOf(romanised: string, lexicon: Lexicon, most = Number.POSITIVE_INFINITY): string[] {
   if (!/^[A-Z]{3,}$/.test(romanised)) return [];
@@ -113,13 +117,18 @@ export function readingsOf(romanised: string, lexicon: Lexicon, most = Number.PO
   walk(0, '', 0);
   if (!found.size) return [];
   const own = lexicon.holders(romanised);
+  // The register's own respellings (SUNRIS, FUDS) are a change or two closer than the word they respell: a word many
+  // marks hold is what a writer most likely meant, so each tenfold of holders is worth half a change.
   const ranked = [...found]
-    .map(([word, cost]) => ({ word, cost, holders: lexicon.holders(word) }))
-    .filter((r) => r.holders > own)
-    .sort((a, b) => a.cost - b.cost || b.holders - a.holders || (a.word < b.word ? -1 : 1));
+    .map(([word, cost]) => ({ word, holders: lexicon.holders(word), cost }))
+    // A word the register holds as romanised (MATA, KESRI) is a word Indian marks write so: read otherwise only when
+    // the register writes it otherwise far more often (SHRI, SHREE).
+    .filter((r) => r.holders > OTHERWISE * own)
+    .map((r) => ({ ...r, rank: r.cost - HELD * Math.log10(1 + r.holders) }))
+    .sort((a, b) => a.rank - b.rank || b.holders - a.holders || (a.word < b.word ? -1 : 1));
   if (!ranked.length) return [];
   return ranked
-    .filter((r) => r.cost <= ranked[0].cost + CLOSE)
+    .filter((r) => r.rank <= ranked[0].rank + CLOSE)
     .slice(0, READINGS)
     .map((r) => r.word);
 }

@@ -31,6 +31,8 @@ export interface IndexView {
   readonly wordCount: number;
   /** A word's id, or -1. */
   wordId(word: string): number;
+  /** Whether any of its words starts with `prefix`. */
+  hasPrefix(prefix: string): boolean;
   word(id: number): string;
   /** How many marks hold word id (hidden ones too). */
   postings(id: number): number;
@@ -77,6 +79,11 @@ export class IndexReader implements IndexView {
 
   word(id: number): string {
     return this.ix.vocab.words[id];
+  }
+
+  hasPrefix(prefix: string): boolean {
+    const [lo, hi] = this.ix.vocab.prefixRange(prefix);
+    return hi > lo;
   }
 
   postings(id: number): number {

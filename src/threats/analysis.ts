@@ -3,11 +3,13 @@ import { logoText } from '../logos/textIndex.ts';
 import type { SearchEngine } from '../search/engine.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import { normaliseMark } from '../search/normalise.ts';
+import type { RegisterView } from '../search/view.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import { CANDIDATES, wordCandidates } from './candidates.ts';
 import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
 import { compareMarks, type MarkForm, markForm, noEvidence, type PairMemo, remembering, type WeightOf } from './compare.ts';
 import { modelThresholds } from './models.ts';
+import { readingOf, withReading } from './readings.ts';
 import type { PairFacts } from './reasons.ts';
 import type { LogoProbe, ThreatRepository } from './repository.ts';
 import { type Criterion, PARAMS, type PairScore, scorePair, standingFactor, visualScale } from './score.ts';
@@ -80,6 +82,8 @@ export function closestClass(ours: number[], theirs: number): { relation: ClassR
 
 export class Analyser {
   private dead: Promise<Set<string>> | null = null;
+  /** Whether a proposal in an Indic script is also read as the English words it spells (off only to measure it). */
+  readEnglish = true;
 
   constructor(
     private readonly index: SearchIndex,
@@ -102,11 +106,12 @@ export class Analyser {
     const ofClass = new Map<number, Side>();
     // The words' likeness to candidates' words is the same in every trade: one memo for every side.
     let pairs: PairMemo | undefined;
+    const readAs = this.readEnglish ? readingOf(p.text, markForm(p.text, () => 1).words, engine) : null;
     for (const c of p.classes) {
       const related = relatedClasses(c);
       if (ofClass.has(c)) continue;
       const weightOf = engineWeights(engine, related);
-      const side = { related, weightOf, form: remembering(markForm(p.text, weightOf), pairs) };
+      const side = { related, weightOf, form: remembering(withReading(markForm(p.text, weightOf), readAs, weightOf), pairs) };
       pairs = side.form.pairs;
       sides.set(c, side);
       for (const r of related) ofClass.set(r, side);
@@ -155,7 +160,7 @@ export class Analyser {
     for (const [a, c] of candidates) {
       if (leftOut(a, c)) continue;
       const side = sideOf(c);
-      wordsCompared(side.form, side.weightOf, c.row.word_mark, memoOf(side));
+      wordsCompared(side.form, side.weightOf, c.row.word_mark, engine, memoOf(side));
     }
     const [near, visual, read] = await reading;
     for (const n of near) {
@@ -174,7 +179,7 @@ export class Analyser {
     for (const [a, c] of candidates) {
       if (leftOut(a, c)) continue;
       const side = sideOf(c);
-      const f = score(p, side.form, side.weightOf, c, !dead.has(c.row.status), visual.get(a), alike, memoOf(side));
+      const f = score(p, side.form, side.weightOf, engine, c, !dead.has(c.row.status), visual.get(a), alike, memoOf(side));
       if (f.score.overall >= PARAMS.thresholds.low) findings.push(f);
     }
     return findings.sort(
@@ -195,6 +200,7 @@ export class Analyser {
     const engine = await this.index.ready();
     const sides = new Map<number, { form: MarkForm; weightOf: WeightOf }>();
     let pairs: PairMemo | undefined;
+    const reading = this.readEnglish ? readingOf(p.text, markForm(p.text, () => 1).words, engine) : null;
     const alike = modelThresholds(p.logo?.model ?? '');
     const out: Finding[] = [];
     for (const row of rows) {
@@ -202,10 +208,10 @@ export class Analyser {
       let side = sides.get(related[0]);
       if (!side) {
         const weightOf = engineWeights(engine, related);
-        sides.set(related[0], (side = { weightOf, form: remembering(markForm(p.text, weightOf), pairs) }));
+        sides.set(related[0], (side = { weightOf, form: remembering(withReading(markForm(p.text, weightOf), reading, weightOf), pairs) }));
         pairs = side.form.pairs;
       }
-      const f = score(p, side.form, side.weightOf, { row }, !dead.has(row.status), cosines.get(row.application_number), alike);
+      const f = score(p, side.form, side.weightOf, engine, { row }, !dead.has(row.status), cosines.get(row.application_number), alike);
       if (f.score.overall >= PARAMS.thresholds.low) out.push(f);
     }
     return out;
@@ -245,11 +251,15 @@ interface Compared {
   evidence: ReturnType<typeof noEvidence>;
 }
 
-/** A mark's words compared with the proposal's, once per text when `memo` is given. */
-function wordsCompared(form: MarkForm, weightOf: WeightOf, text: string, memo?: Map<string, Compared>): Compared {
+/**
+ * A mark's words compared with the proposal's, once per text when `memo` is given. A mark of the register written in
+ * an Indic script is read as the English words it spells too, and its reasons name its words as written.
+ */
+function wordsCompared(form: MarkForm, weightOf: WeightOf, text: string, engine: RegisterView, memo?: Map<string, Compared>): Compared {
   let words = memo?.get(text);
   if (!words) {
-    const theirs = markForm(text, weightOf);
+    const bare = markForm(text, weightOf);
+    const theirs = withReading(bare, readingOf(text, bare.words, engine), weightOf);
     const evidence = noEvidence();
     words = { theirs, evidence, cmp: compareMarks(form, theirs, evidence) };
     memo?.set(text, words);
@@ -261,6 +271,7 @@ function score(
   p: Pick<Proposal, 'classes' | 'filed'>,
   form: MarkForm,
   weightOf: WeightOf,
+  engine: RegisterView,
   c: Candidate,
   live: boolean,
   cosine: number | undefined,
@@ -268,12 +279,12 @@ function score(
   memo?: Map<string, Compared>,
 ): Finding {
   const { relation, ours } = closestClass(p.classes, c.row.class_number);
-  let { theirs, evidence, cmp } = wordsCompared(form, weightOf, c.row.word_mark, memo);
+  let { theirs, evidence, cmp } = wordsCompared(form, weightOf, c.row.word_mark, engine, memo);
   let inLogo = false;
   if (c.logoText) {
     // The words read in the other's logo: scored like a word mark, named `logo` when they beat its word mark. Most
     // logos read their mark's own words, or words other candidates hold: compared once per text, as word marks are.
-    const read = wordsCompared(form, weightOf, logoText(c.logoText), memo);
+    const read = wordsCompared(form, weightOf, logoText(c.logoText), engine, memo);
     if (Math.max(read.cmp.word, read.cmp.phonetic) > Math.max(cmp.word, cmp.phonetic)) {
       [cmp, theirs, evidence, inLogo] = [read.cmp, read.theirs, read.evidence, true];
     }

@@ -30,6 +30,8 @@ import { equivalents } from './translations.ts';
 //      the scoring weighs them (src/threats/holders.ts): VANA BISCUITS for VANA BRAND, a word for the
 //      goods beside VANA, where search ranks hundreds of shorter holders (VANA QUIX) first. Standing
 //      (class, live, earlier) counts too: a later or dead holder scores less.
+//  10. a mark written in an Indic script read as the English words it spells (सनराइज फ़ूड्स: SUNRISE FOODS), whole
+//      and word by word, searched beside step 1 (src/search/loanwords.ts).
 //   9. the mark respelled with a rare distinctive word's respellings two edits away, one further than
 //      search goes for words of up to seven letters (SWATSKI GOLD → SWASTIK GOLD, MOONEN AGRO → MOON
 //      AGRO): a word few marks hold is often a mistyped or respelled copy of an established one. A common
@@ -132,6 +134,9 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
   searchAll((side) => {
     const f = side.form;
     const s: Search[] = [{ text: f.normalised, want: CANDIDATES.whole, mode: 'SMART' }];
+    // A mark in an Indic script is searched as the English words it spells too (src/threats/readings.ts).
+    if (f.readAs) s.push({ text: f.readAs, want: CANDIDATES.whole, mode: 'SMART' });
+    if (f.readAs && n > 1) for (const r of f.readings ?? []) if (r) s.push({ text: r[0].text, want: CANDIDATES.perWord, mode: 'SMART' });
     if (n > 1) {
       // A number is searched alone too: it is often what tells 9 SWEETS or 21 NO. 1 from the trade's others.
       for (const { w } of mostDistinctive(f, CANDIDATES.words, true)) s.push({ text: w, want: CANDIDATES.perWord, mode: 'SMART' });

@@ -19,6 +19,13 @@ export interface MarkForm {
   weights: number[];
   /** Each word's meaning when it is one of the listed Hindi or English words (src/threats/translations.ts). */
   meanings: (string | undefined)[];
+  /** Words written in an Indic script, read as the English words the register spells them with (src/threats/readings.ts). */
+  readings?: (WordInfo[] | null)[];
+  /** The mark with each read word replaced by its first reading, spaced and run together. */
+  readAs?: string;
+  readCompact?: string;
+  /** The words as the proposal writes them, one per word, for reasons (never an internal romanisation). */
+  written?: string[];
   /** Bit-parallel edit distance from each word and from the compact form, made on first use as the analysed side. */
   distances?: { words: ((b: string, max: number) => number)[]; compact: (b: string, max: number) => number };
   /**
@@ -174,7 +181,8 @@ const translates = (a: MarkForm, b: MarkForm, i: number, j: number) =>
 /** The two marks compared; `evidence`, when given, is filled with what the comparison found word by word. */
 export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Comparison {
   if (!a.compact || !b.compact) return { word: 0, phonetic: 0, exact: false, meaning: 0 };
-  if (a.compact === b.compact) return { word: 1, phonetic: 1, exact: true, meaning: 0 };
+  if (a.compact === b.compact || a.readCompact === b.compact || b.readCompact === a.compact)
+    return { word: 1, phonetic: 1, exact: true, meaning: 0 };
   // Word-by-word spellings are read by both alignments: computed once.
   a.distances ??= { words: a.words.map(distanceFrom), compact: distanceFrom(a.compact) };
   const d = a.distances;
@@ -184,15 +192,28 @@ export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Com
   const ortho = orthoScratch;
   for (let i = 0; i < a.words.length; i++) {
     const x = a.infos[i];
-    for (let j = 0; j < nb; j++)
-      ortho[i * nb + j] = m ? spelt(m.spelt[i], x, b.infos[j], d.words[i]) : orthographicOf(x, b.infos[j], d.words[i]);
+    const r = a.readings?.[i] ?? null;
+    for (let j = 0; j < nb; j++) {
+      const y = b.infos[j];
+      let s = m ? spelt(m.spelt[i], x, y, d.words[i], r) : spelling(x, y, d.words[i], r);
+      // A mark of the register in an Indic script, read as English: its readings meet the proposal's words too.
+      const theirs = b.readings?.[j];
+      if (theirs) for (const t of theirs) s = Math.max(s, t.text === x.text ? 1 : spelling(t, x, undefined, r));
+      ortho[i * nb + j] = s;
+    }
   }
   const said = (i: number, j: number) => {
     if (ortho[i * nb + j] === 1) return 1;
-    if (!m) return phonetic(a.infos[i].sound, b.infos[j].sound);
-    const memo = m.said[i];
-    let s = memo.get(b.words[j]);
-    if (s === undefined) memo.set(b.words[j], (s = phonetic(a.infos[i].sound, b.infos[j].sound)));
+    const r = a.readings?.[i] ?? null;
+    let s: number | undefined;
+    if (!m) s = sound(a.infos[i], b.infos[j], r);
+    else {
+      const memo = m.said[i];
+      s = memo.get(b.words[j]);
+      if (s === undefined) memo.set(b.words[j], (s = sound(a.infos[i], b.infos[j], r)));
+    }
+    const theirs = b.readings?.[j];
+    if (theirs) for (const t of theirs) s = Math.max(s, sound(t, a.infos[i], r));
     return s;
   };
   const wordAligned = aligned(a, b, (i, j) => ortho[i * nb + j], evidence?.spelt);
@@ -250,9 +271,34 @@ function apartOf(a: MarkForm, b: MarkForm, alike: (i: number, j: number) => numb
   return { common, unlike, own: Math.min(aOwn, bOwn), share: den > 0 ? num / den : 0 };
 }
 
-function spelt(memo: Map<string, number>, x: WordInfo, y: WordInfo, distance: (b: string, max: number) => number): number {
+function spelt(
+  memo: Map<string, number>,
+  x: WordInfo,
+  y: WordInfo,
+  distance: (b: string, max: number) => number,
+  readings: WordInfo[] | null,
+): number {
   let s = memo.get(y.text);
-  if (s === undefined) memo.set(y.text, (s = orthographicOf(x, y, distance)));
+  if (s === undefined) memo.set(y.text, (s = spelling(x, y, distance, readings)));
+  return s;
+}
+
+/** How alike a word (or, when it is read as English, the closest of its readings) and another look. */
+function spelling(
+  x: WordInfo,
+  y: WordInfo,
+  distance: ((b: string, max: number) => number) | undefined,
+  readings: WordInfo[] | null,
+): number {
+  let s = orthographicOf(x, y, distance);
+  if (readings) for (const r of readings) s = Math.max(s, orthographicOf(r, y));
+  return s;
+}
+
+/** How alike a word (or the closest of its readings) and another sound. */
+function sound(x: WordInfo, y: WordInfo, readings: WordInfo[] | null): number {
+  let s = phonetic(x.sound, y.sound);
+  if (readings) for (const r of readings) s = Math.max(s, phonetic(r.sound, y.sound));
   return s;
 }
 

@@ -48,36 +48,47 @@ export function reasonsOf(f: PairFacts): string[] {
 function* wordReasons(f: PairFacts): Generator<string> {
   const { ours: a, theirs: b, comparison: c, evidence: e } = f;
   if (c.exact) {
-    yield a.normalised === b.normalised
-      ? `same words ${quote(a.normalised)}`
-      : `same letters: ${quote(a.normalised)} / ${quote(b.normalised)}`;
+    if (a.compact !== b.compact) yield `reads as ${quote(shownMark(b))}: ${quote(shownMark(a))}`;
+    else if (shownMark(a) === shownMark(b)) yield `same words ${quote(shownMark(a))}`;
+    else yield `same letters: ${quote(shownMark(a))} / ${quote(shownMark(b))}`;
     return;
   }
   // Run together, the marks compared closer than word by word: that is what the score counted, and the
   // words' own near matches (SUNRISE / SUNRISEFOOD) would only echo it.
   const whole = e.runTogether && Math.max(c.word, c.phonetic) >= SPELT_ALIKE;
-  if (whole) yield `run together alike: ${quote(a.compact)} / ${quote(b.compact)}`;
+  if (whole) yield `run together alike: ${quote(a.written ? shownMark(a) : a.compact)} / ${quote(b.written ? shownMark(b) : b.compact)}`;
   for (let i = 0; i < a.words.length; i++) {
     const spelt = e.spelt[i];
+    const ours = shown(a, i);
     if (spelt && spelt.j >= 0 && spelt.s === 1) {
-      yield a.weights[i] >= DISTINCTIVE ? `shared distinctive word ${a.words[i]}` : `shared common word ${a.words[i]}`;
+      const theirs = shown(b, spelt.j);
+      const same = b.words[spelt.j] === a.words[i];
+      if (!same) yield `${ours} reads as ${theirs}`;
+      else {
+        const word = ours === theirs ? ours : `${ours} / ${theirs}`;
+        yield a.weights[i] >= DISTINCTIVE ? `shared distinctive word ${word}` : `shared common word ${word}`;
+      }
       continue;
     }
     if (whole) continue;
     const sound = e.said[i];
-    if (sound && sound.j >= 0 && sound.s >= SAID_ALIKE) yield `sounds alike: ${a.words[i]} / ${b.words[sound.j]}`;
-    else if (spelt && spelt.j >= 0 && spelt.s >= SPELT_ALIKE) yield `spelled alike: ${a.words[i]} / ${b.words[spelt.j]}`;
+    if (sound && sound.j >= 0 && sound.s >= SAID_ALIKE) yield `sounds alike: ${ours} / ${shown(b, sound.j)}`;
+    else if (spelt && spelt.j >= 0 && spelt.s >= SPELT_ALIKE) yield `spelled alike: ${ours} / ${shown(b, spelt.j)}`;
   }
   for (const [i, j] of e.translated) yield translation(a, b, i, j);
 }
+
+/** A word of a mark as the mark writes it (सनराइज, not its romanisation SANRAIJ). */
+const shown = (a: MarkForm, i: number) => a.written?.[i] ?? a.words[i];
+const shownMark = (a: MarkForm) => (a.written ? a.written.join(' ') : a.normalised);
 
 /** "Hindi SURAJ = SUN", or, for two words of one meaning neither of them English, "both mean SUN: SURAJ / SURYA". */
 function translation(a: MarkForm, b: MarkForm, i: number, j: number): string {
   const meaning = a.meanings[i]!;
   const english = (w: string) => romanise(w) === romanise(meaning);
-  if (english(b.words[j])) return `Hindi ${a.words[i]} = ${b.words[j]}`;
-  if (english(a.words[i])) return `Hindi ${b.words[j]} = ${a.words[i]}`;
-  return `both mean ${meaning}: ${a.words[i]} / ${b.words[j]}`;
+  if (english(b.words[j])) return `Hindi ${shown(a, i)} = ${shown(b, j)}`;
+  if (english(a.words[i])) return `Hindi ${shown(b, j)} = ${shown(a, i)}`;
+  return `both mean ${meaning}: ${shown(a, i)} / ${shown(b, j)}`;
 }
 
 function classReason(relation: ClassRelation, ours: number, theirs: number): string {
