@@ -1,4 +1,5 @@
 import { type Lexicon, readingsOf } from '../search/loanwords.ts';
+import { DESCRIPTIVE, FOOD, FOOD_DESCRIPTIVE, LAUDATORY } from '../threats/descriptive.ts';
 
 // Words that tell a buyer about the goods, not about who makes them (docs/clearance.md, *Registrability*): words
 // of praise (s.9(1)(b): BEST, SUPER, SHUDH), words that describe the goods' kind, quality, purpose or quantity
@@ -8,19 +9,6 @@ import { type Lexicon, readingsOf } from '../search/loanwords.ts';
 // distinctive; one distinctive word among them (SUNRISE BASMATI RICE) lifts the objection, though the plain words
 // may have to be disclaimed (s.17). Lists written by hand from the Act's categories and Indian trade usage.
 
-/** Words of praise or rank, in any class. */
-const LAUDATORY = `BEST SUPER SUPERB SUPREME PREMIUM PERFECT FINE FINEST EXCELLENT EXCELLENCE TOP DELUXE SPECIAL QUALITY PURE
-  GENUINE ORIGINAL ULTIMATE SUPERIOR IDEAL FIRST PRIME CHOICE SELECT ELITE LUXURY GREAT GOOD BETTER NO1 NUMBER1 CLASSIC
-  ASLI ASSLI ASALI SHUDH SHUDDH SUDH SHUDDHA UTTAM SHRESHTH SHRESHTHA BADHIYA BADIYA UMDA KHAAS KHAS BEHTAREEN ACHHA`;
-
-/** Words that say what the goods are like, made of, for or how much (any class unless listed by class below). */
-const DESCRIPTIVE = `FRESH ORGANIC NATURAL NATURALS INSTANT DAILY EXTRA HOMEMADE HOMESTYLE KIDS DIET LITE LIGHT HEALTHY HEALTH
-  SOFT STRONG QUICK FAST EASY MINI JUMBO MEGA FAMILY PACK ECONOMY VALUE FRESHLY READY CLEAN HERBAL AYURVEDIC VEG
-  TAZA TAAZA TAZZA DESI GHARELU SWADESHI SASTA TEZ`;
-/** Descriptive only of food and drink (and their outlets). */
-const FOOD_DESCRIPTIVE = `CRISPY CRUNCHY SPICY TASTY DELICIOUS YUMMY SWEET SALTED ROASTED CHATPATA CHATPATE MASALEDAR SWADISHT KHATTA
-  MEETHA TEEKHA GARAM`;
-const FOOD = [29, 30, 31, 32, 33, 43];
 /** Phrases read as one word: "NO. 1" is NO 1, GHAR KA "homemade" (and the places of more than one word, added below). */
 const PHRASES: [string, PlainKind][] = [
   ['NO 1', 'laudatory'],

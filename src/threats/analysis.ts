@@ -3,6 +3,7 @@ import { logoText } from '../logos/textIndex.ts';
 import type { SearchEngine } from '../search/engine.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import { normaliseMark } from '../search/normalise.ts';
+import { classMask } from '../search/service.ts';
 import type { RegisterView } from '../search/view.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import { CANDIDATES, wordCandidates } from './candidates.ts';
@@ -112,6 +113,7 @@ export class Analyser {
       if (ofClass.has(c)) continue;
       const weightOf = engineWeights(engine, related);
       const side = { related, weightOf, form: remembering(withReading(markForm(p.text, weightOf), readAs, weightOf), pairs) };
+      side.form.held = heldIn(engine, side.form, related);
       pairs = side.form.pairs;
       sides.set(c, side);
       for (const r of related) ofClass.set(r, side);
@@ -242,6 +244,12 @@ async function logoTextHits(texts: LogoTextIndex, engine: SearchEngine, words: s
     out.set(h.application_number, h.text);
   }
   return out;
+}
+
+/** How many marks of the classes hold each word of the form (as read, when it is read as English), for the reasons. */
+function heldIn(engine: RegisterView, form: MarkForm, classes: number[]): number[] {
+  const mask = classMask(classes);
+  return form.words.map((w, i) => engine.holders(form.readings?.[i]?.[0]?.text ?? w, mask));
 }
 
 /** A candidate's words compared with the proposal's (findings of the same words share it: it is only read). */

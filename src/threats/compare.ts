@@ -26,6 +26,8 @@ export interface MarkForm {
   readCompact?: string;
   /** The words as the proposal writes them, one per word, for reasons (never an internal romanisation). */
   written?: string[];
+  /** As the analysed side: how many marks of its trade (its class and the related ones) hold each word, for reasons. */
+  held?: number[];
   /** Bit-parallel edit distance from each word and from the compact form, made on first use as the analysed side. */
   distances?: { words: ((b: string, max: number) => number)[]; compact: (b: string, max: number) => number };
   /**
@@ -98,7 +100,15 @@ export interface Comparison {
    * rule on marks that share only common words (src/threats/score.ts). Absent otherwise.
    */
   apart?: Apart;
+  /**
+   * When some words of the two marks are alike (spelled or said at least ALIKE) and some word of either has nothing
+   * alike in the other: the heaviest of the analysed mark's alike words, and the heaviest word with nothing alike.
+   */
+  partly?: { alike: number; apart: number };
 }
+
+/** Two words at least this alike, in spelling or in sound, are what two marks are alike in. */
+export const ALIKE = 0.75;
 
 export interface Apart {
   /** The heaviest shared word's weight (the heavier of the two sides' weights for it). */
@@ -226,12 +236,46 @@ export function compareMarks(a: MarkForm, b: MarkForm, evidence?: Evidence): Com
   // The whole marks run together are compared when a word was joined, split, added or dropped, or
   // either is one word. Two marks of as many words are compared word by word only: run together,
   // a shared common first word (ROYAL CHALLENGE, ROYAL STAG) would look like a shared start.
+  const partly = partlyAlike(a, b, (i, j) => Math.max(ortho[i * nb + j], said(i, j)));
   if (a.words.length === b.words.length && a.words.length > 1)
-    return { word: wordAligned, phonetic: soundAligned, exact: false, meaning, apart };
+    return { word: wordAligned, phonetic: soundAligned, exact: false, meaning, apart, partly };
   const wholeWord = orthographicOf(a.compactInfo, b.compactInfo, d.compact);
   const wholeSound = phonetic(a.compactInfo.sound, b.compactInfo.sound);
   if (evidence) evidence.runTogether = wholeWord > wordAligned || wholeSound > soundAligned;
-  return { word: Math.max(wholeWord, wordAligned), phonetic: Math.max(wholeSound, soundAligned), exact: false, meaning, apart };
+  // Run together alike, the marks are alike as a whole (SUNRISEFOODS, SUNRISE FOODS), not in part.
+  const whole = Math.max(wholeWord, wholeSound) >= ALIKE && Math.max(wholeWord, wholeSound) > Math.max(wordAligned, soundAligned);
+  return {
+    word: Math.max(wholeWord, wordAligned),
+    phonetic: Math.max(wholeSound, soundAligned),
+    exact: false,
+    meaning,
+    apart,
+    partly: whole ? undefined : partly,
+  };
+}
+
+/** Comparison.partly: undefined when no word is alike, or every word of each mark has an alike word in the other. */
+function partlyAlike(a: MarkForm, b: MarkForm, alike: (i: number, j: number) => number): Comparison['partly'] {
+  let heaviest = 0;
+  let apart = -1;
+  let matched = false;
+  const matchedB = new Array<boolean>(b.words.length).fill(false);
+  for (let i = 0; i < a.words.length; i++) {
+    let any = false;
+    for (let j = 0; j < b.words.length; j++) {
+      if (alike(i, j) < ALIKE) continue;
+      any = true;
+      matchedB[j] = true;
+    }
+    if (any) {
+      matched = true;
+      heaviest = Math.max(heaviest, a.weights[i]);
+    } else apart = Math.max(apart, a.weights[i]);
+  }
+  matchedB.forEach((m, j) => {
+    if (!m) apart = Math.max(apart, b.weights[j]);
+  });
+  return matched && apart >= 0 ? { alike: heaviest, apart } : undefined;
 }
 
 /**

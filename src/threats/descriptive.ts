@@ -47,7 +47,25 @@ const BY_GROUP: string[] = [
    UTENSILS ROPES NETS YARNS THREADS CARPETS MATS TOYS SPORTS GAMES TOBACCO BIDI BEEDI SUPARI ZARDA`,
 ];
 
+// Words that praise or describe goods of any trade (Trade Marks Act 1999, s.9(1)(b)): the registrability grounds
+// (src/clearance/plainWords.ts) raise them when a mark is made of nothing else, and a comparison weighs them as the
+// trades' own descriptive words, so that TATA FRESH and 8 FRESH are not alike in a distinctive word.
+/** Words of praise or rank, in any class. */
+export const LAUDATORY = `BEST SUPER SUPERB SUPREME PREMIUM PERFECT FINE FINEST EXCELLENT EXCELLENCE TOP DELUXE SPECIAL QUALITY PURE
+  GENUINE ORIGINAL ULTIMATE SUPERIOR IDEAL FIRST PRIME CHOICE SELECT ELITE LUXURY GREAT GOOD BETTER NO1 NUMBER1 CLASSIC
+  ASLI ASSLI ASALI SHUDH SHUDDH SUDH SHUDDHA UTTAM SHRESHTH SHRESHTHA BADHIYA BADIYA UMDA KHAAS KHAS BEHTAREEN ACHHA`;
+
+/** Words that say what the goods are like, made of, for or how much (any class unless listed by class below). */
+export const DESCRIPTIVE = `FRESH ORGANIC NATURAL NATURALS INSTANT DAILY EXTRA HOMEMADE HOMESTYLE KIDS DIET LITE LIGHT HEALTHY HEALTH
+  SOFT STRONG QUICK FAST EASY MINI JUMBO MEGA FAMILY PACK ECONOMY VALUE FRESHLY READY CLEAN HERBAL AYURVEDIC VEG
+  TAZA TAAZA TAZZA DESI GHARELU SWADESHI SASTA TEZ`;
+/** Descriptive only of food and drink (and their outlets). */
+export const FOOD_DESCRIPTIVE = `CRISPY CRUNCHY SPICY TASTY DELICIOUS YUMMY SWEET SALTED ROASTED CHATPATA CHATPATE MASALEDAR SWADISHT KHATTA
+  MEETHA TEEKHA GARAM`;
+export const FOOD = [29, 30, 31, 32, 33, 43];
 const words = (s: string) => s.trim().split(/\s+/);
+const plain = new Set([...words(LAUDATORY), ...words(DESCRIPTIVE)]);
+const foodPlain = new Set(words(FOOD_DESCRIPTIVE));
 const anyClass = new Set(words(ANY_CLASS));
 const byGroup = BY_GROUP.map((s) => new Set([...words(s), ...anyClass]));
 
@@ -58,10 +76,11 @@ export function descriptiveWords(classes: readonly number[] | null): ReadonlySet
   return g >= 0 ? byGroup[g] : anyClass;
 }
 
-/** A word's weight in the classes' trade: at most DESCRIPTIVE_WEIGHT for one of its descriptive words. */
+/** A word's weight in the classes' trade: at most DESCRIPTIVE_WEIGHT for one of its descriptive words, or of praise or description. */
 export function descriptiveCap(classes: readonly number[] | null): (word: string, weight: number) => number {
   const descriptive = descriptiveWords(classes);
-  return (w, x) => (descriptive.has(w) ? Math.min(x, DESCRIPTIVE_WEIGHT) : x);
+  const food = classes?.some((c) => FOOD.includes(c)) ?? false;
+  return (w, x) => (descriptive.has(w) || plain.has(w) || (food && foodPlain.has(w)) ? Math.min(x, DESCRIPTIVE_WEIGHT) : x);
 }
 
 /**

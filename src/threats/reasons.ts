@@ -46,6 +46,42 @@ export function reasonsOf(f: PairFacts): string[] {
 }
 
 function* wordReasons(f: PairFacts): Generator<string> {
+  let said = false;
+  for (const r of wordEvidence(f)) {
+    said = true;
+    yield r;
+  }
+  if (!said) yield* closest(f);
+}
+
+/**
+ * When no pair of words is alike enough to be called so, what the score still counted: a word of one mark that the
+ * other's begins, ends or is held in (NIRMA, NIRMALOIL), or else the closest pair of words.
+ */
+function* closest(f: PairFacts): Generator<string> {
+  const { ours: a, theirs: b, evidence: e } = f;
+  let best = { i: -1, j: -1, s: 0 };
+  for (let i = 0; i < a.words.length; i++) {
+    for (const m of [e.spelt[i], e.said[i]]) if (m && m.j >= 0 && m.s > best.s) best = { i, j: m.j, s: m.s };
+  }
+  for (let i = 0; i < a.words.length; i++) {
+    for (let j = 0; j < b.words.length; j++) {
+      const [x, y] = [a.words[i], b.words[j]];
+      if (Math.min(x.length, y.length) < 4 || x === y) continue;
+      if (y.startsWith(x) || y.endsWith(x) || y.includes(x)) {
+        yield `${shown(b, j)} ${y.startsWith(x) ? 'begins with' : y.endsWith(x) ? 'ends with' : 'holds'} ${shown(a, i)}`;
+        return;
+      }
+      if (x.startsWith(y) || x.endsWith(y) || x.includes(y)) {
+        yield `${shown(a, i)} ${x.startsWith(y) ? 'begins with' : x.endsWith(y) ? 'ends with' : 'holds'} ${shown(b, j)}`;
+        return;
+      }
+    }
+  }
+  if (best.i >= 0) yield `closest words: ${shown(a, best.i)} / ${shown(b, best.j)}`;
+}
+
+function* wordEvidence(f: PairFacts): Generator<string> {
   const { ours: a, theirs: b, comparison: c, evidence: e } = f;
   if (c.exact) {
     if (a.compact !== b.compact) yield `reads as ${quote(shownMark(b))}: ${quote(shownMark(a))}`;
@@ -66,7 +102,11 @@ function* wordReasons(f: PairFacts): Generator<string> {
       if (!same) yield `${ours} reads as ${theirs}`;
       else {
         const word = ours === theirs ? ours : `${ours} / ${theirs}`;
-        yield a.weights[i] >= DISTINCTIVE ? `shared distinctive word ${word}` : `shared common word ${word}`;
+        const held = a.held?.[i];
+        if (a.weights[i] >= DISTINCTIVE) yield `shared distinctive word ${word}`;
+        else if (held && held > 1)
+          yield `shared common word ${word}: held by ${held.toLocaleString('en')} marks in class ${f.ourClass} and related classes`;
+        else yield `shared common word ${word}`;
       }
       continue;
     }

@@ -32,6 +32,12 @@ export interface ScoreParams {
    * weight share at most, and stays below Medium (Comparison.apart).
    */
   sharedCommon: { common: number; distinctive: number; unlike: number };
+  /**
+   * Marks alike only in part (Comparison.partly) whose alike words all weigh below this in the trade, and told apart
+   * by a word at least this heavy: never High. GOLD STAR and GOLD KING in class 3, where hundreds of marks hold GOLD;
+   * not JAGDAMBA'S CAFE and JAGDAMBA'S, told apart by a trade word only.
+   */
+  weakOnly: number;
 }
 
 export const PARAMS: ScoreParams = {
@@ -43,6 +49,7 @@ export const PARAMS: ScoreParams = {
   translation: 0.8,
   thresholds: { high: 65, medium: 57, low: 43 },
   sharedCommon: { common: 0.8, distinctive: 0.3, unlike: 0.5 },
+  weakOnly: 0.3,
 };
 
 /**
@@ -111,6 +118,10 @@ export function scorePair(c: Comparison, visual: number | null, st: Standing, p:
   if (apart && apart.common < rule.common && apart.own >= rule.distinctive && apart.unlike < rule.unlike) {
     // Alike only in words many marks hold: what tells each apart is its own, unlike the other's.
     text = Math.min(text, apart.share, (p.thresholds.medium - 0.5) / 100);
+  }
+  if (!c.exact && c.meaning === 0 && c.partly && c.partly.alike < p.weakOnly && c.partly.apart >= p.weakOnly) {
+    // Alike only in words the trade's marks commonly hold: what the marks share does not tell a trader apart.
+    text = Math.min(text, (p.thresholds.high - 0.5) / 100);
   }
   const logo = visual ?? 0;
   const similarity = Math.max(text, logo);
