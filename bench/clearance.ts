@@ -407,7 +407,10 @@ async function speed() {
     },
   };
   const grounds = groundsOf(() => deps.repos.reference.groundLists());
-  const service = new ClearanceService(analyserOf(), new ProposedLogos(inProcess, {} as never), deps.repos.clearance, deps.store, grounds);
+  const service = new ClearanceService(analyserOf(), new ProposedLogos(inProcess, {} as never), deps.repos.clearance, deps.store, grounds, {
+    reference: deps.repos.reference,
+    marks: deps.repos.trademarks,
+  });
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
   const withLogo: number[] = [];
   for (const [i, m] of pool.slice(0, logos.length).entries()) {

@@ -245,7 +245,10 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
       'clearance queue',
     ));
   const grounds = groundsOf(() => repos.reference.groundLists(), clock);
-  const clearance = new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store, grounds);
+  const clearance = new ClearanceService(analyser, new ProposedLogos(logos.sidecar, logos.images.fetch), repos.clearance, store, grounds, {
+    reference: repos.reference,
+    marks: repos.trademarks,
+  });
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
   const mail = new MailRelay(repos.mail, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log);
   const delivery: DeliverySettings = {

@@ -103,12 +103,12 @@ export class ClearanceReportService {
       async *proposals() {
         for (let offset = 0; offset < job.total; offset += PAGE) {
           for (const item of await batches.reportItems(id, PAGE, offset)) {
-            const p = item.proposal as { word_mark?: string; classes: number[]; logo_url?: string; status: string[]; risk_level?: string };
+            const p = item.proposal as { word_mark?: string; classes?: number[]; logo_url?: string; status: string[]; risk_level?: string };
             const hasLogo = !!p.logo_url;
             yield {
               index: item.idx,
               word_mark: item.result?.query.word_mark ?? (p.word_mark?.trim() || null),
-              classes: item.result?.classes ?? [...p.classes].sort((a, b) => a - b),
+              classes: item.result?.classes ?? [...(p.classes ?? [])].sort((a, b) => a - b),
               hasLogo,
               // Kept by the worker when the logo could be drawn; read, and missed quietly, when the report is made.
               logoKey: hasLogo && item.result ? proposalLogoKey(id, item.idx) : null,

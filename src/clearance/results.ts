@@ -3,6 +3,7 @@ import type { Finding } from '../threats/analysis.ts';
 import { reasonsOf } from '../threats/reasons.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { visualPercentage } from '../threats/service.ts';
+import type { GoodsClass } from './goods.ts';
 import type { LogoSource } from './logo.ts';
 import type { Registrability } from './registrability.ts';
 import type { ClearanceInput } from './schemas.ts';
@@ -37,7 +38,7 @@ export function groupsOf(findings: Finding[]) {
   return { risk_level, class_number };
 }
 
-export function resultOf<L>(f: Finding, logo: L | null) {
+export function resultOf<L>(f: Finding, logo: L | null, goods: string | null = null) {
   return {
     application_number: f.row.application_number,
     word_mark: f.row.word_mark,
@@ -45,6 +46,7 @@ export function resultOf<L>(f: Finding, logo: L | null) {
     status: f.row.status,
     application_date: f.row.application_date,
     proprietor_name: f.row.proprietor_name,
+    goods_services: goods,
     logo_url: logo,
     risk_level: f.score.risk,
     overall_similarity_score: f.score.overall,
@@ -59,16 +61,19 @@ export function resultOf<L>(f: Finding, logo: L | null) {
 /** The results from offset, at most limit of them, of an answer that holds every conflict found (the query says which page). */
 export const pageOf = (s: Screened, offset: number, limit: number): Screened => ({
   ...s,
+  classes_from_goods: s.classes_from_goods ?? null,
   registrability: s.registrability ?? null,
   overall_risk: s.overall_risk ?? null,
-  query: { ...s.query, offset, limit },
-  results: s.results.slice(offset, offset + limit),
+  query: { ...s.query, goods_services: s.query.goods_services ?? null, offset, limit },
+  results: s.results.slice(offset, offset + limit).map((r) => ({ ...r, goods_services: r.goods_services ?? null })),
 });
 
 /** A clearance's answer with each listed mark's logo as its object key. */
 export interface Screened {
   query: {
     word_mark: string | null;
+    /** Absent in clearances kept from before goods were given (pageOf fills null). */
+    goods_services: string | null;
     logo: { source: LogoSource['kind']; model: string } | null;
     risk_level: NonNullable<ClearanceInput['risk_level']> | null;
     status: ClearanceInput['status'];
@@ -76,6 +81,8 @@ export interface Screened {
     offset: number;
   };
   classes: number[];
+  /** Absent in clearances kept from before goods were placed (pageOf fills null). */
+  classes_from_goods: GoodsClass[] | null;
   /** Null in clearances kept from before registrability was judged (pageOf fills it in for those). */
   registrability: Registrability | null;
   overall_risk: 'High' | 'Medium' | 'Low' | null;

@@ -40,7 +40,8 @@ const classes = z
   .openapi({
     anyOf: [{ type: 'array', items: { type: 'integer', minimum: 1, maximum: 45 }, minItems: 1 }, { type: 'string' }],
     description:
-      'The Nice classes to screen (1-45, each once): an array, or a string separated by commas (29,30). One clearances credit each',
+      'The Nice classes to screen (1-45, each once): an array, or a string separated by commas (29,30). One clearances credit ' +
+      'each. Required unless goods_services is given',
   });
 
 const STATUS_MESSAGE = `status must be status groups (${GROUP_NAMES.join(', ')}): an array or a string separated by commas`;
@@ -76,7 +77,15 @@ const fields = {
   word_mark: textParam('word_mark', 500)
     .optional()
     .openapi({ description: 'The proposed words (empty or absent for a logo alone); at least one of word_mark and a logo' }),
-  classes,
+  classes: classes.optional(),
+  goods_services: textParam('goods_services', 2000)
+    .optional()
+    .openapi({
+      description:
+        'The goods or services the mark is for, in your words (phrases separated by commas or semicolons): findings in classes ' +
+        'unrelated to yours that cover goods of the same words count as related; without classes, the classes the phrases fall ' +
+        'in (by the Nice items) are screened, at most 6, and classes_from_goods says which',
+    }),
   logo_url: logoUrl.optional(),
   risk_level: enumParam(RISK_LEVELS, 'risk_level must be Low, Medium or High')
     .optional()
@@ -124,6 +133,9 @@ export const ClearanceResult = z
     status: TrademarkSummary.shape.status,
     application_date: TrademarkSummary.shape.application_date,
     proprietor_name: TrademarkSummary.shape.proprietor_name,
+    goods_services: z.string().nullable().openapi({
+      description: 'What the mark covers, as its goods and services read (an excerpt of about 160 characters; whole in the reports)',
+    }),
     logo_url: z.union([SignedLink, z.null()]).openapi({ description: "The mark's logo as a 30-minute signed URL, when it has one" }),
     risk_level: Threat.shape.risk_level,
     overall_similarity_score: Threat.shape.overall_similarity_score,
@@ -149,12 +161,27 @@ export const ClearanceResponse = z
           model: z.string().openapi({ description: 'The image model whose vectors the logo was compared by' }),
         })
         .nullable(),
+      goods_services: z.string().nullable().openapi({ description: 'The goods and services given, as given; null when none' }),
       risk_level: z.enum(RISK_LEVELS).nullable(),
       status: z.array(z.enum(GROUP_NAMES as [StatusGroup, ...StatusGroup[]])),
       limit: z.number().int(),
       offset: z.number().int(),
     }),
     classes: z.array(z.number().int()).openapi({ description: 'The classes screened, in ascending order' }),
+    classes_from_goods: z
+      .array(
+        z.object({
+          class_number: z.number().int(),
+          matched: z
+            .array(z.object({ phrase: z.string(), item: z.string() }))
+            .openapi({ description: 'The phrases of goods_services placed in the class, and the Nice item that placed each' }),
+        }),
+      )
+      .nullable()
+      .openapi({
+        description:
+          'The classes goods_services falls in, most phrases first (screened when classes were not given); null without goods_services',
+      }),
     registrability: Registrability.nullable().openapi({
       description:
         'What an examiner asks before the register: well-known marks (s.11(2)), INN names (s.13(b)), prohibited names and ' +

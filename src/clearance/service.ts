@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Resource } from '../accounts/callerRepository.ts';
 import type { Expiring } from '../clock.ts';
 import { invalidParameter, notFound } from '../errors.ts';
+import type { ReferenceRepository } from '../reference/repository.ts';
 import { isUuid } from '../schema/params.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
 import { signedLink } from '../storage/links.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
+import { goodsWords } from '../threats/goods.ts';
+import type { TrademarkRepository } from '../trademarks/repository.ts';
+import { classesOfGoods, excerpt } from './goods.ts';
 import type { LogoSource, ProposedLogos } from './logo.ts';
 import { type Grounds, overallRisk } from './registrability.ts';
 import type { ClearanceRepository } from './repository.ts';
@@ -29,6 +33,7 @@ export class ClearanceService {
     private readonly repo: ClearanceRepository,
     private readonly store: ObjectStore,
     private readonly grounds: Expiring<Grounds>,
+    private readonly goods: { reference: ReferenceRepository; marks: TrademarkRepository },
   ) {}
 
   /**
@@ -75,7 +80,18 @@ export class ClearanceService {
       throw invalidParameter('body', 'word_mark', 'give word_mark (with a letter or a digit), a logo (uploaded_file or logo_url), or both');
     }
     if (source) this.logos.check(source);
-    const classes = [...q.classes].sort((a, b) => a - b);
+    const goodsText = q.goods_services?.trim() || null;
+    const fromGoods = goodsText ? await classesOfGoods(this.goods.reference, goodsText) : null;
+    if (!q.classes?.length && !fromGoods?.length) {
+      throw invalidParameter(
+        'body',
+        'classes',
+        goodsText
+          ? 'no Nice class was found for the goods_services given: give classes (1-45)'
+          : 'give classes (1-45), or goods_services to screen the classes its goods fall in',
+      );
+    }
+    const classes = [...(q.classes ?? fromGoods!.map((g) => g.class_number))].sort((a, b) => a - b);
     await charge(classes.length);
     if (source) await charge(1, 'logo_searches');
 
@@ -86,7 +102,13 @@ export class ClearanceService {
     const drawing = bytes && logoKey ? thumbnail(bytes) : Promise.resolve(null);
     drawing.catch(() => {});
     const [findings, grounds] = await Promise.all([
-      this.analyser.analyse({ text: hasWords ? text : '', classes, logo: embedding, filed: null }),
+      this.analyser.analyse({
+        text: hasWords ? text : '',
+        classes,
+        logo: embedding,
+        filed: null,
+        goods: goodsText ? goodsWords(goodsText) : undefined,
+      }),
       this.grounds.get(),
     ]);
     const registrability = grounds.assess(hasWords ? text : null, classes);
@@ -95,10 +117,12 @@ export class ClearanceService {
     const logoKept = png && logoKey ? await this.keep(logoKey, png) : false;
     const listed = kept(findings, q.status, q.risk_level).slice(0, MAX_FINDINGS);
     const groups = groupsOf(listed);
-    const keys = await this.repo.logoKeys(listed.map((f) => f.row.application_number));
+    const apps = listed.map((f) => f.row.application_number);
+    const [keys, covers] = await Promise.all([this.repo.logoKeys(apps), this.goods.marks.goodsOf(apps)]);
     const screened: Screened = {
       query: {
         word_mark: hasWords ? text : null,
+        goods_services: goodsText,
         logo: source && logo ? { source: source.kind, model: logo.model } : null,
         risk_level: q.risk_level ?? null,
         status: q.status,
@@ -106,11 +130,14 @@ export class ClearanceService {
         offset: q.offset,
       },
       classes,
+      classes_from_goods: fromGoods,
       registrability,
       overall_risk: overallRisk(groups.risk_level, registrability),
       count: listed.length,
       groups,
-      results: listed.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),
+      results: listed.map((f) =>
+        resultOf(f, keys.get(f.row.application_number) ?? null, excerpt(covers.get(f.row.application_number) ?? null)),
+      ),
     };
     return { screened, logoKept };
   }

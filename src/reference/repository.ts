@@ -309,6 +309,27 @@ export class ReferenceRepository {
   }
 
   /**
+   * For each phrase of a goods or services text, the Nice items that share most of its words (English full text, any
+   * word of the phrase, ranked by cover density): `per` of them, best first, with their class. What a clearance
+   * without classes screens (src/clearance/goods.ts).
+   */
+  async itemsLike(phrases: string[], per: number): Promise<{ n: number; class_number: number; item: string; rank: number }[]> {
+    if (!phrases.length) return [];
+    const rows = await this.db.raw(
+      `with p as (select t, n from unnest(?::text[]) with ordinality as p(t, n)),
+       q as (select n, to_tsquery('english', string_agg(quote_literal(w), ' | ')) as q
+             from p, regexp_split_to_table(lower(t), '[^a-z]+') as w where length(w) > 1 group by n)
+       select q.n::int as n, m.class_number::int as class_number, m.item_a as item, m.rank::float8 as rank
+       from q cross join lateral (
+         select i.class_number, i.item_a, ts_rank_cd(i.search, q.q, 1) as rank from class_items i
+         where i.search @@ q.q and i.item_a is not null order by rank desc, length(i.item_a), i.id limit ?) m
+       order by q.n, m.rank desc`,
+      [phrases, per],
+    );
+    return rows.rows;
+  }
+
+  /**
    * Whole words by English full-text search (so "shirt" finds "shirts"); partial words, from 3 letters or digits (one
    * trigram), by substring or trigram word similarity. Full-text hits rank above 1 (1 + ts_rank_cd, scaled down for
    * long items and into 0-1), the rest at most 1 (word similarity), so a whole-word hit always comes first; among

@@ -9,6 +9,7 @@ import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.t
 import { CANDIDATES, wordCandidates } from './candidates.ts';
 import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
 import { compareMarks, type MarkForm, markForm, noEvidence, type PairMemo, remembering, type WeightOf } from './compare.ts';
+import { goodsWords, sharedGoods } from './goods.ts';
 import { modelThresholds } from './models.ts';
 import { readingOf, withReading } from './readings.ts';
 import type { PairFacts } from './reasons.ts';
@@ -38,6 +39,8 @@ export interface Proposal {
   filed: string | null;
   /** Marks that are no threat to it: the mark analysed itself, and its proprietor's (any case, surrounding spaces ignored). */
   leaveOut?: { application: string; owner: string };
+  /** The words of the goods and services it is proposed for (src/threats/goods.ts), when given. */
+  goods?: ReadonlySet<string>;
 }
 
 export type CandidateRow = Pick<
@@ -56,7 +59,12 @@ export interface Finding {
 interface Candidate {
   row: CandidateRow;
   logoText?: string;
+  /** Goods words it shares with the proposal, when it is in a class unrelated to the proposal's by the class table. */
+  goods?: string[];
 }
+
+/** Candidates in unrelated classes whose goods are read and compared with the proposal's, at most. */
+const GOODS_READ = 300;
 
 /** The proposal in one group of cognate classes: its words weighed in that trade. */
 interface Side {
@@ -176,6 +184,8 @@ export class Analyser {
       if (c) c.logoText = text;
     }
 
+    if (p.goods?.size) await this.goodsAlike(p.classes, p.goods, candidates);
+
     const alike = modelThresholds((await logo)?.model ?? '');
     const findings: Finding[] = [];
     for (const [a, c] of candidates) {
@@ -217,6 +227,19 @@ export class Analyser {
       if (f.score.overall >= PARAMS.thresholds.low) out.push(f);
     }
     return out;
+  }
+
+  /** Marks the class table calls unrelated that cover goods of the same words: related by their goods (c.goods). */
+  private async goodsAlike(classes: number[], goods: ReadonlySet<string>, candidates: Map<string, Candidate>): Promise<void> {
+    const apart = [...candidates]
+      .filter(([, c]) => closestClass(classes, c.row.class_number).relation === 'unrelated')
+      .slice(0, GOODS_READ);
+    const texts = await this.marks.goodsOf(apart.map(([a]) => a));
+    for (const [a, c] of apart) {
+      const text = texts.get(a);
+      const shared = text ? sharedGoods(goods, goodsWords(text)) : [];
+      if (shared.length) c.goods = shared;
+    }
   }
 
   private deadStatuses(): Promise<Set<string>> {
@@ -286,7 +309,9 @@ function score(
   thresholds: ReturnType<typeof modelThresholds>,
   memo?: Map<string, Compared>,
 ): Finding {
-  const { relation, ours } = closestClass(p.classes, c.row.class_number);
+  const closest = closestClass(p.classes, c.row.class_number);
+  const ours = closest.ours;
+  const relation = closest.relation === 'unrelated' && c.goods ? 'related' : closest.relation;
   let { theirs, evidence, cmp } = wordsCompared(form, weightOf, c.row.word_mark, engine, memo);
   let inLogo = false;
   if (c.logoText) {
@@ -313,6 +338,7 @@ function score(
       cosine,
       alikeFrom: thresholds.low,
       relation,
+      goods: c.goods,
       ourClass: ours,
       theirClass: c.row.class_number,
       live,

@@ -29,6 +29,8 @@ export interface PairFacts {
   cosine?: number;
   alikeFrom: number;
   relation: ClassRelation;
+  /** Goods words the marks share, when they made an unrelated class related (src/threats/goods.ts). */
+  goods?: string[];
   /** The analysed class the relation is to, and the other mark's class. */
   ourClass: number;
   theirClass: number;
@@ -40,7 +42,7 @@ export function reasonsOf(f: PairFacts): string[] {
   const out = [...wordReasons(f)];
   if (f.cosine !== undefined && f.cosine >= f.alikeFrom) out.push(`logo ${f.cosine.toFixed(2)} alike`);
   if (f.inLogo) out.push(`words read in its logo: ${quote(f.theirs.normalised)}`);
-  out.push(classReason(f.relation, f.ourClass, f.theirClass));
+  out.push(f.goods ? `related goods: ${f.goods.join(', ')} (class ${f.theirClass})` : classReason(f.relation, f.ourClass, f.theirClass));
   if (!f.live) out.push(`not live: ${f.status}`);
   return [...new Set(out)].slice(0, MAX_REASONS);
 }

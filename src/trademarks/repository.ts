@@ -57,6 +57,16 @@ export class TrademarkRepository {
     return SUMMARIES.run<SummaryRow>(this.db, [appNos]);
   }
 
+  /** The goods and services of each mark, by application number (marks without any are left out). */
+  async goodsOf(appNos: string[]): Promise<Map<string, string>> {
+    if (!appNos.length) return new Map();
+    const rows: { application_number: string; goods_services: string }[] = await this.db('trademarks')
+      .select('application_number', 'goods_services')
+      .whereIn('application_number', appNos)
+      .whereNotNull('goods_services');
+    return new Map(rows.map((r) => [r.application_number, r.goods_services]));
+  }
+
   /** The status labels of the reference list (data/tm_status_values.csv). */
   async statusLabels(): Promise<string[]> {
     const r = await this.db.raw('select status from status_values');

@@ -52,6 +52,7 @@ describe('POST /v1/clearance/ (words)', () => {
       'clearance_id',
       'query',
       'classes',
+      'classes_from_goods',
       'registrability',
       'overall_risk',
       'count',
@@ -62,6 +63,7 @@ describe('POST /v1/clearance/ (words)', () => {
     expect(body.classes).to.deep.equal([29, 30]);
     expect(body.query).to.deep.equal({
       word_mark: 'Sunrise Foods',
+      goods_services: null,
       logo: null,
       risk_level: null,
       status: ['live', 'pending'],
@@ -76,6 +78,7 @@ describe('POST /v1/clearance/ (words)', () => {
       'status',
       'application_date',
       'proprietor_name',
+      'goods_services',
       'logo_url',
       'risk_level',
       'overall_similarity_score',

@@ -12,6 +12,8 @@ export interface MarkSpec {
   owner?: string;
   /** Filing date, YYYY-MM-DD; default 2020-01-01. */
   date?: string;
+  /** Goods and services; default none. */
+  goods?: string;
 }
 
 /** Inserts trademarks with just what search needs (and what the table requires). */
@@ -28,6 +30,7 @@ export async function insertMarks(db: Db, marks: MarkSpec[]): Promise<void> {
       tm_type: m.type ?? 'WORD',
       filing_mode: m.mode === undefined ? 'E-FILING' : m.mode,
       slug: `mark-${m.app}`,
+      goods_services: m.goods ?? null,
     })),
   );
 }

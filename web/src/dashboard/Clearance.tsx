@@ -45,13 +45,22 @@ export function Clearance() {
     const upload = file instanceof File && file.size > 0 ? file : undefined;
     const word = String(f.get('word_mark') ?? '').trim();
     const classes = String(f.get('classes') ?? '').trim();
+    const goods = String(f.get('goods_services') ?? '').trim();
     setLogo(upload ? URL.createObjectURL(upload) : null);
     setBusy(true);
     const { data, error } = await dash.POST('/v1/clearance/', {
       // The generated type asks for the fields the server defaults (the schema's output side): sent as their defaults.
-      body: { classes, status: 'live,pending', limit: PAGE, offset: 0, ...(word ? { word_mark: word } : {}) },
+      body: { status: 'live,pending', limit: PAGE, offset: 0, ...(classes ? { classes } : {}), ...(word ? { word_mark: word } : {}) },
       bodySerializer: () =>
-        formBody({ word_mark: word, classes, status: 'live,pending', limit: String(PAGE), offset: '0', uploaded_file: upload }),
+        formBody({
+          word_mark: word,
+          classes: classes || undefined,
+          goods_services: goods || undefined,
+          status: 'live,pending',
+          limit: String(PAGE),
+          offset: '0',
+          uploaded_file: upload,
+        }),
     });
     setBusy(false);
     setResult(data ?? null);
@@ -84,7 +93,11 @@ export function Clearance() {
         </label>
         <label>
           {s.classes}
-          <input name="classes" required inputMode="numeric" placeholder="29, 30" />
+          <input name="classes" inputMode="numeric" placeholder="29, 30" />
+        </label>
+        <label>
+          {s.goodsServices}
+          <textarea name="goods_services" maxLength={2000} rows={2} placeholder="basmati rice; tea" />
         </label>
         <label>
           {s.logo}
@@ -105,6 +118,21 @@ export function Clearance() {
                 {result.registrability.grounds.map((g) => (
                   <li key={`${g.ground}-${g.matched}`}>
                     <strong>{g.matched}</strong>: {g.reason} <span class="hint">({g.basis})</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {result.classes_from_goods && result.classes_from_goods.length > 0 && (
+            <div class="dash-panel" role="note" aria-labelledby="from-goods">
+              <h2 id="from-goods">{s.fromGoods}</h2>
+              <ul>
+                {result.classes_from_goods.map((g) => (
+                  <li key={g.class_number}>
+                    <strong>
+                      {s.klass} {g.class_number}
+                    </strong>
+                    : {g.matched.map((m) => `${m.phrase} (${m.item})`).join('; ')}
                   </li>
                 ))}
               </ul>
@@ -145,6 +173,11 @@ export function Clearance() {
                       </figure>
                     )}
                   </div>
+                )}
+                {r.goods_services && (
+                  <p class="hint">
+                    {s.covers}: {r.goods_services}
+                  </p>
                 )}
                 <h3 class="visually-hidden">{s.reasons}</h3>
                 <ul>

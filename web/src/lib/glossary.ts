@@ -94,6 +94,7 @@ export const FIELDS_HI: Record<string, string> = {
   application_date_from: 'दाखिल तिथि (से)',
   application_date_to: 'दाखिल तिथि (तक)',
   secret: 'गुप्त कुंजी',
+  goods_services: 'माल और सेवाएँ',
 };
 
 /** The plan categories (contract §6) by what they open, for the plan page. */
