@@ -1,12 +1,14 @@
 import type { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { heightOf, registerFonts, type Style, write } from '../documents/pdfFonts.ts';
-import { type ClearanceReport, type ReportProposal, RISK_COLOURS } from './reportModel.ts';
+import { type ClearanceReport, DISCLAIMER, groundLines, type ReportProposal, RISK_COLOURS, verdictOf } from './reportModel.ts';
 
-// A clearance (or a batch) as a PDF: for each proposal its words, classes and logo, then each conflict
-// with its risk badge (colour and words), reasons, status, owner and application date, and the two logos
-// side by side (the proposal's, the mark's). Made a piece at a time, streaming into `out`; a piece waits
-// for the event loop, so a reader that went away stops it. Bounded like the trademark report
+// A clearance (or a batch) as a PDF: a first page with every proposal's verdict, top risk and grounds, the
+// register's coverage date and what the report is not; then for each proposal its words, classes, logo and
+// grounds, then each conflict with its risk badge (colour and words), reasons, status, owner, application date,
+// goods and services, and the two logos side by side (the proposal's, the mark's); page numbers on every page.
+// Made a piece at a time (the pages kept until the end, for their numbers); a piece waits for the event loop, so a
+// reader that went away stops it. Bounded like the trademark report
 // (src/documents/pdfReport.ts): at most PDF_LIMITS.conflicts conflicts and PDF_LIMITS.ms of work, then a note.
 
 type Result = NonNullable<ReportProposal['answer']>['results'][number];
@@ -25,6 +27,8 @@ const GAP = 8;
 /** The logos' column: the proposal's and the mark's side by side. */
 const LOGOS_WIDTH = 2 * THUMB + GAP;
 const BADGE_WIDTH = 70;
+/** A conflict's goods are printed whole up to this many characters (the register's longest run to tens of thousands). */
+const GOODS_PRINTED = 2000;
 
 class Stop extends Error {}
 
@@ -49,6 +53,8 @@ export async function writeClearancePdf(
     size: 'A4',
     margin: MARGIN,
     info: { Title: r.kind === 'batch' ? `Batch clearance ${r.id}` : `Clearance ${r.id}`, Author: 'Nishaan', Producer: 'Nishaan' },
+    // Kept until the end, so that each page can say its number of the whole.
+    bufferPages: true,
   });
   registerFonts(doc);
   doc.pipe(out);
@@ -56,16 +62,21 @@ export async function writeClearancePdf(
   let skipped = 0;
   try {
     cover(doc, r);
+    await summary(doc, r, step);
     for await (const p of r.proposals()) {
       await step();
       await proposal(doc, r, p);
-      for (const x of p.answer?.results ?? []) {
+      const results = p.answer?.results ?? [];
+      const goods = results.length
+        ? await r.goods(results.slice(0, Math.max(0, limits.conflicts - drawn)).map((x) => x.application_number))
+        : null;
+      for (const x of results) {
         if (drawn >= limits.conflicts) {
           skipped++;
           continue;
         }
         await step();
-        await conflict(doc, r, p, x);
+        await conflict(doc, r, p, x, goods?.get(x.application_number) ?? null);
         drawn++;
       }
     }
@@ -82,7 +93,88 @@ export async function writeClearancePdf(
     }
     note(doc, `Report cut short: making it took longer than ${limits.ms / 1000} s. The xlsx report and the API have every proposal.`);
   }
+  numberPages(doc);
   doc.end();
+}
+
+/** "Page i of n" at the foot of every page, written once all are known. */
+function numberPages(doc: PDFKit.PDFDocument): void {
+  const { start, count } = doc.bufferedPageRange();
+  for (let i = start; i < start + count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    // Below the bottom margin: pdfkit would otherwise start a page for it.
+    doc.page.margins.bottom = 0;
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor('#777')
+      .text(`Page ${i - start + 1} of ${count}`, MARGIN, doc.page.height - MARGIN / 2 - 4, {
+        width: doc.page.width - 2 * MARGIN,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc.page.margins.bottom = bottom;
+  }
+  doc.fillColor('black');
+}
+
+/** The first page's table: each proposal's name, classes, verdict, top risk, conflicts and grounds. */
+async function summary(doc: PDFKit.PDFDocument, r: ClearanceReport, step: () => Promise<void>): Promise<void> {
+  const width = doc.page.width - 2 * MARGIN;
+  const cols = [
+    { title: r.kind === 'batch' ? '#' : '', w: 28 },
+    { title: 'Proposed mark', w: 150 },
+    { title: 'Classes', w: 60 },
+    { title: 'Verdict', w: 105 },
+    { title: 'Top risk', w: 52 },
+    { title: 'Conflicts', w: width - 395 },
+  ];
+  const row = (cells: string[], style: Style) => {
+    const h = Math.max(...cells.map((c, i) => heightOf(doc, c, style, { width: cols[i].w - 4 }))) + 3;
+    room(doc, h);
+    const y = doc.y;
+    let x = MARGIN;
+    cells.forEach((c, i) => {
+      write(doc, c, style, x, y, { width: cols[i].w - 4 });
+      x += cols[i].w;
+    });
+    doc.y = y + h;
+    doc.x = MARGIN;
+  };
+  doc.moveDown(1);
+  write(doc.fontSize(12).fillColor('black'), 'Summary', 'bold', MARGIN, doc.y);
+  doc.fontSize(8.5);
+  row(
+    cols.map((c) => c.title),
+    'bold',
+  );
+  for await (const p of r.proposals()) {
+    await step();
+    const a = p.answer;
+    const counts = a ? `${a.count} (High ${a.groups.risk_level.High}, Medium ${a.groups.risk_level.Medium})` : '-';
+    row(
+      [
+        r.kind === 'batch' ? String(p.index + 1) : '',
+        p.word_mark ?? '(a logo)',
+        p.classes.join(', '),
+        verdictOf(p),
+        a?.overall_risk ?? (a ? 'none' : '-'),
+        counts,
+      ],
+      'regular',
+    );
+    for (const g of a?.registrability?.grounds ?? []) {
+      doc.fontSize(8).fillColor('#555');
+      write(doc, `${g.ground.replace('_', '-')}: ${g.matched} (${g.basis})`, 'italic', MARGIN + cols[0].w, doc.y, {
+        width: width - cols[0].w,
+      });
+      doc.fillColor('black').fontSize(8.5);
+    }
+  }
+  doc.moveDown(0.8);
+  doc.x = MARGIN;
+  doc.font('Helvetica').fontSize(8).fillColor('#555').text(DISCLAIMER, { width }).fillColor('black');
 }
 
 function note(doc: PDFKit.PDFDocument, s: string): void {
@@ -99,6 +191,7 @@ function cover(doc: PDFKit.PDFDocument, r: ClearanceReport): void {
   doc.text(r.kind === 'batch' ? `Job ${r.id}: ${r.total.toLocaleString('en')} proposals, ${r.status}` : `Clearance ${r.id}`);
   doc.text(`Screened ${r.createdAt}${r.finishedAt && r.kind === 'batch' ? `, ended ${r.finishedAt}` : ''}.`);
   doc.text(`Report generated ${r.generatedAt.toISOString()} by Nishaan from the Trade Marks Registry records.`);
+  doc.text(`Register coverage: records as last imported ${r.coverage ? r.coverage.slice(0, 10) : '(never imported)'}.`);
   doc.text(
     'Risk levels are the analysis’s calibrated levels: High, Medium, Low. Each conflict shows the proposal’s logo ' +
       '(left) beside the mark’s (right) when they have one.',
@@ -147,6 +240,7 @@ async function proposal(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
   } else if (p.error) {
     lines.push(`Not screened: ${p.error.code}: ${p.error.message}`);
   }
+  if (p.answer?.registrability) lines.push(`Registrability: ${verdictOf(p)}`, ...groundLines(p).map((g) => `  · ${g}`));
   for (const l of lines) write(doc, l, 'regular', MARGIN, doc.y, { width: textWidth });
   if (logo) place(doc, logo, MARGIN + width - 80, top, 80);
   doc.y = Math.max(doc.y, logo ? top + 84 : doc.y);
@@ -188,7 +282,7 @@ function place(doc: PDFKit.PDFDocument, png: Buffer, x: number, y: number, side:
     .stroke();
 }
 
-async function conflict(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportProposal, x: Result): Promise<void> {
+async function conflict(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportProposal, x: Result, goods: string | null): Promise<void> {
   const [mine, theirs] = await Promise.all([p.logoKey ? r.logo(p.logoKey) : null, x.logo_url ? r.logo(x.logo_url) : null]);
   const width = doc.page.width - 2 * MARGIN;
   const left = MARGIN + LOGOS_WIDTH + GAP;
@@ -197,6 +291,7 @@ async function conflict(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
     ['bold', `${x.application_number}  ${x.word_mark || '(device mark)'}  ·  class ${x.class_number}`],
     ['regular', `Status: ${text(x.status)}   Applied: ${text(x.application_date)}`],
     ['regular', `Owner: ${text(x.proprietor_name)}`],
+    ['regular', `Goods and services: ${goodsText(goods ?? x.goods_services)}`],
     [
       'regular',
       `Overall ${x.overall_similarity_score} · words ${x.word_similarity_percentage}% · sound ${x.phonetic_similarity_percentage}%` +
@@ -216,6 +311,13 @@ async function conflict(doc: PDFKit.PDFDocument, r: ClearanceReport, p: ReportPr
   for (const [style, s] of lines) write(doc.fillColor('black'), s, style, left, doc.y, { width: textWidth, paragraphGap: 1 });
   doc.x = MARGIN;
   doc.y = top + block;
+}
+
+function goodsText(g: string | null | undefined): string {
+  if (!g) return 'not on the register';
+  return g.length <= GOODS_PRINTED
+    ? g
+    : `${g.slice(0, GOODS_PRINTED)} … (${(g.length - GOODS_PRINTED).toLocaleString('en')} more characters)`;
 }
 
 /** The risk level as a coloured badge with its name: readable in grey print too. */

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { type ClearanceReport, type ReportProposal, RISK_COLOURS } from './reportModel.ts';
+import { type ClearanceReport, DISCLAIMER, groundLines, type ReportProposal, RISK_COLOURS, verdictOf } from './reportModel.ts';
 
 // A clearance (or a batch) as an xlsx workbook. One "Conflicts" sheet for every proposal, with the
 // proposal's index and words in its first columns, rather than a sheet per proposal: a batch of 1,000
@@ -11,7 +11,8 @@ import { type ClearanceReport, type ReportProposal, RISK_COLOURS } from './repor
 
 type Result = NonNullable<ReportProposal['answer']>['results'][number];
 
-const CONFLICTS: { header: string; width: number; value: (p: ReportProposal, r: Result) => ExcelJS.CellValue }[] = [
+/** `goods`: the mark's whole goods and services, read for the report (a kept answer holds an excerpt). */
+const CONFLICTS: { header: string; width: number; value: (p: ReportProposal, r: Result, goods: string | null) => ExcelJS.CellValue }[] = [
   { header: 'proposal_index', width: 10, value: (p) => p.index },
   { header: 'proposal_word_mark', width: 28, value: (p) => p.word_mark },
   { header: 'proposal_classes', width: 14, value: (p) => p.classes.join(', ') },
@@ -24,6 +25,7 @@ const CONFLICTS: { header: string; width: number; value: (p: ReportProposal, r: 
   { header: 'proprietor_name', width: 36, value: (_, r) => r.proprietor_name },
   { header: 'application_date', width: 14, value: (_, r) => dateOf(r.application_date) },
   { header: 'reasons', width: 60, value: (_, r) => r.reasons.join('; ') },
+  { header: 'goods_services', width: 60, value: (_, r, goods) => goods ?? r.goods_services ?? null },
   { header: 'word_similarity_percentage', width: 12, value: (_, r) => r.word_similarity_percentage },
   { header: 'phonetic_similarity_percentage', width: 12, value: (_, r) => r.phonetic_similarity_percentage },
   { header: 'visual_similarity_percentage', width: 12, value: (_, r) => r.visual_similarity_percentage },
@@ -45,6 +47,9 @@ const PROPOSALS: { header: string; width: number; value: (p: ReportProposal) => 
   { header: 'medium', width: 8, value: (p) => p.answer?.groups.risk_level.Medium ?? null },
   { header: 'low', width: 8, value: (p) => p.answer?.groups.risk_level.Low ?? null },
   { header: 'listed', width: 8, value: (p) => p.answer?.results.length ?? null },
+  { header: 'overall_risk', width: 10, value: (p) => p.answer?.overall_risk ?? null },
+  { header: 'verdict', width: 20, value: (p) => verdictOf(p) },
+  { header: 'grounds', width: 80, value: (p) => groundLines(p).join('\n') || null },
 ];
 
 const RISK_COLUMN = CONFLICTS.findIndex((c) => c.header === 'risk_level') + 1;
@@ -85,8 +90,10 @@ export async function writeClearanceWorkbook(r: ClearanceReport, out: Writable):
   let rows = 0;
   for await (const p of r.proposals()) {
     proposals.push(PROPOSALS.map((c) => c.value(p) ?? null));
-    for (const x of p.answer?.results ?? []) {
-      const row = conflicts.addRow(CONFLICTS.map((c) => c.value(p, x) ?? null));
+    const results = p.answer?.results ?? [];
+    const goods = results.length ? await r.goods(results.map((x) => x.application_number)) : new Map<string, string>();
+    for (const x of results) {
+      const row = conflicts.addRow(CONFLICTS.map((c) => c.value(p, x, goods.get(x.application_number) ?? null) ?? null));
       row.getCell(DATE_COLUMN).numFmt = 'yyyy-mm-dd';
       const risk = row.getCell(RISK_COLUMN);
       const colour = RISK_COLOURS[x.risk_level];
@@ -122,6 +129,8 @@ export async function writeClearanceWorkbook(r: ClearanceReport, out: Writable):
     ['created_at', at(r.createdAt)],
     ['finished_at', at(r.finishedAt)],
     ['generated_at', r.generatedAt],
+    ['register_coverage', at(r.coverage)],
+    ['disclaimer', DISCLAIMER],
   ] as const) {
     const row = about.addRow([k, v]);
     if (v instanceof Date) row.getCell(2).numFmt = 'yyyy-mm-dd hh:mm:ss';

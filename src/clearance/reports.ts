@@ -4,6 +4,7 @@ import type { GeneratedFile } from '../documents/reportService.ts';
 import { AppError, notFound } from '../errors.ts';
 import { isUuid } from '../schema/params.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
+import type { TrademarkRepository } from '../trademarks/repository.ts';
 import type { ClearanceBatchRepository } from './batchRepository.ts';
 import type { ClearanceReport, ReportFormat, ReportProposal } from './reportModel.ts';
 import { writeClearancePdf } from './reportPdf.ts';
@@ -30,6 +31,7 @@ export class ClearanceReportService {
     private readonly clearances: ClearanceRepository,
     private readonly batches: ClearanceBatchRepository,
     private readonly store: ObjectStore,
+    private readonly marks: TrademarkRepository,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -53,6 +55,8 @@ export class ClearanceReportService {
     const kept = await this.clearances.get(id, accountId);
     const logo = this.thumbnails();
     const generatedAt = this.now();
+    const coverage = await this.clearances.lastImport();
+    const goods = (apps: string[]) => this.marks.goodsOf(apps);
     if (kept) {
       const q = kept.result.query;
       const one: ReportProposal = {
@@ -75,9 +79,11 @@ export class ClearanceReportService {
         createdAt: kept.created_at,
         finishedAt: kept.created_at,
         generatedAt,
+        coverage,
         async *proposals() {
           yield one;
         },
+        goods,
         logo,
       };
     }
@@ -100,6 +106,8 @@ export class ClearanceReportService {
       createdAt: job.created_at,
       finishedAt: job.finished_at,
       generatedAt,
+      coverage,
+      goods,
       async *proposals() {
         for (let offset = 0; offset < job.total; offset += PAGE) {
           for (const item of await batches.reportItems(id, PAGE, offset)) {

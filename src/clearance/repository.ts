@@ -21,6 +21,13 @@ export class ClearanceRepository {
   constructor(private readonly db: Db) {}
 
   /** The object-store key of each given mark's logo, for those that have one. */
+  /** When an import of the register last finished: what a report's coverage date says (ISO; null before any). */
+  async lastImport(): Promise<string | null> {
+    const r = await this.db.raw('select max(finished_at) as at from import_runs');
+    const at: Date | null = r.rows[0]?.at ?? null;
+    return at ? at.toISOString() : null;
+  }
+
   async logoKeys(appNos: string[]): Promise<Map<string, string>> {
     if (!appNos.length) return new Map();
     const rows: { application_number: string; object_key: string }[] = await this.db('logos')

@@ -33,6 +33,7 @@ const CONFLICT_HEADERS = [
   'proprietor_name',
   'application_date',
   'reasons',
+  'goods_services',
   'word_similarity_percentage',
   'phonetic_similarity_percentage',
   'visual_similarity_percentage',
@@ -172,7 +173,7 @@ describe('clearance reports (PDF and xlsx)', function () {
       expect((ws.getRow(1).values as unknown[]).slice(1)).to.deep.equal(CONFLICT_HEADERS);
       expect(ws.rowCount - 1).to.equal(body.results.length);
       expect(ws.views[0]).to.include({ state: 'frozen', ySplit: 1 });
-      expect(ws.autoFilter).to.equal(`A1:Q${body.results.length + 1}`);
+      expect(ws.autoFilter).to.equal(`A1:R${body.results.length + 1}`);
       const col = (h: string) => CONFLICT_HEADERS.indexOf(h) + 1;
       body.results.forEach((r, i) => {
         const row = ws.getRow(i + 2);
@@ -362,7 +363,7 @@ describe('clearance reports (PDF and xlsx)', function () {
       const rows: unknown[][] = [];
       ws.eachRow((row, n) => n > 1 && rows.push([row.getCell(1).value, row.getCell(4).value, row.getCell(7).value]));
       expect(rows).to.deep.equal(expected);
-      expect(ws.autoFilter).to.equal(`A1:Q${expected.length + 1}`);
+      expect(ws.autoFilter).to.equal(`A1:R${expected.length + 1}`);
       expect(ws.views[0]).to.include({ state: 'frozen', ySplit: 1 });
       const proposals = wb.getWorksheet('Proposals')!;
       expect(proposals.rowCount).to.equal(4);
@@ -405,6 +406,8 @@ describe("a clearance PDF's bounds", () => {
     createdAt: '2026-11-26T10:00:00Z',
     finishedAt: '2026-11-26T10:01:00Z',
     generatedAt: new Date(),
+    coverage: '2026-11-25T06:00:00.000Z',
+    goods: async () => new Map(),
     async *proposals(): AsyncGenerator<ReportProposal> {
       for (let index = 0; index < n; index++) {
         const results = Array.from({ length: 10 }, (_, i) => conflict(index * 10 + i));
