@@ -133,6 +133,50 @@ export function readingsOf(romanised: string, lexicon: Lexicon, most = Number.PO
     .map((r) => r.word);
 }
 
+/** Each English spelling of a piece, longest first, with the piece it spells: the walk back from English. */
+const BACK: [string, string, number][] = PIECES.flatMap(([piece, options]) =>
+  options.filter(([spelling]) => spelling !== '').map(([spelling, cost]): [string, string, number] => [spelling, piece, cost]),
+).sort((a, b) => b[0].length - a[0].length);
+/** Respellings tried walking back: a Latin proposal walks back every time, so it is bounded tighter. */
+const BACK_STEPS = 4000;
+
+/**
+ * The words of the register an English word (SUNRISE) may be romanised from, had it been written in an Indic script
+ * (सनराइज, romanised SANRAIJ): the respelling walked back, fewest changes first. Most are the register's Latin
+ * respellings (SUNRIS); the caller keeps the Indic marks that hold them (src/threats/candidates.ts), and the comparison,
+ * reading those marks forward, judges them.
+ */
+export function romanisedOf(word: string, lexicon: Lexicon, max = 6): string[] {
+  if (!/^[A-Z]{4,}$/.test(word)) return [];
+  const most = budget(word.length);
+  const found = new Map<string, number>();
+  let steps = 0;
+  const walk = (at: number, prefix: string, cost: number) => {
+    if (++steps > BACK_STEPS || cost > most + 1e-9) return;
+    if (at === word.length) {
+      for (const [w, c] of [
+        [prefix, cost],
+        [`${prefix}A`, cost + 0.5],
+      ] as const) {
+        if (c <= most + 1e-9 && w !== word && c < (found.get(w) ?? Number.POSITIVE_INFINITY) && lexicon.holders(w) > 0) found.set(w, c);
+      }
+      return;
+    }
+    // English writes a long vowel with a silent E at the end (RISE): an Indic spelling has none.
+    if (at === word.length - 1 && word[at] === 'E') walk(at + 1, prefix, cost + SILENT_E);
+    for (const [spelling, piece, change] of BACK) {
+      if (!word.startsWith(spelling, at)) continue;
+      const next = prefix + piece;
+      if (lexicon.hasPrefix(next)) walk(at + spelling.length, next, cost + change);
+    }
+  };
+  walk(0, '', 0);
+  return [...found]
+    .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([w]) => w)
+    .slice(0, max);
+}
+
 const INDIC = /[\u0900-\u0d7f]/;
 
 /** Whether a text holds letters of an Indic script: only such words are read as English. */

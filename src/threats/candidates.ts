@@ -1,3 +1,4 @@
+import { hasIndic, romanisedOf } from '../search/loanwords.ts';
 import { romanise } from '../search/normalise.ts';
 import { type MatchType, type PreparedQuery, prepareQuery } from '../search/query.ts';
 import { classMask } from '../search/service.ts';
@@ -5,7 +6,8 @@ import type { BriefRow } from '../search/summaries.ts';
 import type { IndexHit } from '../search/types.ts';
 import type { RegisterView } from '../search/view.ts';
 import type { MarkForm } from './compare.ts';
-import { farWords, type HolderRanking, holdersBy, relatedWords } from './holders.ts';
+import { farWords, type HolderRanking, holdersBy, holdersOf, relatedWords } from './holders.ts';
+import { lexiconOf } from './readings.ts';
 import { equivalents } from './translations.ts';
 
 // Word candidates of a mark, from the search index (never a scan of the register). SMART search
@@ -30,12 +32,13 @@ import { equivalents } from './translations.ts';
 //      the scoring weighs them (src/threats/holders.ts): VANA BISCUITS for VANA BRAND, a word for the
 //      goods beside VANA, where search ranks hundreds of shorter holders (VANA QUIX) first. Standing
 //      (class, live, earlier) counts too: a later or dead holder scores less.
-//  10. a mark written in an Indic script read as the English words it spells (सनराइज फ़ूड्स: SUNRISE FOODS), whole
-//      and word by word, searched beside step 1 (src/search/loanwords.ts).
 //   9. the mark respelled with a rare distinctive word's respellings two edits away, one further than
 //      search goes for words of up to seven letters (SWATSKI GOLD → SWASTIK GOLD, MOONEN AGRO → MOON
 //      AGRO): a word few marks hold is often a mistyped or respelled copy of an established one. A common
 //      word's list is full of closer marks already, and two edits from it reach hundreds of other words.
+//  10. a mark written in an Indic script read as the English words it spells (सनराइज फ़ूड्स: SUNRISE FOODS), whole
+//      and word by word, searched beside step 1 (src/search/loanwords.ts).
+//  11. the register's marks in an Indic script that spell the mark's most distinctive words (SUNRISE: सनराइज).
 // Results of a search come strongest strategy first, then closest spelling, then shortest mark, so
 // the caps keep the closest candidates.
 
@@ -67,6 +70,9 @@ export const CANDIDATES = {
   /** Respellings two edits away (step 9) of words held by at most this many marks, of these lengths. */
   farHolders: 50,
   farLengths: [5, 7],
+  /** Step 11: the most distinctive words walked back to Indic romanisations, and the romanisations searched per word. */
+  indicWords: 2,
+  indicSpellings: 4,
 } as const;
 
 /** The analysed mark's filing day and the standing factor of another mark (step 8). */
@@ -164,6 +170,8 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
     }
   });
 
+  if (!form.readings) keep(indicSpellings(engine, form, sides), found);
+
   const english = form.words.map((w, i) => form.meanings[i] ?? w);
   searchAll((side) => {
     const f = side.form;
@@ -176,6 +184,29 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
     for (const far of variantForms(engine, f, true, variants)) s.push({ text: far, want: CANDIDATES.perVariant, mode: 'EXACT' });
     return s;
   });
+  return out;
+}
+
+/**
+ * Step 11: the register's marks written in an Indic script that spell the proposal's most distinctive words (SUNRISE:
+ * सनराइज, romanised SANRAIJ). Their romanisations are walked back from the English words (src/search/loanwords.ts) and
+ * their holders read (a romanisation more than perVariant marks hold is left to search); of those only the Indic marks
+ * are kept, the Latin respellings being the other steps' to find.
+ */
+function indicSpellings(engine: RegisterView, form: MarkForm, sides: CandidateSide[]): IndexHit[] {
+  const lexicon = lexiconOf(engine);
+  const classes = classMask(sides.flatMap((s) => s.classes));
+  const out: IndexHit[] = [];
+  for (const { w } of mostDistinctive(form, CANDIDATES.indicWords)) {
+    for (const spelling of romanisedOf(w, lexicon, CANDIDATES.indicSpellings)) {
+      // Read off the word's postings: an Indic romanisation, or a register respelling, is held by few marks.
+      const hits = holdersOf(engine, spelling, classes, CANDIDATES.perVariant);
+      const rows = engine.briefs(hits);
+      hits.forEach((h, i) => {
+        if (hasIndic(rows[i].word_mark)) out.push(h);
+      });
+    }
+  }
   return out;
 }
 

@@ -95,6 +95,23 @@ export function holdersBy(
   return best.map((b) => b.hit);
 }
 
+/** Every live mark holding `word` in the flagged classes, as hits; none when more than `limit` marks hold it there. */
+export function holdersOf(register: RegisterView, word: string, classes: Uint8Array, limit: number): IndexHit[] {
+  if (register.holders(word, classes) > limit) return [];
+  const out: IndexHit[] = [];
+  register.views.forEach((ix, at) => {
+    const id = ix.wordId(word);
+    if (id < 0) return;
+    const { postOffsets, postMarks, postInfo, appNo } = ix.d;
+    for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
+      const m = postMarks[p];
+      if (!classes[postInfo[p] & 63] || !ix.isLive(m)) continue;
+      out.push({ id: m, appNo: appNo[m], strategy: 0, dist: 0, len: 0, ...(at === 0 ? {} : { delta: true }) });
+    }
+  });
+  return out;
+}
+
 /**
  * Words of the register that are spelling variants or sound-alikes of `word` (not the word itself),
  * the most held first, at most `max`: a register holds many one-off misspellings of a word and few

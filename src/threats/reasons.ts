@@ -86,7 +86,9 @@ function* closest(f: PairFacts): Generator<string> {
 function* wordEvidence(f: PairFacts): Generator<string> {
   const { ours: a, theirs: b, comparison: c, evidence: e } = f;
   if (c.exact) {
-    if (a.compact !== b.compact) yield `reads as ${quote(shownMark(b))}: ${quote(shownMark(a))}`;
+    // "reads as X: Y": the mark in an Indic script (Y) spells the other's English words (X).
+    if (a.compact !== b.compact && a.readCompact === b.compact) yield `reads as ${quote(shownMark(b))}: ${quote(shownMark(a))}`;
+    else if (a.compact !== b.compact) yield `reads as ${quote(shownMark(a))}: ${quote(shownMark(b))}`;
     else if (shownMark(a) === shownMark(b)) yield `same words ${quote(shownMark(a))}`;
     else yield `same letters: ${quote(shownMark(a))} / ${quote(shownMark(b))}`;
     return;
@@ -101,7 +103,7 @@ function* wordEvidence(f: PairFacts): Generator<string> {
     if (spelt && spelt.j >= 0 && spelt.s === 1) {
       const theirs = shown(b, spelt.j);
       const same = b.words[spelt.j] === a.words[i];
-      if (!same) yield `${ours} reads as ${theirs}`;
+      if (!same) yield b.readings?.[spelt.j] && !a.readings?.[i] ? `${theirs} reads as ${ours}` : `${ours} reads as ${theirs}`;
       else {
         const word = ours === theirs ? ours : `${ours} / ${theirs}`;
         const held = a.held?.[i];

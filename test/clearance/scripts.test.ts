@@ -24,8 +24,9 @@ describe('clearance: marks across scripts', () => {
       { app: '8100005', mark: 'SANRA', cls: 30 },
       { app: '8100006', mark: 'सनराइज', cls: 32 },
       { app: '8100007', mark: 'BLUEBERRY', cls: 30 },
+      { app: '8100008', mark: 'सनराइज ड्रिंक्स', cls: 32 },
       // The register writes SUNRISE in Latin letters far more often than in Devanagari, as India's does.
-      ...[3, 9, 25, 35].map((cls, i) => ({ app: `810002${i}`, mark: 'SUNRISE', cls })),
+      ...[3, 9, 25, 35, 1, 2, 4, 6, 7, 8].map((cls, i) => ({ app: `81000${20 + i}`, mark: 'SUNRISE', cls })),
     ]);
   });
   after(() => t.close());
@@ -35,7 +36,8 @@ describe('clearance: marks across scripts', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.results as Result[];
   };
-  const internal = /SANRAIJ|FUDSA|PHUDSA|GOLDAN|PRAIM/;
+  const internal = /SANRAIJ|FUDSA|PHUDSA|GOLDAN|PRAIM|DRINKSA/;
+  const find = (results: Result[], app: string) => results.find((r) => r.application_number === app);
 
   it('meets SUNRISE FOODS for सनराइज फ़ूड्स at High, saying the mark and each word as written and what it reads as', async () => {
     const results = await clear('सनराइज फ़ूड्स', [30, 29]);
@@ -43,7 +45,7 @@ describe('clearance: marks across scripts', () => {
     expect(top.application_number).to.equal('8100001');
     expect(top.risk_level).to.equal('High');
     expect(top.reasons[0]).to.equal('reads as SUNRISE FOODS: सनराइज फ़ूड्स');
-    const sunrise = results.find((r) => r.application_number === '8100003');
+    const sunrise = find(results, '8100003');
     expect(sunrise?.reasons).to.include('सनराइज reads as SUNRISE');
     expect(results.flatMap((r) => r.reasons).filter((x) => internal.test(x))).to.deep.equal([]);
   });
@@ -59,10 +61,19 @@ describe('clearance: marks across scripts', () => {
 
   it('names a Devanagari mark of the register as it is written, and leaves unlike marks out', async () => {
     const results = await clear('सनराइज', [32]);
-    const same = results.find((r) => r.application_number === '8100006');
+    const same = find(results, '8100006');
     expect(same?.reasons[0]).to.equal('same words सनराइज');
     expect(results.map((r) => r.application_number)).not.to.include('8100007');
     expect(results.flatMap((r) => r.reasons).filter((x) => internal.test(x))).to.deep.equal([]);
+  });
+
+  it('finds for a Latin proposal the Devanagari marks of the register that spell it, saying so in their letters', async () => {
+    const results = await clear('SUNRISE', [32]);
+    const devanagari = find(results, '8100006');
+    expect(devanagari?.risk_level).to.equal('High');
+    expect(devanagari?.reasons[0]).to.equal('reads as SUNRISE: सनराइज');
+    const pair = find(await clear('SUNRISE DRINKS', [32]), '8100008');
+    expect(pair?.reasons).to.include('सनराइज reads as SUNRISE');
   });
 
   it('raises the plain-word grounds of a Devanagari mark made only of them', async () => {
