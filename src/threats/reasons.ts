@@ -70,17 +70,21 @@ function* closest(f: PairFacts): Generator<string> {
     for (let j = 0; j < b.words.length; j++) {
       const [x, y] = [a.words[i], b.words[j]];
       if (Math.min(x.length, y.length) < 4 || x === y) continue;
-      if (y.startsWith(x) || y.endsWith(x) || y.includes(x)) {
-        yield `${shown(b, j)} ${y.startsWith(x) ? 'begins with' : y.endsWith(x) ? 'ends with' : 'holds'} ${shown(a, i)}`;
-        return;
-      }
-      if (x.startsWith(y) || x.endsWith(y) || x.includes(y)) {
-        yield `${shown(a, i)} ${x.startsWith(y) ? 'begins with' : x.endsWith(y) ? 'ends with' : 'holds'} ${shown(b, j)}`;
-        return;
-      }
+      const theirsHolds = within(x, y);
+      const oursHolds = theirsHolds ? undefined : within(y, x);
+      if (!theirsHolds && !oursHolds) continue;
+      yield theirsHolds ? `${shown(b, j)} ${theirsHolds} ${shown(a, i)}` : `${shown(a, i)} ${oursHolds} ${shown(b, j)}`;
+      return;
     }
   }
   if (best.i >= 0) yield `closest words: ${shown(a, best.i)} / ${shown(b, best.j)}`;
+}
+
+/** How `outer` holds `inner`: begins with it, ends with it or holds it; undefined when it does not. */
+function within(inner: string, outer: string): string | undefined {
+  if (outer.startsWith(inner)) return 'begins with';
+  if (outer.endsWith(inner)) return 'ends with';
+  return outer.includes(inner) ? 'holds' : undefined;
 }
 
 function* wordEvidence(f: PairFacts): Generator<string> {
