@@ -45,6 +45,9 @@ export async function classesOfGoods(reference: ReferenceRepository, text: strin
     .slice(0, MAX_SUGGESTED);
 }
 
+/** The characters of a mark's goods an excerpt is cut from: more than it keeps, so that a cut there still ends with "…". */
+export const EXCERPT_FROM = 400;
+
 /** A goods text cut for a list: whole when short, else up to a separator near `max` characters, with an ellipsis. */
 export function excerpt(text: string | null, max = 160): string | null {
   if (text === null) return null;

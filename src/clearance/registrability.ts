@@ -72,20 +72,18 @@ function meets(run: string, key: string): boolean {
 }
 
 /**
- * Whether a word of the proposal is a listed word: as the register romanises both (BAPU, बापू), with the vowel
- * an Indic spelling adds at the end (ASHOKA, ASHOK), or, from five letters, respelt by one letter (JAYATE, JAYTE).
+ * Whether a word of the proposal (romanised) is a listed word (romanised, once): as the register romanises both
+ * (BAPU, बापू), with the vowel an Indic spelling adds at the end (ASHOKA, ASHOK), or, from five letters, respelt by one
+ * letter (JAYATE, JAYTE).
  */
-function sameWord(ours: string, listed: string): boolean {
-  if (ours === listed) return true;
-  const a = romanise(ours);
-  const b = romanise(listed);
+function sameWord(a: string, b: string): boolean {
   if (a === b || a === `${b}A` || b === `${a}A`) return true;
   return b.length >= 5 && boundedDistance(a, b, 1) <= 1;
 }
 
 export class Grounds {
   private readonly wellKnown: (Name & { proprietor: string | null })[];
-  private readonly prohibited: { subject: string; basis: string; terms: Name[] }[];
+  private readonly prohibited: { subject: string; basis: string; terms: (Name & { folded: string[] })[] }[];
   private readonly inn: Map<string, string>;
   private readonly innByLength: string[];
   private readonly stems: { stem: string; listed: string }[];
@@ -104,7 +102,10 @@ export class Grounds {
     this.prohibited = lists.prohibited.map((p) => ({
       subject: p.subject,
       basis: p.legal_basis,
-      terms: p.terms.map(nameOf).filter((n): n is Name => n !== null),
+      terms: p.terms
+        .map(nameOf)
+        .filter((n): n is Name => n !== null)
+        .map((n) => ({ ...n, folded: n.words.map(romanise) })),
     }));
     // Keyed as the register romanises (PH as F): an INN written in Devanagari (इबुप्रोफेन IBUPROPHEN) meets its name.
     this.inn = new Map(lists.inn.map((n) => [romanise(normaliseMark(n).replace(/ /g, '')), n]));
@@ -202,11 +203,13 @@ export class Grounds {
 
   private prohibitedGrounds(words: string[]): Ground[] {
     const out: Ground[] = [];
+    const folded = words.map(romanise);
+    const joined = runs(words);
     for (const p of this.prohibited) {
       const term = p.terms.find(
         (t) =>
-          words.some((_, i) => t.words.every((w, j) => i + j < words.length && sameWord(words[i + j], w))) ||
-          (t.words.length > 1 && t.key.length >= 8 && runs(words).some((r) => r === t.key)),
+          folded.some((_, i) => t.folded.every((w, j) => i + j < folded.length && sameWord(folded[i + j], w))) ||
+          (t.words.length > 1 && t.key.length >= 8 && joined.includes(t.key)),
       );
       if (!term) continue;
       out.push({

@@ -10,7 +10,7 @@ import type { ObjectStore } from '../storage/objectStore.ts';
 import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
 import { goodsWords } from '../threats/goods.ts';
 import type { TrademarkRepository } from '../trademarks/repository.ts';
-import { classesOfGoods, excerpt } from './goods.ts';
+import { classesOfGoods, EXCERPT_FROM, excerpt } from './goods.ts';
 import type { LogoSource, ProposedLogos } from './logo.ts';
 import { type Grounds, overallRisk } from './registrability.ts';
 import type { ClearanceRepository } from './repository.ts';
@@ -48,14 +48,14 @@ export class ClearanceService {
     for (const key of await this.repo.save(id, accountId, screened, logoKept ? logoKey : null)) {
       await this.store.delete(key).catch(() => undefined);
     }
-    return { clearance_id: id, ...this.signed(pageOf(screened, q.offset, q.limit), accountId) };
+    return { clearance_id: id, ...this.signed(await this.covering(pageOf(screened, q.offset, q.limit)), accountId) };
   }
 
   /** Another page of a clearance kept for the account (free: it is read, not screened again); 404 for another's or an expired one. */
   async page(id: string, accountId: string, p: { offset: number; limit: number }) {
     const kept = isUuid(id) ? await this.repo.get(id, accountId) : undefined;
     if (!kept) throw notFound(`clearance ${id}`);
-    return { clearance_id: id, ...this.signed(pageOf(kept.result, p.offset, p.limit), accountId) };
+    return { clearance_id: id, ...this.signed(await this.covering(pageOf(kept.result, p.offset, p.limit)), accountId) };
   }
 
   /**
@@ -64,7 +64,20 @@ export class ClearanceService {
    * logoKey, the proposal's logo (if any) is kept there as a thumbnail for the reports.
    */
   async screen(q: ClearanceInput, charge: Charge, logoKey?: string): Promise<Screened> {
-    return pageOf((await this.run(q, charge, logoKey)).screened, q.offset, q.limit);
+    return this.covering(pageOf((await this.run(q, charge, logoKey)).screened, q.offset, q.limit));
+  }
+
+  /**
+   * The page with what each listed mark covers (an excerpt of its goods and services), read for the page only: a
+   * clearance keeps up to 500 conflicts, and reading every one's goods from a register of millions costs more than
+   * the screening (the reports read them whole when they are made).
+   */
+  private async covering(page: Screened): Promise<Screened> {
+    const goods = await this.goods.marks.goodsOf(
+      page.results.map((r) => r.application_number),
+      EXCERPT_FROM,
+    );
+    return { ...page, results: page.results.map((r) => ({ ...r, goods_services: excerpt(goods.get(r.application_number) ?? null) })) };
   }
 
   private async run(q: ClearanceInput, charge: Charge, logoKey?: string): Promise<{ screened: Screened; logoKept: boolean }> {
@@ -117,8 +130,7 @@ export class ClearanceService {
     const logoKept = png && logoKey ? await this.keep(logoKey, png) : false;
     const listed = kept(findings, q.status, q.risk_level).slice(0, MAX_FINDINGS);
     const groups = groupsOf(listed);
-    const apps = listed.map((f) => f.row.application_number);
-    const [keys, covers] = await Promise.all([this.repo.logoKeys(apps), this.goods.marks.goodsOf(apps)]);
+    const keys = await this.repo.logoKeys(listed.map((f) => f.row.application_number));
     const screened: Screened = {
       query: {
         word_mark: hasWords ? text : null,
@@ -135,9 +147,7 @@ export class ClearanceService {
       overall_risk: overallRisk(groups.risk_level, registrability),
       count: listed.length,
       groups,
-      results: listed.map((f) =>
-        resultOf(f, keys.get(f.row.application_number) ?? null, excerpt(covers.get(f.row.application_number) ?? null)),
-      ),
+      results: listed.map((f) => resultOf(f, keys.get(f.row.application_number) ?? null)),
     };
     return { screened, logoKept };
   }

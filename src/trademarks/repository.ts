@@ -57,11 +57,14 @@ export class TrademarkRepository {
     return SUMMARIES.run<SummaryRow>(this.db, [appNos]);
   }
 
-  /** The goods and services of each mark, by application number (marks without any are left out). */
-  async goodsOf(appNos: string[]): Promise<Map<string, string>> {
+  /**
+   * The goods and services of each mark, by application number (marks without any are left out): whole, or their
+   * first `chars` characters (what a list's excerpt is cut from: the longest run to tens of thousands).
+   */
+  async goodsOf(appNos: string[], chars?: number): Promise<Map<string, string>> {
     if (!appNos.length) return new Map();
     const rows: { application_number: string; goods_services: string }[] = await this.db('trademarks')
-      .select('application_number', 'goods_services')
+      .select('application_number', chars ? this.db.raw('left(goods_services, ?) as goods_services', [chars]) : 'goods_services')
       .whereIn('application_number', appNos)
       .whereNotNull('goods_services');
     return new Map(rows.map((r) => [r.application_number, r.goods_services]));
