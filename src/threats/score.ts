@@ -46,7 +46,7 @@ export const PARAMS: ScoreParams = {
   classFactor: { same: 1, related: 0.9, unrelated: 0.6 },
   deadFactor: 0.85,
   laterFactor: 0.8,
-  translation: 0.8,
+  translation: 0.9,
   thresholds: { high: 65, medium: 57, low: 43 },
   sharedCommon: { common: 0.8, distinctive: 0.3, unlike: 0.5 },
   weakOnly: 0.3,
