@@ -38,7 +38,7 @@ export function groupsOf(findings: Finding[]) {
   return { risk_level, class_number };
 }
 
-export function resultOf<L>(f: Finding, logo: L | null, goods: string | null = null) {
+export function resultOf<L>(f: Finding, logo: L | null) {
   return {
     application_number: f.row.application_number,
     word_mark: f.row.word_mark,
@@ -46,7 +46,8 @@ export function resultOf<L>(f: Finding, logo: L | null, goods: string | null = n
     status: f.row.status,
     application_date: f.row.application_date,
     proprietor_name: f.row.proprietor_name,
-    goods_services: goods,
+    // Read for the page listed (ClearanceService.covering): a clearance keeps up to 500 conflicts.
+    goods_services: null as string | null,
     logo_url: logo,
     risk_level: f.score.risk,
     overall_similarity_score: f.score.overall,
@@ -65,7 +66,7 @@ export const pageOf = (s: Screened, offset: number, limit: number): Screened => 
   registrability: s.registrability ?? null,
   overall_risk: s.overall_risk ?? null,
   query: { ...s.query, goods_services: s.query.goods_services ?? null, offset, limit },
-  results: s.results.slice(offset, offset + limit).map((r) => ({ ...r, goods_services: r.goods_services ?? null })),
+  results: s.results.slice(offset, offset + limit),
 });
 
 /** A clearance's answer with each listed mark's logo as its object key. */

@@ -8,7 +8,7 @@ import type { RegisterView } from '../search/view.ts';
 import type { SummaryRow, TrademarkRepository } from '../trademarks/repository.ts';
 import { CANDIDATES, wordCandidates } from './candidates.ts';
 import { type ClassRelation, classRelation, relatedClasses } from './classes.ts';
-import { compareMarks, type MarkForm, markForm, noEvidence, type PairMemo, remembering, type WeightOf } from './compare.ts';
+import { comparedWords, compareMarks, type MarkForm, markForm, noEvidence, type PairMemo, remembering, type WeightOf } from './compare.ts';
 import { goodsWords, sharedGoods } from './goods.ts';
 import { modelThresholds } from './models.ts';
 import { readingOf, withReading } from './readings.ts';
@@ -115,7 +115,7 @@ export class Analyser {
     const ofClass = new Map<number, Side>();
     // The words' likeness to candidates' words is the same in every trade: one memo for every side.
     let pairs: PairMemo | undefined;
-    const readAs = this.readEnglish ? readingOf(p.text, markForm(p.text, () => 1).words, engine) : null;
+    const readAs = this.reading(p.text, engine);
     for (const c of p.classes) {
       const related = relatedClasses(c);
       if (ofClass.has(c)) continue;
@@ -212,7 +212,7 @@ export class Analyser {
     const engine = await this.index.ready();
     const sides = new Map<number, { form: MarkForm; weightOf: WeightOf }>();
     let pairs: PairMemo | undefined;
-    const reading = this.readEnglish ? readingOf(p.text, markForm(p.text, () => 1).words, engine) : null;
+    const reading = this.reading(p.text, engine);
     const alike = modelThresholds(p.logo?.model ?? '');
     const out: Finding[] = [];
     for (const row of rows) {
@@ -240,6 +240,11 @@ export class Analyser {
       const shared = text ? sharedGoods(goods, goodsWords(text)) : [];
       if (shared.length) c.goods = shared;
     }
+  }
+
+  /** The proposal read as the English words it spells, when it is written in an Indic script (src/threats/readings.ts). */
+  private reading(text: string, engine: RegisterView) {
+    return this.readEnglish ? readingOf(text, comparedWords(text), engine) : null;
   }
 
   private deadStatuses(): Promise<Set<string>> {

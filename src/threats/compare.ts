@@ -62,6 +62,9 @@ export type WeightOf = (word: string) => number;
  */
 export const COMPARED_MAX = QUERY_MAX;
 
+/** The words of a mark as a comparison reads them (its first COMPARED_MAX characters, normalised). */
+export const comparedWords = (text: string): string[] => wordsOf(bounded(normaliseMark(text), COMPARED_MAX));
+
 export function markForm(text: string, weightOf: WeightOf): MarkForm {
   const normalised = bounded(normaliseMark(text), COMPARED_MAX);
   const words = wordsOf(normalised);
