@@ -1,10 +1,13 @@
 // Search recall on perturbed queries (issue 20): marks drawn at random from the register, each changed
 // one way per class of the issue's table (an article added or removed, words joined or a word split in
 // marks of four words or more, one letter dropped, substituted or swapped, a sound-alike respelling, the
-// first or the last word alone), then searched through the index (SMART) and through PostgreSQL pg_trgm
-// similarity on the same registry in the same run. Prints recall@1 and recall@10 per class side by side.
+// first or the last word alone), then searched through the index (SMART) and through two PostgreSQL peers on
+// the same registry in the same run: pg_trgm similarity, and full-text search (every typed word, ranked by
+// ts_rank over the mark's length, shorter marks first). Prints recall@1 and recall@10 per class side by side.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench npx tsx bench/searchRecall.ts \
-//     [--per-class 100] [--seed 20] [--snapshot FILE] [--sql-timeout 10000] [--sql 1] [--misses 1] [--source real|generated]
+//     [--per-class 100] [--seed 20] [--snapshot FILE] [--sql-timeout 10000] [--sql 1] [--peers trgm,fts] [--misses 1]
+//     [--source real|generated] [--classes drop,first_word,…]
+// The full-text peer needs its GIN index, which the bench creates on first use (minutes at 7.7M; bench databases only).
 //
 // --source real (the default) draws the originals from real mark texts mixed into the register by
 // bench/realMarks.ts (brand names our generator did not make); --source generated from the generated marks.
@@ -44,6 +47,8 @@ const o = {
   sqlTimeout: Number(a.get('sql-timeout') ?? 10_000),
   sql: a.get('sql') !== '0',
   source: a.get('source') ?? 'real',
+  peers: (a.get('peers') ?? 'trgm,fts').split(','),
+  classes: a.get('classes')?.split(',') ?? null,
 };
 if (!['real', 'generated'].includes(o.source)) throw new Error('--source must be real or generated');
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
@@ -190,6 +195,7 @@ if (!sample.length) throw new Error('no marks to draw from: for --source real, r
 const rng = new Rng(o.seed);
 const cases: Case[] = [];
 for (const cls of CLASSES) {
+  if (o.classes && !o.classes.includes(cls)) continue;
   let n = 0;
   // Each class walks the sample from its own place, so classes do not share their marks.
   const start = rng.int(sample.length);
@@ -227,13 +233,36 @@ function heldAsTyped(found: Found, c: Case): boolean {
   return tenAsClose(found, c, (t, q) => t.startsWith(q) || ` ${t} `.includes(` ${q} `));
 }
 
+/** The PostgreSQL peers, each the ten marks it ranks first for the query ($1). */
+const PEERS: Record<string, { sql: string; setup?: string }> = {
+  trgm: {
+    sql: `select application_number::bigint as app, word_mark from trademarks
+          where nishaan_norm(word_mark) % nishaan_norm($1)
+          order by similarity(nishaan_norm(word_mark), nishaan_norm($1)) desc, application_number limit 10`,
+  },
+  // Every typed word as a whole word; ts_rank's normalisation 1 divides by the log of the mark's length,
+  // so that of the marks holding the words the shorter come first, as a searcher would want.
+  fts: {
+    setup: `create index if not exists bench_fts_idx on trademarks using gin (to_tsvector('simple', nishaan_norm(word_mark)))`,
+    sql: `select application_number::bigint as app, word_mark from trademarks,
+                 plainto_tsquery('simple', nishaan_norm($1)) q
+          where to_tsvector('simple', nishaan_norm(word_mark)) @@ q
+          order by ts_rank(to_tsvector('simple', nishaan_norm(word_mark)), q, 1) desc, length(word_mark), application_number
+          limit 10`,
+  },
+};
+const NAMES: Record<string, string> = { trgm: 'pg_trgm', fts: 'full-text' };
+const peers = o.sql ? o.peers : [];
+for (const p of peers) if (!PEERS[p]) throw new Error(`--peers: unknown peer ${p} (trgm, fts)`);
+
 interface Outcome {
   index: number;
   held: boolean;
-  sql: number | null;
-  sqlTimedOut: boolean;
+  /** Each peer's rank of the original, -1 when not among its ten (or it timed out). */
+  peer: Record<string, number>;
+  timedOut: Set<string>;
   crowded: boolean;
-  /** Crowded at the level of words (bench/recallWords.ts), by either engine's answers. */
+  /** Crowded at the level of words (bench/recallWords.ts), by any engine's answers. */
   crowdedWords: boolean;
 }
 const outcomes = new Map<Case, Outcome>();
@@ -246,74 +275,77 @@ for (const c of cases) {
   outcomes.set(c, {
     index: rankOf(found, c),
     held: heldAsTyped(found, c),
-    sql: null,
-    sqlTimedOut: false,
+    peer: {},
+    timedOut: new Set(),
     crowded: crowded(found, c),
     crowdedWords: crowdedByWords(found, c),
   });
 }
 
-if (o.sql) {
+for (const p of peers) {
+  if (PEERS[p].setup) {
+    const s0 = performance.now();
+    await client.query(PEERS[p].setup!);
+    console.log(`${NAMES[p]} index ready in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
+  }
   await client.query(`set statement_timeout = ${o.sqlTimeout}`);
   for (const c of cases) {
     const out = outcomes.get(c)!;
     try {
-      const r = await client.query(
-        `select application_number::bigint as app, word_mark from trademarks
-         where nishaan_norm(word_mark) % nishaan_norm($1)
-         order by similarity(nishaan_norm(word_mark), nishaan_norm($1)) desc, application_number limit 10`,
-        [c.query],
-      );
+      const r = await client.query(PEERS[p].sql, [c.query]);
       const found = r.rows.map((x: { app: string; word_mark: string }) => ({ appNo: Number(x.app), norm: normaliseMark(x.word_mark) }));
-      out.sql = rankOf(found, c);
+      out.peer[p] = rankOf(found, c);
       out.crowded ||= crowded(found, c);
       out.crowdedWords ||= crowdedByWords(found, c);
     } catch (err) {
       if ((err as { code?: string }).code !== '57014') throw err;
-      out.sqlTimedOut = true;
-      out.sql = -1;
+      out.timedOut.add(p);
+      out.peer[p] = -1;
     }
   }
+  await client.query('set statement_timeout = 0');
 }
 await client.end();
 
 const rate = (xs: number[], k: number) => (xs.length ? xs.filter((r) => r >= 0 && r < k).length / xs.length : Number.NaN);
 const f = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(2));
+const ix = (cs: Case[]) => cs.map((c) => outcomes.get(c)!.index);
+const px = (cs: Case[], p: string) => cs.map((c) => outcomes.get(c)!.peer[p] ?? -1);
+/** r@1 / r@10 of the index, then of each peer. */
+const pairs = (cs: Case[]) => [ix(cs), ...peers.map((p) => px(cs, p))].map((xs) => `${f(rate(xs, 1))} / ${f(rate(xs, 10))}`);
+/** Whether the index's r@10 is at or above every peer's. */
+const leads = (cs: Case[]) => (peers.every((p) => rate(ix(cs), 10) >= rate(px(cs, p), 10)) ? 'yes' : 'NO');
 const rows: string[][] = [];
 for (const cls of CLASSES) {
   const all = cases.filter((c) => c.cls === cls);
   const known = all.filter((c) => !outcomes.get(c)!.crowded);
-  const ix = (cs: Case[]) => cs.map((c) => outcomes.get(c)!.index);
-  const sq = (cs: Case[]) => cs.map((c) => outcomes.get(c)!.sql ?? -1);
-  const [i10, s10] = [rate(ix(known), 10), rate(sq(known), 10)];
   const open = known.filter((c) => !outcomes.get(c)!.crowdedWords);
-  const [o10, p10] = [rate(ix(open), 10), rate(sq(open), 10)];
   rows.push([
     cls,
     String(all.length),
-    `${f(rate(ix(all), 1))} / ${f(rate(ix(all), 10))}`,
-    o.sql ? `${f(rate(sq(all), 1))} / ${f(rate(sq(all), 10))}` : '-',
+    ...pairs(all),
+    peers.length ? leads(all) : '-',
     String(known.length),
-    `${f(rate(ix(known), 1))} / ${f(i10)}`,
-    o.sql ? `${f(rate(sq(known), 1))} / ${f(s10)}` : '-',
-    o.sql ? (i10 >= s10 ? 'yes' : 'NO') : '-',
-    o.sql ? String(all.filter((c) => outcomes.get(c)!.sqlTimedOut).length) : '-',
+    ...pairs(known),
+    peers.length ? leads(known) : '-',
+    peers.map((p) => all.filter((c) => outcomes.get(c)!.timedOut.has(p)).length).join(' / ') || '-',
     String(open.length),
-    `${f(o10)} / ${o.sql ? f(p10) : '-'}`,
+    [ix(open), ...peers.map((p) => px(open, p))].map((xs) => f(rate(xs, 10))).join(' / '),
   ]);
 }
+const engines = ['index', ...peers.map((p) => NAMES[p])];
+const each = engines.map((e) => `${e} r@1 / r@10`);
 const head = [
   'class',
   'queries',
-  'index r@1 / r@10',
-  'pg_trgm r@1 / r@10',
+  ...each,
+  'index ≥ peers (r@10)',
   'identifiable',
-  'index r@1 / r@10',
-  'pg_trgm r@1 / r@10',
-  'index ≥ pg_trgm (r@10, identifiable)',
-  'pg_trgm timed out',
+  ...each,
+  'index ≥ peers (r@10, identifiable)',
+  `timed out (${peers.map((p) => NAMES[p]).join(' / ')})`,
   'identifiable by words',
-  'index / pg_trgm r@10',
+  `${engines.join(' / ')} r@10`,
 ];
 console.log([head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n'));
 indexMs.sort((x, y) => x - y);
@@ -324,10 +356,12 @@ const counted = misses.filter((c) => !outcomes.get(c)!.crowded);
 const held = counted.filter((c) => outcomes.get(c)!.held);
 const byClass = CLASSES.map((cls) => `${cls} ${held.filter((c) => c.cls === cls).length}/${counted.filter((c) => c.cls === cls).length}`);
 console.log(`index misses counted as identifiable that are behind ten marks holding the query as typed: ${byClass.join(', ')}`);
-// Misses the identifiable figures count are listed as `miss` (`held` where heldAsTyped), the others as `crowded`.
+// Misses the identifiable figures count are listed as `miss` (`held` where heldAsTyped), the others as `crowded`;
+// each line says which peers found the original.
 if (a.has('misses'))
   for (const c of misses) {
     const out = outcomes.get(c)!;
     const kind = out.crowded ? 'crowded' : out.crowdedWords ? 'crowded by words' : out.held ? 'held' : 'miss';
-    console.log(`${kind} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})`);
+    const by = peers.filter((p) => out.peer[p] >= 0 && out.peer[p] < 10).map((p) => NAMES[p]);
+    console.log(`${kind} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})${by.length ? ` found by ${by.join(', ')}` : ''}`);
   }
