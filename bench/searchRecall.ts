@@ -193,9 +193,12 @@ const sample = (
 if (!sample.length) throw new Error('no marks to draw from: for --source real, run bench/realMarks.ts first');
 
 const rng = new Rng(o.seed);
+/** The classes this run measures (--classes), in the table's order. */
+const chosen = CLASSES.filter((cls) => !o.classes || o.classes.includes(cls));
+const unknownClasses = o.classes?.filter((c) => !(CLASSES as readonly string[]).includes(c)) ?? [];
+if (unknownClasses.length) throw new Error(`--classes: unknown ${unknownClasses.join(', ')} (${CLASSES.join(', ')})`);
 const cases: Case[] = [];
-for (const cls of CLASSES) {
-  if (o.classes && !o.classes.includes(cls)) continue;
+for (const cls of chosen) {
   let n = 0;
   // Each class walks the sample from its own place, so classes do not share their marks.
   const start = rng.int(sample.length);
@@ -234,8 +237,9 @@ function heldAsTyped(found: Found, c: Case): boolean {
 }
 
 /** The PostgreSQL peers, each the ten marks it ranks first for the query ($1). */
-const PEERS: Record<string, { sql: string; setup?: string }> = {
+const PEERS: Record<string, { name: string; sql: string; setup?: string }> = {
   trgm: {
+    name: 'pg_trgm',
     sql: `select application_number::bigint as app, word_mark from trademarks
           where nishaan_norm(word_mark) % nishaan_norm($1)
           order by similarity(nishaan_norm(word_mark), nishaan_norm($1)) desc, application_number limit 10`,
@@ -243,6 +247,7 @@ const PEERS: Record<string, { sql: string; setup?: string }> = {
   // Every typed word as a whole word; ts_rank's normalisation 1 divides by the log of the mark's length,
   // so that of the marks holding the words the shorter come first, as a searcher would want.
   fts: {
+    name: 'full-text',
     setup: `create index if not exists bench_fts_idx on trademarks using gin (to_tsvector('simple', nishaan_norm(word_mark)))`,
     sql: `select application_number::bigint as app, word_mark from trademarks,
                  plainto_tsquery('simple', nishaan_norm($1)) q
@@ -251,7 +256,6 @@ const PEERS: Record<string, { sql: string; setup?: string }> = {
           limit 10`,
   },
 };
-const NAMES: Record<string, string> = { trgm: 'pg_trgm', fts: 'full-text' };
 const peers = o.sql ? o.peers : [];
 for (const p of peers) if (!PEERS[p]) throw new Error(`--peers: unknown peer ${p} (trgm, fts)`);
 
@@ -286,7 +290,7 @@ for (const p of peers) {
   if (PEERS[p].setup) {
     const s0 = performance.now();
     await client.query(PEERS[p].setup!);
-    console.log(`${NAMES[p]} index ready in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
+    console.log(`${PEERS[p].name} index ready in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
   }
   await client.query(`set statement_timeout = ${o.sqlTimeout}`);
   for (const c of cases) {
@@ -313,10 +317,11 @@ const ix = (cs: Case[]) => cs.map((c) => outcomes.get(c)!.index);
 const px = (cs: Case[], p: string) => cs.map((c) => outcomes.get(c)!.peer[p] ?? -1);
 /** r@1 / r@10 of the index, then of each peer. */
 const pairs = (cs: Case[]) => [ix(cs), ...peers.map((p) => px(cs, p))].map((xs) => `${f(rate(xs, 1))} / ${f(rate(xs, 10))}`);
-/** Whether the index's r@10 is at or above every peer's. */
-const leads = (cs: Case[]) => (peers.every((p) => rate(ix(cs), 10) >= rate(px(cs, p), 10)) ? 'yes' : 'NO');
+/** Whether the index's r@10 is at or above every peer's ('-' when there is nothing to compare). */
+const leads = (cs: Case[]) =>
+  !peers.length || !cs.length ? '-' : peers.every((p) => rate(ix(cs), 10) >= rate(px(cs, p), 10)) ? 'yes' : 'NO';
 const rows: string[][] = [];
-for (const cls of CLASSES) {
+for (const cls of chosen) {
   const all = cases.filter((c) => c.cls === cls);
   const known = all.filter((c) => !outcomes.get(c)!.crowded);
   const open = known.filter((c) => !outcomes.get(c)!.crowdedWords);
@@ -324,16 +329,17 @@ for (const cls of CLASSES) {
     cls,
     String(all.length),
     ...pairs(all),
-    peers.length ? leads(all) : '-',
+    leads(all),
     String(known.length),
     ...pairs(known),
-    peers.length ? leads(known) : '-',
+    leads(known),
     peers.map((p) => all.filter((c) => outcomes.get(c)!.timedOut.has(p)).length).join(' / ') || '-',
     String(open.length),
     [ix(open), ...peers.map((p) => px(open, p))].map((xs) => f(rate(xs, 10))).join(' / '),
   ]);
 }
-const engines = ['index', ...peers.map((p) => NAMES[p])];
+const names = peers.map((p) => PEERS[p].name);
+const engines = ['index', ...names];
 const each = engines.map((e) => `${e} r@1 / r@10`);
 const head = [
   'class',
@@ -343,7 +349,7 @@ const head = [
   'identifiable',
   ...each,
   'index ≥ peers (r@10, identifiable)',
-  `timed out (${peers.map((p) => NAMES[p]).join(' / ')})`,
+  `timed out (${names.join(' / ')})`,
   'identifiable by words',
   `${engines.join(' / ')} r@10`,
 ];
@@ -354,7 +360,7 @@ console.log(`index latency over these queries: p50 ${pct(50)} ms, p95 ${pct(95)}
 const misses = cases.filter((c) => outcomes.get(c)!.index < 0 || outcomes.get(c)!.index >= 10);
 const counted = misses.filter((c) => !outcomes.get(c)!.crowded);
 const held = counted.filter((c) => outcomes.get(c)!.held);
-const byClass = CLASSES.map((cls) => `${cls} ${held.filter((c) => c.cls === cls).length}/${counted.filter((c) => c.cls === cls).length}`);
+const byClass = chosen.map((cls) => `${cls} ${held.filter((c) => c.cls === cls).length}/${counted.filter((c) => c.cls === cls).length}`);
 console.log(`index misses counted as identifiable that are behind ten marks holding the query as typed: ${byClass.join(', ')}`);
 // Misses the identifiable figures count are listed as `miss` (`held` where heldAsTyped), the others as `crowded`;
 // each line says which peers found the original.
@@ -362,6 +368,6 @@ if (a.has('misses'))
   for (const c of misses) {
     const out = outcomes.get(c)!;
     const kind = out.crowded ? 'crowded' : out.crowdedWords ? 'crowded by words' : out.held ? 'held' : 'miss';
-    const by = peers.filter((p) => out.peer[p] >= 0 && out.peer[p] < 10).map((p) => NAMES[p]);
+    const by = peers.filter((p) => out.peer[p] >= 0 && out.peer[p] < 10).map((p) => PEERS[p].name);
     console.log(`${kind} ${c.cls}: ${c.query} (wanted ${c.appNo} ${c.norm})${by.length ? ` found by ${by.join(', ')}` : ''}`);
   }
