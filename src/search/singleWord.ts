@@ -10,6 +10,7 @@ import {
   S_ALL_WORDS,
   S_COMPOUND,
   S_EXACT,
+  S_LONGER_WORD,
   S_NEAR,
   S_PHONETIC,
   S_PREFIX,
@@ -43,7 +44,15 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   s.close(S_EXACT);
   // Words with the prefix are one range of the sorted vocabulary, and so are their first-word postings.
   const [lo, hi] = v.prefixRange(w);
-  s.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
+  const short = q.normalised.length <= 2;
+  if (short) s.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
+  else {
+    // A mark is a prefix match when its first word is the query or the query spelled a letter or two
+    // longer (SUNRISES, AIRS); a longer word the query only starts (AIRTEL, LINUXMINT for LINUX) is
+    // another word, and comes after the marks holding the query whole (LION AIR): see longer_word.
+    const reach = w.length + Math.max(1, maxEdits(w.length));
+    for (let k = lo; k < hi; k++) if (v.words[k].length <= reach) s.takeWord(ix.first, k, 0);
+  }
   // Typed without the space: JOYALU → JOY ALUKKAS, KINGFI → KING FISHER.
   if (w.length >= 4) {
     for (let i = 2; i <= w.length - 2; i++) {
@@ -54,7 +63,9 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   s.close(S_PREFIX);
   if (id >= 0) s.takeWord(ix.post, id, 0);
   s.close(S_WORD);
-  if (q.normalised.length <= 2) return;
+  if (short) return;
+  s.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
+  s.close(S_LONGER_WORD);
   // Marks that are one word, a spelling variant of the query's: compared as wholes, they are closer
   // than a word the query ends or sits inside. A variant holding the query (ASUNRISE) stays a
   // suffix or substring match, where the contract's users look for it.

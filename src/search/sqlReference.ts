@@ -29,18 +29,20 @@ export interface SqlResult {
 const STRATEGY_SQL = `
   case
     when n = $1 then 0
-    when n like $1 || '%' then 1
+    when n like $1 || '%' and (length($1) <= 2 or cardinality($2::text[]) > 1
+      or length(split_part(n, ' ', 1)) <= length($1) + greatest(1, ($4::int[])[1])) then 1
     when ' ' || n || ' ' like '% ' || $1 || ' %' then 2
+    when n like $1 || '%' then 3
     when cardinality($2::text[]) = 1 and length($1) > 2 and position(' ' in n) = 0 and position($1 in n) = 0
-      and levenshtein_less_equal(n, $1, ($4::int[])[1]) <= ($4::int[])[1] then 3
-    when n ~ $3 then 4
-    when cardinality($2::text[]) > 1 and string_to_array(n, ' ') @> $2::text[] then 5
-    when n like '%' || $1 and length($1) > 2 then 6
-    when n like '%' || $1 || '%' and length($1) > 2 and cardinality($2::text[]) = 1 then 7
-    when n like '%' || $1 || '%' and length($1) > 2 then 8
+      and levenshtein_less_equal(n, $1, ($4::int[])[1]) <= ($4::int[])[1] then 4
+    when n ~ $3 then 5
+    when cardinality($2::text[]) > 1 and string_to_array(n, ' ') @> $2::text[] then 6
+    when n like '%' || $1 and length($1) > 2 then 7
+    when n like '%' || $1 || '%' and length($1) > 2 and cardinality($2::text[]) = 1 then 8
+    when n like '%' || $1 || '%' and length($1) > 2 then 9
     when length($1) > 2 and (select bool_and(exists (select 1 from unnest(string_to_array(n, ' ')) w
-           where levenshtein_less_equal(w, qw.w, qw.k) <= qw.k)) from unnest($2::text[], $4::int[]) qw(w, k)) then 9
-    when length($1) > 2 and nishaan_codes(word_mark) && $5::text[] then 10
+           where levenshtein_less_equal(w, qw.w, qw.k) <= qw.k)) from unnest($2::text[], $4::int[]) qw(w, k)) then 10
+    when length($1) > 2 and nishaan_codes(word_mark) && $5::text[] then 11
   end`;
 
 /** The regular expression of a compound: the query's letters run together, spaces allowed between any two, on word boundaries. */

@@ -8,6 +8,7 @@ export const STRATEGIES = [
   'exact', // the whole mark is the query
   'prefix', // the mark starts with the query
   'word', // the query is a whole word (or run of whole words) of the mark
+  'longer_word', // a one-word query starts the mark's longer first word: AIRTEL for AIR (see singleWord.ts)
   'near', // a one-word mark within the spelling edits of a one-word query, not holding it: LEICA for LEIA
   'compound', // the query joined or split differently: SUNRISEFOODS ⇄ SUNRISE FOODS
   'all_words', // every query word is a whole word of the mark, in another order, or but THE, OF, AND…
@@ -23,15 +24,16 @@ export type Strategy = (typeof STRATEGIES)[number];
 export const S_EXACT = 0;
 export const S_PREFIX = 1;
 export const S_WORD = 2;
-export const S_NEAR = 3;
-export const S_COMPOUND = 4;
-export const S_ALL_WORDS = 5;
-export const S_SUFFIX = 6;
-export const S_SUBSTRING = 7;
-export const S_SUBSTRING_CROSS = 8;
-export const S_SPELLING = 9;
-export const S_PHONETIC = 10;
-export const S_PARTIAL = 11;
+export const S_LONGER_WORD = 3;
+export const S_NEAR = 4;
+export const S_COMPOUND = 5;
+export const S_ALL_WORDS = 6;
+export const S_SUFFIX = 7;
+export const S_SUBSTRING = 8;
+export const S_SUBSTRING_CROSS = 9;
+export const S_SPELLING = 10;
+export const S_PHONETIC = 11;
+export const S_PARTIAL = 12;
 export const STRATEGY_COUNT = STRATEGIES.length;
 /** A partial match's distance runs 0 (the query's whole weight shared) to PARTIAL_STEPS (none of it): src/search/partial.ts. */
 export const PARTIAL_STEPS = 15;
@@ -41,8 +43,9 @@ export const PARTIAL_STEPS = 15;
 const BANDS: [number, number][] = [
   [100, 100],
   [87, 99],
-  [79, 86],
-  [72, 78],
+  [80, 86],
+  [76, 79],
+  [72, 75],
   [66, 71],
   [60, 65],
   [52, 59],

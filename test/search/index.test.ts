@@ -66,7 +66,7 @@ describe('search index', () => {
       1001: 'exact',
       1002: 'exact',
       1003: 'prefix',
-      1004: 'prefix',
+      1004: 'longer_word',
       1006: 'prefix',
       1025: 'prefix',
       1026: 'prefix',
@@ -88,12 +88,37 @@ describe('search index', () => {
     const hits = find(e, 'SUNRISE')
       .filter((h) => h[1] === 'prefix')
       .map((h) => h[0]);
-    // SUNRISER (8), SUNRISEFOODS (12), SUNRISE FOODS ×3 (13): the three equal ones by application number.
-    expect(hits).to.deep.equal([1006, 1004, 1003, 1025, 1026]);
+    // SUNRISER (8), SUNRISE FOODS ×3 (13): the three equal ones by application number.
+    expect(hits).to.deep.equal([1006, 1003, 1025, 1026]);
     const spelled = find(e, 'KINGFISHERS')
       .filter((h) => h[1] === 'near')
       .map((h) => h[0]);
     expect(spelled).to.deep.equal([1027, 1028]);
+  });
+
+  it('ranks marks holding a one-word query whole above marks whose longer first word it only starts', () => {
+    const x = engineOf([
+      [1, 'AIRTEL'],
+      [2, 'LION AIR'],
+      [3, 'AIRS'],
+      [4, 'AIR INDIA EXPRESS'],
+      [5, 'AIRWAYS'],
+      [6, 'FLY AIRBUS'],
+      [7, 'AIR'],
+    ]);
+    expect(find(x, 'AIR')).to.deep.equal([
+      [7, 'exact'],
+      [3, 'prefix'],
+      [4, 'prefix'],
+      [2, 'word'],
+      [1, 'longer_word'],
+      [5, 'longer_word'],
+      [6, 'substring'],
+    ]);
+    // One or two letters are still typed, not words: every mark starting with them is a prefix match.
+    expect(strategyOf(find(x, 'AI'), 1)).to.equal('prefix');
+    // Nor does a query of several words change: its last word may be partly typed.
+    expect(strategyOf(find(x, 'AIR IND'), 4)).to.equal('prefix');
   });
 
   it('puts a one-word mark a spelling variant of a one-word query before suffixes and substrings, as near', () => {
