@@ -47,10 +47,11 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   const short = q.normalised.length <= 2;
   if (short) s.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
   else {
-    // A mark is a prefix match when its first word is the query or the query spelled a letter or two
-    // longer (SUNRISES, AIRS); a longer word the query only starts (AIRTEL, LINUXMINT for LINUX) is
-    // another word, and comes after the marks holding the query whole (LION AIR): see longer_word.
-    const reach = w.length + Math.max(1, maxEdits(w.length));
+    // A mark is a prefix match when its first word is the query or the query a letter or two longer, as
+    // far as spelling reaches (SUNRISES; none up to three letters, where one more is mostly another word:
+    // POPE, AIRY); a longer word the query only starts (AIRTEL, LINUXMINT for LINUX) is another word,
+    // and comes after the marks holding the query whole (LION AIR): see longer_word.
+    const reach = w.length + maxEdits(w.length);
     for (let k = lo; k < hi; k++) if (v.words[k].length <= reach) s.takeWord(ix.first, k, 0);
   }
   // Typed without the space: JOYALU → JOY ALUKKAS, KINGFI → KING FISHER.
