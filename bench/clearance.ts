@@ -13,7 +13,7 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_bench SEARCH_SNAPSHOT=FILE npx tsx bench/clearance.ts \
 //     [--sample 1000] [--min-kind 100] [--sql 50] [--sql-timeout 5000] [--seed 21] [--latency 200] [--batch 1000]
 //     [--watches 10000] [--import 10000] [--logo-pairs 30] [--logos 300] [--index-logos N] [--distinctive N]
-//     [--parts planted,logo,pairs,speed,batch,watch] (run in the order given)
+//     [--parts planted,logo,pairs,speed,batch,watch] (run in the order given) [--slowest N] (speed: the N slowest names)
 // The logo edit kind runs where the register's logos have vectors; --index-logos N first embeds, in this
 // process and without OCR, up to N logos that have none and writes their vectors (logo_vectors): for a small
 // register of one's own, never the shared benchmark register.
@@ -62,6 +62,7 @@ const o = {
   logos: Number(a.get('logos') ?? 300),
   indexLogos: Number(a.get('index-logos') ?? 0),
   distinctive: Number(a.get('distinctive') ?? 0),
+  slowest: Number(a.get('slowest') ?? 0),
   parts: (a.get('parts') ?? 'planted,logo,pairs,speed,batch,watch').split(','),
 };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
@@ -390,11 +391,18 @@ function threeClasses(own: number, r: Rng): number[] {
 async function speed() {
   const r = new Rng(o.seed + 1);
   const times: number[] = [];
+  const named: { text: string; ms: number }[] = [];
   for (const m of pool.slice(0, o.latency)) {
     const classes = threeClasses(m.class_number, r);
     const s = performance.now();
     await screen(m.word_mark, classes, 20);
     times.push(performance.now() - s);
+    named.push({ text: `${m.word_mark} (${classes.join(', ')})`, ms: times[times.length - 1] });
+  }
+  // What the tail is made of: the slowest names, with the number of marks holding each of their words.
+  for (const x of named.sort((p, q) => q.ms - p.ms).slice(0, o.slowest)) {
+    const held = wordsOf(normaliseMark(x.text.replace(/ \(.*$/, ''))).map((w) => `${w}:${engine.holders(w)}`);
+    console.log(`  slow: ${ms(x.ms)} ms  ${x.text}  [${held.join(' ')}]`);
   }
   console.log(
     `\nsingle clearance, one name x 3 classes (service in process, cache off; ${times.length} names from the sample): ` +
