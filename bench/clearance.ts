@@ -14,6 +14,7 @@
 //     [--sample 1000] [--min-kind 100] [--sql 50] [--sql-timeout 5000] [--seed 21] [--latency 200] [--batch 1000]
 //     [--watches 10000] [--import 10000] [--logo-pairs 30] [--logos 300] [--index-logos N] [--distinctive N]
 //     [--parts planted,logo,pairs,speed,batch,watch] (run in the order given) [--slowest N] (speed: the N slowest names)
+//     [--misses 4] (planted: misses printed per kind)
 // The logo edit kind runs where the register's logos have vectors; --index-logos N first embeds, in this
 // process and without OCR, up to N logos that have none and writes their vectors (logo_vectors): for a small
 // register of one's own, never the shared benchmark register.
@@ -63,6 +64,7 @@ const o = {
   indexLogos: Number(a.get('index-logos') ?? 0),
   distinctive: Number(a.get('distinctive') ?? 0),
   slowest: Number(a.get('slowest') ?? 0),
+  misses: Number(a.get('misses') ?? 4),
   parts: (a.get('parts') ?? 'planted,logo,pairs,speed,batch,watch').split(','),
 };
 const url = process.env.DATABASE_URL ?? DEFAULT_URL;
@@ -167,7 +169,8 @@ async function planted() {
     allBase.times.push(...b.times);
     allBase.timedOut += b.timedOut;
     console.log(
-      `| ${k} | ${r.n} (${r.filled}) | ${ratio(r.hit, r.n)} | ${ratio(r.strict, r.n)} | ${r.crowded} | ${ms(pct(r.times, 50))} | ` +
+      `| ${k} | ${r.n} (${r.filled}) | ${ratio(r.hit, r.n)} | ${ratio(r.strict, r.n)} | ${r.crowded} | ` +
+        `${ratio(r.hit, r.n - r.crowded)} | ${ms(pct(r.times, 50))} | ` +
         `${ms(pct(r.times, 95))} | ${b.n}${b.timedOut ? ` (${b.timedOut} timed out)` : ''} | ${ratio(b.hit, b.n)} | ` +
         `${ratio(b.ours, b.n)} | ${ms(pct(b.times, 50))} | ${ms(pct(b.times, 95))} | ${ratio(r.listed, r.n)} |`,
     );
@@ -181,11 +184,12 @@ async function planted() {
   );
   console.log('found = the original, or a twin (same normalised words, same class), among the first 10 of the clearance in its class');
   console.log(
-    '| edit | proposals (filled) | recall@10 | original itself | missed behind 10 exact copies of the proposal | p50 ms | p95 ms |' +
+    '| edit | proposals (filled) | recall@10 | original itself | missed behind 10 copies of the proposal (any spacing or word order) |' +
+      ' recall@10 of the rest | p50 ms | p95 ms |' +
       ` pg_trgm proposals | pg_trgm recall@10 | clearance recall, same proposals | pg_trgm p50 ms | pg_trgm p95 ms |` +
       ' listed at Medium or High among the first 100 |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [i, x] of cases.entries()) {
     if (i > 0 && cases[i - 1].kind !== x.kind) printRow(cases[i - 1].kind);
     const r = rows.get(x.kind)!;
@@ -204,10 +208,10 @@ async function planted() {
     const found = strict || res.results.some((t) => twinOf(t) === twin);
     if (strict) r.strict++;
     if (found) r.hit++;
-    // Ten marks spelled exactly as the proposal: nothing can rank the original, spelled otherwise, above them.
-    const q = normaliseMark(x.query);
-    if (!found && res.results.filter((t) => normaliseMark(t.word_mark) === q).length >= 10) r.crowded++;
-    if (!found && misses.filter((m) => m.startsWith(x.kind)).length < 4) {
+    // Ten marks that are the proposal itself, but for spacing or the order of its words (TARA BIOTECH, TARABIOTECH,
+    // OM TARA for TARA OM): nothing can rank the original, spelled otherwise, above them.
+    if (!found && res.results.filter((t) => sameMark(t.word_mark, x.query)).length >= 10) r.crowded++;
+    if (!found && misses.filter((m) => m.startsWith(x.kind)).length < o.misses) {
       misses.push(`${x.kind}: ${x.mark.word_mark} (${x.mark.class_number}) -> ${x.query}`);
     }
     const b = base.get(x.kind)!;
@@ -234,7 +238,8 @@ async function planted() {
   if (cases.length) printRow(cases[cases.length - 1].kind);
   await sqlDb.end();
   console.log(
-    `| all | ${all.n} | ${ratio(all.hit, all.n)} | ${ratio(all.strict, all.n)} | ${all.crowded} | ${ms(pct(all.times, 50))} | ` +
+    `| all | ${all.n} | ${ratio(all.hit, all.n)} | ${ratio(all.strict, all.n)} | ${all.crowded} | ` +
+      `${ratio(all.hit, all.n - all.crowded)} | ${ms(pct(all.times, 50))} | ` +
       `${ms(pct(all.times, 95))} | ${allBase.n}${allBase.timedOut ? ` (${allBase.timedOut} timed out)` : ''} | ` +
       `${ratio(allBase.hit, allBase.n)} | ${ratio(allBase.ours, allBase.n)} | ${ms(pct(allBase.times, 50))} | ` +
       `${ms(pct(allBase.times, 95))} | ${ratio(all.listed, all.n)} |`,
@@ -244,6 +249,12 @@ async function planted() {
       `p95 ${(pct(allBase.times, 95) / pct(all.times, 95)).toFixed(1)}x (the clearance also scores, reasons and reads related classes)`,
   );
   console.log(`targets: recall >= 0.95 overall, >= 0.9 per kind. some misses: ${misses.join('; ')}`);
+}
+
+/** Whether two marks are one but for spacing (TARABIOTECH, TARA BIOTECH) or the order of their words (OM TARA, TARA OM). */
+function sameMark(a: string, b: string): boolean {
+  const [x, y] = [wordsOf(normaliseMark(a)), wordsOf(normaliseMark(b))];
+  return x.join('') === y.join('') || [...x].sort().join(' ') === [...y].sort().join(' ');
 }
 
 /** The logo edit: a mark's logo recoloured, mirrored or cropped, under another mark's name, screened in its class. */

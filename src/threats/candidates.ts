@@ -26,7 +26,8 @@ import { equivalents } from './translations.ts';
 //      (THETARA holds TARA, SOOLTANAN said SULTANAN holds SULTAN): an earlier mark taken whole into a
 //      coined word, which search (marks that hold the query, not marks the query holds) does not find.
 //   6. translations (src/threats/translations.ts): each listed word's equivalents in the other language
-//      alone (SURAJ → SUN, SURYA), and the mark with its listed words in English (SURAJ FOODS → SUN FOODS).
+//      alone (SURAJ → SUN, SURYA) and in the mark (QUEEN EXPORTS → RANI EXPORTS, as spelled: EXACT), and
+//      the mark with its listed words in English (SURAJ FOODS → SUN FOODS).
 //   7. the mark respelled: its most distinctive words replaced by their most held variants (variantForms).
 //   8. each of its most distinctive words' holders that share the most with the mark, weighed the way
 //      the scoring weighs them (src/threats/holders.ts): VANA BISCUITS for VANA BRAND, a word for the
@@ -178,7 +179,13 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
     const s: Search[] = [];
     f.words.forEach((w, i) => {
       if (f.weights[i] < CANDIDATES.minWeight) return;
-      for (const e of equivalents(w).slice(0, CANDIDATES.equivalents)) s.push({ text: e, want: CANDIDATES.perPiece, mode: 'SMART' });
+      for (const e of equivalents(w).slice(0, CANDIDATES.equivalents)) {
+        s.push({ text: e, want: CANDIDATES.perPiece, mode: 'SMART' });
+        // The mark with the word translated, as a copy would say it (QUEEN EXPORTS → RANI EXPORTS): the word
+        // alone has hundreds of holders in a class at scale, and the copy is not among the shortest of them.
+        if (n > 1)
+          s.push({ text: [...f.words.slice(0, i), e, ...f.words.slice(i + 1)].join(' '), want: CANDIDATES.perVariant, mode: 'EXACT' });
+      }
     });
     if (n > 1 && english.some((w, i) => w !== f.words[i])) s.push({ text: english.join(' '), want: CANDIDATES.perPiece, mode: 'SMART' });
     for (const far of variantForms(engine, f, true, variants)) s.push({ text: far, want: CANDIDATES.perVariant, mode: 'EXACT' });

@@ -158,7 +158,8 @@ const MEANINGS: string[][] = [
   ['HUNDRED', 'SAU'],
   ['THOUSAND', 'HAZAR'],
   ['ZERO', 'SHUNYA'],
-  // Trade words and things on labels. Left out: BAGH (garden), which is the tiger above; MAKAN
+  // Trade words and things on labels. Left out: TREE (PED, VRIKSH), which folds to TRI as THREE and 3 do, so
+  // every mark with a 3 read as a tree; BAGH (garden), which is the tiger above; MAKAN
   // (house) and MAKHAN (butter), which fold together; GRAM (village), also the weight and the pulse;
   // RATH (chariot), which folds to RAT; DHAL (shield), which folds to DAL; NAAV (boat), which folds to
   // NAV; JAHAZ (ship), as SHIP folds to SIP; DEEP, DEEPAK and DIYA (lamp), English deep or names.
@@ -186,12 +187,14 @@ const MEANINGS: string[][] = [
   ['CONCH', 'SHANKH'],
   ['DRUM', 'DHOL'],
   ['FLUTE', 'BANSURI'],
-  ['TREE', 'PED', 'VRIKSH'],
   ['BANYAN', 'BARGAD'],
   ['COCONUT', 'NARIYAL'],
   ['ROSE', 'GULAB'],
   ['JASMINE', 'CHAMELI', 'MOGRA'],
 ];
+
+/** Every meaning as listed: its English word first (for the checks in test/threats/translations.test.ts). */
+export const listedMeanings = (): readonly (readonly string[])[] => MEANINGS;
 
 /** Romanised word → its meaning's English word (an English word maps to itself). */
 const MEANING = new Map<string, string>();
