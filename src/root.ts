@@ -233,7 +233,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const registerValues = new RegisterValues(search, repos.trademarks);
   // One analysis of likely confusion, behind both a mark's threats and a clearance.
   const analyser = new Analyser(search, repos.trademarks, repos.threats, logos.texts);
-  const watchMatcher = new WatchMatcher(repos.watches, analyser, repos.threats, search);
+  const watchMatcher = new WatchMatcher(repos.watches, analyser, repos.threats, search, repos.trademarks);
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () =>

@@ -45,6 +45,20 @@ export async function classesOfGoods(reference: ReferenceRepository, text: strin
     .slice(0, MAX_SUGGESTED);
 }
 
+/** Where the marks' goods and services are read (TrademarkRepository). */
+export interface GoodsReader {
+  goodsOf(appNos: string[], chars?: number): Promise<Map<string, string>>;
+}
+
+/**
+ * What each of these marks covers, as a list shows it (an excerpt, or null where the register has nothing): read
+ * for the listed marks only, in one round trip.
+ */
+export async function coverOf(marks: GoodsReader, appNos: string[]): Promise<(appNo: string) => string | null> {
+  const goods = await marks.goodsOf([...new Set(appNos)], EXCERPT_FROM);
+  return (a) => excerpt(goods.get(a) ?? null);
+}
+
 /** The characters of a mark's goods an excerpt is cut from: more than it keeps, so that a cut there still ends with "…". */
 export const EXCERPT_FROM = 400;
 

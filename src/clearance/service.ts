@@ -10,7 +10,7 @@ import type { ObjectStore } from '../storage/objectStore.ts';
 import { type Analyser, MAX_FINDINGS } from '../threats/analysis.ts';
 import { goodsWords } from '../threats/goods.ts';
 import type { TrademarkRepository } from '../trademarks/repository.ts';
-import { classesOfGoods, EXCERPT_FROM, excerpt } from './goods.ts';
+import { classesOfGoods, coverOf } from './goods.ts';
 import type { LogoSource, ProposedLogos } from './logo.ts';
 import { type Grounds, overallRisk } from './registrability.ts';
 import type { ClearanceRepository } from './repository.ts';
@@ -73,11 +73,11 @@ export class ClearanceService {
    * the screening (the reports read them whole when they are made).
    */
   private async covering(page: Screened): Promise<Screened> {
-    const goods = await this.goods.marks.goodsOf(
+    const covers = await coverOf(
+      this.goods.marks,
       page.results.map((r) => r.application_number),
-      EXCERPT_FROM,
     );
-    return { ...page, results: page.results.map((r) => ({ ...r, goods_services: excerpt(goods.get(r.application_number) ?? null) })) };
+    return { ...page, results: page.results.map((r) => ({ ...r, goods_services: covers(r.application_number) })) };
   }
 
   private async run(q: ClearanceInput, charge: Charge, logoKey?: string): Promise<{ screened: Screened; logoKept: boolean }> {

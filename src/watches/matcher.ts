@@ -1,3 +1,4 @@
+import { coverOf, type GoodsReader } from '../clearance/goods.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import type { Analyser, Finding } from '../threats/analysis.ts';
 import type { ThreatRepository } from '../threats/repository.ts';
@@ -26,7 +27,21 @@ export class WatchMatcher {
     private readonly analyser: Analyser,
     private readonly threats: ThreatRepository,
     private readonly search: SearchIndex,
+    private readonly goods: GoodsReader,
   ) {}
+
+  /** Each match as its hit: the mark as a clearance lists it, with what it covers (the watch's id beside it). */
+  async hitsOf(matches: readonly Match[]) {
+    const covers = await coverOf(
+      this.goods,
+      matches.map((m) => m.finding.row.application_number),
+    );
+    return matches.map(({ watch, finding }) => ({
+      watch_id: watch.id,
+      ...hitOf(finding),
+      goods_services: covers(finding.row.application_number),
+    }));
+  }
 
   /** Every (watch, mark) pair that fires, best first within a watch. */
   async match(watches: readonly WatchProbe[], marks: readonly MarkRow[]): Promise<Match[]> {
@@ -67,12 +82,13 @@ export class WatchMatcher {
   async matchRun(runId: number): Promise<{ marks: number; hits: number }> {
     const [marks, watches] = await Promise.all([this.repo.newMarks(runId), this.repo.active()]);
     const matches = await this.match(watches, marks);
-    const hits: Hit[] = matches.map(({ watch, finding }) => ({
+    const payloads = await this.hitsOf(matches);
+    const hits: Hit[] = matches.map(({ watch, finding }, i) => ({
       watchId: watch.id,
       webhookId: watch.webhook_id,
       applicationNumber: finding.row.application_number,
       risk: finding.score.risk,
-      payload: { watch_id: watch.id, ...hitOf(finding) },
+      payload: payloads[i],
     }));
     const fresh = await this.repo.recordRun(runId, marks.length, hits);
     return { marks: marks.length, hits: fresh };

@@ -6,7 +6,6 @@ import { AppError, invalidParameter, notFound } from '../errors.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
 import { relatedClasses } from '../threats/classes.ts';
 import type { WebhookRepository } from '../webhooks/repository.ts';
-import { hitOf } from './hits.ts';
 import type { WatchMatcher } from './matcher.ts';
 import type { WatchRepository, WatchRow } from './repository.ts';
 import type { CreateWatchInput, UpdateWatchInput } from './schemas.ts';
@@ -113,7 +112,8 @@ export class WatchService {
     const marks = await this.repo.journalMarks(journalId, classes);
     const matches = await this.matcher.match([watch], marks);
     const { marks: count, ...j } = journal;
-    return { watch_id: id, journal: j, marks: count, count: matches.length, results: matches.map((m) => hitOf(m.finding)) };
+    const results = (await this.matcher.hitsOf(matches)).map(({ watch_id: _, ...hit }) => hit);
+    return { watch_id: id, journal: j, marks: count, count: matches.length, results };
   }
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { expect } from 'chai';
 import request from 'supertest';
+import { excerpt } from '../../src/clearance/goods.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import { WatchWorkers } from '../../workers/watches.ts';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
@@ -29,8 +30,13 @@ const mark = (app: string, word: string, cls: number, journal: number | null) =>
   journal_id: journal,
 });
 
+// Longer than a list's excerpt, so that the hit shows the excerpt a clearance shows.
+const BAKERY = 'biscuits, cakes, pastry and confectionery; '.repeat(6);
+const GOODS = `Tea, coffee, cocoa and artificial coffee; rice, pasta and noodles; ${BAKERY}honey.`;
+
 const NEW_MARKS = [
-  mark('4200001', 'SUNRIZE FOODS', 30, 2), // a respelling of the watched SUNRISE, in its class
+  // A respelling of the watched SUNRISE, in its class.
+  { ...mark('4200001', 'SUNRIZE FOODS', 30, 2), goods_services: GOODS },
   mark('4200002', 'BLUEBERRY JAM', 29, 2), // nothing alike, in a cognate class
   mark('4200003', 'SUNRISE', 9, null), // the same word in an unrelated class
   mark('4200004', 'MOONLIGHT', 30, null), // nothing alike, in the watched class
@@ -111,6 +117,8 @@ describe('similarity watches: matching new filings', () => {
     expect(hit.reasons).to.be.an('array').that.is.not.empty;
     expect(hit.reasons.join(' ')).to.match(/SUNRI[SZ]E/);
     expect(body.full_record.application_number).to.equal('4200001');
+    // What the mark covers, as a clearance lists it.
+    expect(hit.goods_services).to.equal(excerpt(GOODS));
     // The watch counts what it caught.
     expect((await o.get(`/user/v1/watches/${sunrise}/`)).body.hits).to.equal(1);
   });
@@ -144,6 +152,8 @@ describe('similarity watches: matching new filings', () => {
     expect(res.body.results.map((x: { application_number: string }) => x.application_number)).to.deep.equal(['4200001']);
     expect(res.body.count).to.equal(1);
     expect(res.body.results[0].reasons).to.be.an('array').that.is.not.empty;
+    expect(res.body.results[0].goods_services).to.equal(excerpt(GOODS));
+    expect(res.body.results[0]).not.to.have.property('watch_id');
     // A preview records and sends nothing.
     expect(await t.deps.db('watch_hits')).to.have.length(1);
     const lax = await request(t.app)
