@@ -87,7 +87,8 @@ export class SearchEngine implements RegisterView {
 
   /**
    * The first page (relevance) of the query under each filter, as search() would answer each, in one
-   * search where the filters allow (src/search/liveIndex.ts searchEach); groups only with `counts`.
+   * search where the filters allow (src/search/liveIndex.ts searchEach); groups only with `counts`, and
+   * without them a count may stop at the page.
    */
   searchEach(q: PreparedQuery, filters: Filter[], want: number, counts = true): IndexResult[] {
     const a = this.base.searchEach(q, filters, want, counts);

@@ -101,8 +101,10 @@ export class LiveIndex {
 
   /**
    * The first page (relevance, `want` hits) of the query under each filter, as separate searches would
-   * answer, with their counts; groups only with `counts`. Filters alike but for their classes, which no two
-   * share, are searched as one (src/search/filterSplit.ts), unless the query has a ready answer.
+   * answer, with their counts; groups only with `counts`. Without `counts` a split search may stop once every
+   * page is full (SearchScratch.pageOnly), and a count is then at least the page, not the whole. Filters alike
+   * but for their classes, which no two share, are searched as one (src/search/filterSplit.ts), unless the query
+   * has a ready answer.
    */
   searchEach(q: PreparedQuery, filters: Filter[], want: number, counts = true): IndexResult[] {
     const alone = () =>
@@ -114,6 +116,7 @@ export class LiveIndex {
     return this.withScratch(unionOf(filters), (s) => {
       const split = new FilterSplit(filters);
       s.split = split;
+      if (!counts) s.pageOnly = want;
       try {
         this.run(q, s);
         s.close(STRATEGY_COUNT - 1);

@@ -42,6 +42,13 @@ export class SearchScratch implements BitmapPool {
   partialWords: number[] = [];
   /** The filters of a search made for several at once, while it runs (src/search/filterSplit.ts). */
   split: FilterSplit | null = null;
+  /**
+   * A split search that counts nothing needs only each filter's first page: once every filter has this many
+   * marks in closed strategies, later strategies cannot reach a page (0: the search reads every strategy).
+   */
+  pageOnly = 0;
+  private tallied = 0;
+  private readonly perPart = new Uint32Array(64);
   /** While a split search's partial matching runs: its core words' bitmaps, by core (src/search/partialCore.ts). */
   coreMemo: Map<string, Bitset> | null = null;
   readonly runs = new RunScratch();
@@ -75,6 +82,9 @@ export class SearchScratch implements BitmapPool {
   begin(filter: Filter, hidden: Bitset, hiddenCount: number): void {
     this.seen.clear();
     this.count = 0;
+    this.pageOnly = 0;
+    this.tallied = 0;
+    this.perPart.fill(0);
     this.bucketEnd.fill(0);
     this.facetClassStatus.fill(0);
     this.facetTypeMode.fill(0);
@@ -105,6 +115,22 @@ export class SearchScratch implements BitmapPool {
   /** Strategy s is done: later admissions belong to later strategies. */
   close(s: number): void {
     for (let t = s; t < STRATEGY_COUNT; t++) this.bucketEnd[t] = this.count;
+  }
+
+  /**
+   * Whether the strategies closed so far fill every filter's page of a split search made with `pageOnly`: the
+   * page is ordered by strategy first, so nothing admitted later could be on it. Asked only right after close().
+   */
+  pagesFull(): boolean {
+    const split = this.split;
+    if (!this.pageOnly || !split) return false;
+    const { partOf } = split;
+    for (; this.tallied < this.count; this.tallied++) {
+      const k = partOf[this.info[this.members[this.tallied]] & 63];
+      if (k >= 0) this.perPart[k]++;
+    }
+    for (let k = 0; k < split.parts.length; k++) if (this.perPart[k] < this.pageOnly) return false;
+    return true;
   }
 
   /**

@@ -67,6 +67,9 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   if (short) return;
   s.take(ix.first, d.firstOffsets[lo], d.firstOffsets[hi], 0);
   s.close(S_LONGER_WORD);
+  // A search that wants pages only stops once they are full (SearchScratch.pagesFull): common words fill
+  // them with their own marks, and their variants, pieces and sound-alikes are the most costly steps.
+  if (s.pagesFull()) return;
   // Marks that are one word, a spelling variant of the query's: compared as wholes, they are closer
   // than a word the query ends or sits inside. A variant holding the query (ASUNRISE) stays a
   // suffix or substring match, where the contract's users look for it.
@@ -84,6 +87,7 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
     if (!word.includes(w)) s.takeWord(ix.only, r.id, r.dist, slotOf(missSteps(r.shared, mine.size, r.size), word.length));
   }
   s.close(S_NEAR);
+  if (s.pagesFull()) return;
 
   for (const parts of splits(v, w, [w])) admitRuns(ix, s, parts);
   s.close(S_COMPOUND);
@@ -94,6 +98,7 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   const last = ix.last;
   for (const word of v.withSuffix(w)) if (!done.has(word)) s.takeWord(last, word, 0);
   s.close(S_SUFFIX);
+  if (s.pagesFull()) return;
   const post = ix.post;
   for (const word of v.containing(w)) {
     if (done.has(word)) continue;
@@ -102,6 +107,7 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   }
   s.close(S_SUBSTRING);
   s.close(S_SUBSTRING_CROSS);
+  if (s.pagesFull()) return;
   // Variants and sound-alikes come best first (spelling before phonetic, closer before farther), so a
   // mark's first admission is its best. Runs of words that sound like the query (BIKANER VALA for
   // BIKANERWALLA) are spelling variants when spelled within reach, sound-alikes otherwise.

@@ -52,7 +52,7 @@ export interface RegisterView {
   /** The base index first, then the index of recent changes if there is one: a hit from it carries `delta`. */
   readonly views: readonly IndexView[];
   search(q: PreparedQuery, filter: Filter, want: number, after: After | null): IndexResult;
-  /** The first `want` hits of the query under each filter, as search() answers each (groups only with `counts`). */
+  /** The first `want` hits of the query under each filter, as search() answers each (groups and a whole count only with `counts`). */
   searchEach(q: PreparedQuery, filters: Filter[], want: number, counts?: boolean): IndexResult[];
   /** The summary fields the analysis reads of hits just found (in the same turn of the event loop). */
   briefs(hits: IndexHit[]): BriefRow[];
