@@ -30,7 +30,7 @@ const STRATEGY_SQL = `
   case
     when n = $1 then 0
     when n like $1 || '%' and (length($1) <= 2 or cardinality($2::text[]) > 1
-      or length(split_part(n, ' ', 1)) <= length($1) + greatest(1, ($4::int[])[1])) then 1
+      or length(split_part(n, ' ', 1)) <= length($1) + ($4::int[])[1]) then 1
     when ' ' || n || ' ' like '% ' || $1 || ' %' then 2
     when n like $1 || '%' then 3
     when cardinality($2::text[]) = 1 and length($1) > 2 and position(' ' in n) = 0 and position($1 in n) = 0

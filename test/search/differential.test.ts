@@ -108,6 +108,32 @@ describe('search index against the SQL reference path (generated registry)', fun
     expect(compared).to.be.greaterThan(400);
   });
 
+  it('agrees on which prefix matches of a one-word query are the query spelled on and which start a longer word', async () => {
+    let compared = 0;
+    // The SQL path scores every strategy of every candidate: twenty queries of three to eight letters.
+    const oneWord = [...new Set([...queries, 'SAIS', 'GOLDEN'])]
+      .map((raw) => prepareQuery(raw, 'SMART'))
+      .filter((q) => q.words.length === 1 && q.normalised.length > 2 && q.normalised.length <= 8)
+      .slice(0, 20);
+    for (const q of oneWord) {
+      const hits = engine.search(q, { classes: null, status: null }, 1_000_000, null).hits;
+      const theirs = await sql.search(q, null, null, 1_000_000, 0);
+      // Marks that begin with the query, by their strategy on each side (typed-without-space matches are the index's own).
+      const split = (pairs: [string, string][]) =>
+        ['prefix', 'longer_word'].map((st) =>
+          pairs
+            .filter(([app, strategy]) => strategy === st && PREDICATES.prefix(engine.text(Number(app)) ?? '', q.normalised))
+            .map(([app]) => app)
+            .sort(),
+        );
+      const mine = split(hits.map((h) => [String(h.appNo), STRATEGIES[h.strategy]]));
+      const sqls = split(theirs.page.map((p) => [p.appNo, STRATEGIES[p.strategy]]));
+      expect(mine, q.normalised).to.deep.equal(sqls);
+      if (mine[1].length) compared++;
+    }
+    expect(compared).to.be.greaterThan(3);
+  });
+
   it('agrees on EXACT: the count, every group and the page, with and without a class filter', async () => {
     const marks: { word_mark: string; class_number: number }[] = (
       await t.deps.db.raw(`select word_mark, class_number from trademarks where word_mark <> '' order by application_number limit 60`)
