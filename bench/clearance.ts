@@ -402,18 +402,18 @@ function threeClasses(own: number, r: Rng): number[] {
 async function speed() {
   const r = new Rng(o.seed + 1);
   const times: number[] = [];
-  const named: { text: string; ms: number }[] = [];
+  const named: { name: string; classes: number[]; ms: number }[] = [];
   for (const m of pool.slice(0, o.latency)) {
     const classes = threeClasses(m.class_number, r);
     const s = performance.now();
     await screen(m.word_mark, classes, 20);
     times.push(performance.now() - s);
-    named.push({ text: `${m.word_mark} (${classes.join(', ')})`, ms: times[times.length - 1] });
+    named.push({ name: m.word_mark, classes, ms: times[times.length - 1] });
   }
   // What the tail is made of: the slowest names, with the number of marks holding each of their words.
   for (const x of named.sort((p, q) => q.ms - p.ms).slice(0, o.slowest)) {
-    const held = wordsOf(normaliseMark(x.text.replace(/ \(.*$/, ''))).map((w) => `${w}:${engine.holders(w)}`);
-    console.log(`  slow: ${ms(x.ms)} ms  ${x.text}  [${held.join(' ')}]`);
+    const held = wordsOf(normaliseMark(x.name)).map((w) => `${w}:${engine.holders(w)}`);
+    console.log(`  slow: ${ms(x.ms)} ms  ${x.name} (${x.classes.join(', ')})  [${held.join(' ')}]`);
   }
   console.log(
     `\nsingle clearance, one name x 3 classes (service in process, cache off; ${times.length} names from the sample): ` +

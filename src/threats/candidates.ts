@@ -183,8 +183,7 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
         s.push({ text: e, want: CANDIDATES.perPiece, mode: 'SMART' });
         // The mark with the word translated, as a copy would say it (QUEEN EXPORTS → RANI EXPORTS): the word
         // alone has hundreds of holders in a class at scale, and the copy is not among the shortest of them.
-        if (n > 1)
-          s.push({ text: [...f.words.slice(0, i), e, ...f.words.slice(i + 1)].join(' '), want: CANDIDATES.perVariant, mode: 'EXACT' });
+        if (n > 1) s.push({ text: withWord(f.words, i, e), want: CANDIDATES.perVariant, mode: 'EXACT' });
       }
     });
     if (n > 1 && english.some((w, i) => w !== f.words[i])) s.push({ text: english.join(' '), want: CANDIDATES.perPiece, mode: 'SMART' });
@@ -246,10 +245,13 @@ function variantForms(engine: RegisterView, form: MarkForm, far: boolean, memo: 
       variants = far ? farWords(engine, w, CANDIDATES.variantsPerWord) : relatedWords(engine, w, CANDIDATES.variantsPerWord);
       memo.set(key, variants);
     }
-    for (const v of variants) out.push([...form.words.slice(0, i), v, ...form.words.slice(i + 1)].join(' '));
+    for (const v of variants) out.push(withWord(form.words, i, v));
   }
   return out;
 }
+
+/** The mark's words with word i replaced by `w`, as one text. */
+const withWord = (words: string[], i: number, w: string) => [...words.slice(0, i), w, ...words.slice(i + 1)].join(' ');
 
 /**
  * The mark's `max` heaviest words of three characters or more (and numbers, when `numbers`), heaviest

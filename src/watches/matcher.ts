@@ -30,17 +30,13 @@ export class WatchMatcher {
     private readonly goods: GoodsReader,
   ) {}
 
-  /** Each match as its hit: the mark as a clearance lists it, with what it covers (the watch's id beside it). */
+  /** Each match as its hit: the mark as a clearance lists it, with what it covers. */
   async hitsOf(matches: readonly Match[]) {
     const covers = await coverOf(
       this.goods,
       matches.map((m) => m.finding.row.application_number),
     );
-    return matches.map(({ watch, finding }) => ({
-      watch_id: watch.id,
-      ...hitOf(finding),
-      goods_services: covers(finding.row.application_number),
-    }));
+    return matches.map(({ finding }) => ({ ...hitOf(finding), goods_services: covers(finding.row.application_number) }));
   }
 
   /** Every (watch, mark) pair that fires, best first within a watch. */
@@ -88,7 +84,7 @@ export class WatchMatcher {
       webhookId: watch.webhook_id,
       applicationNumber: finding.row.application_number,
       risk: finding.score.risk,
-      payload: payloads[i],
+      payload: { watch_id: watch.id, ...payloads[i] },
     }));
     const fresh = await this.repo.recordRun(runId, marks.length, hits);
     return { marks: marks.length, hits: fresh };

@@ -112,8 +112,7 @@ export class WatchService {
     const marks = await this.repo.journalMarks(journalId, classes);
     const matches = await this.matcher.match([watch], marks);
     const { marks: count, ...j } = journal;
-    const results = (await this.matcher.hitsOf(matches)).map(({ watch_id: _, ...hit }) => hit);
-    return { watch_id: id, journal: j, marks: count, count: matches.length, results };
+    return { watch_id: id, journal: j, marks: count, count: matches.length, results: await this.matcher.hitsOf(matches) };
   }
 }
 
