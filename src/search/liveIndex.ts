@@ -112,7 +112,10 @@ export class LiveIndex {
         const r = this.search(q, f, want, null);
         return counts ? r : { ...r, groups: noGroups() };
       });
-    if (!splittable(filters) || this.readyAnswer(q)) return alone();
+    if (this.readyAnswer(q)) return alone();
+    // One filter and no counts: the page alone, which may stop once it is full.
+    if (filters.length === 1 && !counts) return [this.pageOf(q, filters[0], want)];
+    if (!splittable(filters)) return alone();
     return this.withScratch(unionOf(filters), (s) => {
       const split = new FilterSplit(filters);
       s.split = split;
@@ -124,6 +127,16 @@ export class LiveIndex {
       } finally {
         s.split = null;
       }
+    });
+  }
+
+  /** The first page (relevance) under one filter, stopping once it is full: its count is then at least the page. */
+  private pageOf(q: PreparedQuery, filter: Filter, want: number): IndexResult {
+    return this.withScratch(filter, (s) => {
+      s.pageOnly = want;
+      this.run(q, s);
+      s.close(STRATEGY_COUNT - 1);
+      return { count: s.count, groups: noGroups(), hits: page(s, this.index.d.appNo, want, null) };
     });
   }
 

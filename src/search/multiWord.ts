@@ -56,7 +56,6 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const mine = triples(words.join(' '));
   if (rel.every((r) => r.length)) classified = classify(ix, s, words, rel, ids, mine.size);
   else found.reset();
-  findPartials(ix, s, words, ids, rel, classified);
 
   found.admit(0, s);
   s.close(S_EXACT);
@@ -66,6 +65,12 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   found.admit(2, s);
   s.close(S_WORD);
   s.close(S_NEAR);
+  // A search that wants pages only stops once they are full (SearchScratch.pagesFull), before partial
+  // matching, half of a several-word search's cost, is made at all: nothing it finds comes before a
+  // word run. It reads no admission state, only what classify looked at (kept in its own bitmap), so
+  // made here it finds what it would have found first.
+  if (s.pagesFull()) return;
+  findPartials(ix, s, words, ids, rel, classified);
   const joined = v.id(q.compact);
   if (joined >= 0) s.takeWord(ix.post, joined, 0);
   for (const parts of splits(v, q.compact, words)) admitRuns(ix, s, parts);
@@ -88,6 +93,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   if (lead > 0 && lead < k) spelled(ix, s, ids.slice(lead), (m) => s.takeOne(m, 0));
   admitPartialBucket(s, ALL_WORDS_BUCKET);
   s.close(S_ALL_WORDS);
+  if (s.pagesFull()) return;
   // A first word of one letter is an initial (S FOODS), not the end of a word: every word ending in S
   // would be read for it, as a one-word query of one or two letters has no suffix either.
   if (words[0].length > 1) suffix(ix, s, words, ids);
@@ -95,6 +101,7 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   s.close(S_SUBSTRING);
   if (words[0].length > 1) crossing(ix, s, words, ids);
   s.close(S_SUBSTRING_CROSS);
+  if (s.pagesFull()) return;
   // The query run together, spelled or sounding like a word (BIGBAZAAR for BIG BAZZAR) or a run of
   // words spaced otherwise (SHRI RAM FINANCE for SRIRAM FINANCE). A word run together is a half step
   // further than the same edits word by word: the space is a difference too (SHREE SAPPHRE: SHREE

@@ -118,12 +118,14 @@ export class SearchScratch implements BitmapPool {
   }
 
   /**
-   * Whether the strategies closed so far fill every filter's page of a split search made with `pageOnly`: the
+   * Whether the strategies closed so far fill every filter's page of a search made with `pageOnly` (split or not): the
    * page is ordered by strategy first, so nothing admitted later could be on it. Asked only right after close().
    */
   pagesFull(): boolean {
     const split = this.split;
-    if (!this.pageOnly || !split) return false;
+    if (!this.pageOnly) return false;
+    // One filter: every mark admitted passes it (and is not hidden).
+    if (!split) return this.count >= this.pageOnly;
     const { partOf } = split;
     for (; this.tallied < this.count; this.tallied++) {
       const k = partOf[this.info[this.members[this.tallied]] & 63];

@@ -155,8 +155,10 @@ export function typingLastWord(ix: MarkIndex, s: SearchScratch, words: string[],
     takePairs(ix, s, head[0], lo, hi, PAIR_STARTS);
     return;
   }
-  // The range's postings are one block: a bitmap of it may spare looking at most candidates' words.
-  const cands = collect(ix, s, ix.first, head[0], ix.sets.range(lo, hi), 2);
+  // The range's postings are one block: a bitmap of it may spare looking at most candidates' words. Into
+  // scratch bitmap 7, which no step uses before the sound-alike runs: multiWord's partial matching, made
+  // after this step, still reads what classify looked at in bitmap 2.
+  const cands = collect(ix, s, ix.first, head[0], ix.sets.range(lo, hi), 7);
   const { n, marks, lengths, infos, bounds, words: cw } = cands;
   for (let c = 0; c < n; c++) {
     const at = bounds[2 * c];

@@ -156,7 +156,9 @@ export function wordCandidates(engine: RegisterView, sides: CandidateSide[], con
     for (const v of variantForms(engine, f, false, variants)) s.push({ text: v, want: CANDIDATES.perVariant, mode: 'EXACT' });
     return s;
   });
-  if (anyClass.words.length) keep(engine.search(anyClass, { classes: null, status: null }, CANDIDATES.anyClass, null).hits, found);
+  // The first page only (no counts): a common name's search over the whole register stops once it is full.
+  if (anyClass.words.length)
+    keep(engine.searchEach(anyClass, [{ classes: null, status: null }], CANDIDATES.anyClass, false)[0].hits, found);
 
   const mine = new Map<string, number>();
   sides.forEach((side, i) => {

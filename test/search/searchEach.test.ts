@@ -80,7 +80,8 @@ describe('search: one query under several class filters at once', function () {
    * Checks every query in both modes, two page sizes and two status filters; returns how many answers a split
    * of one search over all the classes would have got wrong.
    */
-  let stoppedEarly = 0;
+  /** Lean searches that stopped early, by the query's number of words (one, several). */
+  const stoppedEarly = { one: 0, several: 0, oneFilter: 0 };
   function check(): number {
     let naiveWrong = 0;
     for (const text of queries) {
@@ -92,6 +93,15 @@ describe('search: one query under several class filters at once', function () {
             const each = engine.searchEach(q, fs, want);
             const lean = engine.searchEach(q, fs, want, false);
             const whole = engine.search(q, { classes: classMask(GROUPS.flat()), status }, 1_000_000, null).hits;
+            // One filter (every class, or one group) and no counts: the page alone, which may stop early too.
+            for (const f of [{ classes: null, status }, fs[0]]) {
+              const one = engine.searchEach(q, [f], want, false)[0];
+              const alone = engine.search(q, f, want, null);
+              const where = `one filter ${mode} ${text} ${status} ${want} ${f.classes ? GROUPS[0] : 'all'}`;
+              expect(one.hits.map(key), where).to.deep.equal(alone.hits.map(key));
+              expect(one.count, where).to.be.within(Math.min(alone.count, want), alone.count);
+              if (one.count < alone.count) stoppedEarly.oneFilter++;
+            }
             fs.forEach((f, k) => {
               const alone = engine.search(q, f, want, null);
               const where = `${mode} ${text} ${status} ${want} ${GROUPS[k]}`;
@@ -101,7 +111,7 @@ describe('search: one query under several class filters at once', function () {
               expect(lean[k].hits.map(key), where).to.deep.equal(alone.hits.map(key));
               // Without counts the search may stop once the pages are full: its count is then what it read.
               expect(lean[k].count, where).to.be.within(Math.min(alone.count, want), alone.count);
-              if (lean[k].count < alone.count) stoppedEarly++;
+              if (lean[k].count < alone.count) stoppedEarly[q.words.length > 1 ? 'several' : 'one']++;
               const naive = whole.filter((h) => GROUPS[k].includes(engine.views[h.delta ? 1 : 0].d.info[h.id] & 63)).slice(0, want);
               if (naive.map(key).join() !== alone.hits.map(key).join()) naiveWrong++;
             });
@@ -115,8 +125,10 @@ describe('search: one query under several class filters at once', function () {
   it('answers each filter as a search under it alone, where partial matching fills its bound', () => {
     // A search over all three filters' classes, split, would answer some of them otherwise: the bound bites.
     expect(check()).to.be.greaterThan(0);
-    // And searches for pages only did stop early, with the same pages.
-    expect(stoppedEarly).to.be.greaterThan(0);
+    // And searches for pages only did stop early, with the same pages, one-word and several-word searches alike.
+    expect(stoppedEarly.one).to.be.greaterThan(0);
+    expect(stoppedEarly.several).to.be.greaterThan(0);
+    expect(stoppedEarly.oneFilter).to.be.greaterThan(0);
   });
 
   it('does so with recent changes beside the register', () => {
