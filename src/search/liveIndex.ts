@@ -101,10 +101,10 @@ export class LiveIndex {
 
   /**
    * The first page (relevance, `want` hits) of the query under each filter, as separate searches would
-   * answer, with their counts; groups only with `counts`. Without `counts` a split search may stop once every
-   * page is full (SearchScratch.pageOnly), and a count is then at least the page, not the whole. Filters alike
-   * but for their classes, which no two share, are searched as one (src/search/filterSplit.ts), unless the query
-   * has a ready answer.
+   * answer, with their counts; groups only with `counts`. Without `counts` a search may stop once every page
+   * is full (SearchScratch.pageOnly; one filter's through pageOf), and a count is then at least the page, not
+   * the whole. Filters alike but for their classes, which no two share, are searched as one
+   * (src/search/filterSplit.ts), unless the query has a ready answer.
    */
   searchEach(q: PreparedQuery, filters: Filter[], want: number, counts = true): IndexResult[] {
     const alone = () =>

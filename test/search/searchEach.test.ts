@@ -80,7 +80,7 @@ describe('search: one query under several class filters at once', function () {
    * Checks every query in both modes, two page sizes and two status filters; returns how many answers a split
    * of one search over all the classes would have got wrong.
    */
-  /** Lean searches that stopped early, by the query's number of words (one, several). */
+  /** Lean searches that stopped early: split, by the query's number of words (one, several); and under one filter. */
   const stoppedEarly = { one: 0, several: 0, oneFilter: 0 };
   function check(): number {
     let naiveWrong = 0;
