@@ -494,7 +494,7 @@ async function watch() {
     const kind = r.pick(EDIT_KINDS);
     const text = r.next() < 0.5 ? (edit(kind, m.word_mark, m.class_number, r) ?? m.word_mark) : m.word_mark;
     const classes = [...new Set([m.class_number, 1 + r.int(45)])];
-    probes.push({ id: String(i), webhook_id: 'w', word_mark: text, logo: null, classes, min_risk: 'Medium' });
+    probes.push({ id: String(i), account_id: 'a', webhook_id: 'w', word_mark: text, logo: null, classes, min_risk: 'Medium' });
   }
   // The import: register marks drawn at random (another seed), as the matcher reads new marks.
   const marks = (

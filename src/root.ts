@@ -64,6 +64,8 @@ import { ThreatService } from './threats/service.ts';
 import { RegisterValues } from './trademarks/markFilter.ts';
 import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
+import { HitRepository } from './watches/hitRepository.ts';
+import { HitService } from './watches/hitService.ts';
 import { WatchMatcher } from './watches/matcher.ts';
 import { WatchRepository } from './watches/repository.ts';
 import { WatchService } from './watches/service.ts';
@@ -119,6 +121,7 @@ export interface Repositories {
   mail: MailRepository;
   logos: LogoRepository;
   watches: WatchRepository;
+  watchHits: HitRepository;
 }
 
 export interface Services {
@@ -154,6 +157,8 @@ export interface Services {
   logos: LogoService;
   /** Similarity watches: proposals watched for confusingly similar new filings (/user/v1/watches/). */
   watches: WatchService;
+  /** The hits watches recorded, read and triaged by their account (/user/v1/watches/hits/). */
+  watchHits: HitService;
   /** Meets the marks new in an import run with the watches they could fire (the workers'). */
   watchMatcher: WatchMatcher;
   /**
@@ -288,6 +293,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     changes: new ChangesFeed(repos.feed),
     logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout, registerValues),
     watches: new WatchService(repos.watches, repos.webhooks, new ProposedLogos(logos.sidecar, logos.images.fetch), watchMatcher),
+    watchHits: new HitService(repos.watchHits, repos.watches),
     watchMatcher,
     announced: () => listener.sync(),
     uploads: { dir: config.uploadDir, idleMs: config.UPLOAD_IDLE_TIMEOUT_MS, totalMs: config.UPLOAD_TIMEOUT_MS },
@@ -361,6 +367,7 @@ function repositories(db: Db): Repositories {
     mail: new MailRepository(db),
     logos: new LogoRepository(db),
     watches: new WatchRepository(db),
+    watchHits: new HitRepository(db),
   };
 }
 

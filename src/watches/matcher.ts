@@ -71,20 +71,19 @@ export class WatchMatcher {
   }
 
   /**
-   * Matches the marks an import run brought (new filings, and marks it advertised in a journal) against every
-   * active watch and records the hits (each watch
-   * and mark once: matching a run again, or a mark again in a later run, sends nothing twice).
+   * Matches the marks an import run brought (new filings, and marks it advertised in a journal) against every watch and
+   * records the hits (each watch and mark once: matching a run again, or a mark again in a later run, records and
+   * sends nothing twice). A watch without a webhook that is on records its hits all the same.
    */
   async matchRun(runId: number): Promise<{ marks: number; hits: number }> {
-    const [marks, watches] = await Promise.all([this.repo.newMarks(runId), this.repo.active()]);
+    const [marks, watches] = await Promise.all([this.repo.newMarks(runId), this.repo.all()]);
     const matches = await this.match(watches, marks);
-    const payloads = await this.hitsOf(matches);
+    const results = await this.hitsOf(matches);
     const hits: Hit[] = matches.map(({ watch, finding }, i) => ({
-      watchId: watch.id,
-      webhookId: watch.webhook_id,
+      watch,
       applicationNumber: finding.row.application_number,
       risk: finding.score.risk,
-      payload: { watch_id: watch.id, ...payloads[i] },
+      result: results[i],
     }));
     const fresh = await this.repo.recordRun(runId, marks.length, hits);
     return { marks: marks.length, hits: fresh };

@@ -5,6 +5,7 @@ import type { CandidateRow } from '../threats/analysis.ts';
 import type { LogoProbe } from '../threats/repository.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { eventSql } from '../webhooks/events.ts';
+import type { HitResult } from './schemas.ts';
 
 // SQL of similarity watches: the account's watches (every query scoped to the owner: another account's
 // watch is simply not found), what the matcher reads (the watches, the marks new in an import run or
@@ -16,8 +17,9 @@ export interface WatchRow {
   logo: { url: string; model: string } | null;
   classes: number[];
   min_risk: RiskLevel;
-  webhook_id: string;
+  webhook_id: string | null;
   hits: number;
+  new_hits: number;
   created_at: string;
   updated_at: string;
 }
@@ -25,7 +27,9 @@ export interface WatchRow {
 /** A watch as the matcher meets marks with it. */
 export interface WatchProbe {
   id: string;
-  webhook_id: string;
+  account_id: string;
+  /** The webhook its hits are sent to, when it has one that is on; hits are recorded either way. */
+  webhook_id: string | null;
   word_mark: string | null;
   logo: LogoProbe | null;
   classes: number[];
@@ -38,7 +42,7 @@ export type MarkRow = CandidateRow & { has_logo: boolean };
 export interface NewWatch {
   id: string;
   accountId: string;
-  webhookId: string;
+  webhookId: string | null;
   wordMark: string | null;
   logo: { url: string; model: string; vector: string } | null;
   classes: number[];
@@ -49,16 +53,15 @@ export interface WatchChanges {
   word_mark?: string | null;
   classes?: number[];
   min_risk?: RiskLevel;
-  webhook_id?: string;
+  webhook_id?: string | null;
 }
 
-/** One hit to record: the watch, the mark, and the event's new_value. */
+/** One hit to record: the watch, the mark, and the finding as a clearance lists it. */
 export interface Hit {
-  watchId: string;
-  webhookId: string;
+  watch: WatchProbe;
   applicationNumber: string;
   risk: RiskLevel;
-  payload: Record<string, unknown>;
+  result: HitResult;
 }
 
 const WATCH_SELECT = `
@@ -66,6 +69,7 @@ const WATCH_SELECT = `
       else jsonb_build_object('url', w.logo_url, 'model', w.logo_model) end as logo,
     w.classes::int[] as classes, w.min_risk, w.webhook_id,
     (select count(*)::int from watch_hits h where h.watch_id = w.id) as hits,
+    (select count(*)::int from watch_hits h where h.watch_id = w.id and h.state = 'new') as new_hits,
     ${isoTimestamp('w.created_at')} as created_at, ${isoTimestamp('w.updated_at')} as updated_at
   from watches w`;
 
@@ -129,19 +133,21 @@ export class WatchRepository {
     return (await this.probes('w.account_id = ? and w.id = ?', [accountId, id]))[0];
   }
 
-  /** Every watch whose webhook is on, as the matcher reads them. */
-  async active(): Promise<WatchProbe[]> {
-    return this.probes('exists (select 1 from webhooks k where k.id = w.webhook_id and k.active)', []);
+  /** Every watch, as the matcher reads them: a watch whose webhook is off or gone still records its hits. */
+  async all(): Promise<WatchProbe[]> {
+    return this.probes('true', []);
   }
 
   private async probes(where: string, args: string[]): Promise<WatchProbe[]> {
     const r = await this.db.raw(
-      `select w.id, w.webhook_id, w.word_mark, w.logo_model, w.logo_vector, w.classes::int[] as classes, w.min_risk
-       from watches w where ${where} order by w.id`,
+      `select w.id, w.account_id, case when k.active then w.webhook_id end as webhook_id, w.word_mark, w.logo_model, w.logo_vector,
+         w.classes::int[] as classes, w.min_risk
+       from watches w left join webhooks k on k.id = w.webhook_id where ${where} order by w.id`,
       args,
     );
     return r.rows.map((x: WatchProbe & { logo_model: string | null; logo_vector: string | null }) => ({
       id: x.id,
+      account_id: x.account_id,
       webhook_id: x.webhook_id,
       word_mark: x.word_mark,
       logo: x.logo_model && x.logo_vector ? { model: x.logo_model, dims: vectorDims(x.logo_vector), vector: x.logo_vector } : null,
@@ -196,9 +202,9 @@ export class WatchRepository {
   }
 
   /**
-   * Records a run's hits, each (watch, mark) once ever: only hits not recorded before get their
-   * trademark.similar_filed outbox row, addressed to the watch's webhook; the run is marked matched
-   * in the same transaction. Returns how many hits were new.
+   * Records a run's hits, each (watch, mark) once ever, whatever the state of the watch's webhook: only hits not
+   * recorded before get their trademark.similar_filed outbox row, and only when the watch's webhook is on; the run is
+   * marked matched in the same transaction. Returns how many hits were new.
    */
   async recordRun(runId: number, marks: number, hits: Hit[]): Promise<number> {
     return this.db.transaction(async (trx) => {
@@ -206,29 +212,40 @@ export class WatchRepository {
       for (let i = 0; i < hits.length; i += 500) {
         const part = hits.slice(i, i + 500);
         const ins = await trx.raw(
-          `insert into watch_hits (watch_id, application_number, risk_level)
-           select * from unnest(?::uuid[], ?::text[], ?::text[]) on conflict do nothing returning watch_id, application_number`,
-          [part.map((h) => h.watchId), part.map((h) => h.applicationNumber), part.map((h) => h.risk)],
-        );
-        const kept = new Set(
-          ins.rows.map((x: { watch_id: string; application_number: string }) => `${x.watch_id}|${x.application_number}`),
-        );
-        const owed = part.filter((h) => kept.has(`${h.watchId}|${h.applicationNumber}`));
-        if (!owed.length) continue;
-        fresh += owed.length;
-        const ob = await trx.raw(
-          `insert into outbox (event, application_number, old_value, new_value, changed_at, import_run_id, webhook_id)
-           select ${eventSql('trademark.similar_filed')}, a, null, v, now(), ?, k
-           from unnest(?::text[], ?::jsonb[], ?::uuid[]) x(a, v, k) returning id, application_number, new_value->>'watch_id' as watch_id`,
-          [runId, owed.map((h) => h.applicationNumber), owed.map((h) => JSON.stringify(h.payload)), owed.map((h) => h.webhookId)],
-        );
-        await trx.raw(
-          `update watch_hits h set outbox_id = x.id from unnest(?::bigint[], ?::uuid[], ?::text[]) x(id, w, a)
-           where h.watch_id = x.w and h.application_number = x.a`,
+          `insert into watch_hits (watch_id, account_id, application_number, risk_level, result)
+           select * from unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::jsonb[])
+           on conflict (watch_id, application_number) do nothing returning id, watch_id, application_number`,
           [
-            ob.rows.map((x: { id: string }) => x.id),
-            ob.rows.map((x: { watch_id: string }) => x.watch_id),
-            ob.rows.map((x: { application_number: string }) => x.application_number),
+            part.map((h) => h.watch.id),
+            part.map((h) => h.watch.account_id),
+            part.map((h) => h.applicationNumber),
+            part.map((h) => h.risk),
+            part.map((h) => JSON.stringify(h.result)),
+          ],
+        );
+        fresh += ins.rows.length;
+        const ids = new Map(
+          ins.rows.map((x: { id: string; watch_id: string; application_number: string }) => [
+            `${x.watch_id}|${x.application_number}`,
+            x.id,
+          ]),
+        );
+        const owed = part.flatMap((h) => {
+          const id = ids.get(`${h.watch.id}|${h.applicationNumber}`);
+          return id && h.watch.webhook_id ? [{ h, id, webhook: h.watch.webhook_id }] : [];
+        });
+        if (!owed.length) continue;
+        await trx.raw(
+          `with o as (
+             insert into outbox (event, application_number, old_value, new_value, changed_at, import_run_id, webhook_id)
+             select ${eventSql('trademark.similar_filed')}, a, null, v, now(), ?, k
+             from unnest(?::text[], ?::jsonb[], ?::uuid[]) x(a, v, k) returning id, new_value->>'hit_id' as hit_id)
+           update watch_hits h set outbox_id = o.id from o where h.id = o.hit_id::uuid`,
+          [
+            runId,
+            owed.map((x) => x.h.applicationNumber),
+            owed.map((x) => JSON.stringify({ watch_id: x.h.watch.id, hit_id: x.id, ...x.h.result })),
+            owed.map((x) => x.webhook),
           ],
         );
       }

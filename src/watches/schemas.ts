@@ -35,7 +35,11 @@ const minRisk = z
 const webhookId = z
   .string({ error: 'webhook_id must be the id (UUID) of one of your webhooks' })
   .uuid('webhook_id must be the id (UUID) of one of your webhooks')
-  .openapi({ description: 'The webhook that receives trademark.similar_filed for this watch: one of yours' });
+  .openapi({
+    description:
+      "The webhook that also receives trademark.similar_filed for this watch's hits: one of yours. Optional: hits are recorded " +
+      'and listed (GET /user/v1/watches/hits/) with or without one',
+  });
 
 export const CreateWatch = z
   .object({
@@ -43,7 +47,7 @@ export const CreateWatch = z
     logo_url: logoUrl.optional(),
     classes,
     min_risk: minRisk.default('Medium'),
-    webhook_id: webhookId,
+    webhook_id: webhookId.optional(),
   })
   .strict()
   .openapi('CreateWatchRequest');
@@ -53,7 +57,7 @@ export const UpdateWatch = z
     word_mark: wordMark.nullable().optional().openapi({ description: 'New words (null: none, when the watch has a logo)' }),
     classes: classes.optional(),
     min_risk: minRisk.optional(),
-    webhook_id: webhookId.optional(),
+    webhook_id: webhookId.nullable().optional().openapi({ description: 'Another of your webhooks, or null for none' }),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'nothing to update: give word_mark, classes, min_risk or webhook_id' })
@@ -69,8 +73,9 @@ export const Watch = z
     logo: z.object({ url: z.string(), model: z.string().openapi({ description: 'The image model its vector was made by' }) }).nullable(),
     classes: z.array(z.number().int()),
     min_risk: z.enum(RISK_LEVELS),
-    webhook_id: z.string(),
-    hits: z.number().int().openapi({ description: 'New filings that have fired this watch so far' }),
+    webhook_id: z.string().nullable().openapi({ description: 'The webhook its hits are also sent to; null for none' }),
+    hits: z.number().int().openapi({ description: 'Filings that have fired this watch so far (its recorded hits)' }),
+    new_hits: z.number().int().openapi({ description: 'Of those, the hits still in state new' }),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -100,6 +105,7 @@ export const PreviewQuery = z.object({
 
 /** A mark that fires a watch: as a clearance lists it, without the logo link. */
 export const WatchHit = ClearanceResult.omit({ logo_url: true }).openapi('WatchHit');
+export type HitResult = z.infer<typeof WatchHit>;
 
 export const WatchPreview = z
   .object({

@@ -52,18 +52,18 @@ export class WatchService {
     if (!words && !input.logo_url) {
       throw bodyError('word_mark', 'give word_mark (with a letter or a digit), logo_url, or both');
     }
-    await this.checkWebhook(caller.accountId, input.webhook_id);
+    if (input.webhook_id) await this.checkWebhook(caller.accountId, input.webhook_id);
     // Before the account's lock: fetching and embedding an image takes seconds.
     const logo = input.logo_url ? await this.logos.embed({ kind: 'url', url: input.logo_url }) : null;
     const id = randomUUID();
     return this.repo.transaction(async (trx) => {
       await this.webhooks.lockAccount(trx, caller.accountId);
       await this.checkLimit(trx, caller);
-      await this.checkWebhook(caller.accountId, input.webhook_id, trx);
+      if (input.webhook_id) await this.checkWebhook(caller.accountId, input.webhook_id, trx);
       await this.repo.insert(trx, {
         id,
         accountId: caller.accountId,
-        webhookId: input.webhook_id,
+        webhookId: input.webhook_id ?? null,
         wordMark: words ? input.word_mark! : null,
         logo: logo && input.logo_url ? { url: input.logo_url, model: logo.model, vector: vectorText(logo.vector) } : null,
         classes: input.classes,
@@ -77,7 +77,7 @@ export class WatchService {
     return this.repo.transaction(async (trx) => {
       const now = await this.repo.get(caller.accountId, id, trx);
       if (!now) throw notFound(`watch ${id}`);
-      if (input.webhook_id !== undefined) await this.checkWebhook(caller.accountId, input.webhook_id, trx);
+      if (input.webhook_id) await this.checkWebhook(caller.accountId, input.webhook_id, trx);
       const words = input.word_mark === undefined ? hasWords(now.word_mark) : hasWords(input.word_mark);
       if (!words && !now.logo) throw bodyError('word_mark', 'a watch without a logo needs word_mark (with a letter or a digit)');
       const word_mark = input.word_mark === undefined ? undefined : hasWords(input.word_mark) ? input.word_mark : null;

@@ -117,6 +117,9 @@ describe('similarity watches: matching new filings', () => {
     expect(hit.reasons).to.be.an('array').that.is.not.empty;
     expect(hit.reasons.join(' ')).to.match(/SUNRI[SZ]E/);
     expect(body.full_record.application_number).to.equal('4200001');
+    // The event names the hit, as the inbox lists it.
+    const inbox = await o.get(`/user/v1/watches/${sunrise}/hits/`);
+    expect(inbox.body.hits.map((x: { id: string }) => x.id)).to.deep.equal([hit.hit_id]);
     // What the mark covers, as a clearance lists it.
     expect(hit.goods_services).to.equal(excerpt(GOODS));
     // The watch counts what it caught.

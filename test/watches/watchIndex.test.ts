@@ -7,6 +7,7 @@ import { WatchIndex } from '../../src/watches/watchIndex.ts';
 
 const watch = (id: string, word_mark: string | null, classes: number[], logo = false): WatchProbe => ({
   id,
+  account_id: 'a',
   webhook_id: 'h',
   word_mark,
   logo: logo ? { model: 'm', dims: 2, vector: '[1,0]' } : null,

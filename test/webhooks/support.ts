@@ -27,6 +27,7 @@ export interface Owner {
   auth: string;
   post(path: string): request.Test;
   put(path: string): request.Test;
+  patch(path: string): request.Test;
   get(path: string): request.Test;
   del(path: string): request.Test;
 }
@@ -40,6 +41,7 @@ export async function owner(t: TestApp, plan: PlanSpec = {}): Promise<Owner> {
     auth,
     post: (p) => request(t.app).post(p).set('Authorization', auth),
     put: (p) => request(t.app).put(p).set('Authorization', auth),
+    patch: (p) => request(t.app).patch(p).set('Authorization', auth),
     get: (p) => request(t.app).get(p).set('Authorization', auth),
     del: (p) => request(t.app).delete(p).set('Authorization', auth),
   };

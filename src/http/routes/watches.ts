@@ -1,4 +1,5 @@
 import type { Services } from '../../root.ts';
+import * as H from '../../watches/hitSchemas.ts';
 import * as S from '../../watches/schemas.ts';
 import type { Api } from '../endpoint.ts';
 
@@ -6,8 +7,37 @@ const tags = ['Watches'];
 
 const PLAN_NOTE = 'Needs an active subscription on a plan with watches (403 `watches_not_on_plan`, ' + '`subscription_inactive`).';
 
-export function watchRoutes(api: Api, { watches: s }: Pick<Services, 'watches'>): void {
+export function watchRoutes(api: Api, { watches: s, watchHits: h }: Pick<Services, 'watches' | 'watchHits'>): void {
   const base = { tags, security: 'bearer' as const, cost: null };
+
+  // Declared before /user/v1/watches/:watch_id/, which would read "hits" as a watch id.
+  api.add({
+    ...base,
+    method: 'get',
+    path: '/user/v1/watches/hits/',
+    operationId: 'listWatchHits',
+    summary: "Every watch's hits, newest first: the inbox (filters: watch, state, min risk, deadline, dates; cursor paging)",
+    description:
+      'Each match a watch made is recorded, whether or not its webhook is on, once per watch and mark. The journal and the ' +
+      'opposition deadline are those of the mark as it stands: a hit recorded before its mark was advertised gets them when it is. ' +
+      'docs/watches.md.',
+    query: H.AccountHitsQuery,
+    response: H.HitPage,
+    handler: ({ caller, query }) => h.list(caller, query),
+  });
+
+  api.add({
+    ...base,
+    method: 'patch',
+    path: '/user/v1/watches/hits/:hit_id/',
+    operationId: 'updateWatchHit',
+    summary: 'Triage a hit: set its state (new, acknowledged, dismissed) and/or its note',
+    params: H.HitParams,
+    body: H.UpdateHit,
+    response: H.StoredHit,
+    errors: [404],
+    handler: ({ caller, params, body }) => h.update(caller, params.hit_id, body),
+  });
 
   api.add({
     ...base,
@@ -75,6 +105,19 @@ export function watchRoutes(api: Api, { watches: s }: Pick<Services, 'watches'>)
     response: S.DeletedWatch,
     errors: [404],
     handler: ({ caller, params }) => s.delete(caller, params.watch_id),
+  });
+
+  api.add({
+    ...base,
+    method: 'get',
+    path: '/user/v1/watches/:watch_id/hits/',
+    operationId: 'listHitsOfWatch',
+    summary: "One watch's hits, newest first (filters and paging as GET /user/v1/watches/hits/)",
+    params: S.WatchParams,
+    query: H.WatchHitsQuery,
+    response: H.HitPage,
+    errors: [404],
+    handler: ({ caller, params, query }) => h.list(caller, query, params.watch_id),
   });
 
   api.add({

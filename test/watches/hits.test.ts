@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { importSet } from '../../src/ingest/importer/index.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { importFixture, type Owner, owner, startApp } from '../webhooks/support.ts';
+
+// Watch hits are records (docs/watches.md): every match is stored and listed whatever the state of any webhook (none,
+// or one disabled), with the advertising journal and its opposition deadline, filtered, paged and triaged by its
+// account alone; a mark advertised after its hit was recorded gives the hit its deadline, and nothing twice.
+
+const mark = (app: string, word: string, cls: number, journal: number | null) => ({
+  application_number: app,
+  word_mark: word,
+  class_number: cls,
+  status: 'Formalities Chk Pass',
+  application_date: '2024-05-02',
+  proprietor_name: `OWNER OF ${app}`,
+  state: 'DELHI',
+  tm_type: 'WORD',
+  filing_mode: 'E-FILING',
+  alert: '',
+  journal_id: journal,
+});
+
+const ADVERTISED = mark('4300001', 'SUNRIZE FOODS', 30, 2);
+const FILED = mark('4300002', 'SUNRISE GOLD', 30, null);
+const MARKS = [ADVERTISED, FILED, mark('4300003', 'MOONLIGHT', 30, null)];
+
+/** A calendar date plus whole months, as the law counts them (the same day of the later month, or its last day). */
+function plusMonths(iso: string, months: number): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+interface Hit {
+  id: string;
+  watch_id: string;
+  application_number: string;
+  risk_level: string;
+  state: string;
+  note: string | null;
+  journal: { id: number; journal_number: string; publication_date: string } | null;
+  opposition_deadline: string | null;
+  opposition_deadline_unextended: string | null;
+  reasons: string[];
+}
+
+describe('similarity watches: hits as records', () => {
+  let t: TestApp;
+  let o: Owner;
+  let other: Owner;
+  let bare: string;
+  let muted: string;
+  let dir: string;
+  let receiver: Receiver;
+
+  const write = (marks: object[]) =>
+    fs.writeFileSync(path.join(dir, 'trademarks.jsonl'), `${marks.map((m) => JSON.stringify(m)).join('\n')}\n`);
+  const inbox = async (query = '', who: Owner = o) => {
+    const r = await who.get(`/user/v1/watches/hits/${query}`);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    return r.body as { count: number; next_cursor: string | null; hits: Hit[] };
+  };
+
+  before(async function () {
+    this.timeout(90_000);
+    receiver = await new Receiver().start();
+    t = await startApp();
+    await importFixture(t, 'baseline');
+    o = await owner(t);
+    other = await owner(t);
+    // One watch without a webhook, one whose webhook is disabled (as the delivery worker leaves an unreachable one).
+    const w1 = await o.post('/user/v1/watches/').send({ word_mark: 'Sunrise', classes: [30] });
+    expect(w1.status, JSON.stringify(w1.body)).to.equal(201);
+    expect(w1.body).to.include({ webhook_id: null, hits: 0, new_hits: 0 });
+    bare = w1.body.id;
+    const h = await o
+      .post('/user/v1/webhooks/')
+      .send({ url: `${receiver.url}/w`, monitored_applications: [], events: ['trademark.status_changed'] });
+    expect(h.status, JSON.stringify(h.body)).to.equal(201);
+    const w2 = await o.post('/user/v1/watches/').send({ word_mark: 'Sunrise', classes: [30], webhook_id: h.body.id });
+    expect(w2.status, JSON.stringify(w2.body)).to.equal(201);
+    muted = w2.body.id;
+    await t.deps
+      .db('webhooks')
+      .where({ id: h.body.id })
+      .update({ active: false, disabled_at: t.deps.db.fn.now(), disabled_reason: 'test' });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-hits-'));
+    write(MARKS);
+    await importSet({ db: t.deps.db, store: t.deps.store, dir });
+    expect(await t.deps.services.watchMatcher.matchPending()).to.equal(1);
+  });
+  after(async () => {
+    await t?.close();
+    await receiver?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records every hit of a watch without a webhook and of one whose webhook is disabled, and sends no event', async () => {
+    const all = await inbox();
+    const pairs = all.hits.map(
+      (h) => `${h.watch_id === bare ? 'bare' : h.watch_id === muted ? 'muted' : h.watch_id} ${h.application_number}`,
+    );
+    expect(pairs.sort()).to.deep.equal(['bare 4300001', 'bare 4300002', 'muted 4300001', 'muted 4300002']);
+    expect(all.count).to.equal(4);
+    expect(all.next_cursor).to.equal(null);
+    expect(await t.deps.db('outbox').where({ event: 'trademark.similar_filed' })).to.have.length(0);
+    for (const h of all.hits) {
+      expect(h.state).to.equal('new');
+      expect(h.note).to.equal(null);
+      expect(['Medium', 'High']).to.include(h.risk_level);
+      expect(h.reasons.join(' ')).to.match(/SUNRI[SZ]E/);
+    }
+    const watch = (await o.get(`/user/v1/watches/${bare}/`)).body;
+    expect(watch).to.include({ hits: 2, new_hits: 2 });
+  });
+
+  it('carries the advertising journal and the opposition deadline four months from it (null until advertised)', async () => {
+    const [journal] = await t.deps
+      .db('journals')
+      .where({ id: 2 })
+      .select('journal_number', t.deps.db.raw("to_char(publication_date, 'YYYY-MM-DD') as d"));
+    const hits = (await inbox(`?watch_id=${bare}`)).hits;
+    const advertised = hits.find((h) => h.application_number === '4300001')!;
+    expect(advertised.journal).to.deep.equal({ id: 2, journal_number: journal.journal_number, publication_date: journal.d });
+    expect(advertised.opposition_deadline).to.equal(plusMonths(journal.d, 4));
+    expect(advertised.opposition_deadline_unextended).to.equal(plusMonths(journal.d, 3));
+    const filed = hits.find((h) => h.application_number === '4300002')!;
+    expect(filed).to.include({ journal: null, opposition_deadline: null, opposition_deadline_unextended: null });
+    // Deadline filter: only advertised hits, on or before the day.
+    const due = await inbox(`?deadline_before=${plusMonths(journal.d, 4)}`);
+    expect(due.hits.map((h) => h.application_number)).to.deep.equal(['4300001', '4300001']);
+    expect((await inbox(`?deadline_before=${plusMonths(journal.d, 3)}`)).count).to.equal(0);
+  });
+
+  it('filters by watch, state, risk and the day recorded, and refuses bad filters naming them', async () => {
+    expect((await inbox(`?watch_id=${muted}`)).hits.every((h) => h.watch_id === muted)).to.equal(true);
+    expect((await o.get(`/user/v1/watches/${muted}/hits/`)).body.count).to.equal(2);
+    const high = await inbox('?min_risk=high');
+    expect(high.hits.every((h) => h.risk_level === 'High')).to.equal(true);
+    expect(high.count).to.equal((await inbox()).hits.filter((h) => h.risk_level === 'High').length);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await inbox(`?created_from=${today}&created_to=${today}`)).count).to.equal(4);
+    expect((await inbox('?created_to=2020-01-01')).count).to.equal(0);
+    expect((await inbox('?state=acknowledged,dismissed')).count).to.equal(0);
+    for (const [q, parameter] of [
+      ['?state=read', 'state'],
+      ['?min_risk=severe', 'min_risk'],
+      ['?deadline_before=31/02/2026', 'deadline_before'],
+      ['?cursor=nonsense', 'cursor'],
+      ['?watch_id=12', 'watch_id'],
+      ['?limit=0', 'limit'],
+      ['?colour=red', 'colour'],
+    ]) {
+      const r = await o.get(`/user/v1/watches/hits/${q}`);
+      expect(r.status, q).to.equal(400);
+      expect(JSON.stringify(r.body), q).to.include(parameter);
+    }
+  });
+
+  it('pages newest first by cursor, every hit once', async () => {
+    const whole = (await inbox('?limit=100')).hits.map((h) => h.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof inbox>> = await inbox(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.count).to.equal(4);
+      seen.push(...page.hits.map((h) => h.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).to.deep.equal(whole);
+    expect(new Set(seen).size).to.equal(4);
+  });
+
+  it("triages a hit (state and note), and only its account's", async () => {
+    const [first] = (await inbox(`?watch_id=${bare}`)).hits;
+    const r = await o.patch(`/user/v1/watches/hits/${first.id}/`).send({ state: 'Acknowledged', note: 'sent to client' });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body).to.include({
+      id: first.id,
+      state: 'acknowledged',
+      note: 'sent to client',
+      application_number: first.application_number,
+    });
+    expect((await o.get(`/user/v1/watches/${bare}/`)).body).to.include({ hits: 2, new_hits: 1 });
+    expect((await inbox('?state=acknowledged')).hits.map((h) => h.id)).to.deep.equal([first.id]);
+    const cleared = await o.patch(`/user/v1/watches/hits/${first.id}/`).send({ note: null });
+    expect(cleared.body).to.include({ state: 'acknowledged', note: null });
+    expect((await o.patch(`/user/v1/watches/hits/${first.id}/`).send({})).status).to.equal(400);
+    expect((await o.patch(`/user/v1/watches/hits/${first.id}/`).send({ state: 'read' })).status).to.equal(400);
+    expect((await o.patch(`/user/v1/watches/hits/${first.id}/`).send({ state: 'new', colour: 'red' })).status).to.equal(400);
+    // Another account sees none of it.
+    expect((await other.patch(`/user/v1/watches/hits/${first.id}/`).send({ state: 'dismissed' })).status).to.equal(404);
+    expect((await other.get(`/user/v1/watches/${bare}/hits/`)).status).to.equal(404);
+    expect((await inbox('', other)).count).to.equal(0);
+    expect((await inbox(`?watch_id=${bare}`, other)).count).to.equal(0);
+    expect((await o.patch('/user/v1/watches/hits/00000000-0000-4000-8000-000000000000/').send({ state: 'new' })).status).to.equal(404);
+  });
+
+  it('gives a hit its deadline when its mark is advertised later, and records it once', async () => {
+    write([{ ...FILED, journal_id: 2 }]);
+    await importSet({ db: t.deps.db, store: t.deps.store, dir });
+    expect(await t.deps.services.watchMatcher.matchPending()).to.equal(1);
+    const all = await inbox();
+    expect(all.count).to.equal(4);
+    const filed = all.hits.filter((h) => h.application_number === '4300002');
+    expect(filed).to.have.length(2);
+    for (const h of filed) expect(h.journal?.id).to.equal(2);
+    expect(filed[0].opposition_deadline).to.equal(all.hits.find((h) => h.application_number === '4300001')!.opposition_deadline);
+  });
+
+  it('keeps a watch and its hits when its webhook is deleted', async () => {
+    const hook = (await o.get(`/user/v1/watches/${muted}/`)).body.webhook_id;
+    expect((await o.del(`/user/v1/webhooks/${hook}/`)).status).to.equal(200);
+    const w = await o.get(`/user/v1/watches/${muted}/`);
+    expect(w.status).to.equal(200);
+    expect(w.body).to.include({ webhook_id: null, hits: 2 });
+    expect((await inbox(`?watch_id=${muted}`)).count).to.equal(2);
+  });
+});
