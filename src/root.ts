@@ -64,6 +64,7 @@ import { ThreatService } from './threats/service.ts';
 import { RegisterValues } from './trademarks/markFilter.ts';
 import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
+import { HitRecorder } from './watches/hitRecorder.ts';
 import { HitRepository } from './watches/hitRepository.ts';
 import { HitService } from './watches/hitService.ts';
 import { WatchMatcher } from './watches/matcher.ts';
@@ -122,6 +123,7 @@ export interface Repositories {
   logos: LogoRepository;
   watches: WatchRepository;
   watchHits: HitRepository;
+  watchHitRecorder: HitRecorder;
 }
 
 export interface Services {
@@ -238,7 +240,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const registerValues = new RegisterValues(search, repos.trademarks);
   // One analysis of likely confusion, behind both a mark's threats and a clearance.
   const analyser = new Analyser(search, repos.trademarks, repos.threats, logos.texts);
-  const watchMatcher = new WatchMatcher(repos.watches, analyser, repos.threats, search, repos.trademarks);
+  const watchMatcher = new WatchMatcher(repos.watches, repos.watchHitRecorder, analyser, repos.threats, search, repos.trademarks);
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () =>
@@ -368,6 +370,7 @@ function repositories(db: Db): Repositories {
     logos: new LogoRepository(db),
     watches: new WatchRepository(db),
     watchHits: new HitRepository(db),
+    watchHitRecorder: new HitRecorder(db),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { isoDate, isoTimestamp } from '../db/sql.ts';
 import type { RiskLevel } from '../threats/score.ts';
+import { deadlineSql, UNEXTENDED_MONTHS } from './deadlines.ts';
 import type { HitState } from './hitSchemas.ts';
 import type { HitResult } from './schemas.ts';
 
@@ -44,15 +45,13 @@ export interface HitAfter {
   id: string;
 }
 
-// The advertising journal's date plus four months is the last day of opposition under s.21(1) (three months, and
-// at most one more: docs/watches.md); three months is the period before any extension.
 const HIT_SELECT = `
   select h.id, h.watch_id, h.application_number, h.result, h.risk_level, h.state, h.note,
     ${isoTimestamp('h.created_at')} as created_at, ${isoTimestamp('h.updated_at')} as updated_at,
     to_char(h.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
     j.id as journal_id, j.journal_number, ${isoDate('j.publication_date')} as publication_date,
-    ${isoDate("(j.publication_date + interval '4 months')::date")} as opposition_deadline,
-    ${isoDate("(j.publication_date + interval '3 months')::date")} as opposition_three_months
+    ${isoDate(deadlineSql('j.publication_date'))} as opposition_deadline,
+    ${isoDate(deadlineSql('j.publication_date', UNEXTENDED_MONTHS))} as opposition_three_months
   from watch_hits h
   left join trademarks t on t.application_number = h.application_number
   left join journals j on j.id = t.journal_id`;
@@ -78,7 +77,7 @@ export class HitRepository {
     if (f.watchId) add('h.watch_id = ?', f.watchId);
     if (f.states) add('h.state = any(?::text[])', f.states);
     if (f.risks) add('h.risk_level = any(?::text[])', f.risks);
-    if (f.deadlineBefore !== undefined) add("(j.publication_date + interval '4 months')::date <= ?::date", day(f.deadlineBefore));
+    if (f.deadlineBefore !== undefined) add(`${deadlineSql('j.publication_date')} <= ?::date`, day(f.deadlineBefore));
     if (f.createdFrom !== undefined) add("h.created_at >= ?::date at time zone 'UTC'", day(f.createdFrom));
     if (f.createdTo !== undefined) add("h.created_at < (?::date + 1) at time zone 'UTC'", day(f.createdTo));
     const filtered = `${HIT_SELECT} where ${where.join(' and ')}`;

@@ -4,8 +4,9 @@ import type { Analyser, Finding } from '../threats/analysis.ts';
 import type { ThreatRepository } from '../threats/repository.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { engineWeights } from '../threats/weights.ts';
+import type { Hit, HitRecorder } from './hitRecorder.ts';
 import { hitOf } from './hits.ts';
-import type { Hit, MarkRow, WatchProbe, WatchRepository } from './repository.ts';
+import type { MarkRow, WatchProbe, WatchRepository } from './repository.ts';
 import { WatchIndex } from './watchIndex.ts';
 
 // Meets marks (new in an import run or advertised in its journals, or a past journal's for a preview) with the watches they
@@ -24,6 +25,7 @@ export interface Match {
 export class WatchMatcher {
   constructor(
     private readonly repo: WatchRepository,
+    private readonly recorder: HitRecorder,
     private readonly analyser: Analyser,
     private readonly threats: ThreatRepository,
     private readonly search: SearchIndex,
@@ -84,8 +86,9 @@ export class WatchMatcher {
       applicationNumber: finding.row.application_number,
       risk: finding.score.risk,
       result: results[i],
+      journalId: (finding.row as MarkRow).journal_id,
     }));
-    const fresh = await this.repo.recordRun(runId, marks.length, hits);
+    const fresh = await this.recorder.recordRun(runId, marks.length, hits);
     return { marks: marks.length, hits: fresh };
   }
 

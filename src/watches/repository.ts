@@ -5,7 +5,6 @@ import type { CandidateRow } from '../threats/analysis.ts';
 import type { LogoProbe } from '../threats/repository.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { eventSql } from '../webhooks/events.ts';
-import type { HitResult } from './schemas.ts';
 
 // SQL of similarity watches: the account's watches (every query scoped to the owner: another account's
 // watch is simply not found), what the matcher reads (the watches, the marks new in an import run or
@@ -36,8 +35,8 @@ export interface WatchProbe {
   min_risk: RiskLevel;
 }
 
-/** A mark a watch may meet: its summary, and whether its logo has a vector (under any model). */
-export type MarkRow = CandidateRow & { has_logo: boolean };
+/** A mark a watch may meet: its summary, whether its logo has a vector (under any model), and the journal advertising it. */
+export type MarkRow = CandidateRow & { has_logo: boolean; journal_id: number | null };
 
 export interface NewWatch {
   id: string;
@@ -56,14 +55,6 @@ export interface WatchChanges {
   webhook_id?: string | null;
 }
 
-/** One hit to record: the watch, the mark, and the finding as a clearance lists it. */
-export interface Hit {
-  watch: WatchProbe;
-  applicationNumber: string;
-  risk: RiskLevel;
-  result: HitResult;
-}
-
 const WATCH_SELECT = `
   select w.id, w.word_mark, case when w.logo_url is null then null
       else jsonb_build_object('url', w.logo_url, 'model', w.logo_model) end as logo,
@@ -75,7 +66,7 @@ const WATCH_SELECT = `
 
 const MARK_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
   ${isoDate('t.application_date')} as application_date,
-  exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo`;
+  exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo, t.journal_id`;
 
 const JOURNAL_EVENT = eventSql('trademark.journal_published');
 
@@ -199,62 +190,5 @@ export class WatchRepository {
       [id],
     );
     return r.rows[0];
-  }
-
-  /**
-   * Records a run's hits, each (watch, mark) once ever, whatever the state of the watch's webhook: only hits not
-   * recorded before get their trademark.similar_filed outbox row, and only when the watch's webhook is on; the run is
-   * marked matched in the same transaction. Returns how many hits were new.
-   */
-  async recordRun(runId: number, marks: number, hits: Hit[]): Promise<number> {
-    return this.db.transaction(async (trx) => {
-      let fresh = 0;
-      for (let i = 0; i < hits.length; i += 500) {
-        const part = hits.slice(i, i + 500);
-        const ins = await trx.raw(
-          `insert into watch_hits (watch_id, account_id, application_number, risk_level, result)
-           select * from unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::jsonb[])
-           on conflict (watch_id, application_number) do nothing returning id, watch_id, application_number`,
-          [
-            part.map((h) => h.watch.id),
-            part.map((h) => h.watch.account_id),
-            part.map((h) => h.applicationNumber),
-            part.map((h) => h.risk),
-            part.map((h) => JSON.stringify(h.result)),
-          ],
-        );
-        fresh += ins.rows.length;
-        const ids = new Map(
-          ins.rows.map((x: { id: string; watch_id: string; application_number: string }) => [
-            `${x.watch_id}|${x.application_number}`,
-            x.id,
-          ]),
-        );
-        const owed = part.flatMap((h) => {
-          const id = ids.get(`${h.watch.id}|${h.applicationNumber}`);
-          return id && h.watch.webhook_id ? [{ h, id, webhook: h.watch.webhook_id }] : [];
-        });
-        if (!owed.length) continue;
-        await trx.raw(
-          `with o as (
-             insert into outbox (event, application_number, old_value, new_value, changed_at, import_run_id, webhook_id)
-             select ${eventSql('trademark.similar_filed')}, a, null, v, now(), ?, k
-             from unnest(?::text[], ?::jsonb[], ?::uuid[]) x(a, v, k) returning id, new_value->>'hit_id' as hit_id)
-           update watch_hits h set outbox_id = o.id from o where h.id = o.hit_id::uuid`,
-          [
-            runId,
-            owed.map((x) => x.h.applicationNumber),
-            owed.map((x) => JSON.stringify({ watch_id: x.h.watch.id, hit_id: x.id, ...x.h.result })),
-            owed.map((x) => x.webhook),
-          ],
-        );
-      }
-      await trx.raw(
-        `insert into watch_runs (import_run_id, marks, hits) values (?, ?, ?)
-         on conflict (import_run_id) do update set hits = watch_runs.hits + excluded.hits, matched_at = now()`,
-        [runId, marks, fresh],
-      );
-      return fresh;
-    });
   }
 }

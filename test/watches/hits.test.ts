@@ -55,6 +55,8 @@ describe('similarity watches: hits as records', () => {
   let other: Owner;
   let bare: string;
   let muted: string;
+  let live: string;
+  let liveHook: string;
   let dir: string;
   let receiver: Receiver;
 
@@ -85,6 +87,11 @@ describe('similarity watches: hits as records', () => {
     const w2 = await o.post('/user/v1/watches/').send({ word_mark: 'Sunrise', classes: [30], webhook_id: h.body.id });
     expect(w2.status, JSON.stringify(w2.body)).to.equal(201);
     muted = w2.body.id;
+    const h2 = await o
+      .post('/user/v1/webhooks/')
+      .send({ url: `${receiver.url}/l`, monitored_applications: [], events: ['trademark.status_changed'] });
+    liveHook = h2.body.id;
+    live = (await o.post('/user/v1/watches/').send({ word_mark: 'Sunrise', classes: [30], webhook_id: liveHook })).body.id;
     await t.deps
       .db('webhooks')
       .where({ id: h.body.id })
@@ -100,15 +107,27 @@ describe('similarity watches: hits as records', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('records every hit of a watch without a webhook and of one whose webhook is disabled, and sends no event', async () => {
+  const events = () => t.deps.db('outbox').where({ event: 'trademark.similar_filed' }).orderBy('id');
+  const named = (id: string) => ({ [bare]: 'bare', [muted]: 'muted', [live]: 'live' })[id] ?? id;
+
+  it('records every hit of a watch without a webhook and of one whose webhook is disabled, and sends no event for them', async () => {
     const all = await inbox();
-    const pairs = all.hits.map(
-      (h) => `${h.watch_id === bare ? 'bare' : h.watch_id === muted ? 'muted' : h.watch_id} ${h.application_number}`,
-    );
-    expect(pairs.sort()).to.deep.equal(['bare 4300001', 'bare 4300002', 'muted 4300001', 'muted 4300002']);
-    expect(all.count).to.equal(4);
+    const pairs = all.hits.map((h) => `${named(h.watch_id)} ${h.application_number}`);
+    expect(pairs.sort()).to.deep.equal(['bare 4300001', 'bare 4300002', 'live 4300001', 'live 4300002', 'muted 4300001', 'muted 4300002']);
+    expect(all.count).to.equal(6);
     expect(all.next_cursor).to.equal(null);
-    expect(await t.deps.db('outbox').where({ event: 'trademark.similar_filed' })).to.have.length(0);
+    // Only the watch whose webhook is on sends events: each names its hit, the journal and the deadline (null unadvertised).
+    const sent = await events();
+    expect(sent.map((e) => [e.webhook_id, e.application_number])).to.deep.equal([
+      [liveHook, '4300001'],
+      [liveHook, '4300002'],
+    ]);
+    const liveHits = all.hits.filter((h) => h.watch_id === live);
+    for (const e of sent) {
+      const hit = liveHits.find((h) => h.application_number === e.application_number)!;
+      expect(e.new_value).to.include({ hit_id: hit.id, watch_id: live, opposition_deadline: hit.opposition_deadline });
+      expect(e.new_value.journal).to.deep.equal(hit.journal);
+    }
     for (const h of all.hits) {
       expect(h.state).to.equal('new');
       expect(h.note).to.equal(null);
@@ -133,7 +152,7 @@ describe('similarity watches: hits as records', () => {
     expect(filed).to.include({ journal: null, opposition_deadline: null, opposition_deadline_unextended: null });
     // Deadline filter: only advertised hits, on or before the day.
     const due = await inbox(`?deadline_before=${plusMonths(journal.d, 4)}`);
-    expect(due.hits.map((h) => h.application_number)).to.deep.equal(['4300001', '4300001']);
+    expect(due.hits.map((h) => h.application_number)).to.deep.equal(['4300001', '4300001', '4300001']);
     expect((await inbox(`?deadline_before=${plusMonths(journal.d, 3)}`)).count).to.equal(0);
   });
 
@@ -144,7 +163,7 @@ describe('similarity watches: hits as records', () => {
     expect(high.hits.every((h) => h.risk_level === 'High')).to.equal(true);
     expect(high.count).to.equal((await inbox()).hits.filter((h) => h.risk_level === 'High').length);
     const today = new Date().toISOString().slice(0, 10);
-    expect((await inbox(`?created_from=${today}&created_to=${today}`)).count).to.equal(4);
+    expect((await inbox(`?created_from=${today}&created_to=${today}`)).count).to.equal(6);
     expect((await inbox('?created_to=2020-01-01')).count).to.equal(0);
     expect((await inbox('?state=acknowledged,dismissed')).count).to.equal(0);
     for (const [q, parameter] of [
@@ -168,12 +187,12 @@ describe('similarity watches: hits as records', () => {
     let cursor: string | null = null;
     do {
       const page: Awaited<ReturnType<typeof inbox>> = await inbox(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(page.count).to.equal(4);
+      expect(page.count).to.equal(6);
       seen.push(...page.hits.map((h) => h.id));
       cursor = page.next_cursor;
     } while (cursor);
     expect(seen).to.deep.equal(whole);
-    expect(new Set(seen).size).to.equal(4);
+    expect(new Set(seen).size).to.equal(6);
   });
 
   it("triages a hit (state and note), and only its account's", async () => {
@@ -201,16 +220,26 @@ describe('similarity watches: hits as records', () => {
     expect((await o.patch('/user/v1/watches/hits/00000000-0000-4000-8000-000000000000/').send({ state: 'new' })).status).to.equal(404);
   });
 
-  it('gives a hit its deadline when its mark is advertised later, and records it once', async () => {
+  it('gives a hit its deadline when its mark is advertised later, notifies it once more, and records it once', async () => {
     write([{ ...FILED, journal_id: 2 }]);
     await importSet({ db: t.deps.db, store: t.deps.store, dir });
     expect(await t.deps.services.watchMatcher.matchPending()).to.equal(1);
     const all = await inbox();
-    expect(all.count).to.equal(4);
+    expect(all.count).to.equal(6);
+    const advertised = all.hits.find((h) => h.application_number === '4300001')!;
     const filed = all.hits.filter((h) => h.application_number === '4300002');
-    expect(filed).to.have.length(2);
-    for (const h of filed) expect(h.journal?.id).to.equal(2);
-    expect(filed[0].opposition_deadline).to.equal(all.hits.find((h) => h.application_number === '4300001')!.opposition_deadline);
+    expect(filed).to.have.length(3);
+    for (const h of filed) expect(h).to.deep.include({ journal: advertised.journal, opposition_deadline: advertised.opposition_deadline });
+    // One more event, for the watch with a webhook that is on, now with the journal and the deadline.
+    const sent = await events();
+    expect(sent).to.have.length(3);
+    expect(sent[2]).to.deep.include({ webhook_id: liveHook, application_number: '4300002' });
+    const again = filed.find((h) => h.watch_id === live)!;
+    expect(sent[2].new_value).to.deep.include({ hit_id: again.id, opposition_deadline: advertised.opposition_deadline });
+    // Matching the run again writes nothing: the hit was notified for this journal.
+    const [{ id: run }] = await t.deps.db('import_runs').orderBy('id', 'desc').limit(1);
+    expect(await t.deps.services.watchMatcher.matchRun(run)).to.deep.include({ hits: 0 });
+    expect(await events()).to.have.length(3);
   });
 
   it('keeps a watch and its hits when its webhook is deleted', async () => {
