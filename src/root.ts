@@ -68,6 +68,7 @@ import { HitRecorder } from './watches/hitRecorder.ts';
 import { HitRepository } from './watches/hitRepository.ts';
 import { HitService } from './watches/hitService.ts';
 import { WatchMatcher } from './watches/matcher.ts';
+import { ReminderRepository } from './watches/reminderRepository.ts';
 import { WatchRepository } from './watches/repository.ts';
 import { WatchService } from './watches/service.ts';
 import { ChangesFeed } from './webhooks/changes.ts';
@@ -124,6 +125,7 @@ export interface Repositories {
   watches: WatchRepository;
   watchHits: HitRepository;
   watchHitRecorder: HitRecorder;
+  watchReminders: ReminderRepository;
 }
 
 export interface Services {
@@ -371,6 +373,7 @@ function repositories(db: Db): Repositories {
     watches: new WatchRepository(db),
     watchHits: new HitRepository(db),
     watchHitRecorder: new HitRecorder(db),
+    watchReminders: new ReminderRepository(db),
   };
 }
 

@@ -46,7 +46,7 @@ export class WebhookWorkers {
     const { config, log, listener, connections } = this.root;
     const { deliverer, mail } = this.root.services;
     const prefix = config.QUEUE_PREFIX;
-    const { deliveries, renewals } = this.root.repos;
+    const { deliveries, renewals, watchReminders } = this.root.repos;
 
     listener.on(OUTBOX_CHANNEL, () => this.relay.kick());
     listener.on(DELIVERIES_CHANNEL, () => this.relay.kick());
@@ -73,9 +73,11 @@ export class WebhookWorkers {
       new Worker(
         RENEWALS_QUEUE,
         async (job) => {
-          const n = await renewals.writeDue((job.data as { date?: string }).date);
+          const date = (job.data as { date?: string }).date;
+          const n = await renewals.writeDue(date);
+          const deadlines = await watchReminders.writeDue(date);
           const purged = await deliveries.purge(config.WEBHOOK_LOG_DAYS);
-          log.info({ reminders: n, purged }, 'renewal reminders written, old delivery logs purged');
+          log.info({ reminders: n, deadlines, purged }, 'renewal and opposition deadline reminders written, old delivery logs purged');
           return n;
         },
         { ...workerOpts, connection: connections.blocking(), concurrency: 1 },

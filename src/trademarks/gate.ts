@@ -67,6 +67,9 @@ export const EVENT_CATEGORIES = {
   // A batch clearance's job finished (src/clearance/batchRepository.ts): sent to its account's webhooks, never to the changes
   // feed; made only for a plan with clearance.
   'clearance.completed': null,
+  // A watch hit's opposition deadline is 30 or 7 days away (src/watches/reminderRepository.ts): sent to the watch's webhook,
+  // never to the changes feed.
+  'watch.deadline_approaching': null,
 } as const satisfies Record<string, Category | null>;
 
 export type EventName = keyof typeof EVENT_CATEGORIES;

@@ -9,10 +9,14 @@ export { EVENT_NAMES, type EventName, isEventName } from '../trademarks/gate.ts'
 export const eventSql = (event: EventName): string => `'${event}'`;
 
 /**
- * Events written for one webhook (outbox.webhook_id), or for one account's webhooks (clearance.completed,
+ * Events written for one webhook (outbox.webhook_id: a watch's hits and reminders), or for one account's webhooks (clearance.completed,
  * src/clearance/batchRepository.ts): delivered to them alone, never in the public changes feed.
  */
-export const ADDRESSED_EVENTS: ReadonlySet<EventName> = new Set<EventName>(['trademark.similar_filed', 'clearance.completed']);
+export const ADDRESSED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
+  'trademark.similar_filed',
+  'watch.deadline_approaching',
+  'clearance.completed',
+]);
 
 /** The test ping's event name; never sent for a registry change. */
 export const PING_EVENT = 'webhook.ping' as const;

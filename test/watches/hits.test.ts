@@ -36,6 +36,8 @@ function plusMonths(iso: string, months: number): string {
   return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
 }
 
+const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString().slice(0, 10);
+
 interface Hit {
   id: string;
   watch_id: string;
@@ -240,6 +242,35 @@ describe('similarity watches: hits as records', () => {
     const [{ id: run }] = await t.deps.db('import_runs').orderBy('id', 'desc').limit(1);
     expect(await t.deps.services.watchMatcher.matchRun(run)).to.deep.include({ hits: 0 });
     expect(await events()).to.have.length(3);
+  });
+
+  it('reminds open hits 30 and 7 days before their deadline, once each, through the webhook that is on', async () => {
+    const all = await inbox();
+    const deadline = all.hits[0].opposition_deadline!;
+    const dismissed = all.hits.find((h) => h.watch_id === bare)!;
+    expect((await o.patch(`/user/v1/watches/hits/${dismissed.id}/`).send({ state: 'dismissed' })).status).to.equal(200);
+    const reminders = t.deps.repos.watchReminders;
+    const sent = () => t.deps.db('outbox').where({ event: 'watch.deadline_approaching' }).orderBy('id');
+    expect(await reminders.writeDue(plusDays(deadline, -31))).to.equal(0);
+    // 20 days before: the 30-day reminder of the five open hits; events for the live watch's two.
+    expect(await reminders.writeDue(plusDays(deadline, -20))).to.equal(5);
+    expect(await reminders.writeDue(plusDays(deadline, -20))).to.equal(0);
+    expect(await reminders.writeDue(plusDays(deadline, -19))).to.equal(0);
+    const first = await sent();
+    expect(first.map((e) => [e.webhook_id, e.new_value.days_before, e.new_value.days_left])).to.deep.equal([
+      [liveHook, 30, 20],
+      [liveHook, 30, 20],
+    ]);
+    const liveIds = all.hits.filter((h) => h.watch_id === live).map((h) => h.id);
+    expect(first.map((e) => e.new_value.hit_id).sort()).to.deep.equal([...liveIds].sort());
+    expect(first[0].new_value).to.include({ opposition_deadline: deadline, watch_id: live });
+    // 5 days before: the 7-day reminder; after the deadline, nothing.
+    expect(await reminders.writeDue(plusDays(deadline, -5))).to.equal(5);
+    expect((await sent()).slice(2).map((e) => e.new_value.days_before)).to.deep.equal([7, 7]);
+    expect(await reminders.writeDue(plusDays(deadline, 1))).to.equal(0);
+    // Never in the public changes feed.
+    const feed = await t.get('/v1/changes/?since=0&limit=100');
+    expect(feed.body.changes.map((c: { event: string }) => c.event)).not.to.include('watch.deadline_approaching');
   });
 
   it('keeps a watch and its hits when its webhook is deleted', async () => {
