@@ -64,6 +64,8 @@ import { ThreatService } from './threats/service.ts';
 import { RegisterValues } from './trademarks/markFilter.ts';
 import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
+import { CalendarRepository } from './watches/calendarRepository.ts';
+import { CalendarService } from './watches/calendarService.ts';
 import { HitRecorder } from './watches/hitRecorder.ts';
 import { HitRepository } from './watches/hitRepository.ts';
 import { HitService } from './watches/hitService.ts';
@@ -126,6 +128,7 @@ export interface Repositories {
   watchHits: HitRepository;
   watchHitRecorder: HitRecorder;
   watchReminders: ReminderRepository;
+  watchCalendars: CalendarRepository;
 }
 
 export interface Services {
@@ -163,6 +166,8 @@ export interface Services {
   watches: WatchService;
   /** The hits watches recorded, read and triaged by their account (/user/v1/watches/hits/). */
   watchHits: HitService;
+  /** Each account's .ics feed of its hits' opposition deadlines. */
+  watchCalendar: CalendarService;
   /** Meets the marks new in an import run with the watches they could fire (the workers'). */
   watchMatcher: WatchMatcher;
   /**
@@ -298,6 +303,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout, registerValues),
     watches: new WatchService(repos.watches, repos.webhooks, new ProposedLogos(logos.sidecar, logos.images.fetch), watchMatcher),
     watchHits: new HitService(repos.watchHits, repos.watches),
+    watchCalendar: new CalendarService(repos.watchCalendars, () => baseUrl.value),
     watchMatcher,
     announced: () => listener.sync(),
     uploads: { dir: config.uploadDir, idleMs: config.UPLOAD_IDLE_TIMEOUT_MS, totalMs: config.UPLOAD_TIMEOUT_MS },
@@ -374,6 +380,7 @@ function repositories(db: Db): Repositories {
     watchHits: new HitRepository(db),
     watchHitRecorder: new HitRecorder(db),
     watchReminders: new ReminderRepository(db),
+    watchCalendars: new CalendarRepository(db),
   };
 }
 

@@ -12,6 +12,7 @@ import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
 import { PUBLIC_MARK_PATH, PUBLIC_SEARCH_PATH } from './routes/search.ts';
+import { calendarFeedRouter } from './routes/watchCalendar.ts';
 import { webAppRouter } from './webApp.ts';
 
 export interface BuiltApp {
@@ -84,6 +85,7 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   app.use(docsRouter());
   app.use(guidesRouter());
   app.use(filesRouter(root.store, root.signer, (accountId) => services.plans.get(accountId)));
+  app.use(calendarFeedRouter(services.watchCalendar));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import request from 'supertest';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Receiver } from '../helpers/receiver.ts';
@@ -271,6 +272,49 @@ describe('similarity watches: hits as records', () => {
     // Never in the public changes feed.
     const feed = await t.get('/v1/changes/?since=0&limit=100');
     expect(feed.body.changes.map((c: { event: string }) => c.event)).not.to.include('watch.deadline_approaching');
+  });
+
+  it("serves the open hits' deadlines as an iCalendar feed behind an address that can be rotated and turned off", async () => {
+    expect((await o.get('/user/v1/watches/calendar/')).body).to.deep.equal({ enabled: false, created_at: null });
+    const made = await o.post('/user/v1/watches/calendar/');
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    expect(made.body.enabled).to.equal(true);
+    const feedPath = (url: string) => new URL(url).pathname;
+    const feed = (url: string) => request(t.app).get(feedPath(url));
+    const res = await feed(made.body.url);
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^text\/calendar/);
+    const text = res.text;
+    expect(text.startsWith('BEGIN:VCALENDAR\r\n')).to.equal(true);
+    expect(text.endsWith('END:VCALENDAR\r\n')).to.equal(true);
+    const lines = text.split('\r\n');
+    for (const l of lines) expect(Buffer.byteLength(l), l).to.be.at.most(75);
+    // One event per open hit of an advertised mark: the dismissed one is left out.
+    const open = (await inbox()).hits.filter((h) => h.state !== 'dismissed' && h.opposition_deadline);
+    expect(open).to.have.length(5);
+    const unfolded = text.replace(/\r\n /g, '');
+    expect(unfolded.match(/BEGIN:VEVENT/g)).to.have.length(5);
+    for (const h of open) {
+      expect(unfolded).to.include(`UID:watch-hit-${h.id}@`);
+      expect(unfolded).to.include(`DTSTART;VALUE=DATE:${h.opposition_deadline!.replaceAll('-', '')}`);
+    }
+    expect(unfolded).to.include('SUMMARY:Opposition deadline: SUNRIZE FOODS (4300001\\, class 30)');
+    // Another account's feed is its own.
+    const theirs = await other.post('/user/v1/watches/calendar/');
+    expect((await feed(theirs.body.url)).text).not.to.include('VEVENT');
+    // A new address replaces the old one at once; turning the feed off ends it.
+    const next = await o.post('/user/v1/watches/calendar/');
+    expect(next.body.url).not.to.equal(made.body.url);
+    expect((await feed(made.body.url)).status).to.equal(404);
+    expect((await feed(next.body.url)).status).to.equal(200);
+    expect((await o.del('/user/v1/watches/calendar/')).body).to.deep.equal({ enabled: false, created_at: null });
+    expect((await feed(next.body.url)).status).to.equal(404);
+    expect((await o.get('/user/v1/watches/calendar/')).body.enabled).to.equal(false);
+    for (const bad of ['x.ics', `${'a'.repeat(43)}.ics`, `${'a'.repeat(43)}`]) {
+      const r = await request(t.app).get(`/v1/watches/calendar/${bad}`);
+      expect(r.status, bad).to.equal(404);
+      expect(r.body.code).to.equal('not_found');
+    }
   });
 
   it('keeps a watch and its hits when its webhook is deleted', async () => {
