@@ -166,13 +166,21 @@ export function pingBody(webhookId: string, eventId: string) {
 
 function disabledMail(url: string, id: string, threshold: number) {
   const log = `GET /user/v1/webhooks/${id}/deliveries/`;
-  return (email: string) => ({
+  return (email: string, watches: string[]) => ({
     subject: 'Nishaan: your webhook was disabled after repeated failed deliveries',
     body: [
       `Hello,`,
       '',
       `Your webhook ${id} (${url}) failed ${threshold} delivery attempts in a row, so Nishaan has disabled it and stopped sending to it.`,
       `Deliveries still owed to it were cancelled; you can see them, and replay them, in its delivery log (${log}).`,
+      ...(watches.length
+        ? [
+            '',
+            `It is the webhook of ${watches.length === 1 ? 'your similarity watch' : `${watches.length} of your similarity watches`}: ` +
+              `${watches.join('; ')}. They keep watching: their hits are still recorded, with their opposition deadlines, in your ` +
+              'watch inbox (GET /user/v1/watches/hits/, and Watches in the dashboard), but are not sent to the webhook while it is off.',
+          ]
+        : []),
       '',
       `Once the endpoint answers with a 2xx again, turn the webhook back on with PUT /user/v1/webhooks/${id}/ {"active": true}.`,
       `Changes made while it was off can also be read from GET /v1/changes/.`,

@@ -98,7 +98,13 @@ export class DeliveryRepository {
   async record(
     w: DeliveryWork,
     o: AttemptOutcome,
-    opts: { final: boolean; retryDelayMs: number; disableAfter: number; mail: (email: string) => { subject: string; body: string } },
+    opts: {
+      final: boolean;
+      retryDelayMs: number;
+      disableAfter: number;
+      /** The owner's mail, given the watches that send to the webhook (their words, or "logo watch <id>"). */
+      mail: (email: string, watches: string[]) => { subject: string; body: string };
+    },
   ): Promise<{ pending: boolean; disabled: boolean }> {
     const status = o.ok ? 'delivered' : opts.final ? 'failed' : 'pending';
     // The attempt and the delivery's new state, in one statement; a success also clears the webhook's
@@ -142,12 +148,14 @@ export class DeliveryRepository {
          from (select id, active as was_active from webhooks where id = ?) old
          where w.id = old.id
          returning old.was_active and not w.active as disabled, w.active, w.url,
-           (select email from accounts a where a.id = w.account_id) as email`,
+           (select email from accounts a where a.id = w.account_id) as email,
+           (select coalesce(array_agg(coalesce(x.word_mark, 'logo watch ' || x.id) order by x.created_at), '{}')
+            from watches x where x.webhook_id = w.id) as watches`,
         [opts.disableAfter, opts.disableAfter, opts.disableAfter, o.error ?? 'failed', w.webhookId],
       );
       const row = f.rows[0];
       if (row?.disabled) {
-        const m = opts.mail(row.email);
+        const m = opts.mail(row.email, row.watches);
         await trx('mail_outbox').insert({ to_address: row.email, subject: m.subject, body: m.body });
       }
       if (row && !row.active) {

@@ -130,6 +130,9 @@ describe('webhooks: retries, disabling and replay', () => {
   it('disables the webhook at the 10th failed attempt in a row, mails its owner over SMTP, and sends nothing more', async () => {
     await acct.del(`/user/v1/webhooks/${(await acct.get('/user/v1/webhooks/list/')).body.webhooks[0].id}/`).expect(200);
     const w = await hook('/broken');
+    // A watch sends its hits to it: the mail names the watch, which keeps recording its hits.
+    const watch = await acct.post('/user/v1/watches/').send({ word_mark: 'Sunrise Foods', classes: [30], webhook_id: w.id });
+    expect(watch.status, JSON.stringify(watch.body)).to.equal(201);
     receiver.answer = (r) => (r.path === '/broken' ? { status: 500 } : { status: 200 });
     const first = await change(10);
     await until('the first delivery to fail', async () => (await delivery(first, w.id))?.status === 'failed');
@@ -149,6 +152,10 @@ describe('webhooks: retries, disabling and replay', () => {
     expect(smtp.mails[0].from).to.equal('alerts@nishaan.test');
     expect(smtp.mails[0].data).to.match(/Subject: Nishaan: your webhook was disabled/);
     expect(smtp.mails[0].data).to.contain(w.id);
+    // Quoted-printable soft line breaks undone.
+    const text = smtp.mails[0].data.replace(/=\r\n/g, '');
+    expect(text).to.contain('your similarity watch: Sunrise Foods. They keep watching');
+    await acct.del(`/user/v1/watches/${watch.body.id}/`).expect(200);
     expect((await t.deps.db('mail_outbox').first()).sent_at).to.be.instanceOf(Date);
 
     // While disabled, changes make no deliveries.
