@@ -66,6 +66,8 @@ import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
 import { CalendarRepository } from './watches/calendarRepository.ts';
 import { CalendarService } from './watches/calendarService.ts';
+import { DigestRepository } from './watches/digestRepository.ts';
+import { DigestService } from './watches/digestService.ts';
 import { HitRecorder } from './watches/hitRecorder.ts';
 import { HitRepository } from './watches/hitRepository.ts';
 import { HitService } from './watches/hitService.ts';
@@ -129,6 +131,7 @@ export interface Repositories {
   watchHitRecorder: HitRecorder;
   watchReminders: ReminderRepository;
   watchCalendars: CalendarRepository;
+  watchDigests: DigestRepository;
 }
 
 export interface Services {
@@ -168,6 +171,8 @@ export interface Services {
   watchHits: HitService;
   /** Each account's .ics feed of its hits' opposition deadlines. */
   watchCalendar: CalendarService;
+  /** Each account's mail digest of watch hits (written by the daily reminders job). */
+  watchDigest: DigestService;
   /** Meets the marks new in an import run with the watches they could fire (the workers'). */
   watchMatcher: WatchMatcher;
   /**
@@ -304,6 +309,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     watches: new WatchService(repos.watches, repos.webhooks, new ProposedLogos(logos.sidecar, logos.images.fetch), watchMatcher),
     watchHits: new HitService(repos.watchHits, repos.watches),
     watchCalendar: new CalendarService(repos.watchCalendars, () => baseUrl.value),
+    watchDigest: new DigestService(repos.watchDigests, () => baseUrl.value, log),
     watchMatcher,
     announced: () => listener.sync(),
     uploads: { dir: config.uploadDir, idleMs: config.UPLOAD_IDLE_TIMEOUT_MS, totalMs: config.UPLOAD_TIMEOUT_MS },
@@ -381,6 +387,7 @@ function repositories(db: Db): Repositories {
     watchHitRecorder: new HitRecorder(db),
     watchReminders: new ReminderRepository(db),
     watchCalendars: new CalendarRepository(db),
+    watchDigests: new DigestRepository(db),
   };
 }
 

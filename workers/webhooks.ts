@@ -76,8 +76,13 @@ export class WebhookWorkers {
           const date = (job.data as { date?: string }).date;
           const n = await renewals.writeDue(date);
           const deadlines = await watchReminders.writeDue(date);
+          // After the reminders, so that a digest lists the deadlines they announced.
+          const digests = await this.root.services.watchDigest.writeDue(date);
           const purged = await deliveries.purge(config.WEBHOOK_LOG_DAYS);
-          log.info({ reminders: n, deadlines, purged }, 'renewal and opposition deadline reminders written, old delivery logs purged');
+          log.info(
+            { reminders: n, deadlines, digests, purged },
+            'renewal and deadline reminders and watch digests written, old logs purged',
+          );
           return n;
         },
         { ...workerOpts, connection: connections.blocking(), concurrency: 1 },

@@ -12,7 +12,7 @@ import { requestLog } from './requestLog.ts';
 import { filesRouter } from './routes/files.ts';
 import { registerRoutes } from './routes/index.ts';
 import { PUBLIC_MARK_PATH, PUBLIC_SEARCH_PATH } from './routes/search.ts';
-import { calendarFeedRouter } from './routes/watchCalendar.ts';
+import { calendarFeedRouter } from './routes/watchChannels.ts';
 import { webAppRouter } from './webApp.ts';
 
 export interface BuiltApp {

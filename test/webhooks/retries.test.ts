@@ -1,40 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { SMTPServer } from 'smtp-server';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Receiver } from '../helpers/receiver.ts';
+import { smtpServer } from '../helpers/smtp.ts';
 import { importFixture, type Owner, owner, startApp, startWorkers, until } from './support.ts';
-
-interface Mail {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-/** A real SMTP server on an ephemeral loopback port, keeping what it receives. */
-async function smtpServer(): Promise<{ server: SMTPServer; port: number; mails: Mail[] }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { server, port: (server.server.address() as AddressInfo).port, mails };
-}
 
 describe('webhooks: retries, disabling and replay', () => {
   let t: TestApp;

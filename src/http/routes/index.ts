@@ -12,7 +12,7 @@ import { searchRoutes } from './search.ts';
 import { sessionRoutes } from './session.ts';
 import { threatRoutes } from './threats.ts';
 import { trademarkRoutes } from './trademarks.ts';
-import { watchCalendarRoutes } from './watchCalendar.ts';
+import { watchChannelRoutes } from './watchChannels.ts';
 import { watchRoutes } from './watches.ts';
 import { changesRoutes, webhookRoutes } from './webhooks.ts';
 
@@ -35,7 +35,7 @@ const ROUTES: Routes[] = [
   clearanceReportRoutes,
   bulkDocumentRoutes,
   webhookRoutes,
-  watchCalendarRoutes,
+  watchChannelRoutes,
   watchRoutes,
   changesRoutes,
   logoRoutes,

@@ -1,7 +1,9 @@
 import express, { type Router } from 'express';
 import type { Services } from '../../root.ts';
+import { enumParam } from '../../schema/params.ts';
 import { z } from '../../schema/zod.ts';
 import { CALENDAR_PATH, type CalendarService } from '../../watches/calendarService.ts';
+import { DIGEST_FREQUENCIES } from '../../watches/digestRepository.ts';
 import type { Api } from '../endpoint.ts';
 
 const tags = ['Watches'];
@@ -17,7 +19,26 @@ const NewCalendar = Calendar.extend({
   url: z.string().openapi({ description: 'The feed (text/calendar), shown this once: subscribe to it from a calendar application' }),
 }).openapi('NewWatchCalendar');
 
-export function watchCalendarRoutes(api: Api, { watchCalendar: s }: Pick<Services, 'watchCalendar'>): void {
+const FREQUENCY = `frequency must be one of ${DIGEST_FREQUENCIES.join(', ')}`;
+
+const Digest = z
+  .object({
+    frequency: z.enum(DIGEST_FREQUENCIES),
+    since: z.string().nullable().openapi({ description: 'Hits recorded from then on are mailed; null when the digest was never set' }),
+    last_sent_at: z.string().nullable().openapi({ description: 'When the last digest was written; null: none yet' }),
+  })
+  .openapi('WatchDigest');
+
+const SetDigest = z
+  .object({
+    frequency: enumParam(DIGEST_FREQUENCIES, FREQUENCY).openapi({
+      description: 'off, daily (each morning, UTC), or weekly (Mondays, the day the journal is published)',
+    }),
+  })
+  .strict()
+  .openapi('SetWatchDigestRequest');
+
+export function watchChannelRoutes(api: Api, { watchCalendar: s, watchDigest: d }: Pick<Services, 'watchCalendar' | 'watchDigest'>): void {
   const base = { tags, security: 'bearer' as const, cost: null, path: '/user/v1/watches/calendar/' };
   api.add({
     ...base,
@@ -38,6 +59,26 @@ export function watchCalendarRoutes(api: Api, { watchCalendar: s }: Pick<Service
     summary: 'Whether your calendar feed is on, and since when (its address is shown only when made)',
     response: Calendar,
     handler: ({ caller }) => s.status(caller),
+  });
+  const digest = { tags, security: 'bearer' as const, cost: null, path: '/user/v1/watches/digest/' };
+  api.add({
+    ...digest,
+    method: 'get',
+    operationId: 'getWatchDigest',
+    summary: 'Your mail digest of watch hits: off, daily or weekly',
+    response: Digest,
+    handler: ({ caller }) => d.get(caller),
+  });
+  api.add({
+    ...digest,
+    method: 'put',
+    operationId: 'setWatchDigest',
+    summary: "Sets your mail digest of watch hits (new hits, and open hits' deadlines within 30 days) to off, daily or weekly",
+    description:
+      "Mailed to the account's address through SMTP_URL; a digest turned on covers the hits recorded from then on. docs/watches.md.",
+    body: SetDigest,
+    response: Digest,
+    handler: ({ caller, body }) => d.set(caller, body.frequency),
   });
   api.add({
     ...base,
