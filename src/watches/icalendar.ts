@@ -3,7 +3,7 @@ import type { DeadlineRow } from './calendarRepository.ts';
 // The calendar feed as iCalendar (RFC 5545): one all-day event per open hit on its opposition deadline. Lines end in
 // CRLF and are folded at 75 octets; text values escape backslash, semicolon, comma and newlines.
 
-const escape = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
 /** A content line folded at 75 octets (a continuation starts with a space), never inside a UTF-8 sequence. */
 function fold(line: string): string {
@@ -43,8 +43,8 @@ function event(r: DeadlineRow, host: string, markUrl: (app: string) => string): 
     `DTSTAMP:${r.updated_at}`,
     `DTSTART;VALUE=DATE:${compact(r.deadline)}`,
     `DTEND;VALUE=DATE:${compact(nextDay(r.deadline))}`,
-    `SUMMARY:${escape(`Opposition deadline: ${r.word_mark} (${r.application_number}, class ${r.class_number})`)}`,
-    `DESCRIPTION:${escape(description)}`,
+    `SUMMARY:${escapeText(`Opposition deadline: ${r.word_mark} (${r.application_number}, class ${r.class_number})`)}`,
+    `DESCRIPTION:${escapeText(description)}`,
     `URL:${markUrl(r.application_number)}`,
     'TRANSP:TRANSPARENT',
     'END:VEVENT',
