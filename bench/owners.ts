@@ -1,0 +1,54 @@
+// Owner entities (issue 42, item 4): precision and recall of "same owner" on the hand-labelled proprietor name
+// pairs of bench/owners/pairs.ts (written by hand from the forms Indian proprietor names take, before the normaliser
+// was tuned), overall, per kind, and on the tuning and held-out parts (held out: every third pair, i % 3 === 2,
+// chosen before the normaliser was run on them), beside a baseline in the same run: two names are one owner when
+// they normalise alike as word marks do (src/search/normalise.ts, which the proprietor filter uses).
+//   npx tsx bench/owners.ts [--misses]
+import { sameOwner } from '../src/owners/entityName.ts';
+import { normaliseMark } from '../src/search/normalise.ts';
+import { NAME_PAIRS, type NamePair } from './owners/pairs.ts';
+
+const baseline = (a: string, b: string) => normaliseMark(a) === normaliseMark(b);
+
+interface Tally {
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+}
+
+function tally(pairs: NamePair[], same: (a: string, b: string) => boolean): Tally {
+  const t = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  for (const p of pairs) {
+    const said = same(p.a, p.b);
+    if (said && p.same) t.tp++;
+    else if (said) t.fp++;
+    else if (p.same) t.fn++;
+    else t.tn++;
+  }
+  return t;
+}
+
+const ratio = (n: number, d: number) => (d ? (n / d).toFixed(3) : '—');
+const pr = (t: Tally) => `P ${ratio(t.tp, t.tp + t.fp)} R ${ratio(t.tp, t.tp + t.fn)} (${t.tp + t.fn} same, ${t.fp + t.tn} different)`;
+
+const parts: [string, NamePair[]][] = [
+  ['all', NAME_PAIRS],
+  ['tuning', NAME_PAIRS.filter((_, i) => i % 3 !== 2)],
+  ['held out', NAME_PAIRS.filter((_, i) => i % 3 === 2)],
+];
+console.log('| pairs | owner keys | baseline (normalised alike) |\n| --- | --- | --- |');
+for (const [name, pairs] of parts) console.log(`| ${name} | ${pr(tally(pairs, sameOwner))} | ${pr(tally(pairs, baseline))} |`);
+console.log('\n| kind | pairs | owner keys: right | baseline: right |\n| --- | --- | --- | --- |');
+const kinds = [...new Set(NAME_PAIRS.map((p) => p.kind))].sort();
+for (const k of kinds) {
+  const pairs = NAME_PAIRS.filter((p) => p.kind === k);
+  const right = (f: (a: string, b: string) => boolean) => pairs.filter((p) => f(p.a, p.b) === p.same).length;
+  console.log(`| ${k} | ${pairs.length} | ${right(sameOwner)} | ${right(baseline)} |`);
+}
+if (process.argv.includes('--misses')) {
+  console.log('\nmisses (tuning part only):');
+  NAME_PAIRS.forEach((p, i) => {
+    if (i % 3 !== 2 && sameOwner(p.a, p.b) !== p.same) console.log(`  ${p.same ? 'missed' : 'merged'} [${p.kind}] ${p.a} | ${p.b}`);
+  });
+}
