@@ -73,7 +73,8 @@ export class WebhookWorkers {
       new Worker(
         RENEWALS_QUEUE,
         async (job) => {
-          const date = (job.data as { date?: string }).date;
+          // The day as the root's clock reads it (tests move it), unless the job names one.
+          const date = (job.data as { date?: string }).date ?? new Date(this.root.clock.now()).toISOString().slice(0, 10);
           const n = await renewals.writeDue(date);
           const deadlines = await watchReminders.writeDue(date);
           // After the reminders, so that a digest lists the deadlines they announced.

@@ -17,6 +17,7 @@ export interface WatchRow {
   classes: number[];
   min_risk: RiskLevel;
   webhook_id: string | null;
+  webhook_active: boolean | null;
   hits: number;
   new_hits: number;
   created_at: string;
@@ -59,6 +60,7 @@ const WATCH_SELECT = `
   select w.id, w.word_mark, case when w.logo_url is null then null
       else jsonb_build_object('url', w.logo_url, 'model', w.logo_model) end as logo,
     w.classes::int[] as classes, w.min_risk, w.webhook_id,
+    (select k.active from webhooks k where k.id = w.webhook_id) as webhook_active,
     (select count(*)::int from watch_hits h where h.watch_id = w.id) as hits,
     (select count(*)::int from watch_hits h where h.watch_id = w.id and h.state = 'new') as new_hits,
     ${isoTimestamp('w.created_at')} as created_at, ${isoTimestamp('w.updated_at')} as updated_at

@@ -74,6 +74,10 @@ export const Watch = z
     classes: z.array(z.number().int()),
     min_risk: z.enum(RISK_LEVELS),
     webhook_id: z.string().nullable().openapi({ description: 'The webhook its hits are also sent to; null for none' }),
+    webhook_active: z.boolean().nullable().openapi({
+      description:
+        'Whether that webhook is on (false: turned off, or disabled after failed deliveries: hits are recorded but not sent); null: none',
+    }),
     hits: z.number().int().openapi({ description: 'Filings that have fired this watch so far (its recorded hits)' }),
     new_hits: z.number().int().openapi({ description: 'Of those, the hits still in state new' }),
     created_at: z.string(),

@@ -4,7 +4,7 @@ import type { Db } from '../db/knex.ts';
 import { isoTimestamp } from '../db/sql.ts';
 import type { z } from '../schema/zod.ts';
 import type { AttemptOutcome } from './deliveryRepository.ts';
-import { PING_EVENT } from './events.ts';
+import { eventSql, PING_EVENT } from './events.ts';
 import type { Delivery } from './schemas.ts';
 
 export interface WebhookRow {
@@ -249,5 +249,10 @@ const DELIVERY_SELECT = `
     coalesce((select json_agg(json_build_object('attempt', a.attempt, 'attempted_at', ${isoTimestamp('a.attempted_at')},
         'status_code', a.status_code, 'latency_ms', a.latency_ms, 'error', a.error, 'response_excerpt', a.response_excerpt)
         order by a.attempt)
-      from webhook_attempts a where a.delivery_id = d.id), '[]') as attempt_log
+      from webhook_attempts a where a.delivery_id = d.id), '[]') as attempt_log,
+    case when o.event in (${eventSql('trademark.similar_filed')}, ${eventSql('watch.deadline_approaching')}) then
+      jsonb_build_object('watch_id', o.new_value->'watch_id', 'hit_id', o.new_value->'hit_id', 'word_mark', o.new_value->'word_mark',
+        'risk_level', o.new_value->'risk_level', 'overall_similarity_score', o.new_value->'overall_similarity_score',
+        'reasons', coalesce(o.new_value->'reasons', '[]'), 'opposition_deadline', o.new_value->'opposition_deadline')
+    end as watch
   from webhook_deliveries d join outbox o on o.id = d.outbox_id`;

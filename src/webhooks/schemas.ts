@@ -170,6 +170,20 @@ export const Delivery = z
     created_at: z.string(),
     finished_at: Ts,
     attempt_log: z.array(Attempt),
+    watch: z
+      .object({
+        watch_id: z.string().nullable(),
+        hit_id: z.string().nullable(),
+        word_mark: z.string().nullable().openapi({ description: 'The mark hit' }),
+        risk_level: z.string().nullable(),
+        overall_similarity_score: z.number().nullable(),
+        reasons: z.array(z.string()),
+        opposition_deadline: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({
+        description: 'For trademark.similar_filed and watch.deadline_approaching: the watch and hit it is about; null for the other events',
+      }),
   })
   .openapi('WebhookDelivery');
 

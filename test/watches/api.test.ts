@@ -8,7 +8,19 @@ import { importFixture, type Owner, owner, startApp } from '../webhooks/support.
 
 const HOOK = 'https://127.0.0.1:9/hook';
 
-const WATCH_FIELDS = ['id', 'word_mark', 'logo', 'classes', 'min_risk', 'webhook_id', 'hits', 'new_hits', 'created_at', 'updated_at'];
+const WATCH_FIELDS = [
+  'id',
+  'word_mark',
+  'logo',
+  'classes',
+  'min_risk',
+  'webhook_id',
+  'webhook_active',
+  'hits',
+  'new_hits',
+  'created_at',
+  'updated_at',
+];
 
 describe('similarity watches: the API', () => {
   let t: TestApp;

@@ -81,7 +81,7 @@ describe('similarity watches: hits as records', () => {
     // One watch without a webhook, one whose webhook is disabled (as the delivery worker leaves an unreachable one).
     const w1 = await o.post('/user/v1/watches/').send({ word_mark: 'Sunrise', classes: [30] });
     expect(w1.status, JSON.stringify(w1.body)).to.equal(201);
-    expect(w1.body).to.include({ webhook_id: null, hits: 0, new_hits: 0 });
+    expect(w1.body).to.include({ webhook_id: null, webhook_active: null, hits: 0, new_hits: 0 });
     bare = w1.body.id;
     const h = await o
       .post('/user/v1/webhooks/')
@@ -139,6 +139,9 @@ describe('similarity watches: hits as records', () => {
     }
     const watch = (await o.get(`/user/v1/watches/${bare}/`)).body;
     expect(watch).to.include({ hits: 2, new_hits: 2 });
+    // The Watches page names the watch whose webhook is off.
+    expect((await o.get(`/user/v1/watches/${muted}/`)).body).to.include({ webhook_active: false, hits: 2 });
+    expect((await o.get(`/user/v1/watches/${live}/`)).body).to.include({ webhook_active: true, hits: 2 });
   });
 
   it('carries the advertising journal and the opposition deadline four months from it (null until advertised)', async () => {

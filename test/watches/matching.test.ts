@@ -120,6 +120,11 @@ describe('similarity watches: matching new filings', () => {
     // The event names the hit, as the inbox lists it.
     const inbox = await o.get(`/user/v1/watches/${sunrise}/hits/`);
     expect(inbox.body.hits.map((x: { id: string }) => x.id)).to.deep.equal([hit.hit_id]);
+    // The delivery log says which watch and hit a delivery was about, with its risk and reasons.
+    const log = await o.get(`/user/v1/webhooks/${hook.id}/deliveries/`);
+    const logged = log.body.deliveries.find((d: { event: string }) => d.event === 'trademark.similar_filed');
+    expect(logged.watch).to.deep.include({ watch_id: sunrise, hit_id: hit.hit_id, word_mark: 'SUNRIZE FOODS', risk_level: hit.risk_level });
+    expect(logged.watch.reasons).to.deep.equal(hit.reasons);
     // What the mark covers, as a clearance lists it.
     expect(hit.goods_services).to.equal(excerpt(GOODS));
     // The watch counts what it caught.

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
+import { importSet } from '../../src/ingest/importer/index.ts';
 import { startClearanceBatchWorker } from '../../workers/clearanceBatch.ts';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { axeViolations, type BrowserSession, describeViolations, openBrowser, startWebApp, type WebApp } from '../helpers/browser.ts';
@@ -255,6 +256,55 @@ describe('web app: the dashboard in Chromium', function () {
     expect(await alert.textContent()).to.equal('classes: 46 is not a Nice class (1-45)');
     expect(await page.getByRole('row', { name: /MOONRAISE/ }).count()).to.equal(0);
     expect(await page.getByLabel('Classes (comma-separated numbers)').inputValue()).to.equal('30, 46');
+  });
+
+  it('lists the watch hits in the inbox with their deadline and a link to the mark, and triages them', async () => {
+    // Two new filings like the watched SUNRAISE: one advertised in journal 2, one not yet.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-inbox-'));
+    const filing = (app: string, word: string, journal: number | null) =>
+      JSON.stringify({
+        application_number: app,
+        word_mark: word,
+        class_number: 30,
+        status: 'Formalities Chk Pass',
+        application_date: '2024-05-02',
+        proprietor_name: `OWNER OF ${app}`,
+        state: 'DELHI',
+        tm_type: 'WORD',
+        filing_mode: 'E-FILING',
+        alert: '',
+        journal_id: journal,
+      });
+    fs.writeFileSync(
+      path.join(dir, 'trademarks.jsonl'),
+      `${filing('6400001', 'SUNRAISE FOODS', 2)}\n${filing('6400002', 'SUNRAISE TEA', null)}\n`,
+    );
+    await importSet({ db: web.t.deps.db, store: web.t.deps.store, dir });
+    fs.rmSync(dir, { recursive: true, force: true });
+    await web.t.deps.services.watchMatcher.matchPending();
+    await page.reload();
+    await go('Watches');
+    const inbox = page.getByRole('region', { name: /Watch inbox/ });
+    const foods = inbox.getByRole('row', { name: /SUNRAISE FOODS/ });
+    const tea = inbox.getByRole('row', { name: /SUNRAISE TEA/ });
+    await shows(foods);
+    // The badge counts the new hits (these two, and any the watch caught before).
+    const fresh = Number((await web.t.deps.db('watch_hits').where({ state: 'new' }).count({ n: '*' }).first())!.n);
+    expect(fresh).to.be.at.least(2);
+    expect(await inbox.getByRole('heading', { name: /Watch inbox/ }).textContent()).to.contain(`${fresh} new`);
+    expect(await foods.getByRole('cell').nth(3).textContent()).to.match(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await tea.getByRole('cell').nth(3).textContent()).to.equal('not advertised yet');
+    expect(await foods.getByRole('link', { name: 'SUNRAISE FOODS' }).getAttribute('href')).to.equal('/marks/6400001/');
+    await noViolations();
+    // Dismissed: it leaves the open hits, and is found under Dismissed; the badge counts one new hit.
+    await tea.getByRole('button', { name: 'Dismiss SUNRAISE TEA' }).click();
+    await page.waitForFunction(() => !document.body.textContent?.includes('SUNRAISE TEA ('));
+    await inbox.getByRole('heading', { name: new RegExp(`${fresh - 1} new`) }).waitFor();
+    await inbox.getByLabel('Show').selectOption('dismissed');
+    await shows(inbox.getByRole('row', { name: /SUNRAISE TEA/ }));
+    expect(await inbox.getByRole('row', { name: /SUNRAISE FOODS/ }).count()).to.equal(0);
+    const [hit] = await web.t.deps.db('watch_hits').where({ application_number: '6400002' }).select('state');
+    expect(hit.state).to.equal('dismissed');
   });
 
   it('runs a clearance with a logo upload: the look-alike logo side by side with a risk badge and reasons; its PDF', async () => {

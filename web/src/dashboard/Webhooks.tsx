@@ -26,6 +26,7 @@ const EVENT_NAMES: Record<EventName, null> = {
   'trademark.cited_mark_added': null,
   'trademark.renewal_due': null,
   'trademark.similar_filed': null,
+  'watch.deadline_approaching': null,
   'clearance.completed': null,
 };
 const EVENTS = Object.keys(EVENT_NAMES) as EventName[];
