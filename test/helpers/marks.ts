@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Db } from '../../src/db/knex.ts';
 
 export interface MarkSpec {
@@ -52,3 +54,22 @@ export const SEARCH_RESULT_FIELDS = [
   'score',
   'strategy',
 ];
+
+/** A new filing as a delta's trademarks.jsonl line holds it (the importer's format), advertised in `journal` or not yet. */
+export const filing = (app: string, word: string, cls: number, journal: number | null) => ({
+  application_number: app,
+  word_mark: word,
+  class_number: cls,
+  status: 'Formalities Chk Pass',
+  application_date: '2024-05-02',
+  proprietor_name: `OWNER OF ${app}`,
+  state: 'DELHI',
+  tm_type: 'WORD',
+  filing_mode: 'E-FILING',
+  alert: '',
+  journal_id: journal,
+});
+
+/** Writes a delta's trademarks.jsonl into `dir`. */
+export const writeFilings = (dir: string, marks: object[]) =>
+  fs.writeFileSync(path.join(dir, 'trademarks.jsonl'), `${marks.map((m) => JSON.stringify(m)).join('\n')}\n`);

@@ -4,25 +4,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { filing, writeFilings } from '../helpers/marks.ts';
 import { type Mail, smtpServer, unfolded } from '../helpers/smtp.ts';
 import { importFixture, type Owner, owner, startApp, until } from '../webhooks/support.ts';
 
 // The mail digest of watch hits (docs/watches.md), sent through a real SMTP server on loopback: off by default, daily
 // or weekly (Mondays) per account, each hit mailed once, with the open hits whose opposition deadline is near.
-
-const mark = (app: string, word: string, journal: number | null) => ({
-  application_number: app,
-  word_mark: word,
-  class_number: 30,
-  status: 'Formalities Chk Pass',
-  application_date: '2024-05-02',
-  proprietor_name: `OWNER OF ${app}`,
-  state: 'DELHI',
-  tm_type: 'WORD',
-  filing_mode: 'E-FILING',
-  alert: '',
-  journal_id: journal,
-});
 
 const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString().slice(0, 10);
 const MONDAY = '2026-12-07';
@@ -41,7 +28,7 @@ describe('similarity watches: mail digests', () => {
     return smtp.mails;
   };
   const bring = async (marks: object[]) => {
-    fs.writeFileSync(path.join(dir, 'trademarks.jsonl'), `${marks.map((m) => JSON.stringify(m)).join('\n')}\n`);
+    writeFilings(dir, marks);
     await importSet({ db: t.deps.db, store: t.deps.store, dir });
     await t.deps.services.watchMatcher.matchPending();
   };
@@ -79,7 +66,7 @@ describe('similarity watches: mail digests', () => {
   });
 
   it('mails the new hits once, highest risk first, to the account alone', async () => {
-    await bring([mark('4400001', 'SUNRIZE FOODS', 2), mark('4400002', 'SUNRISE GOLD', null)]);
+    await bring([filing('4400001', 'SUNRIZE FOODS', 30, 2), filing('4400002', 'SUNRISE GOLD', 30, null)]);
     expect(await digests(TUESDAY)).to.equal(1);
     const [mail] = await deliver(1);
     expect(mail.to).to.deep.equal([o.account.email]);
@@ -110,14 +97,14 @@ describe('similarity watches: mail digests', () => {
 
   it('sends a weekly digest on Mondays only, and none when off', async () => {
     expect((await o.put('/user/v1/watches/digest/').send({ frequency: 'weekly' })).body.frequency).to.equal('weekly');
-    await bring([mark('4400003', 'SUNRISE TEA', null)]);
+    await bring([filing('4400003', 'SUNRISE TEA', 30, null)]);
     expect(await digests(TUESDAY)).to.equal(0);
     expect(await digests(MONDAY)).to.equal(1);
     const text = unfolded((await deliver(3))[2]);
     expect(text).to.match(/Subject: Nishaan: 1 new watch hit\b/);
     expect(text).to.contain('SUNRISE TEA (application 4400003');
     await o.put('/user/v1/watches/digest/').send({ frequency: 'off' });
-    await bring([mark('4400004', 'SUNRISE RICE', null)]);
+    await bring([filing('4400004', 'SUNRISE RICE', 30, null)]);
     expect(await digests(MONDAY)).to.equal(0);
     expect(smtp.mails.every((m) => m.to[0] === o.account.email)).to.equal(true);
   });

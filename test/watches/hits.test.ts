@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { filing, writeFilings } from '../helpers/marks.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { importFixture, type Owner, owner, startApp } from '../webhooks/support.ts';
 
@@ -12,23 +13,9 @@ import { importFixture, type Owner, owner, startApp } from '../webhooks/support.
 // or one disabled), with the advertising journal and its opposition deadline, filtered, paged and triaged by its
 // account alone; a mark advertised after its hit was recorded gives the hit its deadline, and nothing twice.
 
-const mark = (app: string, word: string, cls: number, journal: number | null) => ({
-  application_number: app,
-  word_mark: word,
-  class_number: cls,
-  status: 'Formalities Chk Pass',
-  application_date: '2024-05-02',
-  proprietor_name: `OWNER OF ${app}`,
-  state: 'DELHI',
-  tm_type: 'WORD',
-  filing_mode: 'E-FILING',
-  alert: '',
-  journal_id: journal,
-});
-
-const ADVERTISED = mark('4300001', 'SUNRIZE FOODS', 30, 2);
-const FILED = mark('4300002', 'SUNRISE GOLD', 30, null);
-const MARKS = [ADVERTISED, FILED, mark('4300003', 'MOONLIGHT', 30, null)];
+const ADVERTISED = filing('4300001', 'SUNRIZE FOODS', 30, 2);
+const FILED = filing('4300002', 'SUNRISE GOLD', 30, null);
+const MARKS = [ADVERTISED, FILED, filing('4300003', 'MOONLIGHT', 30, null)];
 
 /** A calendar date plus whole months, as the law counts them (the same day of the later month, or its last day). */
 function plusMonths(iso: string, months: number): string {
@@ -63,8 +50,7 @@ describe('similarity watches: hits as records', () => {
   let dir: string;
   let receiver: Receiver;
 
-  const write = (marks: object[]) =>
-    fs.writeFileSync(path.join(dir, 'trademarks.jsonl'), `${marks.map((m) => JSON.stringify(m)).join('\n')}\n`);
+  const write = (marks: object[]) => writeFilings(dir, marks);
   const inbox = async (query = '', who: Owner = o) => {
     const r = await who.get(`/user/v1/watches/hits/${query}`);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);

@@ -9,6 +9,7 @@ import { importSet } from '../../src/ingest/importer/index.ts';
 import { WatchWorkers } from '../../workers/watches.ts';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { filing } from '../helpers/marks.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { importFixture, type Owner, owner, startApp, startWorkers, until } from '../webhooks/support.ts';
 
@@ -16,30 +17,16 @@ import { importFixture, type Owner, owner, startApp, startWorkers, until } from 
 // worker, the outbox relay and signed delivery; not on an unrelated filing; never twice for one mark;
 // and its preview over a past journal shows what it would have caught.
 
-const mark = (app: string, word: string, cls: number, journal: number | null) => ({
-  application_number: app,
-  word_mark: word,
-  class_number: cls,
-  status: 'Formalities Chk Pass',
-  application_date: '2024-05-02',
-  proprietor_name: `OWNER OF ${app}`,
-  state: 'DELHI',
-  tm_type: 'WORD',
-  filing_mode: 'E-FILING',
-  alert: '',
-  journal_id: journal,
-});
-
 // Longer than a list's excerpt, so that the hit shows the excerpt a clearance shows.
 const BAKERY = 'biscuits, cakes, pastry and confectionery; '.repeat(6);
 const GOODS = `Tea, coffee, cocoa and artificial coffee; rice, pasta and noodles; ${BAKERY}honey.`;
 
 const NEW_MARKS = [
   // A respelling of the watched SUNRISE, in its class.
-  { ...mark('4200001', 'SUNRIZE FOODS', 30, 2), goods_services: GOODS },
-  mark('4200002', 'BLUEBERRY JAM', 29, 2), // nothing alike, in a cognate class
-  mark('4200003', 'SUNRISE', 9, null), // the same word in an unrelated class
-  mark('4200004', 'MOONLIGHT', 30, null), // nothing alike, in the watched class
+  { ...filing('4200001', 'SUNRIZE FOODS', 30, 2), goods_services: GOODS },
+  filing('4200002', 'BLUEBERRY JAM', 29, 2), // nothing alike, in a cognate class
+  filing('4200003', 'SUNRISE', 9, null), // the same word in an unrelated class
+  filing('4200004', 'MOONLIGHT', 30, null), // nothing alike, in the watched class
 ];
 
 describe('similarity watches: matching new filings', () => {

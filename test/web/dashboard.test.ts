@@ -12,7 +12,7 @@ import { startClearanceBatchWorker } from '../../workers/clearanceBatch.ts';
 import type { WebhookWorkers } from '../../workers/webhooks.ts';
 import { axeViolations, type BrowserSession, describeViolations, openBrowser, startWebApp, type WebApp } from '../helpers/browser.ts';
 import { addLogos, drawLogo, indexPending, type LogoTestApp, sharedSidecar } from '../helpers/logos.ts';
-import { insertMarks } from '../helpers/marks.ts';
+import { filing, insertMarks, writeFilings } from '../helpers/marks.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { importFixture, startWorkers, until, webhookEnv } from '../webhooks/support.ts';
 
@@ -261,24 +261,7 @@ describe('web app: the dashboard in Chromium', function () {
   it('lists the watch hits in the inbox with their deadline and a link to the mark, and triages them', async () => {
     // Two new filings like the watched SUNRAISE: one advertised in journal 2, one not yet.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-inbox-'));
-    const filing = (app: string, word: string, journal: number | null) =>
-      JSON.stringify({
-        application_number: app,
-        word_mark: word,
-        class_number: 30,
-        status: 'Formalities Chk Pass',
-        application_date: '2024-05-02',
-        proprietor_name: `OWNER OF ${app}`,
-        state: 'DELHI',
-        tm_type: 'WORD',
-        filing_mode: 'E-FILING',
-        alert: '',
-        journal_id: journal,
-      });
-    fs.writeFileSync(
-      path.join(dir, 'trademarks.jsonl'),
-      `${filing('6400001', 'SUNRAISE FOODS', 2)}\n${filing('6400002', 'SUNRAISE TEA', null)}\n`,
-    );
+    writeFilings(dir, [filing('6400001', 'SUNRAISE FOODS', 30, 2), filing('6400002', 'SUNRAISE TEA', 30, null)]);
     await importSet({ db: web.t.deps.db, store: web.t.deps.store, dir });
     fs.rmSync(dir, { recursive: true, force: true });
     await web.t.deps.services.watchMatcher.matchPending();
