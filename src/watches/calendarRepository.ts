@@ -1,22 +1,14 @@
 import type { Db } from '../db/knex.ts';
 import { isoDate, isoTimestamp } from '../db/sql.ts';
-import { deadlineSql, UNEXTENDED_MONTHS } from './deadlines.ts';
+import { deadlineSql, HIT_LINE_SQL, type HitLine, UNEXTENDED_MONTHS } from './deadlines.ts';
 
 // SQL of each account's calendar feed of opposition deadlines (docs/watches.md): the feed's token, kept as its
 // SHA-256 (it only needs verifying), and the open hits with a deadline that the feed lists.
 
-export interface DeadlineRow {
-  id: string;
-  application_number: string;
-  word_mark: string;
-  class_number: number;
-  risk_level: string;
-  overall_similarity_score: number | null;
-  state: string;
-  watched: string | null;
+export interface DeadlineRow extends HitLine {
+  deadline: string;
   journal_number: string;
   publication_date: string;
-  deadline: string;
   unextended: string;
   updated_at: string;
 }
@@ -55,10 +47,7 @@ export class CalendarRepository {
   /** The account's open hits (new or acknowledged) of advertised marks, soonest deadline first. */
   async deadlines(accountId: string): Promise<DeadlineRow[]> {
     const r = await this.db.raw(
-      `select h.id, h.application_number, h.result->>'word_mark' as word_mark, (h.result->>'class_number')::int as class_number,
-         h.risk_level, (h.result->>'overall_similarity_score')::float8 as overall_similarity_score, h.state, w.word_mark as watched,
-         j.journal_number, ${isoDate('j.publication_date')} as publication_date,
-         ${isoDate(deadlineSql('j.publication_date'))} as deadline,
+      `select ${HIT_LINE_SQL}, j.journal_number, ${isoDate('j.publication_date')} as publication_date,
          ${isoDate(deadlineSql('j.publication_date', UNEXTENDED_MONTHS))} as unextended,
          to_char(h.updated_at at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"Z"') as updated_at
        from watch_hits h join watches w on w.id = h.watch_id

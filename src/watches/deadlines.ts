@@ -17,3 +17,23 @@ export const journalFieldsSql = (j: string) =>
      'journal_number', ${j}.journal_number, 'publication_date', ${isoDate(`${j}.publication_date`)}) end,
    'opposition_deadline', ${isoDate(deadlineSql(`${j}.publication_date`))},
    'opposition_deadline_unextended', ${isoDate(deadlineSql(`${j}.publication_date`, UNEXTENDED_MONTHS))})`;
+
+/** A hit as the mail digest and the calendar feed list it: the mark hit, its risk, the watch's words and the deadline. */
+export interface HitLine {
+  id: string;
+  application_number: string;
+  word_mark: string;
+  class_number: number;
+  risk_level: string;
+  overall_similarity_score: number | null;
+  state: string;
+  /** The watch's words (null for a logo watch). */
+  watched: string | null;
+  deadline: string | null;
+}
+
+/** HitLine's columns, of watch_hits h, watches w and the advertising journal j. */
+export const HIT_LINE_SQL = `h.id, h.application_number, h.result->>'word_mark' as word_mark,
+  (h.result->>'class_number')::int as class_number, h.risk_level,
+  (h.result->>'overall_similarity_score')::float8 as overall_similarity_score, h.state, w.word_mark as watched,
+  ${isoDate(deadlineSql('j.publication_date'))} as deadline`;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { isoDate, isoTimestamp } from '../db/sql.ts';
-import { deadlineSql } from './deadlines.ts';
+import { deadlineSql, HIT_LINE_SQL, type HitLine } from './deadlines.ts';
 
 // SQL of the watch hits' mail digests (docs/watches.md): each account's frequency, and the digest itself, written
 // as one mail_outbox row (sent by the mail relay) in the transaction that marks its hits digested.
@@ -14,24 +14,11 @@ export interface DigestSettings {
   last_sent_at: string | null;
 }
 
-export interface DigestHit {
-  id: string;
-  application_number: string;
-  word_mark: string;
-  class_number: number;
-  risk_level: string;
-  overall_similarity_score: number | null;
-  watched: string | null;
-  deadline: string | null;
-  state: string;
-}
+export type DigestHit = HitLine;
 
 /** Days of a deadline listed as approaching in a digest. */
 export const DIGEST_DEADLINE_DAYS = 30;
 
-const HIT_COLUMNS = `h.id, h.application_number, h.result->>'word_mark' as word_mark, (h.result->>'class_number')::int as class_number,
-  h.risk_level, (h.result->>'overall_similarity_score')::float8 as overall_similarity_score, w.word_mark as watched, h.state,
-  ${isoDate(deadlineSql('j.publication_date'))} as deadline`;
 const HIT_FROM = `from watch_hits h join watches w on w.id = h.watch_id
   left join trademarks t on t.application_number = h.application_number left join journals j on j.id = t.journal_id`;
 
@@ -84,13 +71,13 @@ export class DigestRepository {
       ]);
       if (!settings.rows.length) return false;
       const fresh = await trx.raw(
-        `select ${HIT_COLUMNS} ${HIT_FROM}
+        `select ${HIT_LINE_SQL} ${HIT_FROM}
          where h.account_id = ? and h.digested_at is null and h.created_at >= ? and h.state <> 'dismissed'
          order by case h.risk_level when 'High' then 0 when 'Medium' then 1 else 2 end, h.created_at, h.id`,
         [account.account_id, settings.rows[0].since],
       );
       const approaching = await trx.raw(
-        `select ${HIT_COLUMNS} ${HIT_FROM}
+        `select ${HIT_LINE_SQL} ${HIT_FROM}
          where h.account_id = ? and h.state <> 'dismissed'
            and ${deadlineSql('j.publication_date')} between ?::date and ?::date + ${DIGEST_DEADLINE_DAYS}
          order by ${deadlineSql('j.publication_date')}, h.application_number, h.id`,
