@@ -6,14 +6,17 @@
 // Long arrays are cut to their first three items; files are described, not copied.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { EXAMPLES_FILE, type Example } from '../src/http/examples.ts';
+import { importSet } from '../src/ingest/importer/index.ts';
 import { bearer } from '../test/accounts/support.ts';
 import { buildTemplate, dropTestDatabases } from '../test/helpers/db.ts';
 import { binary } from '../test/helpers/http.ts';
 import { startImageServer } from '../test/helpers/imageServer.ts';
 import { addLogos, closeSharedSidecar, createLogoApp, drawLogo, indexPending } from '../test/helpers/logos.ts';
+import { filing, writeFilings } from '../test/helpers/marks.ts';
 import { Receiver } from '../test/helpers/receiver.ts';
 import { importFixture, startWorkers, webhookEnv } from '../test/webhooks/support.ts';
 import { startBulkDocumentWorker } from '../workers/bulkDocuments.ts';
@@ -368,6 +371,37 @@ try {
     query: { journal_id: journal.id },
     headers: auth,
   });
+  // A new filing like the watch's words, matched as the workers match an import: the watch's hit.
+  const filings = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-examples-'));
+  writeFilings(filings, [filing('4900001', 'SUNRIZE FOODS', 30, journal.id)]);
+  await importSet({ db: t.deps.db, store: t.deps.store, dir: filings });
+  fs.rmSync(filings, { recursive: true, force: true });
+  await t.deps.services.watchMatcher.matchPending();
+  const hits = await call('listWatchHits', {
+    method: 'get',
+    path: '/user/v1/watches/hits/',
+    query: { state: 'new', limit: 2 },
+    headers: auth,
+  });
+  await call('listHitsOfWatch', {
+    method: 'get',
+    path: '/user/v1/watches/{watch_id}/hits/',
+    params: { watch_id: watchId },
+    query: { min_risk: 'Medium' },
+    headers: auth,
+  });
+  await call('updateWatchHit', {
+    method: 'patch',
+    path: '/user/v1/watches/hits/{hit_id}/',
+    params: { hit_id: hits.body.hits[0].id },
+    body: { state: 'acknowledged', note: 'Client told; opposition to be considered' },
+    headers: auth,
+  });
+  await call('rotateWatchCalendar', { method: 'post', path: '/user/v1/watches/calendar/', headers: auth });
+  await call('getWatchCalendar', { method: 'get', path: '/user/v1/watches/calendar/', headers: auth });
+  await call('disableWatchCalendar', { method: 'delete', path: '/user/v1/watches/calendar/', headers: auth });
+  await call('setWatchDigest', { method: 'put', path: '/user/v1/watches/digest/', body: { frequency: 'weekly' }, headers: auth });
+  await call('getWatchDigest', { method: 'get', path: '/user/v1/watches/digest/', headers: auth });
   await call('deleteWatch', { method: 'delete', path: '/user/v1/watches/{watch_id}/', params: { watch_id: watchId }, headers: auth });
   await call('deleteWebhook', { method: 'delete', path: '/user/v1/webhooks/{webhook_id}/', params: { webhook_id: hookId }, headers: auth });
   await call('endSession', {

@@ -66,6 +66,7 @@ export const PATH_VALUES: Record<string, string> = {
   delivery_id: '1',
   job_id: '00000000-0000-4000-8000-000000000003',
   watch_id: '00000000-0000-4000-8000-000000000004',
+  hit_id: '00000000-0000-4000-8000-000000000005',
 };
 
 const HOSTILE_JSON: [Kind, string, unknown][] = [
