@@ -402,6 +402,12 @@ try {
   await call('disableWatchCalendar', { method: 'delete', path: '/user/v1/watches/calendar/', headers: auth });
   await call('setWatchDigest', { method: 'put', path: '/user/v1/watches/digest/', body: { frequency: 'weekly' }, headers: auth });
   await call('getWatchDigest', { method: 'get', path: '/user/v1/watches/digest/', headers: auth });
+  await call('estimateWatch', {
+    method: 'post',
+    path: '/user/v1/watches/preview/',
+    body: { word_mark: 'SUNRISE', classes: [30], min_risk: 'Medium', journals: 2 },
+    headers: auth,
+  });
   await call('deleteWatch', { method: 'delete', path: '/user/v1/watches/{watch_id}/', params: { watch_id: watchId }, headers: auth });
   await call('deleteWebhook', { method: 'delete', path: '/user/v1/webhooks/{webhook_id}/', params: { webhook_id: hookId }, headers: auth });
   await call('endSession', {

@@ -184,6 +184,16 @@ export class WatchRepository {
     return r.rows;
   }
 
+  /** The latest `n` journals, newest first. */
+  async latestJournals(n: number): Promise<{ id: number; journal_number: string; publication_date: string }[]> {
+    const r = await this.db.raw(
+      `select id, journal_number, ${isoDate('publication_date')} as publication_date from journals
+       order by publication_date desc, id desc limit ?`,
+      [n],
+    );
+    return r.rows;
+  }
+
   async journal(id: number): Promise<{ id: number; journal_number: string; publication_date: string; marks: number } | undefined> {
     const r = await this.db.raw(
       `select j.id, j.journal_number, ${isoDate('j.publication_date')} as publication_date,

@@ -120,3 +120,34 @@ export const WatchPreview = z
     results: z.array(WatchHit).openapi({ description: 'Highest overall_similarity_score first' }),
   })
   .openapi('WatchPreview');
+
+export const EstimateWatch = z
+  .object({
+    word_mark: textParam('word_mark', 500).openapi({ description: 'The words the watch would watch' }),
+    classes,
+    min_risk: minRisk.default('Medium'),
+    journals: intParam('journals', 1, 12, { type: 'journals must be an integer from 1 to 12' })
+      .default(4)
+      .openapi({ description: 'How many of the latest journals to run it over (default 4, at most 12)' }),
+  })
+  .strict()
+  .openapi('EstimateWatchRequest');
+
+export type EstimateWatchInput = z.infer<typeof EstimateWatch>;
+
+export const WatchEstimate = z
+  .object({
+    journals: z.array(
+      z.object({
+        id: z.number().int(),
+        journal_number: z.string(),
+        publication_date: z.string(),
+        marks: z.number().int().openapi({ description: "The journal's marks in the watch's classes and their cognates" }),
+        hits: z.number().int().openapi({ description: 'Of those, the marks that would have fired the watch' }),
+      }),
+    ),
+    hits: z.number().int().openapi({ description: 'Hits over those journals' }),
+    hits_per_journal: z.number().openapi({ description: 'Their mean per journal, to one decimal' }),
+    examples: z.array(WatchHit).openapi({ description: 'Up to 10 of the hits, highest overall_similarity_score first' }),
+  })
+  .openapi('WatchEstimate');

@@ -7,8 +7,8 @@ import { normaliseMark, wordsOf } from '../search/normalise.ts';
 import { relatedClasses } from '../threats/classes.ts';
 import type { WebhookRepository } from '../webhooks/repository.ts';
 import type { WatchMatcher } from './matcher.ts';
-import type { WatchRepository, WatchRow } from './repository.ts';
-import type { CreateWatchInput, UpdateWatchInput } from './schemas.ts';
+import type { WatchProbe, WatchRepository, WatchRow } from './repository.ts';
+import type { CreateWatchInput, EstimateWatchInput, UpdateWatchInput } from './schemas.ts';
 
 // Similarity watches (/user/v1/watches/, docs/watches.md): the account's watches, each a proposal
 // (words and/or a logo fetched and embedded once, at creation) in classes, with the risk level that
@@ -100,6 +100,40 @@ export class WatchService {
   async delete(caller: Caller, id: string) {
     if (!(await this.repo.delete(caller.accountId, id))) throw notFound(`watch ${id}`);
     return { id, deleted: true as const };
+  }
+
+  /**
+   * How many hits a watch not yet made would have had in each of the latest journals, and the best of them: what a
+   * user weighs before making it (words only; nothing is recorded or sent).
+   */
+  async estimate(caller: Caller, input: EstimateWatchInput) {
+    if (!hasWords(input.word_mark)) throw bodyError('word_mark', 'word_mark must have a letter or a digit');
+    const probe: WatchProbe = {
+      id: 'estimate',
+      account_id: caller.accountId,
+      webhook_id: null,
+      word_mark: input.word_mark,
+      logo: null,
+      classes: input.classes,
+      min_risk: input.min_risk,
+    };
+    const classes = [...new Set(input.classes.flatMap(relatedClasses))];
+    const journals = [];
+    const found = [];
+    for (const j of await this.repo.latestJournals(input.journals)) {
+      const marks = await this.repo.journalMarks(j.id, classes);
+      const matches = await this.matcher.match([probe], marks);
+      journals.push({ ...j, marks: marks.length, hits: matches.length });
+      found.push(...matches);
+    }
+    found.sort((a, b) => b.finding.score.overall - a.finding.score.overall);
+    const hits = found.length;
+    return {
+      journals,
+      hits,
+      hits_per_journal: journals.length ? Math.round((hits / journals.length) * 10) / 10 : 0,
+      examples: await this.matcher.hitsOf(found.slice(0, 10)),
+    };
   }
 
   /** What the watch would have caught among a past journal's marks (nothing is recorded or sent). */

@@ -175,4 +175,42 @@ describe('similarity watches: matching new filings', () => {
     await until('the delivery', () => receiver.received.filter((r) => r.path === '/w').length === 2);
     expect(JSON.parse(receiver.received.filter((r) => r.path === '/w')[1].body).trademark.application_number).to.equal('4100001');
   });
+
+  it('estimates a watch not yet made over the latest journals, recording and sending nothing', async () => {
+    const counted = async () => [(await t.deps.db('watch_hits')).length, (await t.deps.db('watches')).length, (await similarRows()).length];
+    const before = await counted();
+    const r = await o.post('/user/v1/watches/preview/').send({ word_mark: 'Sunrise', classes: [30], journals: 2 });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    const latest = await t.deps
+      .db('journals')
+      .orderBy([
+        { column: 'publication_date', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(2);
+    expect(r.body.journals.map((j: { id: number }) => j.id)).to.deep.equal(latest.map((j) => j.id));
+    for (const j of r.body.journals as { id: number; marks: number; hits: number }[]) {
+      // The journal's marks in class 30 and its cognates (29-33 and 43).
+      const marks = await t.deps.db('trademarks').where({ journal_id: j.id }).whereIn('class_number', [29, 30, 31, 32, 33, 43]);
+      expect(j.marks).to.equal(marks.length);
+      expect(j.hits).to.be.at.most(j.marks);
+    }
+    const total = r.body.journals.reduce((n: number, j: { hits: number }) => n + j.hits, 0);
+    expect(r.body.hits).to.equal(total);
+    expect(r.body.hits_per_journal).to.equal(Math.round((total / 2) * 10) / 10);
+    expect(r.body.examples).to.have.length(Math.min(10, total));
+    // The fixture's journals 2 and 3 are the latest; 2 advertises SUNRIZE FOODS, 3 SUNRISE FOODS.
+    expect(latest.map((j) => j.id).sort()).to.deep.equal([2, 3]);
+    const found = r.body.examples.map((x: { application_number: string }) => x.application_number);
+    expect(found).to.include.members(['4200001', '4100001']);
+    expect(await counted()).to.deep.equal(before);
+    for (const body of [
+      { word_mark: 'Sunrise', classes: [30], journals: 13 },
+      { word_mark: ' -- ', classes: [30] },
+      { classes: [30] },
+      { word_mark: 'Sunrise', classes: [30], webhook_id: hook.id },
+    ]) {
+      expect((await o.post('/user/v1/watches/preview/').send(body)).status, JSON.stringify(body)).to.equal(400);
+    }
+  });
 });

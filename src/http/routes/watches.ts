@@ -70,6 +70,22 @@ export function watchRoutes(api: Api, { watches: s, watchHits: h }: Pick<Service
 
   api.add({
     ...base,
+    method: 'post',
+    path: '/user/v1/watches/preview/',
+    operationId: 'estimateWatch',
+    feature: 'watches',
+    summary: 'How many hits a watch not yet made would have had in each of the latest journals, and the best of them',
+    description:
+      `${PLAN_NOTE} Words only. The latest journals' marks in the classes and their cognates are matched as new filings are, ` +
+      'at or above min_risk; nothing is recorded or sent, and no watch is made.',
+    body: S.EstimateWatch,
+    response: S.WatchEstimate,
+    errors: [403],
+    handler: ({ caller, body }) => s.estimate(caller, body),
+  });
+
+  api.add({
+    ...base,
     method: 'get',
     path: '/user/v1/watches/:watch_id/',
     operationId: 'getWatch',
