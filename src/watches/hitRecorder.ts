@@ -20,6 +20,8 @@ export interface Hit {
   journalId: number | null;
 }
 
+const key = (watch: string, app: string) => `${watch}|${app}`;
+
 type HitKey = { id: string; watch_id: string; application_number: string };
 const byPair = (rows: HitKey[]) => new Map(rows.map((x) => [key(x.watch_id, x.application_number), x.id]));
 
@@ -28,8 +30,6 @@ interface Owed {
   id: string;
   webhook: string;
 }
-
-const key = (watch: string, app: string) => `${watch}|${app}`;
 
 /** Journal ids, null where a mark is not advertised: pg sends a null element as NULL (knex's types know only whole arrays). */
 const journals = (hits: Hit[]) => hits.map((h) => h.journalId) as unknown as number[];

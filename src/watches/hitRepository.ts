@@ -89,15 +89,6 @@ export class HitRepository {
     return { rows: rows.rows, count: count.rows[0].n };
   }
 
-  /** How many of the account's hits are new, per watch. */
-  async newCounts(accountId: string): Promise<Map<string, number>> {
-    const r = await this.db.raw(
-      `select watch_id, count(*)::int as n from watch_hits where account_id = ? and state = 'new' group by watch_id`,
-      [accountId],
-    );
-    return new Map(r.rows.map((x: { watch_id: string; n: number }) => [x.watch_id, x.n]));
-  }
-
   async get(accountId: string, id: string): Promise<HitRow | undefined> {
     return (await this.db.raw(`${HIT_SELECT} where h.account_id = ? and h.id = ?`, [accountId, id])).rows[0];
   }

@@ -2,7 +2,7 @@ import { dateParam, valueList } from '../schema/markFilters.ts';
 import { enumParam, limitParam, textParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { RISK_LEVELS } from '../threats/schemas.ts';
-import { WatchHit } from './schemas.ts';
+import { WatchHit, WatchParams } from './schemas.ts';
 
 // Watch hits as the account reads and triages them (/user/v1/watches/hits/, docs/watches.md).
 
@@ -31,7 +31,7 @@ const watchFilters = {
 export const WatchHitsQuery = z.object(watchFilters);
 
 export const AccountHitsQuery = z.object({
-  watch_id: z.string().uuid('watch_id must be a watch id (UUID)').optional().openapi({ description: "Only this watch's hits" }),
+  watch_id: WatchParams.shape.watch_id.optional().openapi({ description: "Only this watch's hits" }),
   ...watchFilters,
 });
 

@@ -24,18 +24,17 @@ export class ReminderRepository {
         `with today as (select coalesce(?::date, (now() at time zone 'UTC')::date) as d),
          due as (
            select h.id as hit_id, h.watch_id, h.application_number, h.result, h.state, t.journal_id, th.days,
-             ${deadlineSql('j.publication_date')} as deadline, ${deadlineSql('j.publication_date')} - today.d as days_left,
-             case when k.active then w.webhook_id end as webhook_id
+             dl.deadline, dl.deadline - today.d as days_left, case when k.active then w.webhook_id end as webhook_id
            from today cross join watch_hits h
            join watches w on w.id = h.watch_id
            left join webhooks k on k.id = w.webhook_id
            join trademarks t on t.application_number = h.application_number
            join journals j on j.id = t.journal_id
-           join (values ${windows}) th(days, below)
-             on ${deadlineSql('j.publication_date')} - today.d <= th.days and ${deadlineSql('j.publication_date')} - today.d > th.below
-           where h.state <> 'dismissed' and ${deadlineSql('j.publication_date')} >= today.d
+           cross join lateral (select ${deadlineSql('j.publication_date')} as deadline) dl
+           join (values ${windows}) th(days, below) on dl.deadline - today.d <= th.days and dl.deadline - today.d > th.below
+           where h.state <> 'dismissed' and dl.deadline >= today.d
              and not exists (select 1 from watch_reminders r where r.hit_id = h.id and r.days_before = th.days
-                             and r.deadline = ${deadlineSql('j.publication_date')})),
+                             and r.deadline = dl.deadline)),
          ev as (
            insert into outbox (event, application_number, old_value, new_value, changed_at, webhook_id)
            select ${eventSql('watch.deadline_approaching')}, d.application_number, null,

@@ -61,10 +61,9 @@ const WATCH_SELECT = `
       else jsonb_build_object('url', w.logo_url, 'model', w.logo_model) end as logo,
     w.classes::int[] as classes, w.min_risk, w.webhook_id,
     (select k.active from webhooks k where k.id = w.webhook_id) as webhook_active,
-    (select count(*)::int from watch_hits h where h.watch_id = w.id) as hits,
-    (select count(*)::int from watch_hits h where h.watch_id = w.id and h.state = 'new') as new_hits,
-    ${isoTimestamp('w.created_at')} as created_at, ${isoTimestamp('w.updated_at')} as updated_at
-  from watches w`;
+    n.hits, n.new_hits, ${isoTimestamp('w.created_at')} as created_at, ${isoTimestamp('w.updated_at')} as updated_at
+  from watches w cross join lateral (
+    select count(*)::int as hits, (count(*) filter (where h.state = 'new'))::int as new_hits from watch_hits h where h.watch_id = w.id) n`;
 
 const MARK_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
   ${isoDate('t.application_date')} as application_date,

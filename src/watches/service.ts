@@ -18,6 +18,9 @@ import type { CreateWatchInput, EstimateWatchInput, UpdateWatchInput } from './s
 
 const hasWords = (text: string | null | undefined) => Boolean(text && wordsOf(normaliseMark(text)).length);
 
+/** A watch's classes and their cognates, each once: the classes whose marks it meets. */
+const withCognates = (classes: number[]) => [...new Set(classes.flatMap(relatedClasses))];
+
 const bodyError = (parameter: string, message: string) => invalidParameter('body', parameter, message, true);
 
 export class WatchService {
@@ -117,7 +120,7 @@ export class WatchService {
       classes: input.classes,
       min_risk: input.min_risk,
     };
-    const classes = [...new Set(input.classes.flatMap(relatedClasses))];
+    const classes = withCognates(input.classes);
     const journals = [];
     const found = [];
     for (const j of await this.repo.latestJournals(input.journals)) {
@@ -142,7 +145,7 @@ export class WatchService {
     if (!watch) throw notFound(`watch ${id}`);
     const journal = await this.repo.journal(journalId);
     if (!journal) throw notFound(`journal ${journalId}`);
-    const classes = [...new Set(watch.classes.flatMap(relatedClasses))];
+    const classes = withCognates(watch.classes);
     const marks = await this.repo.journalMarks(journalId, classes);
     const matches = await this.matcher.match([watch], marks);
     const { marks: count, ...j } = journal;

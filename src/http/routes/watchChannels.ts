@@ -60,6 +60,14 @@ export function watchChannelRoutes(api: Api, { watchCalendar: s, watchDigest: d 
     response: Calendar,
     handler: ({ caller }) => s.status(caller),
   });
+  api.add({
+    ...base,
+    method: 'delete',
+    operationId: 'disableWatchCalendar',
+    summary: 'Turns your calendar feed off: its address stops working',
+    response: Calendar,
+    handler: ({ caller }) => s.disable(caller),
+  });
   const digest = { tags, security: 'bearer' as const, cost: null, path: '/user/v1/watches/digest/' };
   api.add({
     ...digest,
@@ -79,14 +87,6 @@ export function watchChannelRoutes(api: Api, { watchCalendar: s, watchDigest: d 
     body: SetDigest,
     response: Digest,
     handler: ({ caller, body }) => d.set(caller, body.frequency),
-  });
-  api.add({
-    ...base,
-    method: 'delete',
-    operationId: 'disableWatchCalendar',
-    summary: 'Turns your calendar feed off: its address stops working',
-    response: Calendar,
-    handler: ({ caller }) => s.disable(caller),
   });
 }
 
