@@ -16,6 +16,7 @@ export async function seedDemoRegistry(config: Config): Promise<void> {
     await generate({ records: config.DEMO_RECORDS, seed: 1, out, logos: config.DEMO_LOGOS });
     const r = await importSet({ db: root.db, store: root.store, dir: path.join(out, 'baseline'), log: (m) => console.error(m) });
     if (r.rejected) throw new Error(`demo import rejected ${r.rejected} lines: ${r.errors.slice(0, 5).join('; ')}`);
+    console.error(`demo registry: ${await root.services.owners.catchUp()} proprietor names grouped into owners`);
     console.error(`demo registry imported in ${((Date.now() - t0) / 1000).toFixed(1)} s (delta set left in ${out}/delta)`);
   } finally {
     await root.close();

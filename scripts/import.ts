@@ -16,6 +16,7 @@ async function main(argv: string[]): Promise<number> {
     const say = (msg: string) => process.stderr.write(`${msg}\n`);
     const result = await importSet({ db: root.db, store: root.store, dir, log: say, onReject: say, keepErrors: 0 });
     const { errors: _errors, ...summary } = result;
+    say(`owners: ${await root.services.owners.catchUp()} names grouped into entities`);
     process.stdout.write(`${JSON.stringify(summary)}\n`);
     return result.rejected > 0 ? 1 : 0;
   } catch (err) {

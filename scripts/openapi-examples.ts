@@ -99,6 +99,7 @@ const bulkWorker = startBulkDocumentWorker(t.deps, { concurrency: 1, intervalMs:
 const hooks = await startWorkers(t);
 try {
   await importFixture(t, 'baseline');
+  await t.deps.services.owners.catchUp();
   await addLogos(t, [{ app: '6500001', mark: 'ORCHID', draw: { slug: 'docker' } }]);
   await indexPending(l);
   await t.deps.search.sync();
@@ -182,6 +183,17 @@ try {
     method: 'get',
     path: '/v1/journals/{journal_id}/trademarks/',
     params: { journal_id: journal.id },
+    headers: key,
+  });
+  const { proprietor_name: ownerName } = await db('trademarks').where({ application_number: APP }).first('proprietor_name');
+  const owners = await call('searchOwners', { method: 'get', path: '/v1/owners/', query: { q: ownerName, limit: 2 }, headers: key });
+  const owner = { owner_id: owners.body.owners[0].id };
+  await call('getOwner', { method: 'get', path: '/v1/owners/{owner_id}/', params: owner, headers: key });
+  await call('listOwnerTrademarks', {
+    method: 'get',
+    path: '/v1/owners/{owner_id}/trademarks/',
+    params: owner,
+    query: { limit: 2 },
     headers: key,
   });
   await call('downloadJournal', {

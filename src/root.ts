@@ -48,6 +48,8 @@ import { LogoTextIndex } from './logos/textIndex.ts';
 import { MailRelay } from './mail/mailer.ts';
 import { MailRepository } from './mail/mailRepository.ts';
 import { type OutboundClient, outboundClient } from './outbound/client.ts';
+import { OwnerRepository } from './owners/repository.ts';
+import { OwnerService } from './owners/service.ts';
 import { RedisConnections, type RedisHealth } from './redis.ts';
 import { ReferenceRepository } from './reference/repository.ts';
 import { ReferenceService } from './reference/service.ts';
@@ -105,6 +107,7 @@ export const WORKERS: RootOptions = { dbPoolMax: 16, sidecarTimeoutMs: 120_000, 
 export const SCRIPT: RootOptions = { dbAcquireTimeoutMs: 60_000 };
 
 export interface Repositories {
+  owners: OwnerRepository;
   accounts: AccountRepository;
   /** Plans, subscriptions and add-ons, as the admin CLI changes them. */
   admin: AdminRepository;
@@ -175,6 +178,8 @@ export interface Services {
   watchDigest: DigestService;
   /** Meets the marks new in an import run with the watches they could fire (the workers'). */
   watchMatcher: WatchMatcher;
+  /** Proprietor names grouped into owner entities (/v1/owners/), after each import. */
+  owners: OwnerService;
   /**
    * Resolves once this process has heard PostgreSQL announce the changes committed so far, so a
    * revoked key is refused by the very next request to this process (others hear within milliseconds).
@@ -248,7 +253,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const callers = new CallerCache(repos.callers, listener, undefined, undefined, clock);
   const trademarks = new TrademarkService(repos.trademarks, store);
   const cache = new SearchCache(redis, config.RATE_LIMIT_PREFIX, config.SEARCH_CACHE_TTL_SECONDS, log, health);
-  const wordSearch = new SearchService(search, repos.trademarks, cache);
+  const wordSearch = new SearchService(search, repos.trademarks, cache, repos.owners);
   const registerValues = new RegisterValues(search, repos.trademarks);
   // One analysis of likely confusion, behind both a mark's threats and a clearance.
   const analyser = new Analyser(search, repos.trademarks, repos.threats, logos.texts);
@@ -311,6 +316,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     watchCalendar: new CalendarService(repos.watchCalendars, () => baseUrl.value),
     watchDigest: new DigestService(repos.watchDigests, () => baseUrl.value, log),
     watchMatcher,
+    owners: new OwnerService(repos.owners, registerValues),
     announced: () => listener.sync(),
     uploads: { dir: config.uploadDir, idleMs: config.UPLOAD_IDLE_TIMEOUT_MS, totalMs: config.UPLOAD_TIMEOUT_MS },
     deliverer: new Deliverer(
@@ -388,6 +394,7 @@ function repositories(db: Db): Repositories {
     watchReminders: new ReminderRepository(db),
     watchCalendars: new CalendarRepository(db),
     watchDigests: new DigestRepository(db),
+    owners: new OwnerRepository(db),
   };
 }
 

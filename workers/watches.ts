@@ -60,6 +60,8 @@ export class WatchWorkers {
     this.scanning ??= (async () => {
       try {
         await this.scans.round(async () => {
+          // Owners first: an owner watch meets a filing through its owner's entity (docs/owners.md).
+          await this.root.services.owners.catchUp();
           const runs = await this.root.repos.watches.unmatchedRuns();
           if (!runs.length) return;
           await this.queue.addBulk(

@@ -18,6 +18,7 @@ const COLUMNS: { header: string; key: keyof SearchBody['results'][number]; width
   { header: 'application_date', key: 'application_date', width: 16 },
   { header: 'expire_at', key: 'expire_at', width: 12 },
   { header: 'proprietor_name', key: 'proprietor_name', width: 40 },
+  { header: 'owner_id', key: 'owner_id', width: 22 },
   { header: 'state', key: 'state', width: 18 },
   { header: 'tm_type', key: 'tm_type', width: 10 },
   { header: 'filing_mode', key: 'filing_mode', width: 16 },

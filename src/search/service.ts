@@ -52,6 +52,7 @@ export class SearchService {
     private readonly index: SearchIndex,
     private readonly repo: TrademarkRepository,
     private readonly cache: SearchCache,
+    private readonly owners: OwnerLookup,
   ) {
     this.values = new RegisterValues(index, repo);
   }
@@ -85,7 +86,7 @@ export class SearchService {
         .digest('base64url'),
     );
     const hit = cached ? await this.cache.get<SearchBody>(key) : null;
-    if (hit) return { ...hit, response_ms: Math.round(performance.now() - t0), from_cache: true };
+    if (hit) return { ...(await this.withOwners(hit)), response_ms: Math.round(performance.now() - t0), from_cache: true };
 
     const upTo = cursor ? p.limit : p.offset + p.limit;
     // One more than the page: whether there is a next page is then known, not guessed.
@@ -107,7 +108,13 @@ export class SearchService {
       next_cursor: more && last ? encodeCursor(fp, last, sort !== null) : null,
     };
     if (cached) this.cache.set(key, body);
-    return { ...body, response_ms: Math.round(performance.now() - t0) };
+    return { ...(await this.withOwners(body)), response_ms: Math.round(performance.now() - t0) };
+  }
+
+  /** The page with each result's owner entity, read as the page is answered: names are grouped after an import. */
+  private async withOwners(body: SearchBody): Promise<SearchBody> {
+    const of = await this.owners.entitiesOf(body.results.map((r) => r.proprietor_name));
+    return { ...body, results: body.results.map((r) => ({ ...r, owner_id: of.get(r.proprietor_name) ?? null })) };
   }
 
   /** One mark as the free search shows it (its few public fields); 404 when it is not on the register. */
@@ -241,6 +248,11 @@ function summaries(engine: SearchEngine, hits: IndexHit[], queryLength: number):
   return hits.map((h, i) =>
     Object.assign(rows[i], { score: score(h.strategy, h.dist, h.len, queryLength), strategy: STRATEGIES[h.strategy] }),
   );
+}
+
+/** Which owner entity holds each proprietor name (src/owners/repository.ts). */
+export interface OwnerLookup {
+  entitiesOf(names: string[]): Promise<Map<string, string>>;
 }
 
 export function classMask(classes: number[]): Uint8Array {

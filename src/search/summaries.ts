@@ -321,6 +321,8 @@ export class Summaries {
       application_date: isoDay(s.applicationDays[id]),
       expire_at: exp === NO_DATE ? null : dmyDay(exp),
       proprietor_name: this.proprietor(id),
+      // Entities live in PostgreSQL (src/owners/): the search service adds them to the page it answers.
+      owner_id: null,
       state: x >>> 24 ? this.dict.state[x >>> 24] : null,
       tm_type: this.dict.tm_type[(x >>> 14) & 15],
       filing_mode: (x >>> 18) & 63 ? this.dict.filing_mode[(x >>> 18) & 63] : null,

@@ -18,6 +18,8 @@ export interface SummaryRow {
   application_date: string;
   expire_at: string | null;
   proprietor_name: string;
+  /** The owner entity of the proprietor name (docs/owners.md); null until the name is grouped. */
+  owner_id: string | null;
   state: string | null;
   tm_type: string;
   filing_mode: string | null;

@@ -12,6 +12,10 @@ export const TrademarkSummary = z
     application_date: isoDate,
     expire_at: z.string().nullable().openapi({ description: 'DD/MM/YYYY; null when not registered', example: '12/04/2029' }),
     proprietor_name: z.string(),
+    owner_id: z.string().nullable().openapi({
+      description: "The owner entity the proprietor's name belongs to (GET /v1/owners/{owner_id}/); null until the name is grouped",
+      example: 'own_3f2a9c0d1e4b5a67',
+    }),
     state: z.string().nullable().openapi({ example: 'MAHARASHTRA' }),
     tm_type: z.string().openapi({ example: 'WORD' }),
     filing_mode: z.string().nullable().openapi({ example: 'E-FILING' }),

@@ -7,7 +7,8 @@ import type { MarkFilter } from './markFilter.ts';
 
 export const SUMMARY_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status,
   ${date('t.application_date')} as application_date, to_char(t.expire_at, 'DD/MM/YYYY') as expire_at,
-  t.proprietor_name, t.state, t.tm_type, t.filing_mode, t.alert, t.slug`;
+  t.proprietor_name, (select own.entity_id from owner_names own where own.name = t.proprietor_name) as owner_id,
+  t.state, t.tm_type, t.filing_mode, t.alert, t.slug`;
 
 /** Each linked table as a JSON array aggregated for the trademark aliased `t`. */
 export const LINKED_SQL = {

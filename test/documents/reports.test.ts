@@ -10,6 +10,7 @@ import { REPORT_LIMITS, type TrademarkReport, writeTrademarkPdf } from '../../sr
 import { ReportService } from '../../src/documents/reportService.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
 import { reportRoutes } from '../../src/http/routes/reports.ts';
+import { OwnerRepository } from '../../src/owners/repository.ts';
 import { SearchCache } from '../../src/search/cache.ts';
 import { SearchService } from '../../src/search/service.ts';
 import type { DetailRow } from '../../src/trademarks/repository.ts';
@@ -388,6 +389,7 @@ describe('reports: a trademark as PDF, a search as xlsx', () => {
       t.deps.search,
       new TrademarkRepository(t.deps.db),
       new SearchCache(t.deps.redis, 'test-export', 0, t.deps.log),
+      new OwnerRepository(t.deps.db),
     );
     const failing = {
       async search(p: Parameters<SearchService['search']>[0]) {

@@ -46,6 +46,7 @@ export const SEARCH_RESULT_FIELDS = [
   'application_date',
   'expire_at',
   'proprietor_name',
+  'owner_id',
   'state',
   'tm_type',
   'filing_mode',

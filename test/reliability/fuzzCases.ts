@@ -67,6 +67,7 @@ export const PATH_VALUES: Record<string, string> = {
   job_id: '00000000-0000-4000-8000-000000000003',
   watch_id: '00000000-0000-4000-8000-000000000004',
   hit_id: '00000000-0000-4000-8000-000000000005',
+  owner_id: 'own_0123456789abcdef',
 };
 
 const HOSTILE_JSON: [Kind, string, unknown][] = [

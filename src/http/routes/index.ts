@@ -6,6 +6,7 @@ import { clearanceRoutes } from './clearance.ts';
 import { documentRoutes } from './documents.ts';
 import { journalRoutes } from './journals.ts';
 import { logoRoutes } from './logos.ts';
+import { ownerRoutes } from './owners.ts';
 import { referenceRoutes } from './reference.ts';
 import { clearanceReportRoutes, reportRoutes } from './reports.ts';
 import { searchRoutes } from './search.ts';
@@ -27,6 +28,7 @@ const ROUTES: Routes[] = [
   threatRoutes,
   clearanceRoutes,
   journalRoutes,
+  ownerRoutes,
   referenceRoutes,
   accountRoutes,
   sessionRoutes,
