@@ -367,6 +367,8 @@ try {
     headers: auth,
   });
   const watchId = watch.body.id as string;
+  await call('setWatchOwner', { method: 'put', path: '/user/v1/watches/owner/', body: owner, headers: auth });
+  await call('getWatchOwner', { method: 'get', path: '/user/v1/watches/owner/', headers: auth });
   await call('listWatches', { method: 'get', path: '/user/v1/watches/', headers: auth });
   await call('getWatch', { method: 'get', path: '/user/v1/watches/{watch_id}/', params: { watch_id: watchId }, headers: auth });
   await call('updateWatch', {

@@ -257,7 +257,15 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const registerValues = new RegisterValues(search, repos.trademarks);
   // One analysis of likely confusion, behind both a mark's threats and a clearance.
   const analyser = new Analyser(search, repos.trademarks, repos.threats, logos.texts);
-  const watchMatcher = new WatchMatcher(repos.watches, repos.watchHitRecorder, analyser, repos.threats, search, repos.trademarks);
+  const watchMatcher = new WatchMatcher(
+    repos.watches,
+    repos.watchHitRecorder,
+    analyser,
+    repos.threats,
+    search,
+    repos.trademarks,
+    repos.owners,
+  );
   // Made on first use, on the command connection: a request fails when Redis is away instead of waiting for it.
   let bulkQueue: Queue | undefined;
   const bulkQueueOf = () =>
@@ -311,7 +319,13 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     webhooks: new WebhookService(repos.webhooks, secrets, outbound),
     changes: new ChangesFeed(repos.feed),
     logos: new LogoService(repos.logos, logos.texts, store, logos.images, logos.fanout, registerValues),
-    watches: new WatchService(repos.watches, repos.webhooks, new ProposedLogos(logos.sidecar, logos.images.fetch), watchMatcher),
+    watches: new WatchService(
+      repos.watches,
+      repos.webhooks,
+      new ProposedLogos(logos.sidecar, logos.images.fetch),
+      watchMatcher,
+      repos.owners,
+    ),
     watchHits: new HitService(repos.watchHits, repos.watches),
     watchCalendar: new CalendarService(repos.watchCalendars, () => baseUrl.value),
     watchDigest: new DigestService(repos.watchDigests, () => baseUrl.value, log),

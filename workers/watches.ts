@@ -40,6 +40,8 @@ export class WatchWorkers {
     this.worker = new Worker<{ runId: number }>(
       WATCH_QUEUE,
       async (job) => {
+        // The run's names grouped first (another process may have taken the scan), for the owner watches.
+        await this.root.services.owners.catchUp();
         const r = await matcher.matchRun(job.data.runId);
         log.info({ run: job.data.runId, ...r }, 'import run matched against the similarity watches');
         return r;

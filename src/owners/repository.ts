@@ -110,6 +110,19 @@ export class OwnerRepository {
     return r.rows[0];
   }
 
+  /** The entities ids name now (an entity's own id, or a merged one's), for the ids that name one. */
+  async resolveMany(ids: string[]): Promise<Map<string, EntityRow>> {
+    if (!ids.length) return new Map();
+    const r = await this.db.raw(
+      `select distinct on (x.id) x.id as asked, e.id, e.name from unnest(?::text[]) x(id)
+       join lateral (select e.id, e.name, 0 as o from owner_entities e where e.id = x.id
+         union all select e.id, e.name, 1 from owner_keys k join owner_entities e on e.id = k.entity_id where k.key_id = x.id) e on true
+       order by x.id, e.o`,
+      [[...new Set(ids)]],
+    );
+    return new Map(r.rows.map((x: EntityRow & { asked: string }) => [x.asked, { id: x.id, name: x.name }]));
+  }
+
   /** Entities with a key beginning with `prefix`, an exact key first, then shorter keys. */
   async search(prefix: string, limit: number, offset: number): Promise<{ rows: EntityRow[]; count: number }> {
     // LIKE's wildcards in the prefix are literal; the key column sorts in C, so the prefix is a range of the index.

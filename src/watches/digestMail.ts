@@ -7,8 +7,10 @@ import type { DigestFrequency, DigestHit } from './digestRepository.ts';
 const LISTED = 100;
 
 const score = (h: DigestHit) => (h.overall_similarity_score === null ? '' : ` ${h.overall_similarity_score}`);
+// A filing by a followed owner has no risk and no score of likeness.
+const level = (h: DigestHit) => (h.risk_level ? `${h.risk_level}${score(h)}` : 'Filed by an owner you follow');
 const line = (h: DigestHit) =>
-  `- ${h.risk_level}${score(h)}: ${h.word_mark} (application ${h.application_number}, class ${h.class_number})` +
+  `- ${level(h)}: ${h.word_mark} (application ${h.application_number}, class ${h.class_number})` +
   `${h.watched ? `, against your watch ${h.watched}` : ''}; ` +
   (h.deadline ? `opposition deadline ${h.deadline}` : 'not advertised yet (no opposition deadline)');
 

@@ -15,7 +15,8 @@ import type { HitResult } from './schemas.ts';
 export interface Hit {
   watch: WatchProbe;
   applicationNumber: string;
-  risk: RiskLevel;
+  /** Null for a filing by the owner an owner watch follows. */
+  risk: RiskLevel | null;
   result: HitResult;
   journalId: number | null;
 }
@@ -75,7 +76,7 @@ export class HitRecorder {
         part.map((h) => h.watch.id),
         part.map((h) => h.watch.account_id),
         part.map((h) => h.applicationNumber),
-        part.map((h) => h.risk),
+        part.map((h) => h.risk) as string[],
         part.map((h) => JSON.stringify(h.result)),
         journals(part),
       ],
@@ -97,7 +98,7 @@ export class HitRecorder {
       [
         part.map((h) => h.watch.id),
         part.map((h) => h.applicationNumber),
-        part.map((h) => h.risk),
+        part.map((h) => h.risk) as string[],
         part.map((h) => JSON.stringify(h.result)),
         journals(part),
       ],

@@ -15,7 +15,8 @@ export interface HitRow {
   watch_id: string;
   application_number: string;
   result: HitResult;
-  risk_level: RiskLevel;
+  /** Null for a filing by the owner an owner watch follows. */
+  risk_level: RiskLevel | null;
   state: HitState;
   note: string | null;
   created_at: string;

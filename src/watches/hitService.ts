@@ -33,6 +33,8 @@ function decodeCursor(cursor: string): HitAfter {
 export function hitView(r: HitRow) {
   return {
     ...r.result,
+    // Hits recorded before owner watches were all likenesses.
+    match: r.result.match ?? 'similar',
     id: r.id,
     watch_id: r.watch_id,
     application_number: r.application_number,

@@ -1,11 +1,12 @@
 import { coverOf, type GoodsReader } from '../clearance/goods.ts';
+import type { OwnerRepository } from '../owners/repository.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import type { Analyser, Finding } from '../threats/analysis.ts';
 import type { ThreatRepository } from '../threats/repository.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { engineWeights } from '../threats/weights.ts';
 import type { Hit, HitRecorder } from './hitRecorder.ts';
-import { hitOf } from './hits.ts';
+import { hitOf, ownerHitOf } from './hits.ts';
 import type { MarkRow, WatchProbe, WatchRepository } from './repository.ts';
 import { WatchIndex } from './watchIndex.ts';
 
@@ -22,6 +23,15 @@ export interface Match {
   finding: Finding;
 }
 
+/** A match of any watch: a likeness scored, or (owner watches) a filing by the owner followed. */
+export interface AnyMatch {
+  watch: WatchProbe;
+  row: MarkRow;
+  finding: Finding | null;
+  /** The owner followed, for an owner hit. */
+  owner: string | null;
+}
+
 export class WatchMatcher {
   constructor(
     private readonly repo: WatchRepository,
@@ -30,15 +40,70 @@ export class WatchMatcher {
     private readonly threats: ThreatRepository,
     private readonly search: SearchIndex,
     private readonly goods: GoodsReader,
+    private readonly owners: OwnerRepository,
   ) {}
 
   /** Each match as its hit: the mark as a clearance lists it, with what it covers. */
-  async hitsOf(matches: readonly Match[]) {
+  async hitsOf(matches: readonly (Match | AnyMatch)[]) {
+    const rowOf = (m: Match | AnyMatch) => ('row' in m ? m.row : m.finding.row);
     const covers = await coverOf(
       this.goods,
-      matches.map((m) => m.finding.row.application_number),
+      matches.map((m) => rowOf(m).application_number),
     );
-    return matches.map(({ finding }) => ({ ...hitOf(finding), goods_services: covers(finding.row.application_number) }));
+    return matches.map((m) => {
+      const hit = m.finding ? hitOf(m.finding) : ownerHitOf(rowOf(m) as MarkRow, (m as AnyMatch).owner ?? '');
+      return { ...hit, goods_services: covers(hit.application_number) };
+    });
+  }
+
+  /**
+   * Every watch of any kind met with the marks: mark watches as match() meets them; a portfolio watch as one mark watch
+   * per live mark of the account's own entity (its best match kept per filing); an owner watch by each mark's entity.
+   * Filings by an excluded owner (and by the account's own entity, unless the watch includes it) are left out.
+   */
+  async matchAll(watches: readonly WatchProbe[], marks: readonly MarkRow[]): Promise<AnyMatch[]> {
+    if (!watches.length || !marks.length) return [];
+    const ids = watches.flatMap((w) => [...(w.exclude_owner_ids ?? []), w.owner_id ?? [], w.account_owner_id ?? []].flat());
+    const resolved = await this.owners.resolveMany(ids);
+    const now = (id: string | null | undefined) => (id ? (resolved.get(id)?.id ?? id) : null);
+    const out: AnyMatch[] = [];
+    const byKind = (k: WatchProbe['kind']) => watches.filter((w) => (w.kind ?? 'mark') === k);
+    for (const m of await this.match(byKind('mark'), marks)) out.push({ ...m, row: m.finding.row as MarkRow, owner: null });
+
+    const portfolios = byKind('portfolio').filter((w) => w.account_owner_id);
+    // biome-ignore lint/style/noNonNullAssertion: filtered just above
+    const own = await this.repo.portfolioMarks([...new Set(portfolios.map((w) => now(w.account_owner_id)!))]);
+    const probes = portfolios.flatMap((w) =>
+      own
+        .filter((m) => m.entity_id === now(w.account_owner_id))
+        .map((m): WatchProbe => ({ ...w, kind: 'mark', word_mark: m.word_mark, classes: [m.class_number], logo: null })),
+    );
+    const best = new Map<string, Match & { watch: WatchProbe }>();
+    for (const m of await this.match(probes, marks)) {
+      const k = `${m.watch.id}|${m.finding.row.application_number}`;
+      const was = best.get(k);
+      if (!was || m.finding.score.overall > was.finding.score.overall) best.set(k, m);
+    }
+    const original = new Map(portfolios.map((w) => [w.id, w]));
+    for (const m of best.values())
+      out.push({ watch: original.get(m.watch.id)!, finding: m.finding, row: m.finding.row as MarkRow, owner: null });
+
+    for (const w of byKind('owner')) {
+      const followed = resolved.get(w.owner_id!);
+      if (!followed) continue;
+      for (const row of marks) {
+        if (row.owner_id && now(row.owner_id) === followed.id && (!w.classes.length || w.classes.includes(row.class_number))) {
+          out.push({ watch: w, row, finding: null, owner: followed.name });
+        }
+      }
+    }
+    return out.filter(({ watch: w, row }) => {
+      const by = now(row.owner_id);
+      if (!by) return true;
+      if ((w.exclude_owner_ids ?? []).some((id) => now(id) === by)) return false;
+      // An owner watch of one's own entity asked for its filings.
+      return w.include_own || w.kind === 'owner' || by !== now(w.account_owner_id);
+    });
   }
 
   /** Every (watch, mark) pair that fires, best first within a watch. */
@@ -79,14 +144,14 @@ export class WatchMatcher {
    */
   async matchRun(runId: number): Promise<{ marks: number; hits: number }> {
     const [marks, watches] = await Promise.all([this.repo.newMarks(runId), this.repo.all()]);
-    const matches = await this.match(watches, marks);
+    const matches = await this.matchAll(watches, marks);
     const results = await this.hitsOf(matches);
-    const hits: Hit[] = matches.map(({ watch, finding }, i) => ({
+    const hits: Hit[] = matches.map(({ watch, finding, row }, i) => ({
       watch,
-      applicationNumber: finding.row.application_number,
-      risk: finding.score.risk,
+      applicationNumber: row.application_number,
+      risk: finding?.score.risk ?? null,
       result: results[i],
-      journalId: (finding.row as MarkRow).journal_id,
+      journalId: row.journal_id,
     }));
     const fresh = await this.recorder.recordRun(runId, marks.length, hits);
     return { marks: marks.length, hits: fresh };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { isoDate, isoTimestamp } from '../db/sql.ts';
+import { STATUS_GROUPS } from '../search/statusGroups.ts';
 import type { CandidateRow } from '../threats/analysis.ts';
 import type { LogoProbe } from '../threats/repository.ts';
 import type { RiskLevel } from '../threats/score.ts';
@@ -10,9 +11,15 @@ import { eventSql } from '../webhooks/events.ts';
 // watch is simply not found), what the matcher reads (the watches, the marks new in an import run or
 // advertised in a journal) and what it writes (each hit once, with its outbox event, in one transaction).
 
+export type WatchKind = 'mark' | 'owner' | 'portfolio';
+
 export interface WatchRow {
   id: string;
+  kind: WatchKind;
   word_mark: string | null;
+  owner_id: string | null;
+  exclude_owner_ids: string[];
+  include_own: boolean;
   logo: { url: string; model: string } | null;
   classes: number[];
   min_risk: RiskLevel;
@@ -34,10 +41,18 @@ export interface WatchProbe {
   logo: LogoProbe | null;
   classes: number[];
   min_risk: RiskLevel;
+  /** Absent: a mark watch (as a preview or a benchmark makes one). */
+  kind?: WatchKind;
+  /** The owner entity an owner watch follows, as stored (an id merged since still names its entity). */
+  owner_id?: string | null;
+  exclude_owner_ids?: string[];
+  include_own?: boolean;
+  /** The account's own owner entity, as stored. */
+  account_owner_id?: string | null;
 }
 
 /** A mark a watch may meet: its summary, whether its logo has a vector (under any model), and the journal advertising it. */
-export type MarkRow = CandidateRow & { has_logo: boolean; journal_id: number | null };
+export type MarkRow = CandidateRow & { has_logo: boolean; journal_id: number | null; owner_id: string | null };
 
 export interface NewWatch {
   id: string;
@@ -47,6 +62,10 @@ export interface NewWatch {
   logo: { url: string; model: string; vector: string } | null;
   classes: number[];
   minRisk: RiskLevel;
+  ownerId: string | null;
+  portfolio: boolean;
+  excludeOwnerIds: string[];
+  includeOwn: boolean;
 }
 
 export interface WatchChanges {
@@ -54,10 +73,14 @@ export interface WatchChanges {
   classes?: number[];
   min_risk?: RiskLevel;
   webhook_id?: string | null;
+  exclude_owner_ids?: string[];
+  include_own?: boolean;
 }
 
+const KIND = `case when w.portfolio then 'portfolio' when w.owner_id is not null then 'owner' else 'mark' end`;
+
 const WATCH_SELECT = `
-  select w.id, w.word_mark, case when w.logo_url is null then null
+  select w.id, ${KIND} as kind, w.word_mark, w.owner_id, w.exclude_owner_ids, w.include_own, case when w.logo_url is null then null
       else jsonb_build_object('url', w.logo_url, 'model', w.logo_model) end as logo,
     w.classes::int[] as classes, w.min_risk, w.webhook_id,
     (select k.active from webhooks k where k.id = w.webhook_id) as webhook_active,
@@ -67,7 +90,8 @@ const WATCH_SELECT = `
 
 const MARK_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
   ${isoDate('t.application_date')} as application_date,
-  exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo, t.journal_id`;
+  exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo, t.journal_id,
+  (select o.entity_id from owner_names o where o.name = t.proprietor_name) as owner_id`;
 
 const JOURNAL_EVENT = eventSql('trademark.journal_published');
 
@@ -96,12 +120,17 @@ export class WatchRepository {
       logo_vector: w.logo?.vector ?? null,
       classes: w.classes,
       min_risk: w.minRisk,
+      owner_id: w.ownerId,
+      portfolio: w.portfolio,
+      exclude_owner_ids: w.excludeOwnerIds,
+      include_own: w.includeOwn,
     });
   }
 
   async update(trx: Knex.Transaction, accountId: string, id: string, c: WatchChanges): Promise<boolean> {
     const set: Record<string, unknown> = { updated_at: trx.fn.now() };
-    for (const k of ['word_mark', 'classes', 'min_risk', 'webhook_id'] as const) if (c[k] !== undefined) set[k] = c[k];
+    for (const k of ['word_mark', 'classes', 'min_risk', 'webhook_id', 'exclude_owner_ids', 'include_own'] as const)
+      if (c[k] !== undefined) set[k] = c[k];
     return (await trx('watches').where({ id, account_id: accountId }).update(set)) > 0;
   }
 
@@ -133,8 +162,10 @@ export class WatchRepository {
   private async probes(where: string, args: string[]): Promise<WatchProbe[]> {
     const r = await this.db.raw(
       `select w.id, w.account_id, case when k.active then w.webhook_id end as webhook_id, w.word_mark, w.logo_model, w.logo_vector,
-         w.classes::int[] as classes, w.min_risk
-       from watches w left join webhooks k on k.id = w.webhook_id where ${where} order by w.id`,
+         w.classes::int[] as classes, w.min_risk, ${KIND} as kind, w.owner_id, w.exclude_owner_ids, w.include_own,
+         a.owner_id as account_owner_id
+       from watches w join accounts a on a.id = w.account_id left join webhooks k on k.id = w.webhook_id
+       where ${where} order by w.id`,
       args,
     );
     return r.rows.map((x: WatchProbe & { logo_model: string | null; logo_vector: string | null }) => ({
@@ -145,6 +176,11 @@ export class WatchRepository {
       logo: x.logo_model && x.logo_vector ? { model: x.logo_model, dims: vectorDims(x.logo_vector), vector: x.logo_vector } : null,
       classes: x.classes,
       min_risk: x.min_risk,
+      kind: x.kind,
+      owner_id: x.owner_id,
+      exclude_owner_ids: x.exclude_owner_ids,
+      include_own: x.include_own,
+      account_owner_id: x.account_owner_id,
     }));
   }
 
@@ -181,6 +217,29 @@ export class WatchRepository {
       [journalId, classes],
     );
     return r.rows;
+  }
+
+  /** The live marks with words of the owner entities (ids as stored: resolved to the entities they name now). */
+  async portfolioMarks(entityIds: string[]): Promise<{ entity_id: string; word_mark: string; class_number: number }[]> {
+    if (!entityIds.length) return [];
+    const r = await this.db.raw(
+      `select o.entity_id, t.word_mark, t.class_number::int as class_number
+       from owner_names o join trademarks t on t.proprietor_name = o.name
+       where o.entity_id = any(?::text[]) and t.word_mark <> '' and t.status = any(?::text[])
+       order by o.entity_id, t.class_number, t.word_mark`,
+      [entityIds, [...STATUS_GROUPS.live]],
+    );
+    return r.rows;
+  }
+
+  /** The account's own owner entity, as set (null: none). */
+  async accountOwner(accountId: string): Promise<string | null> {
+    const r = await this.db.raw('select owner_id from accounts where id = ?', [accountId]);
+    return r.rows[0]?.owner_id ?? null;
+  }
+
+  async setAccountOwner(accountId: string, ownerId: string | null): Promise<void> {
+    await this.db.raw('update accounts set owner_id = ? where id = ?', [ownerId, accountId]);
   }
 
   /** The latest `n` journals, newest first. */

@@ -1,4 +1,5 @@
 import { ClearanceResult } from '../clearance/schemas.ts';
+import { ownerIdParam } from '../owners/schemas.ts';
 import { intParam, textParam } from '../schema/params.ts';
 import { z } from '../schema/zod.ts';
 import { RISK_LEVELS } from '../threats/schemas.ts';
@@ -41,13 +42,40 @@ const webhookId = z
       'and listed (GET /user/v1/watches/hits/) with or without one',
   });
 
+const excludeOwners = z
+  .array(ownerIdParam, { error: 'exclude_owner_ids must be an array of owner ids' })
+  .max(50, 'exclude_owner_ids must hold at most 50 owner ids')
+  .transform((list) => [...new Set(list)])
+  .openapi({ description: 'Owner entities whose filings this watch never reports (GET /v1/owners/)' });
+
+const includeOwn = z.boolean({ error: 'include_own must be true or false' }).openapi({
+  description: 'Whether filings by your own owner entity (PUT /user/v1/watches/owner/) are reported too; by default they are not',
+});
+
 export const CreateWatch = z
   .object({
     word_mark: wordMark.optional(),
     logo_url: logoUrl.optional(),
-    classes,
+    owner_id: ownerIdParam.optional().openapi({
+      description: 'An owner watch: every new filing by this owner entity (in classes, when given; in any class when not)',
+    }),
+    portfolio: z
+      .literal(true, { error: 'portfolio must be true when given' })
+      .optional()
+      .openapi({
+        description:
+          'A portfolio watch: new filings confusingly similar to any live mark of your own owner entity (PUT /user/v1/watches/owner/), ' +
+          'each mark in its own and cognate classes',
+      }),
+    classes: classes.optional().openapi({
+      description:
+        'The Nice classes watched (1-45): new filings in these and their cognate classes are analysed. Required for a watch of words ' +
+        "or a logo; an owner watch without them follows every class; a portfolio watch takes its marks' own",
+    }),
     min_risk: minRisk.default('Medium'),
     webhook_id: webhookId.optional(),
+    exclude_owner_ids: excludeOwners.default([]),
+    include_own: includeOwn.default(false),
   })
   .strict()
   .openapi('CreateWatchRequest');
@@ -58,6 +86,8 @@ export const UpdateWatch = z
     classes: classes.optional(),
     min_risk: minRisk.optional(),
     webhook_id: webhookId.nullable().optional().openapi({ description: 'Another of your webhooks, or null for none' }),
+    exclude_owner_ids: excludeOwners.optional(),
+    include_own: includeOwn.optional(),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'nothing to update: give word_mark, classes, min_risk or webhook_id' })
@@ -69,7 +99,13 @@ export type UpdateWatchInput = z.infer<typeof UpdateWatch>;
 export const Watch = z
   .object({
     id: z.string(),
+    kind: z.enum(['mark', 'owner', 'portfolio']).openapi({
+      description: "mark: words and/or a logo; owner: an owner entity's filings; portfolio: your own live marks",
+    }),
     word_mark: z.string().nullable(),
+    owner_id: z.string().nullable().openapi({ description: 'The owner entity an owner watch follows' }),
+    exclude_owner_ids: z.array(z.string()),
+    include_own: z.boolean(),
     logo: z.object({ url: z.string(), model: z.string().openapi({ description: 'The image model its vector was made by' }) }).nullable(),
     classes: z.array(z.number().int()),
     min_risk: z.enum(RISK_LEVELS),
@@ -107,8 +143,16 @@ export const PreviewQuery = z.object({
   }).openapi({ description: 'The journal (GET /v1/journals/) whose marks the watch is run against' }),
 });
 
-/** A mark that fires a watch: as a clearance lists it, without the logo link. */
-export const WatchHit = ClearanceResult.omit({ logo_url: true }).openapi('WatchHit');
+/** A mark that fires a watch: as a clearance lists it, without the logo link; a filing of a followed owner has no risk. */
+export const WatchHit = ClearanceResult.omit({ logo_url: true })
+  .extend({
+    match: z.enum(['similar', 'owner']).openapi({
+      description: 'similar: scored as a clearance scores it; owner: filed by the owner an owner watch follows (no likeness scored)',
+    }),
+    risk_level: ClearanceResult.shape.risk_level.nullable().openapi({ description: 'null for an owner hit' }),
+    matching_criteria: ClearanceResult.shape.matching_criteria.nullable().openapi({ description: 'null for an owner hit' }),
+  })
+  .openapi('WatchHit');
 export type HitResult = z.infer<typeof WatchHit>;
 
 export const WatchPreview = z
@@ -151,3 +195,17 @@ export const WatchEstimate = z
     examples: z.array(WatchHit).openapi({ description: 'Up to 10 of the hits, highest overall_similarity_score first' }),
   })
   .openapi('WatchEstimate');
+
+export const AccountOwner = z
+  .object({
+    owner_id: z.string().nullable().openapi({ description: 'Your own owner entity (GET /v1/owners/); null: none set' }),
+    name: z.string().nullable(),
+  })
+  .openapi('AccountOwner');
+
+export const SetAccountOwner = z
+  .object({
+    owner_id: ownerIdParam.nullable().openapi({ description: 'Your own owner entity, or null for none' }),
+  })
+  .strict()
+  .openapi('SetAccountOwnerRequest');

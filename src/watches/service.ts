@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Caller } from '../accounts/callerRepository.ts';
 import type { ProposedLogos } from '../clearance/logo.ts';
 import { AppError, invalidParameter, notFound } from '../errors.ts';
+import type { OwnerRepository } from '../owners/repository.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
 import { relatedClasses } from '../threats/classes.ts';
 import type { WebhookRepository } from '../webhooks/repository.ts';
@@ -19,7 +20,8 @@ import type { CreateWatchInput, EstimateWatchInput, UpdateWatchInput } from './s
 const hasWords = (text: string | null | undefined) => Boolean(text && wordsOf(normaliseMark(text)).length);
 
 /** A watch's classes and their cognates, each once: the classes whose marks it meets. */
-const withCognates = (classes: number[]) => [...new Set(classes.flatMap(relatedClasses))];
+const withCognates = (classes: number[]) =>
+  classes.length ? [...new Set(classes.flatMap(relatedClasses))] : Array.from({ length: 45 }, (_, i) => i + 1);
 
 const bodyError = (parameter: string, message: string) => invalidParameter('body', parameter, message, true);
 
@@ -29,6 +31,7 @@ export class WatchService {
     private readonly webhooks: WebhookRepository,
     private readonly logos: ProposedLogos,
     private readonly matcher: WatchMatcher,
+    private readonly owners: OwnerRepository,
   ) {}
 
   /** A webhook id that is not the account's is 404, as the webhooks API answers for another account's webhook. */
@@ -52,9 +55,24 @@ export class WatchService {
 
   async create(caller: Caller, input: CreateWatchInput): Promise<WatchRow> {
     const words = hasWords(input.word_mark);
-    if (!words && !input.logo_url) {
-      throw bodyError('word_mark', 'give word_mark (with a letter or a digit), logo_url, or both');
+    const kinds = [words || input.logo_url ? 'mark' : null, input.owner_id ? 'owner' : null, input.portfolio ? 'portfolio' : null];
+    const given = kinds.filter(Boolean);
+    if (given.length > 1)
+      throw bodyError(
+        given[1] === 'owner' ? 'owner_id' : 'portfolio',
+        'a watch is of words or a logo, an owner, or your portfolio: give one',
+      );
+    if (!given.length)
+      throw bodyError('word_mark', 'give word_mark (with a letter or a digit), logo_url, or both; or owner_id; or portfolio');
+    if (given[0] === 'mark' && !input.classes) throw bodyError('classes', 'classes is required for a watch of words or a logo');
+    if (input.owner_id && !(await this.owners.resolve(input.owner_id))) throw notFound(`owner ${input.owner_id}`);
+    if (input.portfolio && !(await this.repo.accountOwner(caller.accountId))) {
+      throw bodyError(
+        'portfolio',
+        'set your own owner entity first (PUT /user/v1/watches/owner/): a portfolio watch watches its live marks',
+      );
     }
+    await this.checkOwners(input.exclude_owner_ids);
     if (input.webhook_id) await this.checkWebhook(caller.accountId, input.webhook_id);
     // Before the account's lock: fetching and embedding an image takes seconds.
     const logo = input.logo_url ? await this.logos.embed({ kind: 'url', url: input.logo_url }) : null;
@@ -69,11 +87,36 @@ export class WatchService {
         webhookId: input.webhook_id ?? null,
         wordMark: words ? input.word_mark! : null,
         logo: logo && input.logo_url ? { url: input.logo_url, model: logo.model, vector: vectorText(logo.vector) } : null,
-        classes: input.classes,
+        classes: input.portfolio ? [] : (input.classes ?? []),
         minRisk: input.min_risk,
+        ownerId: input.owner_id ?? null,
+        portfolio: input.portfolio ?? false,
+        excludeOwnerIds: input.exclude_owner_ids,
+        includeOwn: input.include_own,
       });
       return (await this.repo.get(caller.accountId, id, trx))!;
     });
+  }
+
+  /** Each excluded owner must be one: an id of none would exclude nothing, silently. */
+  private async checkOwners(ids: string[] | undefined): Promise<void> {
+    if (!ids?.length) return;
+    const found = await this.owners.resolveMany(ids);
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw bodyError('exclude_owner_ids', `exclude_owner_ids: ${missing} is no owner (GET /v1/owners/)`);
+  }
+
+  /** The account's own owner entity: a portfolio watch watches its live marks, and every watch leaves out its filings. */
+  async owner(caller: Caller) {
+    const id = await this.repo.accountOwner(caller.accountId);
+    const e = id ? await this.owners.resolve(id) : undefined;
+    return { owner_id: e?.id ?? id, name: e?.name ?? null };
+  }
+
+  async setOwner(caller: Caller, ownerId: string | null) {
+    if (ownerId && !(await this.owners.resolve(ownerId))) throw bodyError('owner_id', `owner_id: ${ownerId} is no owner (GET /v1/owners/)`);
+    await this.repo.setAccountOwner(caller.accountId, ownerId);
+    return this.owner(caller);
   }
 
   async update(caller: Caller, id: string, input: UpdateWatchInput): Promise<WatchRow> {
@@ -81,9 +124,17 @@ export class WatchService {
       const now = await this.repo.get(caller.accountId, id, trx);
       if (!now) throw notFound(`watch ${id}`);
       if (input.webhook_id) await this.checkWebhook(caller.accountId, input.webhook_id, trx);
+      if (now.kind !== 'mark' && (input.word_mark !== undefined || (now.kind === 'portfolio' && input.classes))) {
+        throw bodyError(
+          input.word_mark !== undefined ? 'word_mark' : 'classes',
+          `a ${now.kind} watch has no words or classes of its own to change`,
+        );
+      }
       const words = input.word_mark === undefined ? hasWords(now.word_mark) : hasWords(input.word_mark);
-      if (!words && !now.logo) throw bodyError('word_mark', 'a watch without a logo needs word_mark (with a letter or a digit)');
+      if (now.kind === 'mark' && !words && !now.logo)
+        throw bodyError('word_mark', 'a watch without a logo needs word_mark (with a letter or a digit)');
       const word_mark = input.word_mark === undefined ? undefined : hasWords(input.word_mark) ? input.word_mark : null;
+      await this.checkOwners(input.exclude_owner_ids);
       await this.repo.update(trx, caller.accountId, id, { ...input, word_mark });
       return (await this.repo.get(caller.accountId, id, trx))!;
     });
@@ -147,7 +198,7 @@ export class WatchService {
     if (!journal) throw notFound(`journal ${journalId}`);
     const classes = withCognates(watch.classes);
     const marks = await this.repo.journalMarks(journalId, classes);
-    const matches = await this.matcher.match([watch], marks);
+    const matches = await this.matcher.matchAll([watch], marks);
     const { marks: count, ...j } = journal;
     return { watch_id: id, journal: j, marks: count, count: matches.length, results: await this.matcher.hitsOf(matches) };
   }

@@ -10,7 +10,11 @@ const HOOK = 'https://127.0.0.1:9/hook';
 
 const WATCH_FIELDS = [
   'id',
+  'kind',
   'word_mark',
+  'owner_id',
+  'exclude_owner_ids',
+  'include_own',
   'logo',
   'classes',
   'min_risk',
@@ -51,7 +55,11 @@ describe('similarity watches: the API', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(Object.keys(res.body)).to.have.members(WATCH_FIELDS);
     expect(res.body).to.deep.include({
+      kind: 'mark',
       word_mark: 'Sunrise',
+      owner_id: null,
+      exclude_owner_ids: [],
+      include_own: false,
       logo: null,
       classes: [29, 30],
       min_risk: 'Medium',

@@ -70,6 +70,28 @@ export function watchRoutes(api: Api, { watches: s, watchHits: h }: Pick<Service
 
   api.add({
     ...base,
+    method: 'get',
+    path: '/user/v1/watches/owner/',
+    operationId: 'getWatchOwner',
+    summary: 'Your own owner entity: what a portfolio watch watches, and whose filings every watch leaves out',
+    response: S.AccountOwner,
+    handler: ({ caller }) => s.owner(caller),
+  });
+
+  api.add({
+    ...base,
+    method: 'put',
+    path: '/user/v1/watches/owner/',
+    operationId: 'setWatchOwner',
+    summary: 'Set your own owner entity (GET /v1/owners/ finds it), or null for none',
+    description: 'An owner_id of no entity is a 400 naming owner_id. docs/watches.md.',
+    body: S.SetAccountOwner,
+    response: S.AccountOwner,
+    handler: ({ caller, body }) => s.setOwner(caller, body.owner_id),
+  });
+
+  api.add({
+    ...base,
     method: 'post',
     path: '/user/v1/watches/preview/',
     operationId: 'estimateWatch',
