@@ -367,6 +367,19 @@ try {
     headers: auth,
   });
   const watchId = watch.body.id as string;
+  await call('backfillWatch', {
+    method: 'post',
+    path: '/user/v1/watches/{watch_id}/backfill/',
+    params: { watch_id: watchId },
+    body: { journals: 4 },
+    headers: auth,
+  });
+  await call('listWatchBackfills', {
+    method: 'get',
+    path: '/user/v1/watches/{watch_id}/backfills/',
+    params: { watch_id: watchId },
+    headers: auth,
+  });
   await call('setWatchOwner', { method: 'put', path: '/user/v1/watches/owner/', body: owner, headers: auth });
   await call('getWatchOwner', { method: 'get', path: '/user/v1/watches/owner/', headers: auth });
   await call('listWatches', { method: 'get', path: '/user/v1/watches/', headers: auth });

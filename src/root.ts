@@ -66,6 +66,8 @@ import { ThreatService } from './threats/service.ts';
 import { RegisterValues } from './trademarks/markFilter.ts';
 import { TrademarkRepository } from './trademarks/repository.ts';
 import { TrademarkService } from './trademarks/service.ts';
+import { BackfillRepository } from './watches/backfillRepository.ts';
+import { BackfillService } from './watches/backfillService.ts';
 import { CalendarRepository } from './watches/calendarRepository.ts';
 import { CalendarService } from './watches/calendarService.ts';
 import { DigestRepository } from './watches/digestRepository.ts';
@@ -108,6 +110,7 @@ export const SCRIPT: RootOptions = { dbAcquireTimeoutMs: 60_000 };
 
 export interface Repositories {
   owners: OwnerRepository;
+  watchBackfills: BackfillRepository;
   accounts: AccountRepository;
   /** Plans, subscriptions and add-ons, as the admin CLI changes them. */
   admin: AdminRepository;
@@ -178,6 +181,8 @@ export interface Services {
   watchDigest: DigestService;
   /** Meets the marks new in an import run with the watches they could fire (the workers'). */
   watchMatcher: WatchMatcher;
+  /** Watches run over past journals, as jobs of the workers. */
+  watchBackfills: BackfillService;
   /** Proprietor names grouped into owner entities (/v1/owners/), after each import. */
   owners: OwnerService;
   /**
@@ -331,6 +336,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     watchDigest: new DigestService(repos.watchDigests, () => baseUrl.value, log),
     watchMatcher,
     owners: new OwnerService(repos.owners, registerValues),
+    watchBackfills: new BackfillService(repos.watchBackfills, repos.watches, watchMatcher, repos.watchHitRecorder, log),
     announced: () => listener.sync(),
     uploads: { dir: config.uploadDir, idleMs: config.UPLOAD_IDLE_TIMEOUT_MS, totalMs: config.UPLOAD_TIMEOUT_MS },
     deliverer: new Deliverer(
@@ -409,6 +415,7 @@ function repositories(db: Db): Repositories {
     watchCalendars: new CalendarRepository(db),
     watchDigests: new DigestRepository(db),
     owners: new OwnerRepository(db),
+    watchBackfills: new BackfillRepository(db),
   };
 }
 

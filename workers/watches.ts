@@ -2,13 +2,15 @@
 // job (its id from the run, so handing it over twice leaves one job) that meets those marks with the
 // watches they could fire and records the hits with their trademark.similar_filed events, which the
 // outbox relay then delivers like every other event. PostgreSQL says which runs are matched
-// (watch_runs), so a job lost with Redis, or failed, is handed over again at the next scan.
+// (watch_runs), so a job lost with Redis, or failed, is handed over again at the next scan. Backfills (a watch run
+// over past journals) are handed over by the same scan, one job per request, while PostgreSQL holds them open.
 import { Queue, Worker } from 'bullmq';
 import { OUTBOX_CHANNEL } from '../src/db/channels.ts';
 import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 
 export const WATCH_QUEUE = 'watch-matching';
+export const BACKFILL_QUEUE = 'watch-backfill';
 
 export interface WatchWorkersOptions {
   /** Milliseconds between scans for import runs not matched yet. */
@@ -17,7 +19,9 @@ export interface WatchWorkersOptions {
 
 export class WatchWorkers {
   private readonly queue: Queue;
+  private readonly backfills: Queue;
   private worker: Worker | undefined;
+  private backfiller: Worker | undefined;
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
   private readonly scans: Retrying;
@@ -30,6 +34,10 @@ export class WatchWorkers {
     this.queue = health.quiet(
       new Queue(WATCH_QUEUE, { connection: root.connections.queues, prefix: root.config.QUEUE_PREFIX }),
       'watch queue',
+    );
+    this.backfills = health.quiet(
+      new Queue(BACKFILL_QUEUE, { connection: root.connections.queues, prefix: root.config.QUEUE_PREFIX }),
+      'watch backfill queue',
     );
     this.scans = new Retrying(root.log, 'scanning import runs for watch matching');
   }
@@ -50,6 +58,15 @@ export class WatchWorkers {
     );
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.id }, 'watch matching job failed'));
     connections.health.quiet(this.worker, 'watch matching worker');
+    // Backfills on a worker of their own: a year of journals must not hold up the matching of a new import.
+    const backfills = this.root.services.watchBackfills;
+    this.backfiller = new Worker<{ id: string }>(BACKFILL_QUEUE, async (job) => backfills.run(job.data.id), {
+      prefix: config.QUEUE_PREFIX,
+      connection: connections.blocking(),
+      concurrency: 1,
+    });
+    this.backfiller.on('failed', (job, err) => log.error({ err, job: job?.id }, 'watch backfill job failed'));
+    connections.health.quiet(this.backfiller, 'watch backfill worker');
     // An import that wrote events wakes the scan at its commit; one that brought only new marks waits for the timer.
     listener.on(OUTBOX_CHANNEL, () => void this.scan());
     await listener.start();
@@ -64,6 +81,16 @@ export class WatchWorkers {
         await this.scans.round(async () => {
           // Owners first: an owner watch meets a filing through its owner's entity (docs/owners.md).
           await this.root.services.owners.catchUp();
+          const open = await this.root.services.watchBackfills.open();
+          if (open.length) {
+            await this.backfills.addBulk(
+              open.map((id) => ({
+                name: 'backfill',
+                data: { id },
+                opts: { jobId: `watch-backfill-${id}`, removeOnComplete: true, removeOnFail: true },
+              })),
+            );
+          }
           const runs = await this.root.repos.watches.unmatchedRuns();
           if (!runs.length) return;
           await this.queue.addBulk(
@@ -85,6 +112,8 @@ export class WatchWorkers {
     clearInterval(this.timer);
     await this.scanning;
     await this.worker?.close();
+    await this.backfiller?.close();
     await this.queue.close();
+    await this.backfills.close();
   }
 }

@@ -66,6 +66,18 @@ export class HitRecorder {
     });
   }
 
+  /**
+   * Records hits of a backfill (marks of past journals): each pair once, as a run records them, but with no event: a
+   * backfill fills the inbox, it does not send old filings to a webhook as new ones. How many were new.
+   */
+  async recordBackfill(hits: Hit[]): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      let fresh = 0;
+      for (let i = 0; i < hits.length; i += 500) fresh += (await this.insert(trx, hits.slice(i, i + 500))).size;
+      return fresh;
+    });
+  }
+
   /** The hits not recorded before, by watch and mark: their new ids. */
   private async insert(trx: Knex.Transaction, part: Hit[]): Promise<Map<string, string>> {
     const r = await trx.raw(

@@ -2,6 +2,7 @@ import { coverOf, type GoodsReader } from '../clearance/goods.ts';
 import type { OwnerRepository } from '../owners/repository.ts';
 import type { SearchIndex } from '../search/manager.ts';
 import type { Analyser, Finding } from '../threats/analysis.ts';
+import { relatedClasses } from '../threats/classes.ts';
 import type { ThreatRepository } from '../threats/repository.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { engineWeights } from '../threats/weights.ts';
@@ -15,6 +16,10 @@ import { WatchIndex } from './watchIndex.ts';
 // the logo watches of its trade) in a WatchIndex, and each watch scores only the marks that met it,
 // through the analysis a clearance runs (src/threats/analysis.ts). A hit is a mark at or above the
 // watch's min_risk.
+
+/** A watch's classes and their cognates, each once: the classes whose marks it meets (none given: every class). */
+export const withCognates = (classes: number[]) =>
+  classes.length ? [...new Set(classes.flatMap(relatedClasses))] : Array.from({ length: 45 }, (_, i) => i + 1);
 
 const RANK: Record<RiskLevel, number> = { Low: 0, Medium: 1, High: 2 };
 
@@ -144,17 +149,21 @@ export class WatchMatcher {
    */
   async matchRun(runId: number): Promise<{ marks: number; hits: number }> {
     const [marks, watches] = await Promise.all([this.repo.newMarks(runId), this.repo.all()]);
-    const matches = await this.matchAll(watches, marks);
+    const hits = await this.records(await this.matchAll(watches, marks));
+    const fresh = await this.recorder.recordRun(runId, marks.length, hits);
+    return { marks: marks.length, hits: fresh };
+  }
+
+  /** The matches as the recorder writes them. */
+  async records(matches: readonly AnyMatch[]): Promise<Hit[]> {
     const results = await this.hitsOf(matches);
-    const hits: Hit[] = matches.map(({ watch, finding, row }, i) => ({
+    return matches.map(({ watch, finding, row }, i) => ({
       watch,
       applicationNumber: row.application_number,
       risk: finding?.score.risk ?? null,
       result: results[i],
       journalId: row.journal_id,
     }));
-    const fresh = await this.recorder.recordRun(runId, marks.length, hits);
-    return { marks: marks.length, hits: fresh };
   }
 
   /** Matches every import run not matched yet, oldest first; how many runs were matched. */

@@ -209,3 +209,29 @@ export const SetAccountOwner = z
   })
   .strict()
   .openapi('SetAccountOwnerRequest');
+
+export const BackfillRequest = z
+  .object({
+    journals: intParam('journals', 1, 52, { type: 'journals must be an integer from 1 to 52' })
+      .default(4)
+      .openapi({ description: 'How many of the latest journals to run the watch over (default 4, at most 52: a year)' }),
+  })
+  .strict()
+  .openapi('WatchBackfillRequest');
+
+export const Backfill = z
+  .object({
+    id: z.string(),
+    watch_id: z.string(),
+    journals: z.number().int(),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    journals_done: z.number().int(),
+    marks: z.number().int().openapi({ description: "The journals' marks met so far" }),
+    hits: z.number().int().openapi({ description: 'Hits recorded by this backfill (pairs already recorded are not counted)' }),
+    error: z.string().nullable(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+  })
+  .openapi('WatchBackfill');
+
+export const BackfillList = z.object({ count: z.number().int(), backfills: z.array(Backfill) }).openapi('WatchBackfillList');

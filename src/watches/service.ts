@@ -5,9 +5,8 @@ import type { ProposedLogos } from '../clearance/logo.ts';
 import { AppError, invalidParameter, notFound } from '../errors.ts';
 import type { OwnerRepository } from '../owners/repository.ts';
 import { normaliseMark, wordsOf } from '../search/normalise.ts';
-import { relatedClasses } from '../threats/classes.ts';
 import type { WebhookRepository } from '../webhooks/repository.ts';
-import type { WatchMatcher } from './matcher.ts';
+import { type WatchMatcher, withCognates } from './matcher.ts';
 import type { WatchProbe, WatchRepository, WatchRow } from './repository.ts';
 import type { CreateWatchInput, EstimateWatchInput, UpdateWatchInput } from './schemas.ts';
 
@@ -18,10 +17,6 @@ import type { CreateWatchInput, EstimateWatchInput, UpdateWatchInput } from './s
 // has watches is declared on the routes (feature: 'watches') and gated by the request pipeline.
 
 const hasWords = (text: string | null | undefined) => Boolean(text && wordsOf(normaliseMark(text)).length);
-
-/** A watch's classes and their cognates, each once: the classes whose marks it meets. */
-const withCognates = (classes: number[]) =>
-  classes.length ? [...new Set(classes.flatMap(relatedClasses))] : Array.from({ length: 45 }, (_, i) => i + 1);
 
 const bodyError = (parameter: string, message: string) => invalidParameter('body', parameter, message, true);
 

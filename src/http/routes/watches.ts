@@ -7,7 +7,10 @@ const tags = ['Watches'];
 
 const PLAN_NOTE = 'Needs an active subscription on a plan with watches (403 `watches_not_on_plan`, ' + '`subscription_inactive`).';
 
-export function watchRoutes(api: Api, { watches: s, watchHits: h }: Pick<Services, 'watches' | 'watchHits'>): void {
+export function watchRoutes(
+  api: Api,
+  { watches: s, watchHits: h, watchBackfills: b }: Pick<Services, 'watches' | 'watchHits' | 'watchBackfills'>,
+): void {
   const base = { tags, security: 'bearer' as const, cost: null };
 
   // Declared before /user/v1/watches/:watch_id/, which would read "hits" as a watch id.
@@ -156,6 +159,36 @@ export function watchRoutes(api: Api, { watches: s, watchHits: h }: Pick<Service
     response: H.HitPage,
     errors: [404],
     handler: ({ caller, params, query }) => h.list(caller, query, params.watch_id),
+  });
+
+  api.add({
+    ...base,
+    method: 'post',
+    path: '/user/v1/watches/:watch_id/backfill/',
+    operationId: 'backfillWatch',
+    feature: 'watches',
+    summary: 'Run a watch over the latest journals, as a job: its hits recorded (sent to no webhook)',
+    description:
+      `${PLAN_NOTE} 202 with the backfill; GET /user/v1/watches/{watch_id}/backfills/ follows it. Asking again while one of the ` +
+      'same journal count is open answers that one; a finished one run again records nothing twice. docs/watches.md.',
+    params: S.WatchParams,
+    body: S.BackfillRequest,
+    response: S.Backfill,
+    status: 202,
+    errors: [404],
+    handler: ({ caller, params, body }) => b.request(caller, params.watch_id, body.journals),
+  });
+
+  api.add({
+    ...base,
+    method: 'get',
+    path: '/user/v1/watches/:watch_id/backfills/',
+    operationId: 'listWatchBackfills',
+    summary: "A watch's backfills, newest first (the latest 50)",
+    params: S.WatchParams,
+    response: S.BackfillList,
+    errors: [404],
+    handler: ({ caller, params }) => b.list(caller, params.watch_id),
   });
 
   api.add({
