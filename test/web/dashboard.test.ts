@@ -290,6 +290,39 @@ describe('web app: the dashboard in Chromium', function () {
     expect(hit.state).to.equal('dismissed');
   });
 
+  it("finds an owner by name, reads its page of names and marks, watches its filings and sets it as the account's own", async () => {
+    await insertMarks(web.t.deps.db, [
+      { app: '6500101', mark: 'LOTUS GOLD', cls: 30, owner: 'M/S LOTUS AGRO FOODS PVT. LTD.' },
+      { app: '6500102', mark: 'LOTUS PEARL', cls: 29, owner: 'LOTUS AGRO FOODS PRIVATE LIMITED' },
+    ]);
+    await web.t.deps.services.owners.catchUp({ force: true });
+    await go('Owners');
+    await page.getByLabel('Owner name (its beginning)').fill('lotus agro');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const row = page.getByRole('row', { name: /LOTUS AGRO FOODS/ });
+    await shows(row);
+    expect(await row.count(), 'the two spellings are one owner').to.equal(1);
+    expect(await row.textContent()).to.contain('2 marks');
+    await noViolations();
+    await row.getByRole('link').click();
+    await page.getByRole('heading', { level: 2, name: 'LOTUS AGRO FOODS PRIVATE LIMITED' }).waitFor();
+    expect(page.url()).to.match(/\/app\/owners\/own_[0-9a-f]{16}\/$/);
+    expect(await page.getByRole('listitem').filter({ hasText: 'M/S LOTUS AGRO FOODS PVT. LTD.' }).count()).to.equal(1);
+    const marks = page.getByRole('region', { name: '2 found' });
+    expect(await marks.getByRole('link', { name: 'LOTUS GOLD' }).getAttribute('href')).to.equal('/marks/6500101/');
+    expect(await marks.getByRole('link', { name: 'LOTUS PEARL' }).getAttribute('href')).to.equal('/marks/6500102/');
+    await noViolations();
+    const id = page.url().match(/own_[0-9a-f]{16}/)![0];
+    await page.getByRole('button', { name: "Watch this owner's new filings" }).click();
+    await page.getByRole('status').filter({ hasText: 'Watching this owner' }).waitFor();
+    const watched = await web.t.deps.db('watches').where({ owner_id: id }).count({ n: '*' }).first();
+    expect(Number(watched!.n)).to.equal(1);
+    await page.getByRole('button', { name: 'This owner is us' }).click();
+    await page.getByRole('status').filter({ hasText: 'Set as your own' }).waitFor();
+    const [account] = await web.t.deps.db('accounts').where({ email }).select('owner_id');
+    expect(account.owner_id).to.equal(id);
+  });
+
   it('runs a clearance with a logo upload: the look-alike logo side by side with a risk badge and reasons; its PDF', async () => {
     await go('Clearance');
     await page.getByLabel('Word mark', { exact: true }).fill('QUOLMEX');

@@ -149,7 +149,13 @@ export function Search() {
                   <td>{cell(r.class_number)}</td>
                   <td>{cell(r.status)}</td>
                   <td>{cell(r.application_date)}</td>
-                  <td>{cell(r.proprietor_name)}</td>
+                  <td>
+                    {r.owner_id ? (
+                      <Link href={`/app/owners/${cell(r.owner_id)}/`}>{cell(r.proprietor_name)}</Link>
+                    ) : (
+                      cell(r.proprietor_name)
+                    )}
+                  </td>
                   <td>{cell(r.application_number)}</td>
                 </tr>
               ))}

@@ -119,9 +119,7 @@ export function WatchHits({ watches, onChange }: { watches: Schemas['Watch'][]; 
                 <th scope="row">
                   <Link href={`/marks/${h.application_number}/`}>{h.word_mark || h.application_number}</Link> ({h.application_number})
                 </th>
-                <td>
-                  {s.riskWord(h.risk_level)} {h.overall_similarity_score}
-                </td>
+                <td>{h.risk_level ? `${s.riskWord(h.risk_level)} ${h.overall_similarity_score}` : s.ownerFiling}</td>
                 <td>{h.class_number}</td>
                 <td>{watchName(h.watch_id)}</td>
                 <td>{h.opposition_deadline ?? s.notAdvertised}</td>

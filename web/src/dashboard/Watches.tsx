@@ -38,6 +38,8 @@ export function Watches() {
         ...(word ? { word_mark: word } : {}),
         ...(logo ? { logo_url: logo } : {}),
         classes: classList(String(f.get('classes') ?? '')),
+        exclude_owner_ids: [],
+        include_own: false,
         min_risk: String(f.get('min_risk')) as 'Low' | 'Medium' | 'High',
         ...(hook ? { webhook_id: hook } : {}),
       },

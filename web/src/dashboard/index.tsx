@@ -6,6 +6,7 @@ import { ClearanceBatch } from './ClearanceBatch.tsx';
 import { dash, onSessionEnd, setCsrf } from './client.ts';
 import { Keys } from './Keys.tsx';
 import { Overview } from './Overview.tsx';
+import { Owners } from './Owners.tsx';
 import { FeatureNote, PlanPage } from './Plan.tsx';
 import { Search } from './Search.tsx';
 import { useDashStrings } from './strings.ts';
@@ -13,7 +14,7 @@ import { Watches } from './Watches.tsx';
 import { Webhooks } from './Webhooks.tsx';
 import './dashboard.css';
 
-const SECTIONS = ['', 'plan', 'keys', 'webhooks', 'watches', 'clearance', 'search'] as const;
+const SECTIONS = ['', 'plan', 'keys', 'webhooks', 'watches', 'clearance', 'search', 'owners'] as const;
 type Section = (typeof SECTIONS)[number];
 
 // The dashboard's entry (issue 23B): loaded on demand under /app/, so the public page's first render does not
@@ -55,7 +56,9 @@ export default function Dashboard({ path }: { path: string }) {
     setSession(null);
   }
 
-  const section: Section = (SECTIONS as readonly string[]).includes(path.replace(/\/$/, '')) ? (path.replace(/\/$/, '') as Section) : '';
+  // An owner's page is /app/owners/{id}/, under the owners section.
+  const [head, sub] = path.replace(/\/$/, '').split('/');
+  const section: Section = (SECTIONS as readonly string[]).includes(head) ? (head as Section) : '';
   const label: Record<Section, string> = {
     '': s.overview,
     plan: s.planTab,
@@ -64,6 +67,7 @@ export default function Dashboard({ path }: { path: string }) {
     watches: s.watches,
     clearance: s.clearance,
     search: s.search,
+    owners: s.ownersTab,
   };
   return (
     <div class="dash">
@@ -101,6 +105,7 @@ export default function Dashboard({ path }: { path: string }) {
         </>
       )}
       {section === 'search' && <Search />}
+      {section === 'owners' && <Owners id={sub ?? null} />}
     </div>
   );
 }
