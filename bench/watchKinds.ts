@@ -26,12 +26,14 @@ const sample = (n: number, seed: number) =>
   `select t.application_number, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
      t.application_date::text, false as has_logo, t.journal_id,
      (select o.entity_id from owner_names o where o.name = t.proprietor_name) as owner_id
-   from trademarks t tablesample bernoulli (${Math.min(100, (n * 2 * 100) / size)}) repeatable (${seed}) where t.word_mark <> '' limit ${n}`;
+   from trademarks t tablesample bernoulli (${Math.min(100, (n * 2 * 100) / size)}) repeatable (${seed})
+   where t.word_mark <> '' limit ${n}`;
 const marks = (await c.query(sample(o.import, o.seed + 7))).rows as MarkRow[];
 const others = (await c.query(sample(o.watches, o.seed + 11))).rows as MarkRow[];
 const entities = (
   await c.query(
-    `select id from owner_entities tablesample bernoulli (${Math.min(100, (o.watches * 400) / size)}) repeatable (${o.seed}) limit ${2 * o.watches}`,
+    `select id from owner_entities tablesample bernoulli (${Math.min(100, (o.watches * 400) / size)}) repeatable (${o.seed})
+     limit ${2 * o.watches}`,
   )
 ).rows.map((x: { id: string }) => x.id);
 
@@ -79,7 +81,8 @@ const all = await matcher.matchAll([...markWatches, ...ownerWatches, ...portfoli
 const allS = (performance.now() - s) / 1000;
 const by = (k: string) => all.filter((m) => m.watch.kind === k).length;
 console.log(
-  `\n${marks.length} imported marks (${size.toLocaleString('en')} on the register); ${markWatches.length} mark, ${ownerWatches.length} owner and ` +
+  `\n${marks.length} imported marks (${size.toLocaleString('en')} on the register); ` +
+    `${markWatches.length} mark, ${ownerWatches.length} owner and ` +
     `${portfolioWatches.length} portfolio watches (the portfolios hold ${own[0].n.toLocaleString('en')} marks)\n` +
     `today's matcher, mark watches alone (match): ${baseS.toFixed(1)} s, ${before.length} hits\n` +
     `every kind (matchAll): ${allS.toFixed(1)} s (target <= 60 s), ${all.length} hits: ${by('mark')} mark, ${by('owner')} owner, ` +
