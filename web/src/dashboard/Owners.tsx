@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from '../lib/router.tsx';
 import { dash, errorText, type Schemas } from './client.ts';
+import { MarkTable } from './MarkTable.tsx';
 import { ErrorLine, Pager } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
 
@@ -153,33 +154,7 @@ function OwnerPage({ id }: { id: string }) {
       {marks && (
         <section aria-labelledby="owner-marks">
           <h2 id="owner-marks">{s.found(marks.count)}</h2>
-          <table class="dash-table">
-            <caption class="visually-hidden">{owner.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{s.mark}</th>
-                <th scope="col">{s.klass}</th>
-                <th scope="col">{s.status}</th>
-                <th scope="col">{s.date}</th>
-                <th scope="col">{s.proprietor}</th>
-                <th scope="col">{s.number}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {marks.results.map((r) => (
-                <tr key={r.application_number}>
-                  <th scope="row">
-                    <Link href={`/marks/${r.application_number}/`}>{r.word_mark || '—'}</Link>
-                  </th>
-                  <td>{r.class_number}</td>
-                  <td>{r.status}</td>
-                  <td>{r.application_date}</td>
-                  <td>{r.proprietor_name}</td>
-                  <td>{r.application_number}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <MarkTable rows={marks.results} caption={owner.name} />
           <Pager offset={marks.offset} shown={marks.results.length} count={marks.count} page={PAGE} onTurn={page} />
         </section>
       )}

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { operations } from '../lib/openapi.gen.ts';
 import { Link } from '../lib/router.tsx';
 import { dash, errorText, formBody, type Schemas } from './client.ts';
+import { MarkTable } from './MarkTable.tsx';
 import { ErrorLine } from './parts.tsx';
 import { useDashStrings } from './strings.ts';
 
@@ -128,39 +129,7 @@ export function Search() {
       {words && (
         <section aria-labelledby="word-results">
           <h2 id="word-results">{s.found(words.count)}</h2>
-          <table class="dash-table">
-            <caption class="visually-hidden">{s.searchWords}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{s.mark}</th>
-                <th scope="col">{s.klass}</th>
-                <th scope="col">{s.status}</th>
-                <th scope="col">{s.date}</th>
-                <th scope="col">{s.owner}</th>
-                <th scope="col">{s.number}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {words.results.map((r) => (
-                <tr key={`${cell(r.application_number)}-${cell(r.class_number)}`}>
-                  <th scope="row">
-                    <Link href={`/marks/${cell(r.application_number)}/`}>{cell(r.word_mark)}</Link>
-                  </th>
-                  <td>{cell(r.class_number)}</td>
-                  <td>{cell(r.status)}</td>
-                  <td>{cell(r.application_date)}</td>
-                  <td>
-                    {r.owner_id ? (
-                      <Link href={`/app/owners/${cell(r.owner_id)}/`}>{cell(r.proprietor_name)}</Link>
-                    ) : (
-                      cell(r.proprietor_name)
-                    )}
-                  </td>
-                  <td>{cell(r.application_number)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <MarkTable rows={words.results as unknown as Schemas['TrademarkSummary'][]} caption={s.searchWords} />
           <nav class="pager" aria-label={s.search}>
             <button type="button" onClick={() => page(-1)} disabled={words.offset === 0}>
               {s.prev}
