@@ -61,8 +61,13 @@ export class SearchService {
   private readonly values: RegisterValues;
 
   /** `cached: false` for callers that page through a whole result (exports): their pages would only fill the cache. */
-  async search(p: SearchRequest, opts: { cached?: boolean } = {}): Promise<SearchBody> {
+  /**
+   * `owners: false` for the free search, which shows no owner and must go on from the index alone while PostgreSQL is
+   * away (docs/outages.md).
+   */
+  async search(p: SearchRequest, opts: { cached?: boolean; owners?: boolean } = {}): Promise<SearchBody> {
     const cached = opts.cached ?? true;
+    const owned = (b: SearchBody) => (opts.owners === false ? b : this.withOwners(b));
     const t0 = performance.now();
     const q = prepareQuery(p.word_mark, p.match_type);
     if (!q.words.length) throw bad('word_mark', 'word_mark must contain a letter or a digit');
@@ -86,7 +91,7 @@ export class SearchService {
         .digest('base64url'),
     );
     const hit = cached ? await this.cache.get<SearchBody>(key) : null;
-    if (hit) return { ...(await this.withOwners(hit)), response_ms: Math.round(performance.now() - t0), from_cache: true };
+    if (hit) return { ...(await owned(hit)), response_ms: Math.round(performance.now() - t0), from_cache: true };
 
     const upTo = cursor ? p.limit : p.offset + p.limit;
     // One more than the page: whether there is a next page is then known, not guessed.
@@ -108,7 +113,7 @@ export class SearchService {
       next_cursor: more && last ? encodeCursor(fp, last, sort !== null) : null,
     };
     if (cached) this.cache.set(key, body);
-    return { ...(await this.withOwners(body)), response_ms: Math.round(performance.now() - t0) };
+    return { ...(await owned(body)), response_ms: Math.round(performance.now() - t0) };
   }
 
   /** The page with each result's owner entity, read as the page is answered: names are grouped after an import. */
@@ -126,15 +131,18 @@ export class SearchService {
 
   /** The free search: ten results at most, the contract's few fields, counts by class and status. */
   async publicSearch(p: PublicSearchParams) {
-    const r = await this.search({
-      word_mark: p.word_mark,
-      match_type: p.match_type,
-      class_number: p.class_number,
-      classes: p.classes,
-      status: p.status,
-      limit: 10,
-      offset: p.offset,
-    });
+    const r = await this.search(
+      {
+        word_mark: p.word_mark,
+        match_type: p.match_type,
+        class_number: p.class_number,
+        classes: p.classes,
+        status: p.status,
+        limit: 10,
+        offset: p.offset,
+      },
+      { owners: false },
+    );
     return {
       query: r.query,
       match_type: r.match_type,
