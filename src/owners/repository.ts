@@ -78,7 +78,8 @@ export class OwnerRepository {
   }
 
   /** Writes a batch: entities made, entities merged into others (their names and keys moved), names and keys added. */
-  async write(q: Knex.Transaction, g: Grouped, runs: number[]): Promise<void> {
+  /** `total`: the names of the whole catch-up, recorded with the runs it covers. */
+  async write(q: Knex.Transaction, g: Grouped, runs: number[], total: number): Promise<void> {
     await insertRows(q, 'owner_entities (id, name)', ['id', 'name'], g.created);
     for (const [from, to] of g.merged) {
       await q.raw('update owner_names set entity_id = ? where entity_id = ?', [to, from]);
@@ -94,7 +95,7 @@ export class OwnerRepository {
     const keys = g.keys.map((k) => ({ ...k, key_id: entityIdOf(`${k.key}#${k.qual}`) }));
     await insertRows(q, 'owner_keys (kind, key, qual, skeleton, entity_id, key_id)', KEY_COLUMNS, keys, 'on conflict do nothing');
     if (runs.length) {
-      await q.raw(`insert into owner_runs (import_run_id, names) select unnest(?::int[]), ? on conflict do nothing`, [runs, g.names.size]);
+      await q.raw(`insert into owner_runs (import_run_id, names) select unnest(?::int[]), ? on conflict do nothing`, [runs, total]);
     }
   }
 

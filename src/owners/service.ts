@@ -40,14 +40,14 @@ export class OwnerService {
       names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (let i = 0; i < names.length || i === 0; i += BATCH) {
         const last = i + BATCH >= names.length;
-        await this.groupBatch(q, names.slice(i, i + BATCH), last ? runs : []);
+        await this.groupBatch(q, names.slice(i, i + BATCH), last ? runs : [], names.length);
       }
       return names.length;
     });
     return done ?? 0;
   }
 
-  private async groupBatch(q: Knex.Transaction, batch: NameCount[], runs: number[]): Promise<void> {
+  private async groupBatch(q: Knex.Transaction, batch: NameCount[], runs: number[], total: number): Promise<void> {
     const keys = new Set<string>();
     const skeletons = new Set<string>();
     for (const n of batch) {
@@ -64,7 +64,7 @@ export class OwnerService {
       grouped.created.map((c) => c.id),
     );
     if (clash.size) grouped = groupNames(batch, existing, clash);
-    await this.repo.write(q, grouped, runs);
+    await this.repo.write(q, grouped, runs, total);
   }
 
   /** Entities whose name begins with `q`, read as names are grouped (M/S, legal forms, spacing and punctuation folded). */
