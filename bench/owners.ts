@@ -5,6 +5,7 @@
 // they normalise alike as word marks do (src/search/normalise.ts, which the proprietor filter uses).
 //   npx tsx bench/owners.ts [--misses]
 import { sameOwner } from '../src/owners/entityName.ts';
+import { groupNames } from '../src/owners/grouping.ts';
 import { normaliseMark } from '../src/search/normalise.ts';
 import { NAME_PAIRS, type NamePair } from './owners/pairs.ts';
 
@@ -37,8 +38,31 @@ const parts: [string, NamePair[]][] = [
   ['tuning', NAME_PAIRS.filter((_, i) => i % 3 !== 2)],
   ['held out', NAME_PAIRS.filter((_, i) => i % 3 === 2)],
 ];
-console.log('| pairs | owner keys | baseline (normalised alike) |\n| --- | --- | --- |');
-for (const [name, pairs] of parts) console.log(`| ${name} | ${pr(tally(pairs, sameOwner))} | ${pr(tally(pairs, baseline))} |`);
+// The entities as the register gets them (src/owners/grouping.ts): each pair's two names grouped alone, and every name
+// of the set grouped in one batch, where a name can join two others that are not one owner (grouping is transitive).
+const alone = (a: string, b: string) => {
+  const g = groupNames(
+    [
+      { name: a, marks: 1 },
+      { name: b, marks: 1 },
+    ],
+    [],
+  );
+  return g.names.get(a) === g.names.get(b);
+};
+const together = groupNames(
+  [...new Set(NAME_PAIRS.flatMap((p) => [p.a, p.b]))].map((name) => ({ name, marks: 1 })),
+  [],
+).names;
+const oneBatch = (a: string, b: string) => together.get(a) === together.get(b);
+console.log(
+  '| pairs | owner keys (pairwise) | entities, each pair alone | entities, all names in one batch | baseline (normalised alike) |\n' +
+    '| --- | --- | --- | --- | --- |',
+);
+for (const [name, pairs] of parts) {
+  const cells = [sameOwner, alone, oneBatch, baseline].map((f) => pr(tally(pairs, f)));
+  console.log(`| ${name} | ${cells.join(' | ')} |`);
+}
 console.log('\n| kind | pairs | owner keys: right | baseline: right |\n| --- | --- | --- | --- |');
 const kinds = [...new Set(NAME_PAIRS.map((p) => p.kind))].sort();
 for (const k of kinds) {
