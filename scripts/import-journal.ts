@@ -20,7 +20,16 @@ async function main(files: string[]): Promise<number> {
         const r = await importJournal({ db: root.db, store: root.store, file });
         for (const x of r.refused) process.stderr.write(`${file}: page ${x.page}: ${x.reason}\n`);
         const { inserted, updated } = r.result.counts.trademarks;
-        const summary = { file, journal: r.journal, entries: r.entries, by_class: r.byClass, refused: r.refused.length, inserted, updated };
+        const summary = {
+          file,
+          journal: r.journal,
+          entries: r.entries,
+          images: r.images,
+          by_class: r.byClass,
+          refused: r.refused.length,
+          inserted,
+          updated,
+        };
         process.stdout.write(`${JSON.stringify(summary)}\n`);
         if (r.refused.length) code = Math.max(code, 1);
       } catch (err) {

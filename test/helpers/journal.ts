@@ -1,4 +1,5 @@
-import type { JournalEntry } from '../../src/ingest/journal/layout.ts';
+import sharp from 'sharp';
+import type { JournalEntry, PrintedEntry } from '../../src/ingest/journal/layout.ts';
 
 // Journal entries with every kind of field (issue 43): a word mark with an agent and conditions, a device mark of a
 // trading-as proprietor with no agent, a Madrid designation; written by hand as the records they must read back as.
@@ -58,3 +59,20 @@ export const ENTRIES: JournalEntry[] = [
     conditions: [],
   },
 ];
+
+/** The device mark's image: a red disc on white, as its page draws it. */
+export const DEVICE_IMAGE = () =>
+  sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="72"><rect width="96" height="72" fill="#fff"/>' +
+        '<circle cx="48" cy="36" r="28" fill="#c81e1e"/></svg>',
+    ),
+  )
+    .png()
+    .toBuffer();
+
+/** The entries as a journal prints them: the device mark with its image. */
+export const printed = async (): Promise<PrintedEntry[]> => {
+  const image = await DEVICE_IMAGE();
+  return ENTRIES.map((e) => (e.word_mark ? e : { ...e, image }));
+};

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { importJournal } from '../../src/ingest/journal/importJournal.ts';
 import { renderJournal } from '../../src/ingest/journal/render.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { ENTRIES } from '../helpers/journal.ts';
+import { printed } from '../helpers/journal.ts';
 import { importFixture, type Owner, owner, startApp } from '../webhooks/support.ts';
 
 // A journal imported (docs/journal.md): its entries become marks advertised in it, with their proprietors and agents,
@@ -26,7 +26,7 @@ describe('journal import', () => {
     expect(w.status, JSON.stringify(w.body)).to.equal(201);
     watchId = w.body.id;
     file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-tmj-')), 'tmj-2216.pdf');
-    fs.writeFileSync(file, await renderJournal(ENTRIES, { damaged: [2] }));
+    fs.writeFileSync(file, await renderJournal(await printed(), { damaged: [2] }));
   });
   after(async () => {
     await t?.close();
@@ -38,7 +38,13 @@ describe('journal import', () => {
     expect(r.refused).to.deep.equal([
       { page: 2, reason: 'no journal header (Trade Marks Journal No: …, date, class) at the top of the page' },
     ]);
-    expect(r).to.deep.include({ entries: 3, byClass: { 5: 1, 9: 1, 30: 1 } });
+    expect(r).to.deep.include({ entries: 3, images: 1, byClass: { 5: 1, 9: 1, 30: 1 } });
+    // The device mark's image is its logo, waiting for the logo workers; the word marks have none.
+    const logos = await t.deps
+      .db('logos')
+      .whereIn('application_number', ['5895457', '5901122', '1623344'])
+      .select('application_number', 'width', 'height', 'content_type');
+    expect(logos).to.deep.equal([{ application_number: '5901122', width: 96, height: 72, content_type: 'image/png' }]);
     expect(r.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07', pages: 4 });
     const journal = await t.deps.db('journals').where({ id: r.journal.id }).first();
     expect(journal).to.include({ journal_number: '2216', page_count: 4 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { INGEST_FORMAT } from '../importer/index.ts';
-import type { JournalEntry } from './layout.ts';
+import type { JournalEntry, PrintedEntry } from './layout.ts';
 
 // A journal's entries as an ingest delta (docs/ingest.md), so that they go through the importer like any other set:
 // the journal (its PDF kept as its download), each entry a trademark advertised in it, its proprietor and its agent.
@@ -32,7 +32,7 @@ export interface JournalMeta {
 }
 
 /** Writes the delta into `dir` (empty), the PDF among its files. */
-export function writeJournalDelta(dir: string, journal: JournalMeta, pdf: Buffer, entries: JournalEntry[]): void {
+export function writeJournalDelta(dir: string, journal: JournalMeta, pdf: Buffer, entries: PrintedEntry[]): void {
   fs.mkdirSync(path.join(dir, 'files'), { recursive: true });
   const file = `files/journal-${journal.journal_number}.pdf`;
   fs.writeFileSync(path.join(dir, file), pdf);
@@ -74,6 +74,13 @@ export function writeJournalDelta(dir: string, journal: JournalMeta, pdf: Buffer
       // The state and country are in the address, not read apart yet (docs/journal.md).
       state: null,
     })),
+  );
+  // A device or label mark's image, as the page draws it: its logo, indexed by the logo workers like any other.
+  const logos = entries.filter((e) => e.image);
+  for (const e of logos) fs.writeFileSync(path.join(dir, `files/logo-${e.application_number}.png`), e.image!);
+  write(
+    'logos',
+    logos.map((e) => ({ application_number: e.application_number, file: `files/logo-${e.application_number}.png`, ocr_text: null })),
   );
   write(
     'attorneys',

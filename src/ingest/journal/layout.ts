@@ -36,5 +36,10 @@ export interface JournalEntry {
   conditions: string[];
 }
 
+/** An entry with the mark's image, as the page draws it (a device or label mark): a PNG to write, or one read back. */
+export interface PrintedEntry extends JournalEntry {
+  image?: Buffer | null;
+}
+
 export const isoOf = (d: string, m: string, y: string) => `${y}-${m}-${d}`;
 export const dmyOf = (iso: string) => iso.split('-').reverse().join('/');

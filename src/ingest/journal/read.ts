@@ -1,4 +1,4 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 // A PDF's text as lines: pdf.js (from npm, no network) reads each page's text items, which are put together into lines
 // by their baseline, left to right, each with its type size and its height on the page. Nothing is rendered.
@@ -11,6 +11,23 @@ export interface Line {
   y: number;
 }
 
+/** An image drawn on a page, decoded: `channels` 1 (grey), 3 (RGB) or 4 (RGBA), 8 bits each. */
+export interface PageImage {
+  width: number;
+  height: number;
+  channels: 1 | 3 | 4;
+  data: Uint8Array;
+}
+
+/** A page's text lines and the images drawn on it large enough to be a mark (a device mark's, or a label's). */
+export interface PdfPage {
+  lines: Line[];
+  images: PageImage[];
+}
+
+/** Smaller images are rules and ornaments, not marks. */
+const MARK_IMAGE_MIN = 24;
+
 /** A file that is no journal PDF: the message says which way. */
 export class JournalFileError extends Error {}
 
@@ -19,24 +36,31 @@ interface TextItem {
   transform: number[];
 }
 
-export async function readPdfLines(data: Uint8Array): Promise<Line[][]> {
+export async function readPdf(data: Uint8Array): Promise<PdfPage[]> {
   if (Buffer.from(data.subarray(0, 5)).toString('latin1') !== '%PDF-')
     throw new JournalFileError('not a PDF (it does not begin with %PDF-)');
   let pdf: Awaited<ReturnType<typeof getDocument>['promise']>;
   try {
     // A copy: pdf.js takes the buffer over.
-    pdf = await getDocument({ data: new Uint8Array(data), isEvalSupported: false, verbosity: 0, stopAtErrors: true }).promise;
+    pdf = await getDocument({
+      data: new Uint8Array(data),
+      isEvalSupported: false,
+      verbosity: 0,
+      stopAtErrors: true,
+      // Image data decoded in this process, not into a canvas (there is none in Node).
+      isOffscreenCanvasSupported: false,
+    }).promise;
   } catch (err) {
     const name = (err as Error).name;
     if (name === 'PasswordException') throw new JournalFileError('the PDF is encrypted: give the journal as published, unlocked');
     throw new JournalFileError(`the PDF cannot be read (${(err as Error).message}): truncated or damaged`);
   }
   try {
-    const pages: Line[][] = [];
+    const pages: PdfPage[] = [];
     for (let p = 1; p <= pdf.numPages; p++) {
       const page = await pdf.getPage(p);
       const content = await page.getTextContent();
-      pages.push(linesOf(content.items as TextItem[]));
+      pages.push({ lines: linesOf(content.items as TextItem[]), images: await imagesOf(page) });
       page.cleanup();
     }
     return pages;
@@ -45,6 +69,36 @@ export async function readPdfLines(data: Uint8Array): Promise<Line[][]> {
   } finally {
     await pdf.destroy();
   }
+}
+
+/** The text lines alone of each page. */
+export async function readPdfLines(data: Uint8Array): Promise<Line[][]> {
+  return (await readPdf(data)).map((p) => p.lines);
+}
+
+type Page = Awaited<ReturnType<Awaited<ReturnType<typeof getDocument>['promise']>['getPage']>>;
+const CHANNELS: Record<number, 1 | 3 | 4> = { 2: 3, 3: 4 };
+
+async function imagesOf(page: Page): Promise<PageImage[]> {
+  const ops = await page.getOperatorList();
+  const out: PageImage[] = [];
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    if (ops.fnArray[i] !== OPS.paintImageXObject) continue;
+    const id = ops.argsArray[i][0] as string;
+    const img = await new Promise<{ width: number; height: number; kind: number; data?: Uint8Array }>((resolve) =>
+      page.objs.get(id, resolve),
+    );
+    if (!img?.data || img.width < MARK_IMAGE_MIN || img.height < MARK_IMAGE_MIN) continue;
+    // Kind 1 is one bit per pixel: spread to one byte of grey.
+    if (img.kind === 1) {
+      const grey = new Uint8Array(img.width * img.height);
+      const row = Math.ceil(img.width / 8);
+      for (let y = 0; y < img.height; y++)
+        for (let x = 0; x < img.width; x++) grey[y * img.width + x] = img.data[y * row + (x >> 3)] & (128 >> (x & 7)) ? 255 : 0;
+      out.push({ width: img.width, height: img.height, channels: 1, data: grey });
+    } else if (CHANNELS[img.kind]) out.push({ width: img.width, height: img.height, channels: CHANNELS[img.kind], data: img.data });
+  }
+  return out;
 }
 
 /** Items on one baseline (within a point) are one line, top of the page first. */

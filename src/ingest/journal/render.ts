@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { dmyOf, type JournalEntry, SIZES } from './layout.ts';
+import { dmyOf, type PrintedEntry, SIZES } from './layout.ts';
 
 // A journal written in the published layout (src/ingest/journal/layout.ts): the test journals, and the demo's delta as
 // a journal a new user can import. One entry per page; `damaged` pages carry text that is no entry.
@@ -9,7 +9,7 @@ export interface RenderOptions {
   damaged?: number[];
 }
 
-export async function renderJournal(entries: JournalEntry[], opts: RenderOptions = {}): Promise<Buffer> {
+export async function renderJournal(entries: PrintedEntry[], opts: RenderOptions = {}): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: 48, autoFirstPage: false, info: { Title: 'Trade Marks Journal' } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -32,6 +32,10 @@ export async function renderJournal(entries: JournalEntry[], opts: RenderOptions
       line(`Trade Marks Journal No: ${e.journal_number} , ${dmyOf(e.publication_date)}    Class ${e.class_number}`, SIZES.header);
       doc.moveDown(0.5);
       if (e.word_mark) line(e.word_mark, SIZES.wordMark, 'Helvetica-Bold', 6);
+      if (e.image) {
+        doc.image(e.image, { fit: [160, 120] });
+        doc.moveDown(0.5);
+      }
       line(`${e.application_number}    ${dmyOf(e.application_date)}`, SIZES.appLine, 'Helvetica-Bold');
       if (e.international_registration) line(`[International Registration No. : ${e.international_registration}]`, SIZES.body);
       line(e.proprietor.name, SIZES.name, 'Helvetica-Bold');
