@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Config } from '../src/config.ts';
 import { generate } from '../src/ingest/generator/index.ts';
 import { importSet } from '../src/ingest/importer/index.ts';
+import { writeDeltaJournal } from '../src/ingest/journal/fromDelta.ts';
 import { createRoot, SCRIPT } from '../src/root.ts';
 
 export async function seedDemoRegistry(config: Config): Promise<void> {
@@ -18,6 +19,13 @@ export async function seedDemoRegistry(config: Config): Promise<void> {
     if (r.rejected) throw new Error(`demo import rejected ${r.rejected} lines: ${r.errors.slice(0, 5).join('; ')}`);
     console.error(`demo registry: ${await root.services.owners.catchUp()} proprietor names grouped into owners`);
     console.error(`demo registry imported in ${((Date.now() - t0) / 1000).toFixed(1)} s (delta set left in ${out}/delta)`);
+    const journal = await writeDeltaJournal(path.join(out, 'delta'));
+    if (journal) {
+      console.error(
+        `the delta's journal, as published: ${journal.file}, ${journal.entries} marks (${journal.left} it cannot print left out); ` +
+          `npm run import-journal -- ${journal.file}`,
+      );
+    }
   } finally {
     await root.close();
   }
