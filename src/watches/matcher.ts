@@ -78,10 +78,16 @@ export class WatchMatcher {
     const portfolios = byKind('portfolio').filter((w) => w.account_owner_id);
     // biome-ignore lint/style/noNonNullAssertion: filtered just above
     const own = await this.repo.portfolioMarks([...new Set(portfolios.map((w) => now(w.account_owner_id)!))]);
+    const ownBy = new Map<string, typeof own>();
+    for (const m of own) {
+      const list = ownBy.get(m.entity_id);
+      if (list) list.push(m);
+      else ownBy.set(m.entity_id, [m]);
+    }
     const probes = portfolios.flatMap((w) =>
-      own
-        .filter((m) => m.entity_id === now(w.account_owner_id))
-        .map((m): WatchProbe => ({ ...w, kind: 'mark', word_mark: m.word_mark, classes: [m.class_number], logo: null })),
+      (ownBy.get(now(w.account_owner_id)!) ?? []).map(
+        (m): WatchProbe => ({ ...w, kind: 'mark', word_mark: m.word_mark, classes: [m.class_number], logo: null }),
+      ),
     );
     const best = new Map<string, Match & { watch: WatchProbe }>();
     for (const m of await this.match(probes, marks)) {
@@ -93,13 +99,19 @@ export class WatchMatcher {
     for (const m of best.values())
       out.push({ watch: original.get(m.watch.id)!, finding: m.finding, row: m.finding.row as MarkRow, owner: null });
 
+    // The marks by their entity once, not every mark for every owner watch.
+    const byOwner = new Map<string, MarkRow[]>();
+    for (const row of marks) {
+      const by = now(row.owner_id);
+      const list = by ? byOwner.get(by) : undefined;
+      if (list) list.push(row);
+      else if (by) byOwner.set(by, [row]);
+    }
     for (const w of byKind('owner')) {
       const followed = resolved.get(w.owner_id!);
       if (!followed) continue;
-      for (const row of marks) {
-        if (row.owner_id && now(row.owner_id) === followed.id && (!w.classes.length || w.classes.includes(row.class_number))) {
-          out.push({ watch: w, row, finding: null, owner: followed.name });
-        }
+      for (const row of byOwner.get(followed.id) ?? []) {
+        if (!w.classes.length || w.classes.includes(row.class_number)) out.push({ watch: w, row, finding: null, owner: followed.name });
       }
     }
     return out.filter(({ watch: w, row }) => {
