@@ -32,6 +32,11 @@ export interface DetailRow extends SummaryRow {
   used_since: string | null;
   registry_office: string | null;
   vienna_codes: string[] | null;
+  classes: number[];
+  international_registration: string | null;
+  priority: { date: string; application_number: string | null; country: string | null } | null;
+  associated_with: string[];
+  conditions: string[];
   journal: { id: number; journal_number: string; publication_date: string } | null;
   logo_key: string | null;
   [linked: string]: unknown;
@@ -46,6 +51,10 @@ export class TrademarkRepository {
   detailQuery(tables: readonly LinkedTable[], where = 't.application_number = ?'): string {
     const linked = tables.map((name) => `, ${LINKED_SQL[name]} as ${name}`).join('');
     return `select ${SUMMARY_COLUMNS}, t.goods_services, t.used_since, t.registry_office, t.vienna_codes,
+      coalesce(t.classes::int[], array[t.class_number::int]) as classes, t.international_registration,
+      case when t.priority_date is null then null else json_build_object('date', ${isoDate('t.priority_date')},
+        'application_number', t.priority_number, 'country', t.priority_country) end as priority,
+      coalesce(t.associated_with, '{}') as associated_with, coalesce(t.conditions, '{}') as conditions,
       (select json_build_object('id', j.id, 'journal_number', j.journal_number,
          'publication_date', ${isoDate('j.publication_date')}) from journals j where j.id = t.journal_id) as journal,
       (select l.object_key from logos l where l.application_number = t.application_number) as logo_key

@@ -127,6 +127,21 @@ export const TrademarkDetail = TrademarkSummary.extend({
       "Vienna codes of the figurative elements of the mark's logo, as the register prints them (03.01.01): the values of " +
       'the logo search filter vienna_codes (docs/logos.md)',
   }),
+  classes: z.array(z.number().int().min(1).max(45)).openapi({
+    description:
+      'Every class the mark covers: [class_number] for one class; for a multi-class application (s.18(2), printed in the ' +
+      'journal under class 99) all of them, class_number being the lowest (docs/journal.md)',
+    example: [3, 5],
+  }),
+  international_registration: z.string().nullable().openapi({ description: 'The international registration of a Madrid designation' }),
+  priority: z
+    .object({ date: isoDate, application_number: z.string().nullable(), country: z.string().nullable() })
+    .nullable()
+    .openapi({ description: 'The priority claimed (s.154): the earlier application abroad, as the journal prints it' }),
+  associated_with: z.array(z.string()).openapi({ description: 'Application numbers the mark is to be associated with (s.16)' }),
+  conditions: z.array(z.string()).openapi({
+    description: 'Conditions, limitations and disclaimers the mark was advertised with (s.17), one per paragraph',
+  }),
   // A union, not .nullable(): zod-to-openapi would otherwise mark the shared component itself nullable.
   journal: z.union([JournalRef, z.null()]).openapi({ description: 'The journal that advertised the mark' }),
   logo: z.union([SignedLink, z.null()]).openapi({ description: 'The mark image as a 30-minute signed URL, when there is one' }),

@@ -62,7 +62,11 @@ export function markFilterSql(f: MarkFilter | null): { sql: string; bindings: Kn
     where.push(condition);
     bindings.push(value);
   };
-  if (f?.classes) add('t.class_number = any(?::int[])', f.classes);
+  // A multi-class application is in each of its classes (docs/decisions.md).
+  if (f?.classes) {
+    where.push('(t.class_number = any(?::int[]) or t.classes && ?::smallint[])');
+    bindings.push(f.classes, f.classes);
+  }
   for (const column of ['status', 'tm_type', 'filing_mode', 'state'] as const) {
     const values = f?.[column];
     if (values) add(`t.${column} = any(?::text[])`, values);

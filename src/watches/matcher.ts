@@ -111,7 +111,8 @@ export class WatchMatcher {
       const followed = resolved.get(w.owner_id!);
       if (!followed) continue;
       for (const row of byOwner.get(followed.id) ?? []) {
-        if (!w.classes.length || w.classes.includes(row.class_number)) out.push({ watch: w, row, finding: null, owner: followed.name });
+        if (!w.classes.length || (row.classes ?? [row.class_number]).some((c) => w.classes.includes(c)))
+          out.push({ watch: w, row, finding: null, owner: followed.name });
       }
     }
     return out.filter(({ watch: w, row }) => {
@@ -123,8 +124,26 @@ export class WatchMatcher {
     });
   }
 
-  /** Every (watch, mark) pair that fires, best first within a watch. */
+  /**
+   * Every (watch, mark) pair that fires, best first within a watch. A multi-class application is met in each of its
+   * classes, and its best finding kept (its class_number the class that met the watch).
+   */
   async match(watches: readonly WatchProbe[], marks: readonly MarkRow[]): Promise<Match[]> {
+    if (!marks.some((m) => m.classes?.length)) return this.matchEach(watches, marks);
+    const each = marks.flatMap((m) => (m.classes?.length ? m.classes.map((c) => ({ ...m, class_number: c })) : [m]));
+    const best = new Map<string, Match>();
+    for (const m of await this.matchEach(watches, each)) {
+      const k = `${m.watch.id}|${m.finding.row.application_number}`;
+      const was = best.get(k);
+      if (!was || m.finding.score.overall > was.finding.score.overall) best.set(k, m);
+    }
+    const order = new Map(watches.map((w, i) => [w, i]));
+    return [...best.values()].sort(
+      (a, b) => (order.get(a.watch) ?? 0) - (order.get(b.watch) ?? 0) || b.finding.score.overall - a.finding.score.overall,
+    );
+  }
+
+  private async matchEach(watches: readonly WatchProbe[], marks: readonly MarkRow[]): Promise<Match[]> {
     if (!watches.length || !marks.length) return [];
     const engine = await this.search.ready();
     const weights = new Map<number, ReturnType<typeof engineWeights>>();

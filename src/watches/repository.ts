@@ -51,8 +51,11 @@ export interface WatchProbe {
   account_owner_id?: string | null;
 }
 
-/** A mark a watch may meet: its summary, whether its logo has a vector (under any model), and the journal advertising it. */
-export type MarkRow = CandidateRow & { has_logo: boolean; journal_id: number | null; owner_id: string | null };
+/**
+ * A mark a watch may meet: its summary, whether its logo has a vector (under any model), the journal advertising it,
+ * and every class of a multi-class application (null for one class).
+ */
+export type MarkRow = CandidateRow & { has_logo: boolean; journal_id: number | null; owner_id: string | null; classes?: number[] | null };
 
 export interface NewWatch {
   id: string;
@@ -88,7 +91,8 @@ const WATCH_SELECT = `
   from watches w cross join lateral (
     select count(*)::int as hits, (count(*) filter (where h.state = 'new'))::int as new_hits from watch_hits h where h.watch_id = w.id) n`;
 
-const MARK_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.status, t.proprietor_name,
+const MARK_COLUMNS = `t.application_number, t.word_mark, t.class_number::int as class_number, t.classes::int[] as classes, t.status,
+  t.proprietor_name,
   ${isoDate('t.application_date')} as application_date,
   exists (select 1 from logo_vectors v where v.application_number = t.application_number) as has_logo, t.journal_id,
   (select o.entity_id from owner_names o where o.name = t.proprietor_name) as owner_id`;
@@ -209,12 +213,13 @@ export class WatchRepository {
     return r.rows;
   }
 
-  /** The marks a journal advertises in the given classes. */
+  /** The marks a journal advertises in the given classes (a multi-class application in any of its). */
   async journalMarks(journalId: number, classes: number[]): Promise<MarkRow[]> {
     const r = await this.db.raw(
-      `select ${MARK_COLUMNS} from trademarks t where t.journal_id = ? and t.class_number = any(?::int[])
+      `select ${MARK_COLUMNS} from trademarks t
+       where t.journal_id = ? and (t.class_number = any(?::int[]) or t.classes && ?::smallint[])
        order by length(t.application_number), t.application_number`,
-      [journalId, classes],
+      [journalId, classes, classes],
     );
     return r.rows;
   }

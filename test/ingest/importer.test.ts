@@ -153,6 +153,12 @@ describe('importer: line checks', () => {
     expect(reason('trademarks', { ...base, application_date: '2021-02-29' })).to.equal('application_date must be a date (YYYY-MM-DD)');
     expect(reason('trademarks', { ...base, vienna_codes: ['a', 1] })).to.equal('vienna_codes must be an array of strings');
     expect(reason('trademarks', { ...base, registry_office: 'BOM' })).to.equal('registry_office must be one of MUM, DEL, KOL, CHE, AHD');
+    // A multi-class application's classes: integers 1-45, the lowest its class_number (the one search files it under).
+    const classes = 'classes must be an array of integers 1-45 whose lowest is class_number';
+    expect(reason('trademarks', { ...base, classes: [30, 46] })).to.equal(classes);
+    expect(reason('trademarks', { ...base, classes: [29, 30] })).to.equal(classes);
+    expect(reason('trademarks', { ...base, classes: ['30', '31'] })).to.equal(classes);
+    expect(reason('trademarks', { ...base, classes: [31, 30, 30] })).to.equal(undefined);
     expect(reason('trademarks', { ...base, used_since: 'soon' })).to.equal(
       'used_since must be "Proposed to be Used" or a date (YYYY-MM-DD)',
     );

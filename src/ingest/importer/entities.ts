@@ -7,6 +7,7 @@ export type Kind =
   | 'id' // non-negative safe integer (bigint columns; registry ids start at 0)
   | 'int32' // non-negative integer that fits an integer column
   | 'class' // Nice class 1-45
+  | 'classes' // two or more Nice classes (a multi-class application), stored in order, each once
   | 'digits' // application number: 1-12 digits (the API's app_no limit)
   | 'text'
   | 'upper' // text stored upper case (states)
@@ -113,6 +114,14 @@ export const ENTITIES: readonly Entity[] = [
       f('journal_id', 'int32'),
       limited(f('vienna_codes', 'viennaCodes'), 20),
       f('slug', 'slug'),
+      // What the Trade Marks Journal prints beyond the summary (docs/journal.md).
+      f('classes', 'classes'),
+      limited(f('international_registration', 'text'), 20),
+      f('priority_date', 'date'),
+      limited(f('priority_number', 'text'), 50),
+      limited(f('priority_country', 'text'), 100),
+      limited(f('associated_with', 'textArray'), 12),
+      limited(f('conditions', 'textArray'), 4000, 20),
     ],
     computed: [],
   },

@@ -181,6 +181,8 @@ function describe(f: Field): string {
       return `${f.name} must be a non-negative integer below 2^31`;
     case 'class':
       return `${f.name} must be an integer 1-45`;
+    case 'classes':
+      return `${f.name} must be an array of integers 1-45 whose lowest is class_number`;
     case 'digits':
       return `${f.name} must be 1-12 digits without a leading zero`;
     case 'date':
@@ -214,6 +216,13 @@ function convert(f: Field, v: unknown, obj: Record<string, unknown>): string | u
       return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_INT32 ? String(v) : undefined;
     case 'class':
       return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 45 ? String(v) : undefined;
+    case 'classes': {
+      if (!Array.isArray(v) || !v.every((c) => typeof c === 'number' && Number.isInteger(c) && c >= 1 && c <= 45)) return undefined;
+      const classes = [...new Set(v as number[])].sort((a, b) => a - b);
+      // class_number is the lowest: the class the search index files a multi-class application under.
+      if (classes[0] !== obj.class_number) return undefined;
+      return classes.length > 1 ? `{${classes.join(',')}}` : '\\N';
+    }
     case 'digits':
       return typeof v === 'string' && DIGITS.test(v) ? v : undefined;
     case 'date':
