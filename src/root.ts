@@ -34,6 +34,8 @@ import { DocumentService } from './documents/documentService.ts';
 import { JournalRepository } from './documents/journalRepository.ts';
 import { JournalService } from './documents/journalService.ts';
 import { ReportService } from './documents/reportService.ts';
+import { JournalImporter } from './ingest/journal/importJournal.ts';
+import { JournalImportRepository } from './ingest/journal/repository.ts';
 import { CreditLedger } from './limits/credits.ts';
 import { QuotaRepository } from './limits/quotaRepository.ts';
 import { RateLimits } from './limits/rateLimits.ts';
@@ -110,6 +112,7 @@ export const SCRIPT: RootOptions = { dbAcquireTimeoutMs: 60_000 };
 
 export interface Repositories {
   owners: OwnerRepository;
+  journalImport: JournalImportRepository;
   watchBackfills: BackfillRepository;
   accounts: AccountRepository;
   /** Plans, subscriptions and add-ons, as the admin CLI changes them. */
@@ -185,6 +188,8 @@ export interface Services {
   watchBackfills: BackfillService;
   /** Proprietor names grouped into owner entities (/v1/owners/), after each import. */
   owners: OwnerService;
+  /** The Trade Marks Journal as published, taken in (npm run import-journal). */
+  journalImport: JournalImporter;
   /**
    * Resolves once this process has heard PostgreSQL announce the changes committed so far, so a
    * revoked key is refused by the very next request to this process (others hear within milliseconds).
@@ -336,6 +341,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     watchDigest: new DigestService(repos.watchDigests, () => baseUrl.value, log),
     watchMatcher,
     owners: new OwnerService(repos.owners, registerValues),
+    journalImport: new JournalImporter(repos.journalImport, db, store),
     watchBackfills: new BackfillService(repos.watchBackfills, repos.watches, watchMatcher, repos.watchHitRecorder, log),
     announced: () => listener.sync(),
     uploads: { dir: config.uploadDir, idleMs: config.UPLOAD_IDLE_TIMEOUT_MS, totalMs: config.UPLOAD_TIMEOUT_MS },
@@ -415,6 +421,7 @@ function repositories(db: Db): Repositories {
     watchCalendars: new CalendarRepository(db),
     watchDigests: new DigestRepository(db),
     owners: new OwnerRepository(db),
+    journalImport: new JournalImportRepository(db),
     watchBackfills: new BackfillRepository(db),
   };
 }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { generate } from '../../src/ingest/generator/index.ts';
 import { writeDeltaJournal } from '../../src/ingest/journal/fromDelta.ts';
-import { parsePage } from '../../src/ingest/journal/parse.ts';
-import { readPdf } from '../../src/ingest/journal/read.ts';
+import { tradingAs } from '../../src/ingest/journal/parties.ts';
+import { readJournal } from '../../src/ingest/journal/readJournal.ts';
 
 // The demo's delta written as the journal that advertises its marks (docs/journal.md): every page reads back as the
 // delta's mark, with its number, class, words and proprietor.
@@ -32,22 +32,21 @@ describe("journal: the demo delta's journal", () => {
     expect(written).to.deep.include({ file: path.join(delta, `journal-${journal.journal_number}.pdf`) });
     expect(written!.entries + written!.left).to.equal(advertised.length);
     expect(written!.entries).to.be.greaterThan(0);
-    const pages = await readPdf(fs.readFileSync(written!.file));
-    const read = pages.map((p, i) => parsePage(i + 1, p.lines));
-    expect(read.filter((r) => 'refused' in r)).to.deep.equal([]);
-    for (const r of read) {
-      if (!('entry' in r)) continue;
-      const t = advertised.find((x) => x.application_number === r.entry.application_number);
-      expect(t, r.entry.application_number).to.not.equal(undefined);
-      expect(r.entry).to.deep.include({
+    const read = await readJournal(fs.readFileSync(written!.file));
+    expect(read.refused).to.deep.equal([]);
+    expect(read.entries).to.have.length(written!.entries);
+    for (const e of read.entries) {
+      const t = advertised.find((x) => x.application_number === e.application_number);
+      expect(t, e.application_number).to.not.equal(undefined);
+      expect(e).to.deep.include({
         journal_number: journal.journal_number,
         publication_date: journal.publication_date,
         class_number: t.class_number,
         word_mark: t.word_mark || null,
         application_date: t.application_date,
       });
-      expect(r.entry.proprietor.name).to.equal(t.proprietor_name);
-      expect(r.entry.goods_services).to.equal(t.goods_services.replace(/\s+/g, ' ').trim());
+      expect(tradingAs(e.proprietor.name).person).to.equal(t.proprietor_name);
+      expect(e.goods_services).to.equal(t.goods_services.replace(/\s+/g, ' ').trim());
     }
   });
 });

@@ -2,98 +2,211 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { importJournal } from '../../src/ingest/journal/importJournal.ts';
+import sharp from 'sharp';
+import { importSet } from '../../src/ingest/importer/index.ts';
 import { renderJournal } from '../../src/ingest/journal/render.ts';
-import type { TestApp } from '../helpers/app.ts';
-import { printed } from '../helpers/journal.ts';
-import { importFixture, type Owner, owner, startApp } from '../webhooks/support.ts';
+import { JOURNAL, journalParts } from '../helpers/journal.ts';
+import { createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
+import { type Owner, owner } from '../webhooks/support.ts';
 
-// A journal imported (docs/journal.md): its entries become marks advertised in it, with their proprietors and agents,
-// the PDF kept as the journal's download; a damaged page is reported and the rest imported; the same journal imported
-// again changes nothing; a new mark is then found by search and fires a watch with its opposition deadline.
+// A journal imported (issue 43: docs/journal.md) over the ingest fixture: its entries become marks advertised in it (a
+// mark already on the register updated in place, its other fields and records kept), with their proprietors, agents,
+// classes, priority, associations and conditions; the corrigenda, the registered and the renewed lists applied; the
+// damaged page and what could not be applied reported; the same journal again changes nothing. Then a new mark is found
+// by search and by its logo, and watches record hits with their deadline, a multi-class application's in its other class.
 
-describe('journal import', () => {
-  let t: TestApp;
+const FIXTURE = new URL('../fixtures/ingest/baseline', import.meta.url).pathname;
+
+async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('journal import', function () {
+  this.timeout(120_000);
+  let t: LogoTestApp;
   let o: Owner;
   let file: string;
-  let watchId: string;
-  before(async function () {
-    this.timeout(60_000);
-    t = await startApp();
-    await importFixture(t, 'baseline');
-    o = await owner(t);
-    const w = await o.post('/user/v1/watches/').send({ word_mark: 'DHANWANTRI CARE', classes: [5] });
-    expect(w.status, JSON.stringify(w.body)).to.equal(201);
-    watchId = w.body.id;
+  let device: Buffer;
+  const watches: Record<string, string> = {};
+  const mark = (app: string) => t.app.deps.db('trademarks').where({ application_number: app }).first();
+
+  before(async () => {
+    t = await createLogoApp({}, { plan: true });
+    await importSet({ db: t.app.deps.db, store: t.app.deps.store, dir: FIXTURE });
+    o = await owner(t.app);
+    for (const [name, body] of Object.entries({
+      care: { word_mark: 'DHANWANTRI CARE', classes: [5] },
+      kesari: { word_mark: 'KESARI', classes: [30] },
+    })) {
+      const w = await o.post('/user/v1/watches/').send(body);
+      expect(w.status, JSON.stringify(w.body)).to.equal(201);
+      watches[name] = w.body.id;
+    }
+    device = await drawLogo({ slug: 'docker', size: 160 });
+    const label = await drawLogo({ slug: 'github', size: 120, text: 'SUNRISE' });
     file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-tmj-')), 'tmj-2216.pdf');
-    fs.writeFileSync(file, await renderJournal(await printed(), { damaged: [2] }));
+    fs.writeFileSync(file, await renderJournal(JOURNAL, await journalParts({ device, label })));
   });
   after(async () => {
     await t?.close();
     if (file) fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 
-  it('imports the entries as marks advertised in the journal, with their owners and agents, and reports the damaged page', async () => {
-    const r = await importJournal({ db: t.deps.db, store: t.deps.store, file });
-    expect(r.refused).to.deep.equal([
-      { page: 2, reason: 'no journal header (Trade Marks Journal No: …, date, class) at the top of the page' },
-    ]);
-    expect(r).to.deep.include({ entries: 3, images: 1, byClass: { 5: 1, 9: 1, 30: 1 } });
-    // The device mark's image is its logo, waiting for the logo workers; the word marks have none.
-    const logos = await t.deps
-      .db('logos')
-      .whereIn('application_number', ['5895457', '5901122', '1623344'])
-      .select('application_number', 'width', 'height', 'content_type');
-    expect(logos).to.deep.equal([{ application_number: '5901122', width: 96, height: 72, content_type: 'image/png' }]);
-    expect(r.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07', pages: 4 });
-    const journal = await t.deps.db('journals').where({ id: r.journal.id }).first();
-    expect(journal).to.include({ journal_number: '2216', page_count: 4 });
-    expect(journal.object_key).to.be.a('string');
-    const mark = await t.get('/v1/trademarks/5895457/');
-    expect(mark.status).to.equal(200);
-    expect(mark.body).to.deep.include({
-      word_mark: 'DHANVANTRI CARE',
-      class_number: 5,
+  it('imports every section, reports what it could not read or apply, and counts what it took', async () => {
+    const r = await t.app.deps.services.journalImport.importFile(file);
+    expect(r.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07', pages: 18 });
+    expect(r).to.deep.include({
+      entries: 8,
+      bySection: { advertised: 6, before_acceptance: 1, international: 1 },
+      byClass: { 1: 1, 3: 1, 5: 1, 9: 1, 25: 1, 29: 1, 30: 3 },
+      images: 2,
+      skipped: 2,
+      refused: [{ page: 6, reason: 'no application number and filing date after the word mark' }],
+    });
+    expect(r.corrigenda).to.deep.equal({
+      applied: 1,
+      unapplied: [
+        {
+          page: 15,
+          application_number: '4100001',
+          text: 'The user detail should read Used Since :01/04/2009',
+          reason: 'not a correction of the form "for … read …"; left for a person to apply',
+        },
+        { page: 15, application_number: '7000001', text: 'for SUNSHINE read SUNSHYNE', reason: 'not on the register' },
+      ],
+    });
+    expect(r.lists).to.deep.equal({
+      registered: 1,
+      renewed: 1,
+      unknown: [{ page: 16, application_number: '9999999', reason: 'registered, but not on the register' }],
+    });
+    expect(r.result.rejected, r.result.errors.join('\n')).to.equal(0);
+    expect(r.result.counts.trademarks).to.include({ inserted: 7 });
+  });
+
+  it('writes each new mark with everything the journal prints of it', async () => {
+    const long = await t.app.get('/v1/trademarks/5895460/');
+    expect(long.status).to.equal(200);
+    expect(long.body).to.deep.include({
+      word_mark: 'NUTRIGROW',
+      class_number: 1,
+      classes: [1],
       status: 'Accepted & Advertised',
-      application_date: '2023-04-17',
-      proprietor_name: 'DHANVANTRI HEALTHCARE PRIVATE LIMITED',
+      proprietor_name: 'VOXNAT ORGANIC BIO FERTILIZER PVT. LTD.',
+      state: 'MAHARASHTRA',
       used_since: '2013-09-25',
       registry_office: 'MUM',
+      tm_type: 'WORD',
     });
-    expect(mark.body.journal).to.deep.include({ id: r.journal.id, journal_number: '2216' });
-    const device = await t.deps.db('trademarks').where({ application_number: '5901122' }).first('word_mark', 'tm_type', 'used_since');
-    expect(device).to.deep.equal({ word_mark: '', tm_type: 'DEVICE', used_since: 'Proposed to be Used' });
-    const owners = await t.deps.db('proprietors').whereIn('application_number', ['5895457', '5901122']).orderBy('application_number');
-    expect(owners.map((p) => [p.name, p.entity_type, p.address])).to.deep.equal([
-      [
-        'DHANVANTRI HEALTHCARE PRIVATE LIMITED',
-        'Private Limited Company',
-        'PLOT NO. 14, MIDC AREA, ANDHERI (EAST), MUMBAI - 400093, MAHARASHTRA',
-      ],
-      ['RAMESH KUMAR GUPTA TRADING AS GUPTA SWEETS', 'PROPRIETORSHIP', '12, CHANDNI CHOWK, DELHI - 110006'],
+    expect(long.body.goods_services).to.have.length.above(5000);
+    expect(long.body.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07' });
+    const multi = await t.app.get('/v1/trademarks/5930001/');
+    expect(multi.body).to.deep.include({ class_number: 3, classes: [3, 30], registry_office: 'AHD', state: 'MADHYA PRADESH' });
+    const madrid = await t.app.get('/v1/trademarks/1623344/');
+    expect(madrid.body).to.deep.include({
+      international_registration: '1623344',
+      priority: { date: '2021-06-02', application_number: '30 2021 108 456', country: 'Germany' },
+      state: null,
+    });
+    expect((await mark('5940001')).status).to.equal('Advertised bef acc');
+    expect(await mark('5901122')).to.deep.include({
+      tm_type: 'DEVICE',
+      word_mark: '',
+      proprietor_name: 'RAMESH KUMAR GUPTA trading as GUPTA SWEETS',
+      associated_with: ['3865486', '3918097'],
+      conditions: ['Device of a lamp.'],
+      used_since: 'Proposed to be Used',
+    });
+    expect((await mark('5921001')).word_mark).to.equal('सनराइज श्री घी');
+    const owners = await t.app.deps
+      .db('proprietors')
+      .whereIn('application_number', ['5901122', '1623344', '5921001'])
+      .orderBy('application_number')
+      .select('name', 'trading_as', 'entity_type', 'state', 'country');
+    expect(owners).to.deep.equal([
+      { name: 'NORDLICHT TECHNIK GMBH', trading_as: null, entity_type: null, state: null, country: 'Germany' },
+      { name: 'RAMESH KUMAR GUPTA', trading_as: 'GUPTA SWEETS', entity_type: 'PROPRIETORSHIP', state: 'DELHI', country: 'India' },
+      {
+        name: 'किरण डेयरी प्राइवेट लिमिटेड',
+        trading_as: null,
+        entity_type: 'Private Limited Company',
+        state: 'UTTAR PRADESH',
+        country: 'India',
+      },
     ]);
-    const agents = await t.deps.db('attorneys').whereIn('application_number', ['5895457', '5901122', '1623344']).orderBy('name');
-    expect(agents.map((a) => a.name)).to.deep.equal(['LALL & SETHI', 'R. K. DEWAN & CO.']);
+    const logos = await t.app.deps
+      .db('logos')
+      .whereIn('application_number', ['5901122', '4100001', '5895460'])
+      .orderBy('application_number');
+    expect(logos.map((l) => l.application_number)).to.deep.equal(['4100001', '5901122']);
+  });
+
+  it('updates a mark already on the register in place, keeping what the journal does not print, its status moving forward', async () => {
+    expect(await mark('4100001')).to.deep.include({
+      status: 'Accepted & Advertised',
+      tm_type: 'COMPOSITE',
+      filing_mode: 'E-FILING',
+      registry_office: 'MUM',
+    });
+    const history = await t.app.deps.db('status_history').where({ application_number: '4100001' }).orderBy('changed_at');
+    expect(history.at(-1)).to.deep.include({ old_status: 'Objected', new_status: 'Accepted & Advertised' });
+    // Its own proprietor and agent rows, updated: not a second of each.
+    const owners = await t.app.deps.db('proprietors').where({ application_number: '4100001' });
+    expect(owners.map((p) => [p.id, p.address])).to.deep.equal([[21, '12 LINKING ROAD, BANDRA (WEST), MUMBAI 400050']]);
+    const agents = await t.app.deps.db('attorneys').where({ application_number: '4100001' });
+    expect(agents.map((a) => [a.id, a.agent_code, a.email, a.address])).to.deep.equal([
+      [31, 'AG1234', 'tm@mehta.example', 'FORT, MUMBAI 400001'],
+    ]);
+    // The corrigendum, and the two lists.
+    expect((await mark('4100004')).word_mark).to.equal('ROYAL STARR');
+    const registered = await t.app.get('/v1/trademarks/4100003/');
+    expect(registered.body).to.deep.include({ status: 'Registered', expire_at: '02/11/2029' });
+    expect((await t.app.get('/v1/trademarks/4100002/')).body.expire_at).to.equal('13/04/2039');
   });
 
   it('changes nothing when the same journal is imported again', async () => {
-    const before = await t.deps.db('proprietors').count<{ n: string }[]>({ n: '*' });
-    const r = await importJournal({ db: t.deps.db, store: t.deps.store, file });
+    const before = await t.app.deps.db('proprietors').count<{ n: string }[]>({ n: '*' });
+    const r = await t.app.deps.services.journalImport.importFile(file);
     expect(r.result.counts.trademarks).to.include({ inserted: 0, updated: 0, events: 0 });
     expect(r.result.events).to.equal(0);
-    expect(await t.deps.db('proprietors').count<{ n: string }[]>({ n: '*' })).to.deep.equal(before);
-    expect(Number((await t.deps.db('journals').where({ journal_number: '2216' }).count({ n: '*' }).first())!.n)).to.equal(1);
+    expect(r.corrigenda.applied).to.equal(1);
+    expect(await t.app.deps.db('proprietors').count<{ n: string }[]>({ n: '*' })).to.deep.equal(before);
+    expect(Number((await t.app.deps.db('journals').where({ journal_number: '2216' }).count({ n: '*' }).first())!.n)).to.equal(1);
   });
 
-  it('finds a new mark by search, and records it as a watch hit with its opposition deadline', async () => {
-    await t.deps.search.sync();
-    const found = await t.get('/v1/trademarks/?word_mark=DHANVANTRI');
+  it('finds a new mark by search and by its logo, and records watch hits with their opposition deadline', async () => {
+    await t.app.deps.search.sync();
+    const found = await t.app.get('/v1/trademarks/?word_mark=DHANVANTRI');
     expect(found.body.results.map((x: { application_number: string }) => x.application_number)).to.include('5895457');
-    await t.deps.services.watchMatcher.matchPending();
-    const hits = await o.get(`/user/v1/watches/${watchId}/hits/`);
-    const hit = hits.body.hits.find((h: { application_number: string }) => h.application_number === '5895457');
-    expect(hit, JSON.stringify(hits.body)).to.not.equal(undefined);
-    expect(hit.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07' });
-    expect(hit.opposition_deadline).to.equal('2025-11-07');
+    // The device mark's image, indexed by the logo workers, found by a smaller, recoloured copy of it.
+    await until(
+      'the device logo indexed',
+      async () => (await t.app.deps.db('logos').where({ application_number: '5901122' }).first())?.index_state === 'done',
+    );
+    const query = await sharp(await drawLogo({ slug: 'docker', size: 110, ink: [160, 20, 20] }))
+      .png()
+      .toBuffer();
+    const byLogo = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', query, 'q.png').field('similarity_level', 'low');
+    expect(byLogo.status, JSON.stringify(byLogo.body)).to.equal(200);
+    expect(byLogo.body.results[0].application_number).to.equal('5901122');
+    await t.app.deps.services.watchMatcher.matchPending();
+    const hit = async (watch: string, app: string) => {
+      const hits = await o.get(`/user/v1/watches/${watch}/hits/`);
+      return hits.body.hits.find((h: { application_number: string }) => h.application_number === app);
+    };
+    const care = await hit(watches.care, '5895457');
+    expect(care, 'DHANVANTRI CARE').to.not.equal(undefined);
+    expect(care.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07' });
+    expect(care.opposition_deadline).to.equal('2025-11-07');
+    // Class 30 is the multi-class application's second class, unrelated to its first (3).
+    const kesari = await hit(watches.kesari, '5930001');
+    expect(kesari, 'KESARI HERBALS in class 30').to.not.equal(undefined);
+    expect(kesari.class_number).to.equal(30);
   });
 });

@@ -6,8 +6,8 @@ import { renderJournal } from './render.ts';
 // The demo's delta as the journal that advertises its marks (docs/journal.md): the delta's latest journal, each of its
 // marks on a page in the published layout with its proprietor, agent and logo, written beside the delta's files, so
 // that a new user can take a journal in with `npm run import-journal`. Marks the layout cannot print (no goods, no
-// office) are left out and counted, and so are marks with text outside Latin-1: the renderer writes the standard
-// fonts only (*not yet*: the reports' Devanagari fonts, src/documents/pdfFonts.ts).
+// office) are left out and counted, and so are marks with letters no font of ours has (the renderer sets Latin in the
+// standard fonts and Devanagari in the reports' Noto fonts, src/documents/pdfFonts.ts).
 
 const OFFICE_NAMES: Record<string, (typeof OFFICES)[number]> = {
   MUM: 'MUMBAI',
@@ -27,17 +27,18 @@ const rows = (dir: string, name: string): Row[] => {
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 };
-const latin1 = (s: string) => /^[\x20-\x7e\xa0-\xff]*$/.test(s);
+/** Latin-1, general punctuation and Devanagari: what the renderer's fonts print. */
+const printableText = (s: string) => /^[\x20-\x7e\xa0-\xff\u2010-\u2027\u0900-\u097f\u200c\u200d]*$/.test(s);
 const printable = (e: PrintedEntry) =>
   [
     e.word_mark ?? '',
     e.proprietor.name,
     ...e.proprietor.address,
-    e.proprietor.kind,
+    e.proprietor.kind ?? '',
     e.goods_services,
     e.agent?.name ?? '',
     ...(e.agent?.address ?? []),
-  ].every(latin1);
+  ].every(printableText);
 const byApp = (list: Row[]) => new Map(list.map((r) => [String(r.application_number), r]));
 
 /** Writes `journal-<number>.pdf` into the delta's directory; null when the delta lists no journal. */
@@ -57,21 +58,26 @@ export async function writeDeltaJournal(dir: string): Promise<{ file: string; en
     const agent = agents.get(app);
     const logo = logos.get(app);
     const image = logo && /\.(png|jpe?g)$/i.test(String(logo.file)) ? fs.readFileSync(path.join(dir, String(logo.file))) : null;
+    const name = String(t.proprietor_name);
     const entry: PrintedEntry = {
       journal_number: String(journal.journal_number),
       publication_date: String(journal.publication_date),
       class_number: Number(t.class_number),
+      classes: null,
       word_mark: t.word_mark ? String(t.word_mark) : null,
       application_number: app,
       application_date: String(t.application_date),
       international_registration: null,
+      priority: null,
       proprietor: {
-        name: String(t.proprietor_name),
+        // The register's person and the name traded under, printed as the journal prints them.
+        name: owner?.trading_as && owner.name === name ? `${name} trading as ${owner.trading_as}` : name,
         address: owner?.address ? [String(owner.address)] : [],
-        kind: owner?.entity_type ? String(owner.entity_type) : 'Not stated',
+        kind: owner?.entity_type ? String(owner.entity_type) : null,
       },
       agent: agent ? { name: String(agent.name), address: agent.address ? [String(agent.address)] : [] } : null,
       used_since: typeof t.used_since === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(t.used_since) ? t.used_since : null,
+      associated_with: [],
       office,
       goods_services: t.goods_services,
       conditions: [],
@@ -82,6 +88,13 @@ export async function writeDeltaJournal(dir: string): Promise<{ file: string; en
   // Classes in order, as the journal prints them.
   entries.sort((a, b) => a.class_number - b.class_number || Number(a.application_number) - Number(b.application_number));
   const file = path.join(dir, `journal-${journal.journal_number}.pdf`);
-  fs.writeFileSync(file, await renderJournal(entries));
+  const id = { journal_number: String(journal.journal_number), publication_date: String(journal.publication_date) };
+  fs.writeFileSync(
+    file,
+    await renderJournal(
+      id,
+      entries.map((entry) => ({ kind: 'entry', entry })),
+    ),
+  );
   return { file, entries: entries.length, left: marks.length - entries.length };
 }

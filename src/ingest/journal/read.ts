@@ -59,8 +59,7 @@ export async function readPdf(data: Uint8Array): Promise<PdfPage[]> {
     const pages: PdfPage[] = [];
     for (let p = 1; p <= pdf.numPages; p++) {
       const page = await pdf.getPage(p);
-      const content = await page.getTextContent();
-      pages.push({ lines: linesOf(content.items as TextItem[]), images: await imagesOf(page) });
+      pages.push({ lines: linesOf(await textItems(page)), images: await imagesOf(page) });
       page.cleanup();
     }
     return pages;
@@ -77,6 +76,59 @@ export async function readPdfLines(data: Uint8Array): Promise<Line[][]> {
 }
 
 type Page = Awaited<ReturnType<Awaited<ReturnType<typeof getDocument>['promise']>['getPage']>>;
+
+type Item = TextItem | { type: string; id?: string | null };
+interface StructNode {
+  alt?: string;
+  children?: (StructNode | { type: string; id: string })[];
+}
+
+/**
+ * A page's text items, a span the PDF gives its actual text for (ActualText, as our renderer writes Devanagari: its
+ * glyphs are drawn in visual order, the i sign before its consonant and the reph after) read as that text instead.
+ */
+async function textItems(page: Page): Promise<TextItem[]> {
+  const content = await page.getTextContent({ includeMarkedContent: true });
+  const items = content.items as Item[];
+  const actual = new Map<string, string>();
+  if (items.some((i) => 'type' in i && i.id)) {
+    const walk = (n: StructNode) => {
+      for (const c of n.children ?? []) {
+        if ('type' in c && c.type === 'content' && n.alt !== undefined) actual.set(c.id, n.alt);
+        else if (!('type' in c)) walk(c as StructNode);
+      }
+    };
+    const tree = (await page.getStructTree()) as StructNode | null;
+    if (tree) walk(tree);
+  }
+  const out: TextItem[] = [];
+  const open: (string | null)[] = [];
+  let replaced: TextItem | null = null;
+  for (const it of items) {
+    if ('type' in it) {
+      if (it.type === 'endMarkedContent') {
+        if (open.pop() && replaced) out.push(replaced);
+        replaced = null;
+      } else {
+        const text = it.id ? actual.get(it.id) : undefined;
+        open.push(text === undefined ? null : text);
+        if (text !== undefined) replaced = null;
+      }
+      continue;
+    }
+    const inActual = [...open].reverse().find((x) => x !== null);
+    if (inActual === undefined) out.push({ ...it, str: logical(it.str) });
+    else if (!replaced && it.str) replaced = { ...it, str: inActual };
+  }
+  return out;
+}
+
+// Devanagari drawn without its actual text comes out in visual order; two repairs are safe whatever the text: a space
+// before a vowel sign is none (a sign never begins a word), and the i sign printed before its consonant cluster goes
+// after it. A reph (र् drawn after its cluster) cannot be told from a conjunct in visual order and is left as drawn.
+const SIGN_AFTER_SPACE = /(?<=[\u0900-\u097f]) (?=[\u093e-\u094d\u0901-\u0903\u0962\u0963])/g;
+const I_BEFORE = /\u093f((?:[\u0915-\u0939\u0958-\u095f]\u093c?\u094d)*[\u0915-\u0939\u0958-\u095f]\u093c?)/g;
+const logical = (s: string) => (/[\u0900-\u097f]/.test(s) ? s.replace(SIGN_AFTER_SPACE, '').replace(I_BEFORE, '$1\u093f') : s);
 const CHANNELS: Record<number, 1 | 3 | 4> = { 2: 3, 3: 4 };
 
 async function imagesOf(page: Page): Promise<PageImage[]> {
