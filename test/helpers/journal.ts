@@ -8,8 +8,8 @@ import type { Part } from '../../src/ingest/journal/render.ts';
 // word, device and label marks; a Devanagari mark; goods long enough to go on over a second page; an agent and none;
 // conditions; a trading-as proprietor; a mark to be associated with others; a multi-class application (class 99);
 // one advertised before acceptance; a Madrid designation with a priority claim; a damaged page; corrigenda; the
-// registered and renewed lists; a section not taken in. Three marks of the ingest fixture (test/fixtures/ingest) are
-// named: 4100001 advertised, 4100003 registered, 4100002 renewed, 4100004 corrected.
+// registered and renewed lists; a section not taken in. Marks of the ingest fixture (test/fixtures/ingest) are named:
+// 4100001 advertised, 4100003 registered, 4100002 printed again among the corrigenda and renewed, 4100004 corrected.
 
 export const JOURNAL = { journal_number: '2216', publication_date: '2025-07-07' };
 const base = JOURNAL;
@@ -165,6 +165,17 @@ export const DEVICE_IMAGE = () =>
     .png()
     .toBuffer();
 
+/** A mark of the fixture (a registered device mark) printed again in full among the corrigenda, its goods corrected. */
+export const REPRINT = entry({
+  class_number: 25,
+  application_number: '4100002',
+  application_date: '2019-04-13',
+  proprietor: { name: 'ASHA TEXTILES', address: ['RING ROAD, AHMEDABAD - 380001, GUJARAT'], kind: 'Partnership Firm' },
+  used_since: '2015-06-01',
+  office: 'AHMEDABAD',
+  goods_services: 'Clothing, footwear, headgear; sarees and dress materials',
+});
+
 export const CORRECTIONS = [
   { application_number: '4100004', text: 'for ROYAL STAR read ROYAL STARR' },
   { application_number: '4100001', text: 'The user detail should read Used Since :01/04/2009' },
@@ -190,9 +201,10 @@ export const journalParts = async (images: { device?: Buffer; label?: Buffer } =
     { kind: 'heading', section: 'international' }, // 13
     e(MADRID), // 14
     { kind: 'corrigenda', items: CORRECTIONS }, // 15
-    { kind: 'registered', numbers: ['4100003', '9999999'] }, // 16
-    { kind: 'renewed', rows: [{ application_number: '4100002', class_number: 25, date: '2029-04-13' }] }, // 17
-    { kind: 'other', lines: ['4100001 - Change of address of the proprietor recorded.'] }, // 18
+    e(REPRINT), // 16
+    { kind: 'registered', numbers: ['4100003', '9999999'] }, // 17
+    { kind: 'renewed', rows: [{ application_number: '4100002', class_number: 25, date: '2029-04-13' }] }, // 18
+    { kind: 'other', lines: ['4100001 - Change of address of the proprietor recorded.'] }, // 19
   ];
 };
 
@@ -206,4 +218,5 @@ export const READ_ENTRIES = () => [
   { ...MULTI, section: 'advertised', page: 10, image: null },
   { ...ABA, section: 'before_acceptance', page: 12, image: null },
   { ...MADRID, section: 'international', page: 14, image: null },
+  { ...REPRINT, section: 'corrigenda', page: 16, image: null },
 ];

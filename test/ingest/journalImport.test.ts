@@ -60,17 +60,17 @@ describe('journal import', function () {
 
   it('imports every section, reports what it could not read or apply, and counts what it took', async () => {
     const r = await t.app.deps.services.journalImport.importFile(file);
-    expect(r.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07', pages: 18 });
+    expect(r.journal).to.deep.include({ journal_number: '2216', publication_date: '2025-07-07', pages: 19 });
     expect(r).to.deep.include({
-      entries: 8,
-      bySection: { advertised: 6, before_acceptance: 1, international: 1 },
-      byClass: { 1: 1, 3: 1, 5: 1, 9: 1, 25: 1, 29: 1, 30: 3 },
+      entries: 9,
+      bySection: { advertised: 6, before_acceptance: 1, international: 1, corrigenda: 1 },
+      byClass: { 1: 1, 3: 1, 5: 1, 9: 1, 25: 2, 29: 1, 30: 3 },
       images: 2,
       skipped: 2,
       refused: [{ page: 6, reason: 'no application number and filing date after the word mark' }],
     });
     expect(r.corrigenda).to.deep.equal({
-      applied: 1,
+      applied: 2,
       unapplied: [
         {
           page: 15,
@@ -84,7 +84,7 @@ describe('journal import', function () {
     expect(r.lists).to.deep.equal({
       registered: 1,
       renewed: 1,
-      unknown: [{ page: 16, application_number: '9999999', reason: 'registered, but not on the register' }],
+      unknown: [{ page: 17, application_number: '9999999', reason: 'registered, but not on the register' }],
     });
     expect(r.result.rejected, r.result.errors.join('\n')).to.equal(0);
     expect(r.result.counts.trademarks).to.include({ inserted: 7 });
@@ -167,7 +167,28 @@ describe('journal import', function () {
     expect((await mark('4100004')).word_mark).to.equal('ROYAL STARR');
     const registered = await t.app.get('/v1/trademarks/4100003/');
     expect(registered.body).to.deep.include({ status: 'Registered', expire_at: '02/11/2029' });
-    expect((await t.app.get('/v1/trademarks/4100002/')).body.expire_at).to.equal('13/04/2039');
+    // Printed again among the corrigenda: its fields corrected, its status and advertising journal kept; then renewed.
+    const reprinted = await t.app.get('/v1/trademarks/4100002/');
+    expect(reprinted.body).to.deep.include({
+      status: 'Registered',
+      expire_at: '13/04/2039',
+      tm_type: 'DEVICE',
+      goods_services: 'Clothing, footwear, headgear; sarees and dress materials',
+    });
+    expect(reprinted.body.journal).to.deep.include({ journal_number: '2100' });
+  });
+
+  it('sends what changed to the change feed, as any delta does', async () => {
+    const events = await t.app.deps
+      .db('outbox')
+      .whereIn('application_number', ['4100001', '4100002', '4100003'])
+      .whereNotNull('import_run_id')
+      .orderBy('id')
+      .select('application_number', 'event');
+    const of = (app: string) => events.filter((e) => e.application_number === app).map((e) => e.event);
+    expect(of('4100001')).to.include.members(['trademark.status_changed', 'trademark.journal_published']);
+    expect(of('4100003')).to.include('trademark.status_changed');
+    expect(of('4100002')).to.include('trademark.expiry_changed');
   });
 
   it('changes nothing when the same journal is imported again', async () => {
@@ -175,7 +196,7 @@ describe('journal import', function () {
     const r = await t.app.deps.services.journalImport.importFile(file);
     expect(r.result.counts.trademarks).to.include({ inserted: 0, updated: 0, events: 0 });
     expect(r.result.events).to.equal(0);
-    expect(r.corrigenda.applied).to.equal(1);
+    expect(r.corrigenda.applied).to.equal(2);
     expect(await t.app.deps.db('proprietors').count<{ n: string }[]>({ n: '*' })).to.deep.equal(before);
     expect(Number((await t.app.deps.db('journals').where({ journal_number: '2216' }).count({ n: '*' }).first())!.n)).to.equal(1);
   });

@@ -19,9 +19,9 @@ describe('journal pages: the published layout read back', () => {
   });
 
   it('reads every field of every entry exactly, long goods over two pages, whatever the section and script', () => {
-    expect(read).to.deep.include({ ...JOURNAL, pages: 18 });
+    expect(read).to.deep.include({ ...JOURNAL, pages: 19 });
     const images = read.entries.map((e) => (e.image ? 'image' : null));
-    expect(images).to.deep.equal([null, null, 'image', null, 'image', null, null, null]);
+    expect(images).to.deep.equal([null, null, 'image', null, 'image', null, null, null, null]);
     const expected = READ_ENTRIES().map((e) => ({ ...e, image: undefined }));
     expect(read.entries.map((e) => ({ ...e, image: undefined }))).to.deep.equal(expected);
   });
@@ -29,10 +29,10 @@ describe('journal pages: the published layout read back', () => {
   it('reads the corrigenda and both lists, counts the pages it does not take in, and reports the damaged page', () => {
     expect(read.corrigenda).to.deep.equal(CORRECTIONS.map((c) => ({ ...c, page: 15 })));
     expect(read.registered).to.deep.equal([
-      { application_number: '4100003', class_number: null, date: null, page: 16 },
-      { application_number: '9999999', class_number: null, date: null, page: 16 },
+      { application_number: '4100003', class_number: null, date: null, page: 17 },
+      { application_number: '9999999', class_number: null, date: null, page: 17 },
     ]);
-    expect(read.renewed).to.deep.equal([{ application_number: '4100002', class_number: 25, date: '2029-04-13', page: 17 }]);
+    expect(read.renewed).to.deep.equal([{ application_number: '4100002', class_number: 25, date: '2029-04-13', page: 18 }]);
     // The cover before the journal proper, and the post-registration section.
     expect(read.skipped).to.equal(2);
     expect(read.refused).to.deep.equal([{ page: 6, reason: 'no application number and filing date after the word mark' }]);

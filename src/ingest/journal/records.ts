@@ -227,7 +227,7 @@ function fresh(e: ReadEntry): Row {
 function printed(e: ReadEntry, row: Row | undefined): Row {
   const place = placeOf(e.proprietor.address.join(', '));
   const own = ['WORD', 'DEVICE', 'COMPOSITE'];
-  const kind = e.image ? (e.word_mark ? 'COMPOSITE' : 'DEVICE') : 'WORD';
+  const kind = e.word_mark ? (e.image ? 'COMPOSITE' : 'WORD') : 'DEVICE';
   return {
     ...(e.word_mark ? { word_mark: e.word_mark } : {}),
     class_number: e.class_number,
