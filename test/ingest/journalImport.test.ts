@@ -7,7 +7,7 @@ import { importSet } from '../../src/ingest/importer/index.ts';
 import { renderJournal } from '../../src/ingest/journal/render.ts';
 import { JOURNAL, journalParts } from '../helpers/journal.ts';
 import { createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
-import { type Owner, owner } from '../webhooks/support.ts';
+import { type Owner, owner, until } from '../webhooks/support.ts';
 
 // A journal imported (issue 43: docs/journal.md) over the ingest fixture: its entries become marks advertised in it (a
 // mark already on the register updated in place, its other fields and records kept), with their proprietors, agents,
@@ -16,16 +16,6 @@ import { type Owner, owner } from '../webhooks/support.ts';
 // by search and by its logo, and watches record hits with their deadline, a multi-class application's in its other class.
 
 const FIXTURE = new URL('../fixtures/ingest/baseline', import.meta.url).pathname;
-
-async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('journal import', function () {
   this.timeout(120_000);
@@ -206,10 +196,8 @@ describe('journal import', function () {
     const found = await t.app.get('/v1/trademarks/?word_mark=DHANVANTRI');
     expect(found.body.results.map((x: { application_number: string }) => x.application_number)).to.include('5895457');
     // The device mark's image, indexed by the logo workers, found by a smaller, recoloured copy of it.
-    await until(
-      'the device logo indexed',
-      async () => (await t.app.deps.db('logos').where({ application_number: '5901122' }).first())?.index_state === 'done',
-    );
+    const state = async () => (await t.app.deps.db('logos').where({ application_number: '5901122' }).first())?.index_state;
+    await until('the device logo indexed', async () => (await state()) === 'done', { ms: 60_000 });
     const query = await sharp(await drawLogo({ slug: 'docker', size: 110, ink: [160, 20, 20] }))
       .png()
       .toBuffer();
