@@ -13,9 +13,9 @@
 import os from 'node:os';
 import sharp from 'sharp';
 import { loadIcons } from '../models/train/iconSet.ts';
-import { LogoImage, loadEmbedder, regionImages } from '../src/logos/embedders.ts';
-import * as image from '../src/logos/image.ts';
 import { planModels } from '../src/logos/models.ts';
+import { LogoImage, loadEmbedder, regionImages } from '../src/logos/pixels/embedders.ts';
+import * as image from '../src/logos/pixels/image.ts';
 import { args } from './lib.ts';
 import { type Kind, uploadsByKind } from './logos/scaleUploads.ts';
 

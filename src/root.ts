@@ -41,8 +41,9 @@ import { QuotaRepository } from './limits/quotaRepository.ts';
 import { RateLimits } from './limits/rateLimits.ts';
 import { UsageService } from './limits/usageService.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { FanOut, type SearchWorkerDeps } from './logos/fanout.ts';
+import { FanOut } from './logos/fanout.ts';
 import type { FetchOptions } from './logos/imageFetch.ts';
+import type { ImageSearchDeps } from './logos/imageSearch.ts';
 import { LogoRepository } from './logos/repository.ts';
 import { LogoService } from './logos/service.ts';
 import { SidecarClient } from './logos/sidecarClient.ts';
@@ -209,7 +210,7 @@ export interface LogoParts {
   sidecar: SidecarClient;
   texts: LogoTextIndex;
   /** What searching one image needs, in the API and in the workers. */
-  images: SearchWorkerDeps;
+  images: ImageSearchDeps;
   /** The bulk fan-out, connected on first use. */
   fanout(): FanOut;
 }

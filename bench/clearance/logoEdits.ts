@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { MODELS_DIR, readManifest } from '../../src/logos/models.ts';
+import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import type { LogoProbe } from '../../src/threats/repository.ts';
 import type { Rng } from '../rng.ts';
 

@@ -1,7 +1,7 @@
 import { type Icon, loadIcons, renderIcon } from '../../models/train/iconSet.ts';
-import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { MODELS_DIR, readManifest } from '../../src/logos/models.ts';
+import { LogoImage, loadEmbedder } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { perturb } from '../logos/perturb.ts';
 import { Rng } from '../rng.ts';
 

@@ -6,9 +6,9 @@ import copyStreams from 'pg-copy-streams';
 import { conceptIcons, renderSetIcon, type SetIcon } from '../../models/train/conceptSet.ts';
 import { createDb } from '../../src/db/knex.ts';
 import { ensureDatabase, migrateLatest, quoteIdent } from '../../src/db/migrate.ts';
-import { type Embedder, LogoImage } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { readManifest } from '../../src/logos/models.ts';
+import { type Embedder, LogoImage } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { LogoRepository, type Nearest } from '../../src/logos/repository.ts';
 import { loadModels, type Metrics, score, summarise } from './quality.ts';
 

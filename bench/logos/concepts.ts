@@ -1,7 +1,7 @@
 import { conceptIcons, HELD_OUT_SETS, renderSetIcon, type SetIcon } from '../../models/train/conceptSet.ts';
-import { LogoImage } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { readManifest, type Thresholds } from '../../src/logos/models.ts';
+import { LogoImage } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { loadModels, type Metrics, score, summarise } from './quality.ts';
 
 // Conceptual likeness (issue 22, item 2): a query icon of a held-out concept drawn by one set, asked for

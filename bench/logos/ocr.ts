@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { loadIcons } from '../../models/train/iconSet.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
 import { genericWords } from '../../src/ingest/generator/words.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import type { LogoRepository } from '../../src/logos/repository.ts';
 import { LogoTextIndex } from '../../src/logos/textIndex.ts';
 import { inkedIcon } from '../../test/helpers/inkedIcon.ts';

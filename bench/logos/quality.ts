@@ -1,7 +1,7 @@
 import { type Icon, loadIcons, renderIcon, type Split } from '../../models/train/iconSet.ts';
-import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { findClip, MODELS_DIR, type ModelSpec, readManifest, type Thresholds } from '../../src/logos/models.ts';
+import { type Embedder, LogoImage, loadEmbedder } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { PERTURBATIONS, type Perturbation, perturb } from './perturb.ts';
 
 // Retrieval quality of every image model on the simple-icons logos: the whole set (~3,470 icons) is

@@ -14,9 +14,9 @@ import { ensureDatabase, migrateLatest, quoteIdent } from '../../src/db/migrate.
 import { buildApp } from '../../src/http/app.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
 import { genericWords } from '../../src/ingest/generator/words.ts';
-import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { planModels } from '../../src/logos/models.ts';
+import { LogoImage, loadEmbedder } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { type IndexCacheFit, LogoRepository } from '../../src/logos/repository.ts';
 import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { createRoot } from '../../src/root.ts';

@@ -1,9 +1,9 @@
 import os from 'node:os';
 import sharp from 'sharp';
 import type { Icon } from '../../models/train/iconSet.ts';
-import { type Embedder, LogoImage } from '../../src/logos/embedders.ts';
-import type { SearchWorkerDeps } from '../../src/logos/fanout.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
+import type { ImageSearchDeps } from '../../src/logos/imageSearch.ts';
+import { type Embedder, LogoImage } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { startSidecar } from '../../workers/sidecar/server.ts';
 import { upload } from './pages.ts';
@@ -85,7 +85,7 @@ export async function uploadsByKind(test: Icon[], perKind: number): Promise<Reco
 export async function timeKinds(
   uploads: Record<Kind, Buffer[]>,
   imageSearch: (bytes: Buffer) => Promise<{ ms: number; service: number }>,
-  deps: SearchWorkerDeps,
+  deps: ImageSearchDeps,
   opts: { rounds: number; parts: number; k: number },
   log: (s: string) => void,
 ): Promise<Record<Kind, KindReport> & { load: number[] }> {

@@ -1,8 +1,9 @@
 import { loadIcons, renderIcon } from '../../models/train/iconSet.ts';
-import { LogoImage, regionImages } from '../../src/logos/embedders.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { readManifest } from '../../src/logos/models.ts';
-import { findRegions, REGION_PENALTY } from '../../src/logos/regions.ts';
+import { LogoImage, regionImages } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
+import { findRegions } from '../../src/logos/pixels/regions.ts';
+import { REGION_PENALTY } from '../../src/logos/regionScores.ts';
 import { UPLOADS, upload } from './pages.ts';
 import { PERTURBATIONS, perturb } from './perturb.ts';
 import { loadModels, type Metrics, score, summarise } from './quality.ts';
@@ -10,7 +11,7 @@ import { loadModels, type Metrics, score, summarise } from './quality.ts';
 // Uploads as users have them (issue 22): held-out simple-icons logos on a page, on a photographed label,
 // cut by 30 % and beside another name, with the ten earlier perturbations, searched against the whole set
 // of icons by each model available, with the whole image alone and with region finding (the whole image
-// and its best regions, merged per mark as the API merges them: src/logos/regions.ts mergeScores).
+// and its best regions, merged per mark as the API merges them: src/logos/regionScores.ts mergeScores).
 
 export interface UploadsReport {
   gallery: number;

@@ -5,9 +5,10 @@ import { normaliseMark } from '../search/normalise.ts';
 import { signedLink } from '../storage/links.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { type FacetValues, type MarkFilter, type MarkFilterParams, resolveMarkFilter } from '../trademarks/markFilter.ts';
-import { type FanOut, nearestLogos, type SearchAnswer, type SearchJob, type SearchWorkerDeps } from './fanout.ts';
+import type { FanOut, SearchJob } from './fanout.ts';
 import { fetchImage } from './imageFetch.ts';
 import { claimedFormats, formatName, ImageError, requireImageFormat } from './imageInput.ts';
+import { type ImageSearchDeps, nearestLogos, type SearchAnswer } from './imageSearch.ts';
 import type { Thresholds } from './models.ts';
 import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
 import type { Level, Likeness } from './schemas.ts';
@@ -52,7 +53,7 @@ export class LogoService {
     private readonly repo: LogoRepository,
     private readonly texts: LogoTextIndex,
     private readonly store: ObjectStore,
-    private readonly images: SearchWorkerDeps,
+    private readonly images: ImageSearchDeps,
     private readonly fanout: () => FanOut,
     private readonly values: FacetValues,
   ) {}

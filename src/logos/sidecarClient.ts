@@ -18,7 +18,7 @@ export interface Embedding {
   fallback_model?: string;
   fallback_vector?: number[];
   image: { width: number; height: number; format: string };
-  /** With `regions`: the image's candidate logo regions (src/logos/regions.ts), best first; empty for a clean logo. */
+  /** With `regions`: the image's candidate logo regions (src/logos/pixels/regions.ts), best first; empty for a clean logo. */
   regions?: Region[];
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import { isoDate, isoTimestamp } from '../db/sql.ts';
+import { isoTimestamp } from '../db/sql.ts';
 import { deadlineSql, HIT_LINE_SQL, type HitLine } from './deadlines.ts';
 
 // SQL of the watch hits' mail digests (docs/watches.md): each account's frequency, and the digest itself, written

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { iconSvg } from '../../src/ingest/generator/iconSets.ts';
-import { nearestLogos } from '../../src/logos/fanout.ts';
+import { nearestLogos } from '../../src/logos/imageSearch.ts';
 import { readManifest } from '../../src/logos/models.ts';
 import { addLogos, createLogoApp, indexPending, type LogoTestApp } from '../helpers/logos.ts';
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { ICON_DIR } from '../../src/ingest/generator/raster.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { ImageError, openImage, SVG_RENDER_SIDE, sniff } from '../../src/logos/imageInput.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { type ImageServer, startImageServer } from '../helpers/imageServer.ts';
 import { addLogos, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { LogoImage, loadEmbedder } from '../../src/logos/embedders.ts';
-import { cosine } from '../../src/logos/hog.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
 import { MODELS_DIR, planModels, readManifest, verifyFiles } from '../../src/logos/models.ts';
+import { LogoImage, loadEmbedder } from '../../src/logos/pixels/embedders.ts';
+import { cosine } from '../../src/logos/pixels/hog.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
 import { startSidecar } from '../../workers/sidecar/server.ts';
 import { drawLogo } from '../helpers/logos.ts';
 

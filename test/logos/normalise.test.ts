@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
-import { enlargeLonger } from '../../src/logos/enlarge.ts';
-import { type Decoded, decodeLogo, greyOfColour, mainBand, normaliseLogo, trimBox } from '../../src/logos/image.ts';
 import { planModels, readManifest } from '../../src/logos/models.ts';
-import { shrinkLonger } from '../../src/logos/resize.ts';
+import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/pixels/embedders.ts';
+import { enlargeLonger } from '../../src/logos/pixels/enlarge.ts';
+import { type Decoded, decodeLogo, greyOfColour, mainBand, normaliseLogo, trimBox } from '../../src/logos/pixels/image.ts';
+import { shrinkLonger } from '../../src/logos/pixels/resize.ts';
 import { inkedIcon } from '../helpers/inkedIcon.ts';
 
 // The embedders' input is made with fewer sharp calls than it was (the logo cut once for both sizes, shrunk

@@ -3,16 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp, { type OverlayOptions } from 'sharp';
-import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
-import { mergeHits, nearestLogos } from '../../src/logos/fanout.ts';
-import { decodeLogo } from '../../src/logos/image.ts';
+import { mergeHits, nearestLogos } from '../../src/logos/imageSearch.ts';
 import { findClip } from '../../src/logos/models.ts';
-import { type Box, findRegions, MAX_REGIONS, mergeScores, REGION_PENALTY } from '../../src/logos/regions.ts';
+import { LogoImage, loadEmbedder, regionImages } from '../../src/logos/pixels/embedders.ts';
+import { decodeLogo } from '../../src/logos/pixels/image.ts';
+import { findRegions } from '../../src/logos/pixels/regions.ts';
+import { type Box, MAX_REGIONS, mergeScores, REGION_PENALTY } from '../../src/logos/regionScores.ts';
 import type { Nearest } from '../../src/logos/repository.ts';
 import { inkedIcon } from '../helpers/inkedIcon.ts';
 import { addLogos, blob, createLogoApp, drawLogo, indexPending, type LogoTestApp } from '../helpers/logos.ts';
 
-// Finding the logo in an upload (src/logos/regions.ts): a logo on a larger page among other drawing and
+// Finding the logo in an upload (src/logos/pixels/regions.ts): a logo on a larger page among other drawing and
 // a line of words is found by its region where the whole image alone finds something else; a clean logo
 // still costs one embedding; odd images never fail because of it. Searched through the real sidecar.
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { AppError } from '../../src/errors.ts';
-import { decodeLogo, normaliseLogo, trimBox } from '../../src/logos/image.ts';
+import { decodeLogo, normaliseLogo, trimBox } from '../../src/logos/pixels/image.ts';
 import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { blob, drawLogo, sharedSidecar } from '../helpers/logos.ts';
 

@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/logos/embedders.ts';
-import { type Decoded, decodeLogo, greyOfColour, sharpForEmbedding } from '../../src/logos/image.ts';
 import { ImageError } from '../../src/logos/imageInput.ts';
 import type { ModelSpec } from '../../src/logos/models.ts';
-import type { Box } from '../../src/logos/regions.ts';
+import { type Embedder, LogoImage, loadEmbedder, regionImages } from '../../src/logos/pixels/embedders.ts';
+import { type Decoded, decodeLogo, greyOfColour, sharpForEmbedding } from '../../src/logos/pixels/image.ts';
+import type { Box } from '../../src/logos/regionScores.ts';
 import { ocrInput } from './ocrInput.ts';
 
 // One sidecar worker thread: decodes and normalises images with sharp and runs the embedders.
@@ -30,7 +30,7 @@ export interface EmbedTask {
 }
 
 /**
- * Find the candidate logo regions (src/logos/regions.ts) of an image an EmbedTask decoded: reports them
+ * Find the candidate logo regions (src/logos/pixels/regions.ts) of an image an EmbedTask decoded: reports them
  * ({ partial: FoundRegion[] }) and answers how many.
  */
 export interface FindTask {

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { Decoded } from '../../src/logos/image.ts';
+import type { Decoded } from '../../src/logos/pixels/image.ts';
 
 // Tesseract reads words best when letters are 20-40 px tall: small logos are enlarged (up to four
 // times, towards 600 px on the longer side), and a margin of the corner's grey keeps letters off the edge.

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Decoded } from '../../src/logos/image.ts';
 import { MAX_IMAGE_BYTES } from '../../src/logos/imageInput.ts';
 import { MODELS_DIR, type ModelSpec, planModels } from '../../src/logos/models.ts';
+import type { Decoded } from '../../src/logos/pixels/image.ts';
 import type { EmbedRegionTask, EmbedResult, EmbedTask, FindTask, FoundRegion, Loaded, RegionVectors, ThreadData } from './embedThread.ts';
 import { Ocr, type OcrResult } from './ocr.ts';
 import { ThreadPool } from './pool.ts';
@@ -11,7 +11,7 @@ import { ThreadPool } from './pool.ts';
 //   GET  /health            models loaded, pool and OCR state
 //   POST /embed[?hog=1][&regions=1[&stream=1]]  body: an image (src/logos/imageInput.ts); answers the model's name and
 //                           the unit vector (and the fallback's, HOG, which re-ranking needs; with regions=1 those of its
-//                           candidate logo regions too, src/logos/regions.ts; with stream=1 as two lines, see stream())
+//                           candidate logo regions too, src/logos/pixels/regions.ts; with stream=1 as two lines, see stream())
 //   POST /ocr               body: an image; answers the words read
 //   POST /analyse[?hog=1]   both, decoding once (logo indexing)
 // An unusable image is 400 with a code (not_an_image, unsupported_image_type, image_corrupt,

@@ -99,7 +99,6 @@ export async function readJournal(pdf: Uint8Array): Promise<JournalContent> {
       if (section === 'other') out.skipped++;
     } else if (c.kind === 'entry') {
       started = true;
-      // biome-ignore lint/style/noNonNullAssertion: an entry's page has a header with its class
       open = { entry: c.entry, section, page: n, printedClass: read.header!.class_number!, image: page.images[0] };
     } else if (c.kind === 'corrigenda') out.corrigenda.push(...c.items.map((x) => ({ ...x, page: n })));
     else if (section === 'registered') out.registered.push(...c.rows.map((x) => ({ ...x, page: n })));

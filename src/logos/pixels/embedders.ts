@@ -1,11 +1,12 @@
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
+import { openImage } from '../imageInput.ts';
+import { MODELS_DIR, type ModelSpec, type Thresholds, verifyFiles } from '../models.ts';
+import type { Box } from '../regionScores.ts';
 import { hog, hogDimensions, unit } from './hog.ts';
 import { type Decoded, LOGO_SIZE, type LogoCut, logoCut, normaliseLogo } from './image.ts';
-import { openImage } from './imageInput.ts';
-import { MODELS_DIR, type ModelSpec, type Thresholds, verifyFiles } from './models.ts';
-import { type Box, findRegions, type Region } from './regions.ts';
+import { findRegions, type Region } from './regions.ts';
 
 // Image embedders: an image in, a unit vector out, cosine similarity between vectors. Our trained
 // CNN and a placed CLIP model run through onnxruntime-node; HOG is computed here.

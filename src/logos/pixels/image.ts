@@ -1,6 +1,6 @@
 import sharp from 'sharp';
+import { formatName, ImageError, type ImageFormat, openImage } from '../imageInput.ts';
 import { enlargeLonger } from './enlarge.ts';
-import { formatName, ImageError, type ImageFormat, openImage } from './imageInput.ts';
 import { shrinkLonger } from './resize.ts';
 
 // Images as the embedders and the OCR read them: decoded through imageInput.ts (which decides what a
