@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../errors.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
 import type { FetchOptions } from './imageFetch.ts';
-import { mergeScores } from './regionScores.ts';
+import { type Box, mergeScores } from './regionScores.ts';
 import type { LogoRepository, Nearest } from './repository.ts';
 import type { Likeness } from './schemas.ts';
 import type { SidecarClient } from './sidecarClient.ts';
@@ -35,22 +35,23 @@ export interface ImageSearchDeps {
  * REGION_PENALTY (mergeScores). The single-image endpoints run it in the API process, the bulk jobs in the workers. `regions: false`
  * searches with the whole image alone, as before regions were looked for. `likeness: 'concept'` scores by
  * the model's concept score, searching its own candidates (LogoRepository.nearestConcept), with its own
- * thresholds; a model without one (the HOG fallback, a CLIP model) answers the copy search, and says so.
+ * thresholds; a model without one (the HOG fallback, a CLIP model) answers the copy search, and says so. `part`: the
+ * box the user drew (`region`): only that part of the image is searched, as the image (its own regions within it).
  */
 export async function nearestLogos(
   deps: ImageSearchDeps,
   bytes: Buffer,
   k: number,
   filter: MarkFilter | null = null,
-  opts: { regions?: boolean; likeness?: Likeness } = {},
+  opts: { regions?: boolean; likeness?: Likeness; part?: Box } = {},
 ): Promise<SearchAnswer & { ok: true }> {
   const { model } = await deps.sidecar.models();
   const rr = model.rerank;
   const cs = opts.likeness === 'concept' ? model.concept : undefined;
   const hog = Boolean(rr || cs);
   // With regions, the whole image's query is under way while the sidecar embeds the regions.
-  const parts = opts.regions === false ? null : deps.sidecar.embedInParts(bytes, hog);
-  const e = parts ? await parts.image : await deps.sidecar.embed(bytes, hog);
+  const parts = opts.regions === false ? null : deps.sidecar.embedInParts(bytes, hog, opts.part);
+  const e = parts ? await parts.image : await deps.sidecar.embed(bytes, hog, false, opts.part);
   // The served model's own vectors with HOG's beside them: scored by the concept score when asked, else re-ranked.
   const withHog = e.model === model.model && Boolean(e.fallback_vector);
   const concept = cs && withHog ? cs : undefined;

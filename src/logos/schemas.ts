@@ -42,6 +42,27 @@ const imageUrl = z
   .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { error: 'image_url must be an http or https URL' })
   .openapi({ format: 'uri', description: `An http or https URL of a ${ACCEPTED} image on a public host` });
 
+const regionMessage =
+  'region must be x,y,w,h: the left, top, width and height of the part to search, in whole pixels of the image, w and h at least 16';
+const region = z
+  .string({ error: regionMessage })
+  .trim()
+  .regex(/^\d{1,5},\d{1,5},\d{1,5},\d{1,5}$/, regionMessage)
+  .transform((v) => {
+    const [left, top, width, height] = v.split(',').map(Number);
+    return { left, top, width, height };
+  })
+  .refine((b) => b.width >= 16 && b.height >= 16, { error: regionMessage })
+  .optional()
+  .openapi({
+    type: 'string',
+    example: '120,40,300,220',
+    description:
+      'Search only this part of the image, as a user crops it: x,y,w,h in pixels of the image as shown (turned as its EXIF says; an ' +
+      'SVG as drawn, 512 px on its longer side). A box not inside the image is a 400 naming region. The part is searched as the ' +
+      'image would be, logo regions within it included',
+  });
+
 const likenessMessage = 'likeness must be copy or concept';
 const likeness = enumParam(LIKENESS, likenessMessage)
   .default('copy')
@@ -72,6 +93,7 @@ export const ImageSearchForm = z
     similarity_level: levels('high'),
     img_cnt: imgCnt,
     likeness,
+    region,
     ...logoFilters,
   })
   .openapi('LogoImageSearchForm');
@@ -82,6 +104,7 @@ export const ImageUrlBody = z
     similarity_level: levels('high'),
     img_cnt: imgCnt,
     likeness,
+    region,
     ...logoFilters,
   })
   .openapi('LogoImageUrlSearchRequest');

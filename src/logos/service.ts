@@ -10,6 +10,7 @@ import { fetchImage } from './imageFetch.ts';
 import { claimedFormats, formatName, ImageError, requireImageFormat } from './imageInput.ts';
 import { type ImageSearchDeps, nearestLogos, type SearchAnswer } from './imageSearch.ts';
 import type { Thresholds } from './models.ts';
+import type { Box } from './regionScores.ts';
 import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
 import type { Level, Likeness } from './schemas.ts';
 import { type LogoTextIndex, logoText } from './textIndex.ts';
@@ -46,7 +47,8 @@ export interface TextQuery {
 export type LogoFilters = Pick<MarkFilterParams, 'class_number' | 'classes' | 'status' | 'vienna_codes'>;
 
 /** Image search's filters and the likeness asked for (copy when absent). */
-export type ImageOptions = LogoFilters & { likeness?: Likeness };
+/** `region`: the part of the image to search (the box a user drew), in its pixels. */
+export type ImageOptions = LogoFilters & { likeness?: Likeness; region?: Box };
 
 export class LogoService {
   constructor(
@@ -126,7 +128,7 @@ export class LogoService {
   }
 
   async image(bytes: Buffer, levels: Level[], k: number, accountId: string, opts: ImageOptions = {}) {
-    return this.imageSearch(bytes, levels, k, accountId, await this.filter(opts), opts.likeness);
+    return this.imageSearch(bytes, levels, k, accountId, await this.filter(opts), opts);
   }
 
   private async imageSearch(
@@ -135,11 +137,11 @@ export class LogoService {
     k: number,
     accountId: string,
     filter: MarkFilter | null,
-    likeness: Likeness = 'copy',
+    { likeness = 'copy', region }: ImageOptions,
   ) {
     const t0 = performance.now();
     const level = loosest(levels);
-    const answer = await nearestLogos(this.images, bytes, k, filter, { likeness });
+    const answer = await nearestLogos(this.images, bytes, k, filter, { likeness, part: region });
     const min = answer.thresholds[level];
     const results = this.imageResults(answer.hits, min, answer.model, accountId);
     return {
@@ -158,13 +160,13 @@ export class LogoService {
   async upload(u: StoredUpload, levels: Level[], k: number, accountId: string, opts: ImageOptions = {}) {
     checkUpload(u);
     const filter = await this.filter(opts);
-    return this.imageSearch(await fs.readFile(u.path), levels, k, accountId, filter, opts.likeness);
+    return this.imageSearch(await fs.readFile(u.path), levels, k, accountId, filter, opts);
   }
 
   /** The filter is read before the image is fetched: a bad one costs no download. */
   async url(url: string, levels: Level[], k: number, accountId: string, opts: ImageOptions = {}) {
     const filter = await this.filter(opts);
-    return this.imageSearch(await fetchImage(url, this.images.fetch), levels, k, accountId, filter, opts.likeness);
+    return this.imageSearch(await fetchImage(url, this.images.fetch), levels, k, accountId, filter, opts);
   }
 
   /**

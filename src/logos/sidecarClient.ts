@@ -1,5 +1,6 @@
-import { AppError, type ErrorCode } from '../errors.ts';
+import { AppError, type ErrorCode, invalidParameter } from '../errors.ts';
 import type { ConceptScore, Rerank, Thresholds } from './models.ts';
+import type { Box } from './regionScores.ts';
 
 // The API's and the workers' side of the ML sidecar (workers/sidecar/server.ts): loopback HTTP,
 // image bytes in, JSON out. An image the sidecar cannot use comes back as the AppError of its code
@@ -53,9 +54,12 @@ export class SidecarClient {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  /** `regions`: also embed the image's candidate logo regions (a page, a label holding the logo). */
-  embed(bytes: Buffer, withFallback = false, regions = false): Promise<Embedding> {
-    const q = [withFallback && 'hog=1', regions && 'regions=1'].filter(Boolean).join('&');
+  /**
+   * `regions`: also embed the image's candidate logo regions (a page, a label holding the logo). `part`: embed that
+   * part of the image alone (a 400 naming `region` when it is not inside the image).
+   */
+  embed(bytes: Buffer, withFallback = false, regions = false, part?: Box): Promise<Embedding> {
+    const q = [withFallback && 'hog=1', regions && 'regions=1', part && partQuery(part)].filter(Boolean).join('&');
     return this.post(`/embed${q ? `?${q}` : ''}`, bytes);
   }
 
@@ -64,13 +68,13 @@ export class SidecarClient {
    * has it: the caller can search with the whole image while the regions are embedded. `regions` rejects
    * whenever `image` does.
    */
-  embedInParts(bytes: Buffer, withFallback = false): { image: Promise<Embedding>; regions: Promise<Region[]> } {
+  embedInParts(bytes: Buffer, withFallback = false, part?: Box): { image: Promise<Embedding>; regions: Promise<Region[]> } {
     let image!: { resolve: (e: Embedding) => void; reject: (err: Error) => void };
     const first = new Promise<Embedding>((resolve, reject) => {
       image = { resolve, reject };
     });
     const regions = (async () => {
-      const res = await this.request(`/embed?${withFallback ? 'hog=1&' : ''}regions=1&stream=1`, bytes);
+      const res = await this.request(`/embed?${withFallback ? 'hog=1&' : ''}regions=1&stream=1${part ? `&${partQuery(part)}` : ''}`, bytes);
       // An answer other than 200 is one JSON document, which json() throws as the image's or the service's error.
       if (!res.ok) return this.json<never>(res);
       let text = '';
@@ -150,9 +154,12 @@ export class SidecarClient {
     if (res.ok) return body as T;
     if (res.status === 400 && body.code && IMAGE_CODES.has(body.code as ErrorCode))
       throw new AppError(body.code as ErrorCode, body.error ?? 'unusable image');
+    // The caller's box, not the image, is wrong: the request's own parameter.
+    if (res.status === 400 && body.code === 'region_outside') throw invalidParameter('body', 'region', body.error ?? 'region', true);
     if (res.status === 413) throw new AppError('payload_too_large', body.error ?? 'the image is too large');
     throw unavailable('the image service could not process the image; try again shortly', { status: res.status, code: body.code });
   }
 }
 
 const unavailable = (message: string, details: Record<string, unknown>) => new AppError('service_unavailable', message, details);
+const partQuery = (b: Box) => `region=${b.left},${b.top},${b.width},${b.height}`;

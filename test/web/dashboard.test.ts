@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import request from 'supertest';
 import { importSet } from '../../src/ingest/importer/index.ts';
 import { startClearanceBatchWorker } from '../../workers/clearanceBatch.ts';
@@ -28,6 +29,7 @@ describe('web app: the dashboard in Chromium', function () {
   let workers: WebhookWorkers | undefined;
   let batchWorker: ReturnType<typeof startClearanceBatchWorker> | undefined;
   let logoFile: string;
+  let sheetFile: string;
   const email = `dash-${Date.now()}@example.in`;
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-dash-'));
 
@@ -56,6 +58,14 @@ describe('web app: the dashboard in Chromium', function () {
     // The upload: a recoloured copy of ORCHID's logo.
     logoFile = path.join(uploads, 'proposed.png');
     fs.writeFileSync(logoFile, await drawLogo({ slug: 'docker', size: 140, ink: [200, 30, 30] }));
+    // A sheet of two logos, ORCHID's on the right, to draw a box on.
+    sheetFile = path.join(uploads, 'sheet.png');
+    const [other, orchid] = await Promise.all([drawLogo({ slug: 'python', size: 140 }), drawLogo({ slug: 'docker', size: 140 })]);
+    const sheetPng = sharp({ create: { width: 480, height: 200, channels: 3, background: '#ffffff' } }).composite([
+      { input: other, left: 20, top: 30 },
+      { input: orchid, left: 310, top: 30 },
+    ]);
+    fs.writeFileSync(sheetFile, await sheetPng.png().toBuffer());
     page = await chrome.page();
   });
   after(async () => {
@@ -461,6 +471,22 @@ describe('web app: the dashboard in Chromium', function () {
     await page.getByLabel('Logo image').setInputFiles(logoFile);
     await page.locator('form', { hasText: 'Search by logo' }).getByRole('button', { name: 'Search by logo' }).click();
     await shows(page.locator('.dash-logo-grid li', { hasText: 'ORCHID' }));
+    // A box drawn on a sheet of two logos searches that part alone: its field says where, in the picture's pixels.
+    await page.getByLabel('Logo image').setInputFiles(sheetFile);
+    const picture = page.getByRole('img', { name: 'The picture to search: drag a box over the logo' });
+    await picture.scrollIntoViewIfNeeded();
+    const r = (await picture.boundingBox())!;
+    await page.mouse.move(r.x + r.width * 0.62, r.y + r.height * 0.08);
+    await page.mouse.down();
+    await page.mouse.move(r.x + r.width * 0.97, r.y + r.height * 0.93, { steps: 8 });
+    await page.mouse.up();
+    const drawn = (await page.getByLabel(/^Part to search/).inputValue()).split(',').map(Number);
+    expect(drawn).to.have.length(4);
+    expect(drawn[0]).to.be.within(280, 310);
+    expect(drawn[0] + drawn[2]).to.be.within(455, 480);
+    await page.locator('form', { hasText: 'Search by logo' }).getByRole('button', { name: 'Search by logo' }).click();
+    await shows(page.locator('.dash-logo-grid li').first().filter({ hasText: 'ORCHID' }));
+    await noViolations();
     await page.getByRole('button', { name: 'हिन्दी' }).click();
     await page.getByRole('navigation', { name: 'डैशबोर्ड के भाग' }).getByRole('link', { name: 'API कुंजियाँ' }).waitFor();
     await noViolations();

@@ -1,17 +1,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_IMAGE_BYTES } from '../../src/logos/imageInput.ts';
+import { ImageError, MAX_IMAGE_BYTES } from '../../src/logos/imageInput.ts';
 import { MODELS_DIR, type ModelSpec, planModels } from '../../src/logos/models.ts';
-import type { Decoded } from '../../src/logos/pixels/image.ts';
+import { cutImage, type Decoded, RegionError } from '../../src/logos/pixels/image.ts';
 import type { EmbedRegionTask, EmbedResult, EmbedTask, FindTask, FoundRegion, Loaded, RegionVectors, ThreadData } from './embedThread.ts';
 import { Ocr, type OcrResult } from './ocr.ts';
 import { ThreadPool } from './pool.ts';
 
 // The ML sidecar: image embeddings and OCR for the API and the workers, over HTTP on loopback.
 //   GET  /health            models loaded, pool and OCR state
-//   POST /embed[?hog=1][&regions=1[&stream=1]]  body: an image (src/logos/imageInput.ts); answers the model's name and
-//                           the unit vector (and the fallback's, HOG, which re-ranking needs; with regions=1 those of its
-//                           candidate logo regions too, src/logos/pixels/regions.ts; with stream=1 as two lines, see stream())
+//   POST /embed[?hog=1][&regions=1[&stream=1]][&region=x,y,w,h]  body: an image (src/logos/imageInput.ts); answers the
+//                           model's name and the unit vector (and the fallback's, HOG, which re-ranking needs; with regions=1
+//                           those of its candidate logo regions too, src/logos/pixels/regions.ts; with stream=1 as two lines,
+//                           see stream()); with region, of that part of the image alone (400 region_outside when it is not inside)
 //   POST /ocr               body: an image; answers the words read
 //   POST /analyse[?hog=1]   both, decoding once (logo indexing)
 // An unusable image is 400 with a code (not_an_image, unsupported_image_type, image_corrupt,
@@ -64,6 +65,25 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** `region=x,y,w,h`: the part of the image to search, in its pixels; null when absent. */
+function regionOf(v: string | null): { left: number; top: number; width: number; height: number } | null {
+  if (v === null) return null;
+  const m = /^(\d{1,5}),(\d{1,5}),(\d{1,5}),(\d{1,5})$/.exec(v);
+  if (!m || Number(m[3]) < 16 || Number(m[4]) < 16)
+    throw new HttpError(400, 'region_outside', 'region must be x,y,w,h: whole pixels, w and h at least 16');
+  return { left: Number(m[1]), top: Number(m[2]), width: Number(m[3]), height: Number(m[4]) };
+}
+
+/** The part of an image a search names, as an image of its own; a box outside the image, or an unusable image, is a 400. */
+async function cut(body: Buffer, box: { left: number; top: number; width: number; height: number }): Promise<Buffer> {
+  try {
+    return await cutImage(body, box);
+  } catch (err) {
+    if (err instanceof RegionError || err instanceof ImageError) throw new HttpError(400, err.code, err.message);
+    throw err;
+  }
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
@@ -216,7 +236,8 @@ export async function startSidecar(opts: SidecarOptions = {}): Promise<Sidecar> 
       const body = await readBody(req);
       if (!body.length) throw new HttpError(400, 'not_an_image', 'the body is empty: send the image bytes');
       const regions = url.pathname === '/embed' && url.searchParams.get('regions') === '1';
-      const parts = embed(body, hog, url.pathname !== '/embed', regions);
+      const part = url.pathname === '/embed' ? regionOf(url.searchParams.get('region')) : null;
+      const parts = embed(part ? await cut(body, part) : body, hog, url.pathname !== '/embed', regions);
       const r = await parts.image;
       if (regions && url.searchParams.get('stream') === '1') {
         await stream(res, imageBody(r), parts.regions!.then(regionsBody), t0, opts.log);

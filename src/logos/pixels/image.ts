@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { formatName, ImageError, type ImageFormat, openImage } from '../imageInput.ts';
+import type { Box as Part } from '../regionScores.ts';
 import { enlargeLonger } from './enlarge.ts';
 import { shrinkLonger } from './resize.ts';
 
@@ -57,6 +58,28 @@ export async function decodeLogo(buf: Buffer, opts: { colour?: boolean } = {}): 
     const { width, height, channels } = info;
     if (!table || channels < 3) return { grey: firstChannel(data, channels), width, height, source };
     return { ...greyAndChroma(data, channels, table), width, height, source };
+  } catch {
+    throw new ImageError('image_corrupt', `the ${formatName(img.format)} file is corrupt or truncated: it cannot be decoded`);
+  }
+}
+
+/** A search's `region` that does not lie inside its image: the caller's box, not the image, is wrong. */
+export class RegionError extends Error {
+  readonly code = 'region_outside';
+}
+
+/**
+ * The part of an image a search names (`region`: in the pixels of the image as it is shown, turned as its EXIF says;
+ * an SVG's as drawn, SVG_RENDER_SIDE on its longer side), as a PNG of its own: what is searched instead of the whole.
+ */
+export async function cutImage(buf: Buffer, box: Part): Promise<Buffer> {
+  const img = await openImage(buf);
+  if (box.left + box.width > img.width || box.top + box.height > img.height)
+    throw new RegionError(
+      `region ${box.left},${box.top},${box.width},${box.height} is not inside the image, which is ${img.width}×${img.height} pixels`,
+    );
+  try {
+    return await img.pipeline().rotate().extract(box).png({ compressionLevel: 1 }).toBuffer();
   } catch {
     throw new ImageError('image_corrupt', `the ${formatName(img.format)} file is corrupt or truncated: it cannot be decoded`);
   }

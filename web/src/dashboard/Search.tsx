@@ -4,6 +4,7 @@ import { Link } from '../lib/router.tsx';
 import { dash, errorText, formBody, type Schemas } from './client.ts';
 import { MarkTable } from './MarkTable.tsx';
 import { ErrorLine } from './parts.tsx';
+import { RegionPicker } from './RegionPicker.tsx';
 import { useDashStrings } from './strings.ts';
 
 type Query = NonNullable<operations['searchTrademarks']['parameters']['query']>;
@@ -20,6 +21,8 @@ export function Search() {
   const [words, setWords] = useState<{ count: number; offset: number; results: Row[] } | null>(null);
   const [logos, setLogos] = useState<Schemas['LogoImageSearchResponse']['results'] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [logoFile, setLogoFile] = useState<File | null>(null);
+  const [region, setRegion] = useState('');
 
   async function runWords(q: Query) {
     setQuery(q);
@@ -50,9 +53,10 @@ export function Search() {
     const file = f.get('logo');
     if (!(file instanceof File) || file.size === 0) return;
     const classes = String(f.get('classes') ?? '').trim();
+    const part = region.trim() || undefined;
     const { data, error } = await dash.POST('/v1/logo-search/image/', {
       body: { uploaded_file: '', img_cnt: PAGE } as never,
-      bodySerializer: () => formBody({ uploaded_file: file, classes: classes || undefined, img_cnt: String(PAGE) }),
+      bodySerializer: () => formBody({ uploaded_file: file, classes: classes || undefined, img_cnt: String(PAGE), region: part }),
     });
     setError(data ? null : errorText(error, s.failed));
     setLogos(data?.results ?? null);
@@ -114,8 +118,18 @@ export function Search() {
           <h2 id="logo-search">{s.searchLogo}</h2>
           <label>
             {s.logoFile}
-            <input name="logo" type="file" required accept="image/png,image/jpeg,image/webp,image/gif" />
+            <input
+              name="logo"
+              type="file"
+              required
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              onChange={(e) => {
+                setLogoFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null);
+                setRegion('');
+              }}
+            />
           </label>
+          <RegionPicker file={logoFile} value={region} onChange={setRegion} />
           <label>
             {s.classes}
             <input name="classes" inputMode="numeric" />
