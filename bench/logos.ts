@@ -28,6 +28,9 @@
 // per query beside the copy search, the HOG index's build beside the CNN's, recall through the indexes; --build-at N
 // builds both again over N logos (vectors drawn around the gallery's) for the 1M extrapolation.
 //
+// --part vienna (issue 44, item 4) is asked for by name: Vienna codes suggested for held-out marks of a generated register
+// (--records 20000 --vienna-logos 3000 --seed 7), top-3 accuracy beside the most frequent sections (bench/logos/vienna.ts).
+//
 // --reuse yes measures again on the database an earlier run filled (no load, no index build).
 //
 // --write-manifest stores the thresholds (chosen on validation icons) and the test evaluation in
@@ -42,6 +45,7 @@ import { evaluateOcr } from './logos/ocr.ts';
 import { evaluateQuality } from './logos/quality.ts';
 import { evaluateScale } from './logos/scale.ts';
 import { evaluateUploads } from './logos/uploads.ts';
+import { evaluateVienna } from './logos/vienna.ts';
 
 const a = args();
 const parts = new Set((a.get('part') ?? 'quality,ocr,scale').split(','));
@@ -331,6 +335,30 @@ if (parts.has('concept-search')) {
   console.log(`| concept k=10 without the HOG index | ${b.p50} | ${b.p95} | | ${b.n} |`);
   for (const [k, m] of Object.entries(r.recall))
     console.log(`  ${k} search through the indexes: recall@1 ${f(m.r1)} %, recall@10 ${f(m.r10)} % (${m.n} queries)`);
+}
+
+if (parts.has('vienna')) {
+  const r = await evaluateVienna(
+    { records: Number(a.get('records') ?? 20_000), logos: Number(a.get('vienna-logos') ?? 3000), seed: Number(a.get('seed') ?? 7) },
+    log,
+  );
+  out.vienna = r;
+  console.log(
+    `\nVienna codes suggested (issue 44): ${r.marks} generated marks with logos and codes; ${r.val} validation, ${r.test} test.\n` +
+      `  chosen on validation: ${r.chosen.neighbours} neighbours, power ${r.chosen.power} (top-3 ${f(r.chosen.valTop3)} %)\n` +
+      `  test top-3 accuracy (a suggested section among the mark's own): ${f(r.test3.suggested)} % held out (near copies of its ` +
+      `drawing left out), ${f(r.test3.withCopies)} % with them; baseline, the 3 most frequent sections (${r.baselineCodes.join(', ')}): ` +
+      `${f(r.test3.baseline)} %\n  test top-1: ${f(r.test3.top1)} % against the most frequent section's ${f(r.test3.baselineTop1)} %`,
+  );
+  console.log(
+    `  what the logo shows (sections of categories 01-25), ${r.figure.marks} test marks with one: top-3 ${f(r.figure.top3)} % ` +
+      `against the 3 most frequent such sections' (${r.figure.baselineCodes.join(', ')}) ${f(r.figure.baseline)} %`,
+  );
+  console.log(
+    `  validation grid: ${Object.entries(r.grid)
+      .map(([k, v]) => `${k}: ${f(v)}`)
+      .join(', ')}`,
+  );
 }
 
 fs.mkdirSync('bench/out', { recursive: true });

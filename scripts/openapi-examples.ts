@@ -244,6 +244,12 @@ try {
     form: { uploaded_file: logo, img_cnt: '3' },
     headers: key,
   });
+  await call('logoViennaCodes', {
+    method: 'post',
+    path: '/v1/logo-search/vienna-codes/',
+    form: { uploaded_file: logo, max_results: '3' },
+    headers: key,
+  });
   const imageUrl = `${server.origin}/logo.png`;
   await call('logoSearchImageUrl', {
     method: 'post',

@@ -47,8 +47,16 @@ export async function indexLogos(deps: IndexDeps, job: IndexJob): Promise<{ done
     }
     try {
       const r = await deps.sidecar.analyse(bytes);
+      // A blank picture has no direction under HOG (no edges: all zeros), and a cosine with it is no number: such a
+      // vector is not stored, and the logo is compared by the model's alone.
+      const usable = (v: number[]) => v.some((x) => x !== 0);
+      if (!usable(r.vector)) {
+        await deps.repo.saveFailure(logo.application_number, logo.object_key, 'image_blank: the picture is blank, nothing to compare');
+        failed++;
+        continue;
+      }
       const vectors = [{ model: r.model, vector: r.vector }];
-      if (r.fallback_model && r.fallback_vector && r.fallback_model !== r.model)
+      if (r.fallback_model && r.fallback_vector && r.fallback_model !== r.model && usable(r.fallback_vector))
         vectors.push({ model: r.fallback_model, vector: r.fallback_vector });
       await deps.repo.saveIndexed(logo.application_number, logo.object_key, vectors, r.ocr);
       done++;

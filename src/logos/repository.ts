@@ -373,4 +373,11 @@ export class LogoRepository {
     );
     return r.rowCount ?? 0;
   }
+
+  /** The descriptions of Vienna codes (the shipped classification), by code; codes it lacks are absent. */
+  async viennaDescriptions(codes: string[]): Promise<Map<string, string | null>> {
+    if (!codes.length) return new Map();
+    const r = await this.db.raw('select code, description from vienna_codes where code = any(?::text[])', [codes]);
+    return new Map(r.rows.map((x: { code: string; description: string | null }) => [x.code, x.description]));
+  }
 }

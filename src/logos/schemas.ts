@@ -270,3 +270,33 @@ export const BulkTextResponse = z
     ),
   })
   .openapi('LogoBulkTextResponse');
+
+export const ViennaForm = z
+  .object({
+    uploaded_file: UploadField(`The logo: a ${ACCEPTED} image of at most 5 MB`),
+    max_results: intParam('max_results', 1, 20, { type: 'max_results must be an integer from 1 to 20' })
+      .default(5)
+      .openapi({ description: 'Most suggestions (default 5, maximum 20)' }),
+  })
+  .openapi('LogoViennaForm');
+
+export const ViennaResponse = z
+  .object({
+    model: z.string().openapi({ description: 'The image model whose nearest logos voted' }),
+    neighbours: z.number().int().openapi({ description: 'How many of the nearest registered logos with Vienna codes voted' }),
+    count: z.number().int().openapi({ description: 'How many sections were voted for (suggestions holds the first max_results)' }),
+    response_ms: z.number().int(),
+    suggestions: z.array(
+      z
+        .object({
+          code: z.string().openapi({ example: '03.01.01', description: 'A Vienna section: category.division.section' }),
+          description: z.string().nullable().openapi({ description: "The section's description in the shipped classification" }),
+          score: z
+            .number()
+            .openapi({ description: "The section's share of the votes, 0-1: the nearer a logo holding it, the more its vote counts" }),
+          marks: z.number().int().openapi({ description: 'How many of the voting logos hold it' }),
+        })
+        .openapi('LogoViennaSuggestion'),
+    ),
+  })
+  .openapi('LogoViennaResponse');

@@ -14,6 +14,7 @@ import type { Box } from './regionScores.ts';
 import type { LogoHit, LogoRepository, Nearest } from './repository.ts';
 import type { Level, Likeness } from './schemas.ts';
 import { type LogoTextIndex, logoText } from './textIndex.ts';
+import { NEIGHBOURS, viennaVotes } from './viennaSuggest.ts';
 
 // Logo search: by the words in logos (the word-mark engine over OCR text) and by image (nearest
 // vectors in pgvector). Thresholds of the similarity levels: text scores here, image similarities
@@ -161,6 +162,26 @@ export class LogoService {
     checkUpload(u);
     const filter = await this.filter(opts);
     return this.imageSearch(await fs.readFile(u.path), levels, k, accountId, filter, opts);
+  }
+
+  /**
+   * The Vienna sections most likely for an uploaded image (viennaSuggest.ts): the codes of its nearest registered
+   * logos, voted by nearness, best first, at most `max`.
+   */
+  async vienna(u: StoredUpload, max: number) {
+    checkUpload(u);
+    const t0 = performance.now();
+    const answer = await nearestLogos(this.images, await fs.readFile(u.path), Math.min(100, 2 * NEIGHBOURS));
+    const votes = viennaVotes(answer.hits);
+    const shown = votes.slice(0, max);
+    const described = await this.repo.viennaDescriptions(shown.map((v) => v.code));
+    return {
+      model: answer.model,
+      neighbours: Math.min(NEIGHBOURS, answer.hits.filter((h) => Number.isFinite(h.similarity) && h.vienna_codes?.length).length),
+      count: votes.length,
+      response_ms: Math.round(performance.now() - t0),
+      suggestions: shown.map((v) => ({ ...v, description: described.get(v.code) ?? null })),
+    };
   }
 
   /** The filter is read before the image is fetched: a bad one costs no download. */

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { expect } from 'chai';
+import sharp from 'sharp';
 import { indexLogos } from '../../src/logos/indexer.ts';
 import { SidecarClient } from '../../src/logos/sidecarClient.ts';
 import { addLogos, createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
+import { insertMarks } from '../helpers/marks.ts';
 
 // Logo indexing in the background: the planner turns pending logos into BullMQ jobs, the jobs OCR
 // and embed each logo through the sidecar, a bad image is recorded with its reason and retried.
@@ -50,6 +52,21 @@ describe('logo indexing', function () {
     );
     const res = await t.app.post('/v1/logo-search/text/').send({ query_text: 'moonlite' });
     expect(res.body.results.map((r: { application_number: string }) => r.application_number)).to.include('5400001');
+  });
+
+  it("stores no HOG vector for a blank picture (it has no edges), so searches meet it by the model's vector and score it", async () => {
+    await insertMarks(t.app.deps.db, [{ app: '5400010', mark: '', type: 'DEVICE' }]);
+    const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#d0d0d0' } })
+      .png()
+      .toBuffer();
+    await t.app.deps.store.put('logos/5400010.png', blank);
+    await t.app.deps.db('logos').insert({ application_number: '5400010', object_key: 'logos/5400010.png', content_type: 'image/png' });
+    await until('the blank logo indexed', async () => (await state('5400010'))?.index_state === 'done');
+    const models = await t.app.deps.db('logo_vectors').where({ application_number: '5400010' }).pluck('model');
+    expect(models).to.deep.equal([t.sidecar.model.model]);
+    const res = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', blank, 'b.png').field('similarity_level', 'low');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    for (const r of res.body.results) expect(r.clip_similarity, r.application_number).to.be.a('number');
   });
 
   it('records an unusable image as failed with its reason, retries it later, and indexes it once the file is fixed', async () => {

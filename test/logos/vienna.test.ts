@@ -108,4 +108,38 @@ describe('logo search: Vienna codes', function () {
     expect(f.server.seen.length).to.equal(seen);
     expect(await f.t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
   });
+
+  it('suggests the Vienna sections of the nearest logos, the nearest voting most, described, and charges one search', async () => {
+    const c = await f.t.app.client({ quotas: { logo_searches: 10 } });
+    const res = await c.post('/v1/logo-search/vienna-codes/').attach('uploaded_file', f.query, 'q.png');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const codes = res.body.suggestions.map((s: { code: string }) => s.code);
+    // The query is 5400005's logo: its code first, then those of the same drawing in another colour (5400006).
+    expect(codes.slice(0, 3)).to.deep.equal(['26.01.03', '26.01.16', '26.04.01']);
+    const [best] = res.body.suggestions;
+    expect(best).to.include({ marks: 1 });
+    expect(best.description).to.be.a('string').and.not.equal('');
+    expect(best.score).to.be.greaterThan(res.body.suggestions[1].score);
+    const total = res.body.suggestions.reduce((sum: number, s: { score: number }) => sum + s.score, 0);
+    expect(total).to.be.at.least(0.99);
+    // Only the marks with codes vote: 5400004 and 5400007 have none.
+    expect(res.body.neighbours).to.equal(5);
+    expect(await f.t.app.used(c.account.accountId, 'logo_searches')).to.equal(1);
+    const two = await c.post('/v1/logo-search/vienna-codes/').attach('uploaded_file', f.query, 'q.png').field('max_results', '2');
+    expect(two.body.suggestions).to.have.length(2);
+    expect(two.body.count).to.equal(res.body.count);
+  });
+
+  it('refuses a bad max_results or a file that is no image, charging nothing', async () => {
+    const c = await f.t.app.client({ quotas: { logo_searches: 10 } });
+    for (const n of ['0', '21', 'many'])
+      expectBadParam(
+        await c.post('/v1/logo-search/vienna-codes/').attach('uploaded_file', f.query, 'q.png').field('max_results', n),
+        'max_results',
+      );
+    const text = await c.post('/v1/logo-search/vienna-codes/').attach('uploaded_file', Buffer.from('not an image'), 'q.png');
+    expect(text.status).to.equal(400);
+    expect(text.body.code).to.equal('not_an_image');
+    expect(await f.t.app.used(c.account.accountId, 'logo_searches')).to.equal(0);
+  });
 });

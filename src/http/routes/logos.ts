@@ -72,6 +72,24 @@ export function logoRoutes(api: Api, { logos, uploads }: Pick<Services, 'logos' 
 
   api.add({
     method: 'post',
+    path: '/v1/logo-search/vienna-codes/',
+    operationId: 'logoViennaCodes',
+    tags,
+    security: 'apiKey',
+    cost,
+    summary: 'The Vienna sections most likely for an uploaded logo (multipart uploaded_file), with scores, best first',
+    description:
+      "The codes of the registered logos nearest to the image under the served model, each voted for by the logos holding it, a logo's " +
+      `vote counting more the nearer it is (docs/logos.md). ${IMAGE_ERRORS} One logo_searches credit.`,
+    multipart: multipartReader(uploads, 'uploaded_file', 1, MAX_IMAGE_BYTES),
+    errors: [413, 503],
+    body: S.ViennaForm,
+    response: S.ViennaResponse,
+    handler: ({ body }) => logos.vienna(body.uploaded_file, body.max_results),
+  });
+
+  api.add({
+    method: 'post',
     path: '/v1/logo-search/image-url/',
     operationId: 'logoSearchImageUrl',
     tags,
