@@ -7,6 +7,7 @@ import { REGION_PENALTY } from '../../src/logos/regionScores.ts';
 import { UPLOADS, upload } from './pages.ts';
 import { PERTURBATIONS, perturb } from './perturb.ts';
 import { loadModels, type Metrics, score, summarise } from './quality.ts';
+import { UNTRAINED, WILD, type Wild, wild } from './wild.ts';
 
 // Uploads as users have them (issue 22): held-out simple-icons logos on a page, on a photographed label,
 // cut by 30 % and beside another name, with the ten earlier perturbations, searched against the whole set
@@ -38,11 +39,12 @@ const dot = (a: Float32Array, b: Float32Array) => {
 
 export async function evaluateUploads(
   log: (s: string) => void,
-  opts: { limit?: number; split?: 'test' | 'val'; kinds?: string[] } = {},
+  opts: { limit?: number; split?: 'test' | 'val'; kinds?: string[]; wild?: boolean; round?: number; models?: string[] } = {},
 ): Promise<UploadsReport> {
   const icons = await loadIcons();
   const manifest = readManifest();
-  const models = await loadModels(manifest.models, log);
+  const specs = opts.models ? manifest.models.filter((m) => opts.models!.includes(m.name)) : manifest.models;
+  const models = await loadModels(specs, log);
   const names = models.map((m) => m.name);
   // The served blend: the default model re-ranked with HOG at the manifest's weight; every other model that names
   // a re-ranking is blended by its own, so that a candidate default is measured as it would be served.
@@ -76,8 +78,11 @@ export async function evaluateUploads(
 
   const test = icons.map((ic, i) => ({ ic, i })).filter(({ ic }) => ic.split === (opts.split ?? 'test'));
   const use = opts.limit ? test.filter((_, k) => k % Math.ceil(test.length / opts.limit!) === 0) : test;
-  const kinds = ([...PERTURBATIONS, ...UPLOADS] as string[]).filter((k) => !opts.kinds || opts.kinds.includes(k));
-  if (opts.kinds?.some((k) => !kinds.includes(k))) throw new Error(`--kinds: one of ${[...PERTURBATIONS, ...UPLOADS].join(', ')}`);
+  const family: string[] = opts.wild ? [...WILD, ...UNTRAINED] : [...PERTURBATIONS, ...UPLOADS];
+  const kinds = family.filter((k) => !opts.kinds || opts.kinds.includes(k));
+  if (opts.kinds?.some((k) => !kinds.includes(k))) throw new Error(`--kinds: one of ${family.join(', ')}`);
+  // The second, unrelated logo a logo is set inside (logo_in_logo): training icons, never a held-out one.
+  const others = icons.filter((ic) => ic.split === 'train');
   const rows: Record<string, Record<string, { whole: ReturnType<typeof score>[]; regions: ReturnType<typeof score>[] }>> = {};
   const regionCounts: Record<string, number[]> = {};
   const findTimes: Record<string, number[]> = {};
@@ -86,9 +91,11 @@ export async function evaluateUploads(
   let done = 0;
   for (const { ic } of use) {
     for (const kind of kinds) {
-      const bytes = (UPLOADS as readonly string[]).includes(kind)
-        ? await upload(ic, kind as (typeof UPLOADS)[number])
-        : await perturb(ic, kind as (typeof PERTURBATIONS)[number]);
+      const bytes = opts.wild
+        ? await wild(ic, kind as Wild, opts.round ?? 1, others)
+        : (UPLOADS as readonly string[]).includes(kind)
+          ? await upload(ic, kind as (typeof UPLOADS)[number])
+          : await perturb(ic, kind as (typeof PERTURBATIONS)[number]);
       const t0 = performance.now();
       const img = new LogoImage(bytes, await decodeLogo(bytes, { colour: true }));
       const crops = regionImages(img).map((r) => r.image);

@@ -28,6 +28,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import wild
+
 SIZE = 64       # the model's input size (the sidecar normalises to this; models/manifest.json input.size)
 CANVAS = 96     # where views are composed before normalising
 TRIM = 24 / 255  # the sidecar's trim threshold
@@ -37,6 +39,9 @@ TRIM = 24 / 255  # the sidecar's trim threshold
 CUT = 0.0
 CUT_MAX = 0.4
 BESIDE = 0.0
+# Uploads as they really are (issue 44, models/train/wild.py), set by --wild: the share of query views degraded the ways
+# scans, phones and web pages degrade logos; 0 draws exactly the views of earlier runs.
+WILD = 0.0
 # Where views are composed (--views-on): the CPU, or the network's GPU, where torch >= 2 makes every new tensor
 # there and the generators are the GPU's (a different random stream: such a run is not the CPU's to the bit).
 VDEV = torch.device('cpu')
@@ -227,6 +232,18 @@ def caption(img, captioned, fg, texts, g, beside=None, scale=None, dx=None, dy=N
         img[captioned] = img[captioned] * (1 - t) + tc[:, :, None, None] * t
 
 
+def across(img, sel, texts, g, scale, dx, dy):
+    """A line of words written across the icon of the views `sel`, in any colour (in place)."""
+    if not sel.any():
+        return
+    k = int(sel.sum())
+    tw = scale[sel] * uniform(g, k, 0.8, 1.4)
+    ty = dy[sel] + scale[sel] * uniform(g, k, -0.5, 0.5)
+    t = place(texts[torch.randint(0, texts.shape[0], (k,), generator=g)], k, g, tw, dx[sel], ty, uniform(g, k, -0.3, 0.3),
+              torch.ones(k), torch.zeros(k, 2), aspect=texts.shape[2] / texts.shape[3])
+    img[sel] = img[sel] * (1 - t) + torch.rand(k, 3, generator=g)[:, :, None, None] * t
+
+
 def degrade(img, g, n):
     """A batch of composed views blurred, made blocky (as by JPEG) or noisy, each at random (in place)."""
     blur = torch.rand(n, generator=g) < 0.3
@@ -264,15 +281,30 @@ class Views:
         return normalise(img)
 
     def perturbed(self, idx, g):
-        """A query-like view: moved, turned, warped, mirrored, cropped, captioned, recoloured, degraded."""
+        """A query-like view: moved, turned, warped, mirrored, cropped, captioned, recoloured, degraded; with --wild,
+        a share of them also small on a busy page, crossed by words, and degraded as uploads are (wild.py)."""
         n = len(idx)
         src = self.icons[idx]
         scale, dx, dy, rot, flip, persp, captioned, beside = pose(g, n)
+        sel = busy = None
+        if WILD > 0:
+            sel = torch.rand(n, generator=g) < WILD
+            busy = sel & (torch.rand(n, generator=g) < 0.3) & ~captioned & ~beside
+            k = int(busy.sum())
+            if k:
+                scale[busy] = uniform(g, k, 0.18, 0.4)
+                dx[busy] = uniform(g, k, -0.85, 0.85) * (1 - scale[busy])
+                dy[busy] = uniform(g, k, -0.85, 0.85) * (1 - scale[busy])
         a = place(src, n, g, scale, dx, dy, rot, flip, persp)
         fg, bg = colours(g, n)
         img = backgrounds(g, n, bg)
+        if busy is not None and busy.any():
+            img[busy] = wild.clutter(img[busy], g, CANVAS)
         img = img * (1 - a) + fg[:, :, None, None] * a
         caption(img, captioned, fg, self.texts, g, beside, scale, dx, dy)
+        if sel is not None:
+            across(img, sel & (torch.rand(n, generator=g) < 0.2), self.texts, g, scale, dx, dy)
+            img = wild.degrade_wild(img, sel, g, CANVAS)
         return normalise(degrade(img, g, n))
 
 
@@ -371,7 +403,7 @@ def save(path, model, proxies, steps):
 
 
 def main():
-    global CUT, CUT_MAX, BESIDE, SIZE, CANVAS, VDEV
+    global CUT, CUT_MAX, BESIDE, WILD, SIZE, CANVAS, VDEV
     p = argparse.ArgumentParser()
     p.add_argument('--data', default='var/logo-train')
     p.add_argument('--out', default='models')
@@ -396,10 +428,11 @@ def main():
     p.add_argument('--cut', type=float, default=0.0, help='share of query views cut hard on one side (CUT)')
     p.add_argument('--cut-max', type=float, default=0.4, help='the most of the icon such a cut removes')
     p.add_argument('--beside', type=float, default=0.0, help='share of query views with words beside the icon')
+    p.add_argument('--wild', type=float, default=0.0, help='share of query views degraded as uploads are (wild.py)')
     p.add_argument('--export-only', action='store_true', help='export --init to ONNX without training')
     p.add_argument('--symmetric', action='store_true', help='export the mirror-symmetric candidate (Symmetric) instead')
     args = p.parse_args()
-    CUT, CUT_MAX, BESIDE = args.cut, args.cut_max, args.beside
+    CUT, CUT_MAX, BESIDE, WILD = args.cut, args.cut_max, args.beside, args.wild
     SIZE, CANVAS = args.size, args.canvas
     dev = torch.device(args.device)
     if args.views_on == 'device' and dev.type != 'cpu':
@@ -530,7 +563,7 @@ def main():
         'name': args.name, 'parameters': params, 'steps': prior + step, 'continued_from': args.init or None, 'minutes': round((time.time() - t0) / 60, 1),
         'batch': args.batch, 'width': args.width, 'lr': args.lr, 'tau': args.tau, 'proxy_weight': args.proxy_weight, 'input_size': SIZE, 'seed': args.seed, 'threads': args.threads,
         'init_onnx': args.init_onnx or None, 'steps_asked': args.steps or None, 'stopped_by_minutes': stopped,
-        'canvas': CANVAS, 'device': args.device, 'views_on': args.views_on, 'cut': args.cut, 'cut_max': args.cut_max, 'beside': args.beside,
+        'canvas': CANVAS, 'device': args.device, 'views_on': args.views_on, 'cut': args.cut, 'cut_max': args.cut_max, 'beside': args.beside, 'wild': args.wild,
         'torch': torch.__version__, 'validation': history,
     }
     json.dump(report, open(os.path.join(args.out, f'{args.name}.train.json'), 'w'), indent=2)
