@@ -216,8 +216,9 @@ for (const part of ['uploads', 'wild'] as const) {
     models: a.get('models')?.split(','),
   });
   out[part] = u;
+  const round = a.get('wild-seed') ?? 1;
   console.log(
-    `\n${part === 'wild' ? `Uploads as they really are (issue 44; round ${a.get('wild-seed') ?? 1}; the last two kinds untrained)` : 'Uploads (issue 22)'}: ` +
+    `\n${part === 'wild' ? `Uploads as they are (issue 44; round ${round}; last two untrained)` : 'Uploads (issue 22)'}: ` +
       `${u.icons} ${a.get('split') === 'val' ? 'validation' : 'test'} icons against ${u.gallery}; recall@1 / recall@10, %, ` +
       'whole image alone -> with region finding (the whole image and its best regions, merged per mark)',
   );

@@ -204,8 +204,12 @@ function noise(src: Img, r: () => number, amount: number): Img {
 const svg = (w: number, h: number, body: string) =>
   Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${body}</svg>`);
 const text = (x: number, y: number, size: number, words: string, colour: RGB, font: string, angle = 0) =>
-  `<text x="${x}" y="${y}" font-family="${font}" font-weight="bold" font-style="${size % 2 ? 'italic' : 'normal'}" font-size="${size}" fill="${css(colour)}" ` +
+  `<text x="${x}" y="${y}" font-family="${font}" font-weight="bold" font-style="${size % 2 ? 'italic' : 'normal'}" ` +
+  `font-size="${size}" fill="${css(colour)}" ` +
   `transform="rotate(${angle} ${x} ${y})">${esc(words)}</text>`;
+
+const line = (x1: number, y1: number, x2: number, y2: number, colour: RGB, width: number) =>
+  `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${css(colour)}" stroke-width="${width}"/>`;
 
 /** The query image of one held-out icon for one kind, its parameters drawn for it (seed: icon, kind, round). */
 export async function wild(
@@ -292,9 +296,7 @@ export async function wild(
         over.push(text(r() * W * 0.6, r() * H, Math.round(between(12, 36)), pick(WORDS), colour(), pick(FONTS)));
       if (r() < 0.7) {
         const ry = y + size * between(0.2, 0.8);
-        over.push(
-          `<line x1="0" y1="${ry}" x2="${W}" y2="${ry + between(-0.2, 0.2) * H}" stroke="${css(colour())}" stroke-width="${between(1, 4)}"/>`,
-        );
+        over.push(line(0, ry, W, ry + between(-0.2, 0.2) * H, colour(), between(1, 4)));
       }
       // The clutter below the page's ink: the shapes first, then the logo stamped again on its clear place.
       const under = await sharp({ create: { width: W, height: H, channels: 3, background: css(light1) } })
@@ -315,9 +317,7 @@ export async function wild(
       const ty = side * between(0.3, 0.85);
       over.push(text(side * between(0, 0.3), ty, Math.round(side * between(0.1, 0.22)), pick(WORDS), colour(), pick(FONTS)));
       const ry = side * between(0.2, 0.8);
-      over.push(
-        `<line x1="0" y1="${ry}" x2="${side}" y2="${ry + between(-0.3, 0.3) * side}" stroke="${css(colour())}" stroke-width="${between(1, 6)}"/>`,
-      );
+      over.push(line(0, ry, side, ry + between(-0.3, 0.3) * side, colour(), between(1, 6)));
       return raw(img)
         .composite([{ input: svg(side, side, over.join('')) }])
         .png()
