@@ -225,6 +225,41 @@ describe('finding the logo in an upload', function () {
     for (const { box } of [...barRegions, ...markRegions]) expect(onBlock(box), JSON.stringify(box)).to.equal(false);
   });
 
+  it('finds a logo a rule runs across, and one beside a block of another ink, on a page framed by thin lines', async () => {
+    // Decoded at 512 of 640 (0.8): a region holds a drawn box when it contains it.
+    const holds = (r: { box: Box }, x0: number, y0: number, x1: number, y1: number) => holdsBox(r, x0, y0, x1, y1, 0.8);
+    const logo = (await inkedIcon('github', 120, [200, 20, 40])).png;
+    const svg = (body: string) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480">${body}</svg>`);
+    const frame = '<rect x="8" y="8" width="624" height="464" fill="none" stroke="#333" stroke-width="3"/>';
+    const block = '<rect x="210" y="90" width="110" height="90" fill="#2050c0"/>';
+    const dots = '<circle cx="520" cy="120" r="30" fill="#555"/><circle cx="470" cy="250" r="18" fill="#555"/>';
+    /** The logo at (70, 70), 120 px, on a framed page with a blue block beside it, dots and words; `over` drawn last. */
+    const page = async (over: string) =>
+      decodeLogo(
+        await sharp({ create: { width: 640, height: 480, channels: 3, background: '#f4f1ea' } })
+          .composite([
+            { input: svg(`${frame}${block}${dots}`) },
+            { input: logo, left: 70, top: 70 },
+            { input: words('Sunrise Foods Pvt Ltd'), left: 0, top: 330 },
+            { input: svg(over) },
+          ])
+          .png()
+          .toBuffer(),
+        { colour: true },
+      );
+    const cases = {
+      'beside a block of another ink': await page(''),
+      // A rule across the whole page, through the logo.
+      'with a rule across it': await page('<line x1="0" y1="110" x2="640" y2="150" stroke="#0a8" stroke-width="3"/>'),
+    };
+    for (const [what, d] of Object.entries(cases)) {
+      const found = findRegions(d);
+      // Among the regions searched, the logo alone: holding it, and stopping short of the blue block.
+      const alone = found.filter((r) => holds(r, 70, 70, 190, 190) && r.box.left + r.box.width < 0.8 * 265);
+      expect(alone, `${what}: ${JSON.stringify(found.map((r) => r.box))}`).to.have.length(1);
+    }
+  });
+
   it('finds a wordmark on a label with only words below it, a ring keeps the letters inside it, and a logo of dots in rows', async () => {
     // A label on a table holding no drawing, only the wordmark and the firm's name in smaller letters below it.
     const label = await drawn(

@@ -142,7 +142,12 @@ async function embedImage(task: EmbedTask): Promise<EmbedResult> {
 
 // Buffers arrive from another thread as plain Uint8Arrays.
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.length);
-const received = (d: Decoded): Decoded => ({ ...d, grey: asBuffer(d.grey), ...(d.chroma ? { chroma: asBuffer(d.chroma) } : {}) });
+const received = (d: Decoded): Decoded => ({
+  ...d,
+  grey: asBuffer(d.grey),
+  ...(d.chroma ? { chroma: asBuffer(d.chroma) } : {}),
+  ...(d.hue ? { hue: { rg: asBuffer(d.hue.rg), yb: asBuffer(d.hue.yb) } } : {}),
+});
 
 function findIn(task: FindTask): number {
   const d = received(task.regionsOf);

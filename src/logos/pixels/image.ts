@@ -35,6 +35,11 @@ export interface Decoded {
    * tells a coloured wordmark from a black name beside it of the same lightness by it. Absent for grey images.
    */
   chroma?: Buffer;
+  /**
+   * Where there is colour, its hue as two opponent axes, each stored + 128: red against green (r − g) / 2 and yellow
+   * against blue ((r + g) / 2 − b) / 2. Region finding keeps a red badge apart from a blue block as light and as bright.
+   */
+  hue?: { rg: Buffer; yb: Buffer };
   /** The size it was decoded at (an SVG's as drawn, imageInput.ts) and its format. */
   source: { width: number; height: number; format: ImageFormat };
 }
@@ -233,17 +238,21 @@ export function greyOfColour(): Promise<Uint8Array> {
 }
 
 /** Each pixel's grey (by the table) and its channel spread (max − min of red, green and blue). */
-function greyAndChroma(data: Buffer, channels: number, table: Uint8Array): { grey: Buffer; chroma: Buffer } {
+function greyAndChroma(data: Buffer, channels: number, table: Uint8Array): Pick<Decoded, 'grey' | 'chroma' | 'hue'> {
   const grey = Buffer.alloc(data.length / channels);
   const chroma = Buffer.alloc(grey.length);
+  const rg = Buffer.alloc(grey.length);
+  const yb = Buffer.alloc(grey.length);
   for (let i = 0, o = 0; o < grey.length; i += channels, o++) {
     const r = data[i];
     const g = data[i + 1];
     const b = data[i + 2];
     grey[o] = table[(r << 16) | (g << 8) | b];
     chroma[o] = Math.max(r, g, b) - Math.min(r, g, b);
+    rg[o] = 128 + ((r - g) >> 1);
+    yb[o] = 128 + (((r + g) >> 1) - b) / 2;
   }
-  return { grey, chroma };
+  return { grey, chroma, hue: { rg, yb } };
 }
 
 /** One channel of interleaved pixels (sharp may keep a channel count its input had). */

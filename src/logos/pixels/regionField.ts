@@ -1,5 +1,6 @@
 import type { Box } from '../regionScores.ts';
 import type { Decoded } from './image.ts';
+import { clearRules } from './regionRules.ts';
 
 // The first step of finding the logo in an upload (regions.ts): the decoded image looked at in a grid of at most GRID
 // cells a side, the background estimated from the border as a plane (a page lit unevenly darkens to one side), and the
@@ -26,6 +27,9 @@ export interface Field {
   grid: Grid;
   cell: Float32Array;
   sat: Float32Array;
+  /** Each cell's mean hue axes (image.ts Decoded.hue, less 128); zeros for a grey image. */
+  rg: Float32Array;
+  yb: Float32Array;
   bg: Background;
   dev: Float32Array;
   thr: number;
@@ -38,6 +42,13 @@ export function inkField(d: Decoded, depth: number): Field | null {
   const { gw, gh } = grid;
   const cell = cellMeans(d.grey, d.width, grid);
   const sat = d.chroma ? cellMeans(d.chroma, d.width, grid) : new Float32Array(cell.length);
+  const axis = (px: Buffer | undefined) => {
+    const m = px ? cellMeans(px, d.width, grid) : new Float32Array(cell.length);
+    if (px) for (let i = 0; i < m.length; i++) m[i] -= 128;
+    return m;
+  };
+  const rg = axis(d.hue?.rg);
+  const yb = axis(d.hue?.yb);
   const bg = background(cell, gw, gh);
   const dev = new Float32Array(cell.length);
   for (let i = 0; i < cell.length; i++) dev[i] = Math.abs(cell[i] - bg.at(i % gw, (i / gw) | 0));
@@ -46,7 +57,9 @@ export function inkField(d: Decoded, depth: number): Field | null {
   const thr = Math.max(depth > 0 ? INK_PANEL : INK, 4 * bg.spread);
   // A border mostly of ink is a logo cut off or drawn to its edges, not a page holding one.
   if (bg.share < 0.6) return null;
-  return { grid, cell, sat, bg, dev, thr };
+  const field = { grid, cell, sat, rg, yb, bg, dev, thr };
+  clearRules(field);
+  return field;
 }
 
 export interface Grid {
@@ -161,7 +174,14 @@ export function sub(d: Decoded, b: Box): Decoded {
     for (let y = 0; y < b.height; y++) src.copy(out, y * b.width, (b.top + y) * d.width + b.left, (b.top + y) * d.width + b.left + b.width);
     return out;
   };
-  return { grey: part(d.grey), ...(d.chroma ? { chroma: part(d.chroma) } : {}), width: b.width, height: b.height, source: d.source };
+  return {
+    grey: part(d.grey),
+    ...(d.chroma ? { chroma: part(d.chroma) } : {}),
+    ...(d.hue ? { hue: { rg: part(d.hue.rg), yb: part(d.hue.yb) } } : {}),
+    width: b.width,
+    height: b.height,
+    source: d.source,
+  };
 }
 
 /** An image with its uneven light evened out (the border's plane made flat), or null when it holds no ink. */

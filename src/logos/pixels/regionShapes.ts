@@ -22,18 +22,21 @@ export interface Comp {
   lift: number;
   /** The sum of its cells' chroma (0 for a grey image). */
   chroma: number;
+  /** The sums of its cells' hue axes (regionField.ts Field.rg, .yb). */
+  rg: number;
+  yb: number;
   text: boolean;
 }
 
 /** The ink cells joined into connected components (8-connected): each cell's component (-1: none) and the components. */
-export function components({ grid, cell, sat, bg, dev, thr }: Field): { label: Int32Array; comps: Comp[] } {
+export function components({ grid, cell, sat, rg, yb, bg, dev, thr }: Field): { label: Int32Array; comps: Comp[] } {
   const { gw, gh } = grid;
   const label = new Int32Array(cell.length).fill(-1);
   const comps: Comp[] = [];
   const stack: number[] = [];
   for (let i = 0; i < cell.length; i++) {
     if (label[i] >= 0 || dev[i] <= thr) continue;
-    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, lift: 0, chroma: 0, text: false };
+    const c: Comp = { x0: gw, y0: gh, x1: -1, y1: -1, cells: 0, ink: 0, lift: 0, chroma: 0, rg: 0, yb: 0, text: false };
     label[i] = comps.length;
     stack.push(i);
     while (stack.length) {
@@ -44,6 +47,8 @@ export function components({ grid, cell, sat, bg, dev, thr }: Field): { label: I
       c.ink += dev[p];
       c.lift += cell[p] - bg.at(px, py);
       c.chroma += sat[p];
+      c.rg += rg[p];
+      c.yb += yb[p];
       if (px < c.x0) c.x0 = px;
       if (px > c.x1) c.x1 = px;
       if (py < c.y0) c.y0 = py;

@@ -168,12 +168,32 @@ function drawingGroups({ field, kept, allArea }: Scene) {
     for (let b = a + 1; b < drawing.length; b++) {
       const A = drawing[a];
       const B = drawing[b];
-      // Parts of one logo lie closer than 0.4 of the thicker one's short side: a rule (thin) reaches nothing.
+      // Parts of one logo lie closer than 0.4 of the thicker one's short side: a rule (thin) reaches nothing. Drawn in
+      // inks far apart (a red badge beside a blue block on a page) they are two things; the wider grouping below may
+      // still join a logo of two colours.
       const g = Math.max(gap, Math.round(0.4 * Math.max(Math.min(A.x1 - A.x0, A.y1 - A.y0), Math.min(B.x1 - B.x0, B.y1 - B.y0))));
+      if (!alike(A, B)) continue;
       if (A.x0 - g <= B.x1 && B.x0 - g <= A.x1 && A.y0 - g <= B.y1 && B.y0 - g <= A.y1) parent[find(parent, a)] = find(parent, b);
     }
   }
   return { drawing, parent, gap, groups: groupsOf(drawing, parent) };
+}
+
+// Two components are in one ink when their mean lightness against the background, and their mean colourfulness, are
+// within these (of 255), and, both coloured (hue axes this long), their hues within HUE_APART.
+const TONE_APART = 60;
+const CHROMA_APART = 50;
+const COLOURED = 20;
+const HUE_APART = Math.cos(Math.PI / 4);
+
+/** Whether two components are drawn in inks alike: near in lightness, in colourfulness and, coloured, in hue. */
+function alike(A: Comp, B: Comp): boolean {
+  if (Math.abs(A.lift / A.cells - B.lift / B.cells) >= TONE_APART) return false;
+  if (Math.abs(A.chroma / A.cells - B.chroma / B.cells) >= CHROMA_APART) return false;
+  const [ar, ay, br, by] = [A.rg / A.cells, A.yb / A.cells, B.rg / B.cells, B.yb / B.cells];
+  const la = Math.hypot(ar, ay);
+  const lb = Math.hypot(br, by);
+  return la < COLOURED || lb < COLOURED || (ar * br + ay * by) / (la * lb) >= HUE_APART;
 }
 
 /** A group scored: compact, contrasting, large drawings first; a solid block of one flat tone is no candidate. */
@@ -252,6 +272,8 @@ function widerCandidates(s: Scene, { drawing, parent, gap }: ReturnType<typeof d
   return out;
 }
 
+const same = (a: Box, b: Box) => a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height;
+
 /** The best candidates as crops, then display lettering in the room left, then a line of two inks. */
 function choose(s: Scene, scored: Scored[], lines: Line[], body: Line | null): Region[] {
   const best = scored[0]?.score ?? 0;
@@ -265,7 +287,8 @@ function choose(s: Scene, scored: Scored[], lines: Line[], body: Line | null): R
     const own = new Set(g.members.map((c) => s.comps.indexOf(c)));
     for (const c of s.kept) if (c.x0 >= g.b.x0 && c.x1 <= g.b.x1 && c.y0 >= g.b.y0 && c.y1 <= g.b.y1) own.add(s.comps.indexOf(c));
     const region = regionOf(s, g, own);
-    if (region) out.push(region);
+    // A wider grouping may come to the same box as a group: one embedding each box.
+    if (region && !out.some((o) => same(o.box, region.box))) out.push(region);
   };
   for (const g of scored) {
     if (out.length >= room || g.score < best * 0.15) break;
@@ -281,6 +304,5 @@ function choose(s: Scene, scored: Scored[], lines: Line[], body: Line | null): R
     if (!fits(s, g) || g.bw * g.bh >= WHOLE * s.allArea) continue;
     take(g);
   }
-  const same = (a: Box, b: Box) => a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height;
   return [...out, ...inks.filter((r) => !out.some((o) => same(o.box, r.box)))];
 }
