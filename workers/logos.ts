@@ -2,8 +2,10 @@ import type { EventEmitter } from 'node:events';
 import { DelayedError, type Job, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { FairGate } from '../src/logos/fairGate.ts';
 import { CANCEL_EVENT, LOGO_SEARCH_QUEUE, processSearchJob, type QueuedSearch } from '../src/logos/fanout.ts';
+import { HOG_INDEX_DIMS, hogIndexModel, projectHog } from '../src/logos/hogIndex.ts';
 import { warnOfIndexCache } from '../src/logos/indexCache.ts';
 import { type IndexJob, IndexPlanner, indexLogos, LOGO_INDEX_QUEUE } from '../src/logos/indexer.ts';
+import type { LogoRepository } from '../src/logos/repository.ts';
 import { Retrying } from '../src/retrying.ts';
 import type { Root } from '../src/root.ts';
 
@@ -19,6 +21,8 @@ const SEARCH_INTAKE = 2000;
 export interface LogoWorkers {
   /** Resolves once the sidecar answered and the model's vector index exists. */
   ready: Promise<void>;
+  /** Resolves once concept search's HOG candidates are indexed (hogCandidates below), or their build failed and was logged. */
+  conceptIndex(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,11 +91,9 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
         // and concept searches scan the HOG vectors until it is there.
         if (h.model.concept) {
           const hog = h.model.concept.model;
-          hogIndex = repo
-            .ensureModelIndex(hog, h.model.fallbackDimensions, { concurrently: true, signal: stop.signal })
-            .catch((err: unknown) => {
-              if (!stop.signal.aborted) log.warn({ err, model: hog }, 'the HOG index of concept search could not be built');
-            });
+          hogIndex = hogCandidates(repo, hog, stop.signal).catch((err: unknown) => {
+            if (!stop.signal.aborted) log.warn({ err, model: hog }, 'the HOG index of concept search could not be built');
+          });
         }
         const requeued = await repo.requeue('missing', h.model.model);
         if (requeued)
@@ -115,6 +117,10 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
 
   return {
     ready,
+    async conceptIndex() {
+      await ready;
+      await hogIndex;
+    },
     async close() {
       stop.abort();
       gate.close(PUT_BACK);
@@ -127,4 +133,24 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
       await Promise.all([searching, cancels.close(), indexer?.close(), indexQueue.close()]);
     },
   };
+}
+
+/**
+ * What concept search finds its HOG candidates by (src/logos/hogIndex.ts): the projection of every HOG vector made
+ * for a register indexed before it existed (new logos get theirs when they are indexed), its HNSW index built without
+ * blocking writes, and the full HOG vectors' own index, which no search reads any more, dropped.
+ */
+async function hogCandidates(repo: LogoRepository, hog: string, signal: AbortSignal): Promise<void> {
+  const derived = hogIndexModel(hog);
+  for (;;) {
+    signal.throwIfAborted();
+    const rows = await repo.vectorsWithout(hog, derived, 2000);
+    if (!rows.length) break;
+    await repo.saveVectors(
+      derived,
+      rows.map((r) => ({ application_number: r.application_number, vector: projectHog(r.vector) })),
+    );
+  }
+  await repo.ensureModelIndex(derived, HOG_INDEX_DIMS, { concurrently: true, signal });
+  await repo.dropModelIndex(hog);
 }

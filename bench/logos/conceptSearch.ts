@@ -6,6 +6,7 @@ import copyStreams from 'pg-copy-streams';
 import { conceptIcons, renderSetIcon, type SetIcon } from '../../models/train/conceptSet.ts';
 import { createDb } from '../../src/db/knex.ts';
 import { ensureDatabase, migrateLatest, quoteIdent } from '../../src/db/migrate.ts';
+import { HOG_INDEX_DIMS, hogIndexModel, projectHog } from '../../src/logos/hogIndex.ts';
 import { readManifest } from '../../src/logos/models.ts';
 import { type Embedder, LogoImage } from '../../src/logos/pixels/embedders.ts';
 import { decodeLogo } from '../../src/logos/pixels/image.ts';
@@ -26,9 +27,9 @@ export interface ConceptSearchReport {
   indexScans: Record<string, number>;
   /** ms per query, in process (the repository call), by search and k; interleaved. */
   timing: Record<string, { p50: number; p95: number; mean: number; n: number }>;
-  /** --build-at N: both indexes built again over N logos (the gallery and vectors drawn around it), for the 1M extrapolation. */
+  /** --build-at N: the indexes built again over N logos (the gallery and vectors drawn around it), for the 1M extrapolation. */
   buildAt?: { logos: number; build: Record<string, { seconds: number; mb: number }> };
-  /** The concept search without the HOG index (PostgreSQL scans the HOG vectors). */
+  /** The concept search without the projection's index (PostgreSQL scans the projections). */
   withoutHogIndex: { p50: number; p95: number; n: number };
   recall: Record<string, Metrics>;
   load: number[];
@@ -105,14 +106,18 @@ export async function evaluateConceptSearch(
       'copy logos (application_number, object_key, index_state, indexed_at) from stdin',
       gallery.map((_, i) => `${app(i)}\tbench/${app(i)}.png\tdone\t2026-11-27\n`),
     );
+    const projected = hogIndexModel(hogSpec.name);
+    const vp = (v: Float32Array) => text(Float32Array.from(projectHog(v)));
     await copyIn(client, 'copy logo_vectors (application_number, model, embedding) from stdin', [
       ...gallery.map((_, i) => `${app(i)}\t${cnnSpec.name}\t${text(v1[i])}\n`),
       ...gallery.map((_, i) => `${app(i)}\t${hogSpec.name}\t${text(vh[i])}\n`),
+      ...gallery.map((_, i) => `${app(i)}\t${projected}\t${vp(vh[i])}\n`),
     ]);
     await client.query('analyze');
-    log(`${gallery.length} logos loaded with both vectors`);
+    log(`${gallery.length} logos loaded with their vectors (CNN, HOG, HOG's projection)`);
 
-    // Each model's HNSW index as the workers make it (LogoRepository.ensureModelIndex), timed one after the other.
+    // Each model's HNSW index as the workers make it (LogoRepository.ensureModelIndex), timed one after the other: the
+    // CNN's, HOG's own (what concept search found candidates by before src/logos/hogIndex.ts) and its projection's.
     const repo = new LogoRepository(db);
     const indexSize = async (model: string) => {
       const r = await client.query(
@@ -122,11 +127,12 @@ export async function evaluateConceptSearch(
       );
       return Math.round((Number(r.rows[0].b) / 2 ** 20) * 10) / 10;
     };
-    const buildBoth = async (what: string) => {
+    const buildAll = async (what: string) => {
       const out: Record<string, { seconds: number; mb: number }> = {};
       for (const [spec, dims] of [
         [cnnSpec.name, cnnSpec.dimensions],
         [hogSpec.name, hogSpec.dimensions],
+        [projected, HOG_INDEX_DIMS],
       ] as const) {
         const t = performance.now();
         await repo.ensureModelIndex(spec, dims);
@@ -136,7 +142,7 @@ export async function evaluateConceptSearch(
       load.push(os.loadavg()[0]);
       return out;
     };
-    const build: ConceptSearchReport['build'] = await buildBoth('');
+    const build: ConceptSearchReport['build'] = await buildAll('');
 
     // Queries: the test concept icons' own vectors (the same images an upload of them gives). For recall, k is 10
     // more than the query's own set's drawings of its concept, which are left out as in bench/logos/concepts.ts.
@@ -144,12 +150,15 @@ export async function evaluateConceptSearch(
     const index = new Map(gallery.map((_, i) => [app(i), i]));
     const copyRerank = (q: number) => ({ model: hogSpec.name, vector: vh[q], weight: rerank.weight, candidates: rerank.candidates });
     const conceptOf = (q: number) => ({ model: hogSpec.name, vector: vh[q], weight: concept.weight, candidates: concept.candidates });
+    const byProjection = (q: number) => ({ ...conceptOf(q), index: { model: projected, vector: projectHog(vh[q]) } });
     const searches = {
       copy: (q: number, k: number) => repo.nearest(cnnSpec.name, v1[q], k, copyRerank(q)),
-      concept: (q: number, k: number) => repo.nearestConcept(cnnSpec.name, v1[q], conceptOf(q), k),
+      // As served: HOG candidates by the projection's index.
+      concept: (q: number, k: number) => repo.nearestConcept(cnnSpec.name, v1[q], byProjection(q), k),
+      'concept, HOG index': (q: number, k: number) => repo.nearestConcept(cnnSpec.name, v1[q], conceptOf(q), k),
     };
     const times: Record<string, number[]> = {};
-    const rows: Record<string, ReturnType<typeof score>[]> = { copy: [], concept: [] };
+    const rows: Record<string, ReturnType<typeof score>[]> = { copy: [], concept: [], 'concept, HOG index': [] };
     const n = Math.min(opts.queries ?? test.length, test.length);
     for (const s of Object.values(searches)) await s(0, 10); // warm the indexes into memory once
     for (let q = 0; q < n; q++) {
@@ -183,8 +192,8 @@ export async function evaluateConceptSearch(
     );
     const indexScans = Object.fromEntries(scans.rows.map((x: { name: string; n: string }) => [x.name, Number(x.n)]));
 
-    // Without the HOG index PostgreSQL compares every HOG vector: what a register pays before the index is built.
-    await client.query(`drop index logo_vectors_hnsw_${hogSpec.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`);
+    // Without the projection's index PostgreSQL compares every projection: what a register pays before it is built.
+    await client.query(`drop index logo_vectors_hnsw_${projected.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`);
     const bare: number[] = [];
     for (let q = 0; q < Math.min(n, 60); q++) {
       const t = performance.now();
@@ -229,13 +238,17 @@ export async function evaluateConceptSearch(
         const base = ids.map((i) => i % gallery.length);
         await copyIn(client, 'copy logo_vectors (application_number, model, embedding) from stdin', [
           ...ids.map((i, j) => `${more(i)}\t${cnnSpec.name}\t${text(near(v1[base[j]]))}\n`),
-          ...ids.map((i, j) => `${more(i)}\t${hogSpec.name}\t${text(near(vh[base[j]]))}\n`),
+          ...ids.flatMap((i, j) => {
+            const h = near(vh[base[j]]);
+            return [`${more(i)}\t${hogSpec.name}\t${text(h)}\n`, `${more(i)}\t${projected}\t${vp(h)}\n`];
+          }),
         ]);
       }
-      await client.query(`drop index if exists logo_vectors_hnsw_${cnnSpec.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`);
+      for (const m of [cnnSpec.name, hogSpec.name, projected])
+        await client.query(`drop index if exists logo_vectors_hnsw_${m.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`);
       await client.query('analyze');
-      log(`${opts.buildAt} logos loaded; building both indexes again`);
-      buildAt = { logos: opts.buildAt, build: await buildBoth(` over ${opts.buildAt}`) };
+      log(`${opts.buildAt} logos loaded; building the indexes again`);
+      buildAt = { logos: opts.buildAt, build: await buildAll(` over ${opts.buildAt}`) };
     }
     return {
       buildAt,
@@ -245,7 +258,7 @@ export async function evaluateConceptSearch(
       timing: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, stats(v)])),
       withoutHogIndex: stats(bare),
       // recall@10 through the approximate indexes; mAP is over the 10 shown only (the rest unranked): not comparable.
-      recall: { copy: summarise(rows.copy), concept: summarise(rows.concept) },
+      recall: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, summarise(v)])),
       load,
     };
   } finally {

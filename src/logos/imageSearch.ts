@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../errors.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
+import { hogIndexModel, projectHog } from './hogIndex.ts';
 import type { FetchOptions } from './imageFetch.ts';
 import { type Box, mergeScores } from './regionScores.ts';
 import type { LogoRepository, Nearest } from './repository.ts';
@@ -61,7 +62,13 @@ export async function nearestLogos(
       return deps.repo.nearestConcept(
         e.model,
         v,
-        { model: concept.model, vector: hog, weight: concept.weight, candidates: concept.candidates },
+        {
+          model: concept.model,
+          vector: hog,
+          weight: concept.weight,
+          candidates: concept.candidates,
+          index: { model: hogIndexModel(concept.model), vector: projectHog(hog) },
+        },
         k,
         filter,
       );

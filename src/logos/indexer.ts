@@ -3,6 +3,7 @@ import { pollUntilAborted } from '../db/poll.ts';
 import { AppError } from '../errors.ts';
 import type { RoundReport } from '../retrying.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
+import { hogIndexModel, projectHog } from './hogIndex.ts';
 import type { LogoRepository, LogoToIndex } from './repository.ts';
 import type { SidecarClient } from './sidecarClient.ts';
 
@@ -56,8 +57,11 @@ export async function indexLogos(deps: IndexDeps, job: IndexJob): Promise<{ done
         continue;
       }
       const vectors = [{ model: r.model, vector: r.vector }];
-      if (r.fallback_model && r.fallback_vector && r.fallback_model !== r.model && usable(r.fallback_vector))
+      if (r.fallback_model && r.fallback_vector && r.fallback_model !== r.model && usable(r.fallback_vector)) {
         vectors.push({ model: r.fallback_model, vector: r.fallback_vector });
+        // What concept search finds HOG candidates by (hogIndex.ts).
+        vectors.push({ model: hogIndexModel(r.fallback_model), vector: projectHog(r.fallback_vector) });
+      }
       await deps.repo.saveIndexed(logo.application_number, logo.object_key, vectors, r.ocr);
       done++;
     } catch (err) {

@@ -122,6 +122,43 @@ export class LogoRepository {
     }
   }
 
+  /** Drops the model's HNSW index, without blocking writes, if it is there (an index no search reads any more). */
+  async dropModelIndex(model: string): Promise<void> {
+    checkModel(model, 1);
+    await this.db.raw(`drop index concurrently if exists ${indexName(model)}`);
+  }
+
+  /**
+   * Up to `limit` logos with a vector of `model` but none of `derived`, with that vector: what a derived vector (the HOG
+   * index's projection, hogIndex.ts) is still to be made for, on a register indexed before it existed.
+   */
+  async vectorsWithout(model: string, derived: string, limit: number): Promise<{ application_number: string; vector: number[] }[]> {
+    checkModel(model, 1);
+    checkModel(derived, 1);
+    const r = await this.db.raw(
+      `select v.application_number, v.embedding::text as vector from logo_vectors v
+       where v.model = ? and not exists (select 1 from logo_vectors d where d.application_number = v.application_number and d.model = ?)
+       limit ?`,
+      [model, derived, limit],
+    );
+    return r.rows.map((x: { application_number: string; vector: string }) => ({
+      application_number: x.application_number,
+      vector: JSON.parse(x.vector) as number[],
+    }));
+  }
+
+  /** Stores vectors of one model (a derived one), as indexing would; an existing one is replaced. */
+  async saveVectors(model: string, rows: { application_number: string; vector: ArrayLike<number> }[]): Promise<void> {
+    if (!rows.length) return;
+    checkModel(model, rows[0].vector.length);
+    await this.db.raw(
+      `insert into logo_vectors (application_number, model, embedding)
+       select a, ?, e::halfvec from unnest(?::text[], ?::text[]) as x(a, e)
+       on conflict (application_number, model) do update set embedding = excluded.embedding, created_at = now()`,
+      [model, rows.map((r) => r.application_number), rows.map((r) => halfvec(r.vector))],
+    );
+  }
+
   /** The size of the model's HNSW index and of PostgreSQL's buffer cache (src/logos/indexCache.ts); null without the index. */
   async indexCacheFit(model: string): Promise<IndexCacheFit | null> {
     const r = await this.db.raw(
@@ -192,19 +229,29 @@ export class LogoRepository {
   /**
    * The k logos nearest under the concept score (likeness=concept): (1 − weight) × the model's cosine +
    * weight × the second model's (HOG's). Its candidates are its own neighbours, not the copy search's: the
-   * nearest `candidates` × k under each model, each from its HNSW index, re-scored by the blend (a logo
-   * lacking one of the two vectors scores by the other). One round trip as `nearest`; with a filter, both
+   * nearest `candidates` × k under the model and under the second model's `index` (the HOG vectors' projection,
+   * hogIndex.ts; the second model's own vectors without one), each from its HNSW index, re-scored by the blend (a
+   * logo lacking one of the two vectors scores by the other). One round trip as `nearest`; with a filter, both
    * scans are iterative and filtered alike.
    */
   async nearestConcept(
     model: string,
     vector: ArrayLike<number>,
-    second: { model: string; vector: ArrayLike<number>; weight: number; candidates: number },
+    second: {
+      model: string;
+      vector: ArrayLike<number>;
+      weight: number;
+      candidates: number;
+      /** Where the second model's candidates are found instead of its own vectors (the HOG index's projection). */
+      index?: { model: string; vector: ArrayLike<number> };
+    },
     k: number,
     filter: MarkFilter | null = null,
   ): Promise<Nearest[]> {
     checkModel(model, vector.length);
     checkModel(second.model, second.vector.length);
+    const by = second.index ?? second;
+    checkModel(by.model, by.vector.length);
     const n = Math.max(1, Math.min(1000, Math.floor(k)));
     const pool = Math.min(1000, n * Math.max(1, second.candidates));
     const c1 = `halfvec(${vector.length})`;
@@ -218,7 +265,8 @@ export class LogoRepository {
         order by v.embedding::${cast} <=> ${q} limit ${pool})`;
     const s1 = `1 - (a.embedding::${c1} <=> ${q1})`;
     const s2 = `1 - (b.embedding::${c2} <=> ${q2})`;
-    const query = `with c as (${near(model, c1, q1)} union ${near(second.model, c2, q2)}),
+    const c3 = `halfvec(${by.vector.length})`;
+    const query = `with c as (${near(model, c1, q1)} union ${near(by.model, c3, `'${halfvec(by.vector)}'::${c3}`)}),
       s as (select c.application_number,
           coalesce(${Math.round((1 - w) * 1e6) / 1e6} * (${s1}) + ${w} * (${s2}), ${s1}, ${s2}) as similarity
         from c left join logo_vectors a on a.application_number = c.application_number and a.model = '${model}'

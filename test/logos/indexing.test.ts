@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { hogIndexModel, projectHog } from '../../src/logos/hogIndex.ts';
 import { indexLogos } from '../../src/logos/indexer.ts';
 import { SidecarClient } from '../../src/logos/sidecarClient.ts';
+import { startLogoWorkers } from '../../workers/logos.ts';
 import { addLogos, createLogoApp, drawLogo, type LogoTestApp } from '../helpers/logos.ts';
 import { insertMarks } from '../helpers/marks.ts';
 
@@ -47,8 +49,10 @@ describe('logo indexing', function () {
       .db('logo_vectors')
       .whereIn('application_number', ['5400001', '5400002'])
       .orderBy(['application_number', 'model']);
+    // And HOG's projection, by which concept search finds candidates (src/logos/hogIndex.ts).
+    const models = [...new Set([t.sidecar.model.model, 'nishaan-hog-v1', 'nishaan-hog-v1-p256'])].sort();
     expect(vectors.map((v) => [v.application_number, v.model])).to.deep.equal(
-      ['5400001', '5400002'].flatMap((a) => [...new Set([t.sidecar.model.model, 'nishaan-hog-v1'])].sort().map((m) => [a, m])),
+      ['5400001', '5400002'].flatMap((a) => models.map((m) => [a, m])),
     );
     const res = await t.app.post('/v1/logo-search/text/').send({ query_text: 'moonlite' });
     expect(res.body.results.map((r: { application_number: string }) => r.application_number)).to.include('5400001');
@@ -67,6 +71,36 @@ describe('logo indexing', function () {
     const res = await t.app.post('/v1/logo-search/image/').attach('uploaded_file', blank, 'b.png').field('similarity_level', 'low');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     for (const r of res.body.results) expect(r.clip_similarity, r.application_number).to.be.a('number');
+  });
+
+  it("gives a register indexed before the HOG projection existed its projections, indexes them, drops HOG's own index", async () => {
+    const db = t.app.deps.db;
+    const hog = 'nishaan-hog-v1';
+    // 5400002 as a logo indexed before the projection: its HOG vector, none of the projection, and HOG's full index.
+    await db('logo_vectors')
+      .where({ application_number: '5400002', model: hogIndexModel(hog) })
+      .delete();
+    await t.app.deps.logos.repo.ensureModelIndex(hog, 900);
+    const workers = startLogoWorkers(t.app.deps, { plan: false });
+    try {
+      await workers.conceptIndex();
+    } finally {
+      await workers.close();
+    }
+    const rows = await db.raw(
+      `select h.embedding::text as hog, p.embedding::text as projection from logo_vectors h
+       join logo_vectors p on p.application_number = h.application_number and p.model = ?
+       where h.application_number = '5400002' and h.model = ?`,
+      [hogIndexModel(hog), hog],
+    );
+    expect(rows.rows).to.have.length(1);
+    const want = projectHog(JSON.parse(rows.rows[0].hog));
+    JSON.parse(rows.rows[0].projection).forEach((x: number, i: number) => expect(x).to.be.closeTo(want[i], 2e-3));
+    const indexes = await db.raw(
+      `select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+       where c.relname like 'logo_vectors_hnsw_nishaan_hog%'`,
+    );
+    expect(indexes.rows).to.deep.equal([{ name: 'logo_vectors_hnsw_nishaan_hog_v1_p256', valid: true }]);
   });
 
   it('records an unusable image as failed with its reason, retries it later, and indexes it once the file is fixed', async () => {

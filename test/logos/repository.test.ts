@@ -101,6 +101,27 @@ describe('logo vectors in PostgreSQL', function () {
     expect(copy.map((h) => h.application_number)).to.deep.equal(['5500001']);
   });
 
+  it("finds the concept score's second candidates by an index model when one is given, scored by the second model", async () => {
+    // The index (as the HOG vectors' projection stands for them) ranks 2 nearest the query, where model-b ranks 3.
+    const index = [
+      ['5500001', [0, 1]],
+      ['5500002', [1, 0]],
+      ['5500003', [-1, 0]],
+    ] as const;
+    await app.deps
+      .db('logo_vectors')
+      .insert(index.map(([a, v]) => ({ application_number: a, model: 'model-b-p2', embedding: JSON.stringify(v) })));
+    const second = { model: 'model-b', vector: [1, 0], weight: 0.8, candidates: 1 };
+    const concept = await repo.nearestConcept('model-a', [1, 0], { ...second, index: { model: 'model-b-p2', vector: [1, 0] } }, 1);
+    // Candidates: A's nearest (1) and the index's (2); 2 blends 0.2 × 0.98 + 0.8 × 0.71, model-b's own vectors scoring it.
+    expect(concept.map((h) => h.application_number)).to.deep.equal(['5500002']);
+    expect(concept[0].similarity).to.be.closeTo(0.2 * 0.981 + 0.8 * Math.SQRT1_2, 0.01);
+    // The marks whose derived vectors are still to be made: those with a model-b vector and none of model-b-p2.
+    expect((await repo.vectorsWithout('model-b', 'model-b-p2', 10)).map((r) => r.application_number)).to.deep.equal(['5500004']);
+    await repo.saveVectors('model-b-p2', [{ application_number: '5500004', vector: [0, 1] }]);
+    expect(await repo.vectorsWithout('model-b', 'model-b-p2', 10)).to.deep.equal([]);
+  });
+
   it("builds a model's index concurrently, again when one was left invalid, and not once cancelled", async () => {
     const state = async () =>
       (
