@@ -142,10 +142,11 @@ export function startLogoWorkers(root: Root, opts: { plan?: boolean } = {}): Log
  */
 async function hogCandidates(repo: LogoRepository, hog: string, signal: AbortSignal): Promise<void> {
   const derived = hogIndexModel(hog);
-  for (;;) {
+  for (let after = ''; ; ) {
     signal.throwIfAborted();
-    const rows = await repo.vectorsWithout(hog, derived, 2000);
+    const rows = await repo.vectorsWithout(hog, derived, 2000, after);
     if (!rows.length) break;
+    after = rows[rows.length - 1].application_number;
     await repo.saveVectors(
       derived,
       rows.map((r) => ({ application_number: r.application_number, vector: projectHog(r.vector) })),

@@ -130,16 +130,25 @@ export class LogoRepository {
 
   /**
    * Up to `limit` logos with a vector of `model` but none of `derived`, with that vector: what a derived vector (the HOG
-   * index's projection, hogIndex.ts) is still to be made for, on a register indexed before it existed.
+   * index's projection, hogIndex.ts) is still to be made for, on a register indexed before it existed; in application
+   * number order, those after `after`.
    */
-  async vectorsWithout(model: string, derived: string, limit: number): Promise<{ application_number: string; vector: number[] }[]> {
+  async vectorsWithout(
+    model: string,
+    derived: string,
+    limit: number,
+    after = '',
+  ): Promise<{ application_number: string; vector: number[] }[]> {
     checkModel(model, 1);
     checkModel(derived, 1);
+    // In key order from where the last page ended: an anti-join alone would walk every row already done again on each
+    // page, quadratic in the register (at 1M logos, hundreds of pages over up to 1M rows each).
     const r = await this.db.raw(
       `select v.application_number, v.embedding::text as vector from logo_vectors v
-       where v.model = ? and not exists (select 1 from logo_vectors d where d.application_number = v.application_number and d.model = ?)
-       limit ?`,
-      [model, derived, limit],
+       where v.model = ? and v.application_number > ?
+         and not exists (select 1 from logo_vectors d where d.application_number = v.application_number and d.model = ?)
+       order by v.application_number limit ?`,
+      [model, after, derived, limit],
     );
     return r.rows.map((x: { application_number: string; vector: string }) => ({
       application_number: x.application_number,

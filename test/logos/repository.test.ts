@@ -118,6 +118,9 @@ describe('logo vectors in PostgreSQL', function () {
     expect(concept[0].similarity).to.be.closeTo(0.2 * 0.981 + 0.8 * Math.SQRT1_2, 0.01);
     // The marks whose derived vectors are still to be made: those with a model-b vector and none of model-b-p2.
     expect((await repo.vectorsWithout('model-b', 'model-b-p2', 10)).map((r) => r.application_number)).to.deep.equal(['5500004']);
+    // Paged by key: nothing after the last one.
+    expect(await repo.vectorsWithout('model-b', 'model-b-p2', 10, '5500004')).to.deep.equal([]);
+    expect((await repo.vectorsWithout('model-b', 'model-b-p2', 10, '5500003')).map((r) => r.application_number)).to.deep.equal(['5500004']);
     await repo.saveVectors('model-b-p2', [{ application_number: '5500004', vector: [0, 1] }]);
     expect(await repo.vectorsWithout('model-b', 'model-b-p2', 10)).to.deep.equal([]);
   });
