@@ -168,8 +168,8 @@ if (parts.has('scale')) {
   );
   console.log(
     `  indexing: ${s.indexing.logos} logos (OCR + embedding + HNSW insert) in ${s.indexing.seconds} s: ` +
-      `${s.indexing.perSecond} logos/s on ${os.cpus().length} cores, after the workers' start indexed concept search's HOG ` +
-      `candidates in ${s.conceptIndexS} s`,
+      `${s.indexing.perSecond} logos/s on ${os.cpus().length} cores (${s.indexing.ocrWorkers} OCR workers, ${s.indexing.jobsAtOnce} ` +
+      `jobs at once), after the workers' start indexed concept search's HOG candidates in ${s.conceptIndexS} s`,
   );
   const k = s.kinds;
   console.log(

@@ -14,6 +14,7 @@ import { ensureDatabase, migrateLatest, quoteIdent } from '../../src/db/migrate.
 import { buildApp } from '../../src/http/app.ts';
 import { Rng } from '../../src/ingest/generator/rng.ts';
 import { genericWords } from '../../src/ingest/generator/words.ts';
+import { hogIndexModel, projectHog } from '../../src/logos/hogIndex.ts';
 import { planModels } from '../../src/logos/models.ts';
 import { LogoImage, loadEmbedder } from '../../src/logos/pixels/embedders.ts';
 import { decodeLogo } from '../../src/logos/pixels/image.ts';
@@ -49,7 +50,7 @@ export interface ScaleReport {
   image: { p50: number; p95: number; p99: number; n: number };
   imageDb: { hnswP95: number; exactP95: number; ratio: number; recallAt10VsExact: number };
   text: { buildS: number; p50: number; p95: number; n: number; baselineP95: number; ratio: number };
-  indexing: { logos: number; seconds: number; perSecond: number };
+  indexing: { logos: number; seconds: number; perSecond: number; ocrWorkers: number; jobsAtOnce: number };
   /** Seconds the workers' start took to index concept search's HOG candidates (nothing left to do on a reused database). */
   conceptIndexS: number;
   /** Issue 22: end to end by kind of upload (regions found and searched), where the time goes, embedding cost. */
@@ -100,7 +101,10 @@ export async function evaluateScale(
   // The sidecar as `npm start` runs it, started first: the stored vectors are made with the model it
   // serves (LOGO_MODEL, else the manifest's default), so queries fall where the stored logos are.
   const { primary: spec, fallback: hogSpec } = planModels(process.env.LOGO_MODEL ?? 'auto');
-  const sidecar = await startSidecar({ workers: 2, ocrWorkers: 1, model: spec.name });
+  // Its embedding threads and OCR workers are the configuration's (ML_WORKERS, OCR_WORKERS), as are the indexing jobs
+  // run at once (LOGO_INDEX_CONCURRENCY, below): the defaults unless the environment sets them.
+  const served = loadConfig({ ...process.env, NODE_ENV: 'development' });
+  const sidecar = await startSidecar({ workers: served.ML_WORKERS, ocrWorkers: served.OCR_WORKERS, model: spec.name });
   if (sidecar.model.model !== spec.name || sidecar.model.fallbackUsed)
     throw new Error(`the sidecar serves ${sidecar.model.model}, not ${spec.name}: the stored vectors would be another model's`);
   if (!sidecar.model.rerank) log(`scale: note: ${spec.name} is served without HOG re-ranking`);
@@ -188,13 +192,17 @@ export async function evaluateScale(
   // The figures depend on whether PostgreSQL's buffer cache holds the index (src/logos/indexCache.ts): said with them.
   const cache = (await repo.indexCacheFit(spec.name))!;
   log(`scale: HNSW index ${mb(cache.indexBytes)} MB, PostgreSQL shared_buffers ${mb(cache.sharedBuffersBytes)} MB`);
-  // Re-ranking reads each candidate's HOG vector: the icons' own, repeated over the synthetic logos.
-  if (!(await client.query('select 1 from logo_vectors where model = $1 limit 1', [hogSpec.name])).rows.length) {
+  // Re-ranking reads each candidate's HOG vector, concept search finds candidates by its projection (hogIndex.ts): the
+  // icons' own, repeated over the synthetic logos, as indexing would have stored them.
+  for (const [m, of] of [
+    [hogSpec.name, (v: Float32Array) => v],
+    [hogIndexModel(hogSpec.name), (v: Float32Array) => projectHog(v)],
+  ] as const) {
+    if ((await client.query('select 1 from logo_vectors where model = $1 limit 1', [m])).rows.length) continue;
     const th = performance.now();
     await copyIn(client, 'copy logo_vectors (application_number, model, embedding) from stdin', function* () {
       let buf = '';
-      for (let i = 0; i < icons.length; i++)
-        buf += `${app(i)}\t${hogSpec.name}\t[${Array.from(hogReal[i], (x) => x.toFixed(4)).join(',')}]\n`;
+      for (let i = 0; i < icons.length; i++) buf += `${app(i)}\t${m}\t[${Array.from(of(hogReal[i]), (x) => x.toFixed(4)).join(',')}]\n`;
       yield buf;
     });
     await client.query(
@@ -203,9 +211,9 @@ export async function evaluateScale(
       join logo_vectors h on h.model = $1
         and h.application_number = (20000000 + abs(hashtext(l.application_number)) % ${icons.length})::text
       where l.application_number like '2%' and l.application_number::bigint >= ${20_000_000 + icons.length}`,
-      [hogSpec.name],
+      [m],
     );
-    log(`scale: HOG vectors for re-ranking added in ${((performance.now() - th) / 1000).toFixed(0)} s`);
+    log(`scale: ${m} vectors added in ${((performance.now() - th) / 1000).toFixed(0)} s`);
   }
 
   // The API and the sidecar as `npm start` runs them (one API process here), over real HTTP.
@@ -227,7 +235,6 @@ export async function evaluateScale(
     RATE_IP_PER_MINUTE: '10000000',
     SEARCH_SNAPSHOT: '',
     UPLOAD_DIR: path.join(storeDir, 'uploads'),
-    LOGO_INDEX_CONCURRENCY: '2',
   });
   const deps = createRoot(config);
   const { app: api } = buildApp(deps);
@@ -389,6 +396,8 @@ export async function evaluateScale(
     logos: renders.length,
     seconds: Math.round(seconds * 10) / 10,
     perSecond: Math.round((renders.length / seconds) * 10) / 10,
+    ocrWorkers: served.OCR_WORKERS,
+    jobsAtOnce: config.LOGO_INDEX_CONCURRENCY,
   };
   log(`scale: indexed ${renders.length} logos in ${indexing.seconds} s (${indexing.perSecond}/s)`);
 
