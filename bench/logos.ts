@@ -93,6 +93,9 @@ if (parts.has('quality')) {
   if (a.get('write-manifest') === 'yes') {
     const manifest = readManifest();
     for (const m of manifest.models) {
+      // Only the default model is written: every other one stays as it was served, so that LOGO_MODEL naming it serves
+      // it as before (its re-ranking, thresholds and evaluation were chosen when it was the default).
+      if (m.name !== manifest.default) continue;
       // The default model is served re-ranked when validation chose a weight: its thresholds and
       // evaluation are the blend's, and its own (alone) are kept beside them.
       const blend = m.name === manifest.default && q.rerank.weight > 0 ? `${m.name}+${manifest.fallback}@${q.rerank.weight}` : null;
