@@ -15,7 +15,7 @@ describe('the models of models/manifest.json', function () {
   const manifest = readManifest();
   const onnx = manifest.models.filter((m) => m.kind === 'onnx');
 
-  it('lists v1 (copies), v2 (concepts), v3 (uploads), v4 (uploads at 128 px) and v5 (uploads as they are), the default and the fallback among them', () => {
+  it('lists v1 (copies), v2 (concepts), v3 and v4 (uploads), v5 (uploads as they are), the default and the fallback among them', () => {
     const names = manifest.models.map((m) => m.name);
     expect(names).to.include.members([
       'nishaan-logo-cnn-v1',
