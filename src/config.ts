@@ -146,13 +146,13 @@ const Env = z.object({
   // Logo search (docs/logos.md). The ML sidecar listens at ML_URL (loopback); `npm start` runs it.
   ML_URL: z.string().url().default('http://127.0.0.1:3100'),
   ML_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
-  OCR_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+  OCR_WORKERS: z.coerce.number().int().min(1).max(8).default(2),
   // "auto": a CLIP model placed in models/clip/ if there is one, else models/manifest.json's default.
   LOGO_MODEL: z
     .string()
     .regex(/^[A-Za-z0-9._-]+$/)
     .default('auto'),
-  LOGO_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  LOGO_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
   // Where uploaded images are streamed to while their search runs (bulk jobs read them from here).
   UPLOAD_DIR: z.string().default('var/uploads'),
   // An upload holds a concurrency slot while it arrives: one that sends nothing for this long, or takes longer
