@@ -66,6 +66,11 @@ const Env = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // GET /readyz: not ready once the search index has not seen the whole change feed for this long.
+  READY_MAX_LAG_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  // On SIGTERM an API process answers /readyz 503 for this long, still serving, before it stops taking requests: behind
+  // a load balancer, its health checks' interval times their fall count (0 on one machine: nothing to tell).
+  DRAIN_NOTICE_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   // How npm start's API processes get their connections: each accepts its own from the shared socket (`kernel`),
   // or the supervisor accepts them and hands them round (`round-robin`, Node's default; scripts/start.ts says why not).
   API_CONNECTIONS: z.enum(['kernel', 'round-robin']).default('kernel'),

@@ -34,6 +34,7 @@ import { DocumentService } from './documents/documentService.ts';
 import { JournalRepository } from './documents/journalRepository.ts';
 import { JournalService } from './documents/journalService.ts';
 import { ReportService } from './documents/reportService.ts';
+import { Readiness } from './health/readiness.ts';
 import { JournalImporter } from './ingest/journal/importJournal.ts';
 import { JournalImportRepository } from './ingest/journal/repository.ts';
 import { CreditLedger } from './limits/credits.ts';
@@ -231,6 +232,8 @@ export interface Root {
   listener: ChangeListener;
   /** The word-mark search index (loaded on first use; the server loads it before listening). */
   search: SearchIndex;
+  /** Whether this process should be sent traffic (GET /readyz). */
+  readiness: Readiness;
   logos: LogoParts;
   /** HTTPS to customers' webhook endpoints, through the address policy. */
   outbound: OutboundClient;
@@ -372,6 +375,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     baseUrl,
     listener,
     search,
+    readiness: new Readiness(db, connections, search, config.READY_MAX_LAG_SECONDS),
     logos,
     outbound,
     delivery,

@@ -43,6 +43,9 @@ export async function startServer(config: Config, appOptions: AppOptions = {}): 
     url,
     close() {
       closing ??= (async () => {
+        // Out of a load balancer's rotation first (GET /readyz answers 503), still serving meanwhile; then drained.
+        root.readiness.drain();
+        if (config.DRAIN_NOTICE_MS > 0) await new Promise((r) => setTimeout(r, config.DRAIN_NOTICE_MS));
         draining = true;
         for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
         const done = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -75,6 +75,11 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   app.use(router);
   // Before the per-IP count: a page's own files are not API calls and must not spend a visitor's allowance.
   app.use(webAppRouter());
+  // Asked every few seconds by a load balancer, and must answer while Redis (where the per-IP count lives) is away.
+  app.get('/readyz', async (_req, res) => {
+    const r = await root.readiness.check();
+    res.status(r.ready ? 200 : 503).json(r);
+  });
   app.use(async (req, _res, next) => {
     await guard.ip(req);
     next();

@@ -92,6 +92,8 @@ export class SearchIndex {
   private following: Retrying;
   /** The feed position of the snapshot (or build) the engine started from. */
   private baseSeq = 0;
+  /** When the last look at the feed that found nothing more began: every change committed before it is searchable. */
+  private caughtUpAt: number | null = null;
   stats: IndexStats | null = null;
 
   constructor(
@@ -181,6 +183,15 @@ export class SearchIndex {
     return true;
   }
 
+  /**
+   * Where the index stands, for readiness (src/health/readiness.ts): null until it is loaded; `lagSeconds` is how long
+   * ago it last saw the whole feed (it looks at least every two seconds, so a growing lag means it cannot read it).
+   */
+  position(): { seq: number; lagSeconds: number } | null {
+    if (!this.engine || this.caughtUpAt === null) return null;
+    return { seq: this.engine.seq, lagSeconds: Math.max(0, (Date.now() - this.caughtUpAt) / 1000) };
+  }
+
   /** Resolves once every change committed before the call is searchable. */
   async sync(): Promise<void> {
     await this.ready();
@@ -216,8 +227,12 @@ export class SearchIndex {
     const engine = this.engine;
     if (!engine || this.closed) return;
     for (;;) {
+      const asked = Date.now();
       const batch = await this.withClient((c) => changesSince(c, engine.seq));
-      if (!batch.changes.length) return;
+      if (!batch.changes.length) {
+        this.caughtUpAt = asked;
+        return;
+      }
       this.leftOut(engine.apply(batch.changes, batch.seq));
       if (engine.pending > REBUILD_AT) {
         this.log.warn({ pending: engine.pending }, 'search index: many changes since the snapshot; run npm run search-index -- rebuild');

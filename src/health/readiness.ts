@@ -1,0 +1,66 @@
+import type { Knex } from 'knex';
+import { pingDatabase } from '../db/ping.ts';
+import type { RedisConnections } from '../redis.ts';
+import type { SearchIndex } from '../search/manager.ts';
+
+// Whether this API process should be sent traffic (GET /readyz, docs/deploy.md): a load balancer takes a node out of
+// rotation when it answers 503. Liveness is /healthz alone (the process answers); readiness asks more: the search
+// index loaded and following the change feed, PostgreSQL and Redis reachable, and the process not stopping. A check
+// that does not answer within CHECK_MS counts as unreachable, so /readyz itself never hangs in an outage.
+
+const CHECK_MS = 1000;
+
+export interface ReadinessReport {
+  ready: boolean;
+  draining: boolean;
+  index: { loaded: boolean; seq: number | null; lag_seconds: number | null };
+  db: boolean;
+  redis: boolean;
+}
+
+function within<T>(p: Promise<T>, ms: number): Promise<T | false> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+export class Readiness {
+  private stopping = false;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly connections: RedisConnections,
+    private readonly search: SearchIndex,
+    private readonly maxLagSeconds: number,
+  ) {}
+
+  /** From now on the process reports itself not ready, so that traffic moves away before it stops. */
+  drain(): void {
+    this.stopping = true;
+  }
+
+  async check(): Promise<ReadinessReport> {
+    const [db, redis] = await Promise.all([
+      within(pingDatabase(this.db), CHECK_MS),
+      within(
+        this.connections.commands.ping().then(
+          (r) => r === 'PONG',
+          () => false,
+        ),
+        CHECK_MS,
+      ),
+    ]);
+    const at = this.search.position();
+    const lag = at ? Math.round(at.lagSeconds * 10) / 10 : null;
+    const caughtUp = at !== null && at.lagSeconds <= this.maxLagSeconds;
+    return {
+      ready: !this.stopping && caughtUp && db === true && redis === true,
+      draining: this.stopping,
+      index: { loaded: at !== null, seq: at?.seq ?? null, lag_seconds: lag },
+      db: db === true,
+      redis: redis === true,
+    };
+  }
+}
