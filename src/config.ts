@@ -16,6 +16,16 @@ const Env = z.object({
   // How long an API request waits for a PostgreSQL connection (all busy, or the server away) before a 503.
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),
+  // Redis Sentinel (docs/outages.md): the Sentinels to ask for the master (host:port, comma-separated) and the name
+  // they monitor it under; REDIS_URL then gives only the database and the password.
+  REDIS_SENTINELS: z
+    .string()
+    .regex(/^(\s*[^,:\s]+:\d{1,5}\s*)(,\s*[^,:\s]+:\d{1,5}\s*)*$|^$/, 'host:port, comma-separated')
+    .default(''),
+  REDIS_SENTINEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .default('nishaan'),
   // How long a request's Redis call may take before Redis counts as away (docs/outages.md).
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   // Key prefix of every BullMQ queue, so several deployments (or test runs) can share one Redis.

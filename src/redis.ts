@@ -28,8 +28,9 @@ export class RedisConnections {
     private readonly url: string,
     log: Logger,
     commandTimeoutMs = 1000,
+    private readonly sentinel: RedisSentinel | null = null,
   ) {
-    this.commands = new Redis(url, {
+    this.commands = this.connect({
       lazyConnect: true,
       // Only the first connection's commands wait for it (bounded by the command timeout): after that, a
       // command made while Redis is away fails at once instead of waiting in ioredis's queue.
@@ -81,11 +82,21 @@ export class RedisConnections {
     for (const c of this.made) c.disconnect();
   }
 
+  /**
+   * A connection to the master: REDIS_URL's own address, or, with Sentinels, the address they name now. Through
+   * Sentinels every reconnection asks them again, and a promotion they announce moves the connection at once
+   * (`failoverDetector`); REDIS_URL still gives the database number and the password.
+   */
+  private connect(options: RedisOptions): Redis {
+    if (!this.sentinel) return new Redis(this.url, options);
+    return new Redis(this.url, { ...options, sentinels: this.sentinel.sentinels, name: this.sentinel.name, failoverDetector: true });
+  }
+
   private bullmq(): Redis {
     // BullMQ's commands wait for Redis to come back instead of failing (it asks for maxRetriesPerRequest null);
     // what a request adds through them is bounded by RedisHealth.run's deadline instead.
     const options: RedisOptions = { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(200 * times, 2000) };
-    const c = new Redis(this.url, options);
+    const c = this.connect(options);
     // ioredis reconnects by itself; what the process does meanwhile is said once, by the health.
     c.on('error', (err) => this.health.report(err, this.url));
     c.on('ready', () => this.health.recovered());
@@ -93,6 +104,25 @@ export class RedisConnections {
     c.once('end', () => this.made.delete(c));
     return c;
   }
+}
+
+/** Redis Sentinels to ask for the master of `name` (REDIS_SENTINELS, REDIS_SENTINEL_NAME). */
+export interface RedisSentinel {
+  sentinels: { host: string; port: number }[];
+  name: string;
+}
+
+/** REDIS_SENTINELS as `host:port,host:port`; null when empty (REDIS_URL's own address is the master). */
+export function sentinelsOf(list: string, name: string): RedisSentinel | null {
+  const sentinels = list
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => {
+      const at = x.lastIndexOf(':');
+      return { host: x.slice(0, at), port: Number(x.slice(at + 1)) };
+    });
+  return sentinels.length ? { sentinels, name } : null;
 }
 
 /** Redis could not be asked (away, or no answer in time): the caller decides at once what to do without it. */

@@ -54,7 +54,7 @@ import { MailRepository } from './mail/mailRepository.ts';
 import { type OutboundClient, outboundClient } from './outbound/client.ts';
 import { OwnerRepository } from './owners/repository.ts';
 import { OwnerService } from './owners/service.ts';
-import { RedisConnections, type RedisHealth } from './redis.ts';
+import { RedisConnections, type RedisHealth, sentinelsOf } from './redis.ts';
 import { ReferenceRepository } from './reference/repository.ts';
 import { ReferenceService } from './reference/service.ts';
 import { ViennaRepository } from './reference/viennaRepository.ts';
@@ -251,7 +251,12 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const clock = opts.clock ?? systemClock;
   const log = createLogger(config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL, opts.dbPoolMax ?? config.DB_POOL_MAX, opts.dbAcquireTimeoutMs ?? config.DB_ACQUIRE_TIMEOUT_MS);
-  const connections = new RedisConnections(config.REDIS_URL, log, config.REDIS_COMMAND_TIMEOUT_MS);
+  const connections = new RedisConnections(
+    config.REDIS_URL,
+    log,
+    config.REDIS_COMMAND_TIMEOUT_MS,
+    sentinelsOf(config.REDIS_SENTINELS, config.REDIS_SENTINEL_NAME),
+  );
   const signer = new UrlSigner(config.URL_SIGNING_SECRET, () => clock.now());
   const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
   const store = createObjectStore(config, signer, () => baseUrl.value);

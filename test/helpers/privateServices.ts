@@ -23,7 +23,7 @@ export interface PrivateService {
 }
 
 /** Resolves once something accepts connections on the port (or rejects after `ms`). */
-async function listening(port: number, ms = 30_000): Promise<void> {
+export async function listening(port: number, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
