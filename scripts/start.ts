@@ -78,17 +78,22 @@ function end(child: ChildProcess | undefined): Promise<void> {
 
 async function primary(): Promise<void> {
   const t0 = Date.now();
-  await prepareDatabase(config.DATABASE_URL);
-  await seedDemoRegistry(config);
+  // This node's roles (NODE_ROLES; all four by default, one machine): a sidecar alone needs no database.
+  const roles = config.nodeRoles;
+  const register = roles.has('api') || roles.has('workers') || roles.has('clearance');
+  if (register) {
+    await prepareDatabase(config.DATABASE_URL);
+    await seedDemoRegistry(config);
+  }
   // The web app the API processes serve (web/dist): built when its sources or the API document changed, in a
   // child process, so that nothing the build does to its process (Vite sets NODE_ENV) reaches the processes
   // started below, and its memory goes back when it ends.
-  await runChild('./build-web.ts', 'building the web app', ['--serving']);
+  if (roles.has('api')) await runChild('./build-web.ts', 'building the web app', ['--serving']);
   // Built once, before the API processes start, so every one of them loads the same snapshot instead of
   // building its own; in a child process, so that the build's memory goes back when it exits.
-  const built = await searchSnapshot();
+  const built = register ? await searchSnapshot() : null;
   if (built) console.error(`search index built in ${(built.ms / 1000).toFixed(1)} s (${built.marks.toLocaleString('en')} marks)`);
-  const n = Math.max(1, Math.min(os.availableParallelism(), 8));
+  const n = roles.has('api') ? Math.max(1, Math.min(os.availableParallelism(), 8)) : 0;
   let stopping = false;
 
   // Child processes kept running: started again after they exit, until stopping.
@@ -112,14 +117,22 @@ async function primary(): Promise<void> {
     run();
     return h;
   };
-  const workers = keep('../workers/main.ts', 'workers process');
+  const workers = roles.has('workers') ? keep('../workers/main.ts', 'workers process') : undefined;
   // Batch clearance on every core: the workers process screens chunks, and so do these (workers/clearance.ts).
-  const clearance = Array.from({ length: config.clearanceWorkers - 1 }, (_, i) =>
-    keep('../workers/clearance.ts', `batch clearance process ${i + 2}`),
-  );
+  const clearance = roles.has('clearance')
+    ? Array.from({ length: config.clearanceWorkers - (workers ? 1 : 0) }, (_, i) =>
+        keep('../workers/clearance.ts', `batch clearance process ${i + (workers ? 2 : 1)}`),
+      )
+    : [];
   // The ML sidecar (workers/sidecar/): embeddings and OCR on loopback at ML_URL. Not waited for: the API
   // serves at once, and logo indexing (in the workers process) starts when the sidecar answers.
-  const sidecar = keep('../workers/sidecar/main.ts', 'ML sidecar');
+  const sidecar = roles.has('sidecar') ? keep('../workers/sidecar/main.ts', 'ML sidecar') : undefined;
+  const running = [
+    ...(n ? [`${n} API processes`] : []),
+    ...(workers ? ['workers'] : []),
+    ...(clearance.length ? [`${clearance.length} batch clearance`] : []),
+    ...(sidecar ? ['ML sidecar'] : []),
+  ].join(' + ');
 
   // What a dead API process held and could not give back: its concurrency slots in Redis (the account
   // would be short of them until their 60 s expiry, locked out if it has few) and its upload files.
@@ -163,7 +176,7 @@ async function primary(): Promise<void> {
     // API processes first: the requests they are finishing may still need the workers (bulk logo
     // searches) and the sidecar (embeddings).
     await Promise.all(Object.values(cluster.workers ?? {}).map((w) => end((w as Worker).process as ChildProcess)));
-    await Promise.all([end(workers.child), end(sidecar.child), ...clearance.map((c) => end(c.child))]);
+    await Promise.all([end(workers?.child), end(sidecar?.child), ...clearance.map((c) => end(c.child))]);
     await Promise.all(cleanups);
     await root.close();
     process.exit(0);
@@ -195,12 +208,11 @@ async function primary(): Promise<void> {
   cluster.on('listening', (worker) => {
     if (++ready === n)
       console.error(
-        `Nishaan API on http://${config.HOST}:${config.PORT} ` +
-          `(${n} API processes + workers${clearance.length ? ` + ${clearance.length} batch clearance` : ''} + ML sidecar, ` +
-          `ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+        `Nishaan API on http://${config.HOST}:${config.PORT} (${running}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
       );
     else if (ready > n) console.error(`api process ${worker.process.pid} listening, in place of one that exited`);
   });
+  if (!n) console.error(`Nishaan node running ${running}, no API processes (NODE_ROLES=${[...roles].join(',')})`);
 }
 
 /** Runs a script of this folder to its end: the last message it sent, if any; rejects when it fails. */

@@ -76,6 +76,16 @@ const Env = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // What `npm start` runs on this machine (docs/architecture.md, "Nodes"): API processes, the workers process, the
+  // extra batch clearance processes, the ML sidecar; comma-separated. A node finds the others only through
+  // PostgreSQL, Redis, the object store and ML_URL.
+  NODE_ROLES: z
+    .string()
+    .regex(
+      /^\s*(api|workers|clearance|sidecar)\s*(,\s*(api|workers|clearance|sidecar)\s*)*$/,
+      'some of api, workers, clearance, sidecar, comma-separated',
+    )
+    .default('api,workers,clearance,sidecar'),
   // GET /readyz: not ready once the search index has not seen the whole change feed for this long.
   READY_MAX_LAG_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   // On SIGTERM an API process answers /readyz 503 for this long, still serving, before it stops taking requests: behind
@@ -191,7 +201,11 @@ export type Config = Omit<z.infer<typeof Env>, Secret> &
     uploadDir: string;
     /** CLEARANCE_WORKERS as a number. */
     clearanceWorkers: number;
+    /** NODE_ROLES as a set. */
+    nodeRoles: Set<NodeRole>;
   };
+
+export type NodeRole = 'api' | 'workers' | 'clearance' | 'sidecar';
 
 /**
  * What one batch clearance process holds at most: its search index and the analysis's caches
@@ -237,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null,
     uploadDir: path.resolve(cfg.UPLOAD_DIR),
     clearanceWorkers: clearanceWorkers(cfg.CLEARANCE_WORKERS),
+    nodeRoles: new Set(cfg.NODE_ROLES.split(',').map((r) => r.trim() as NodeRole)),
   };
 }
 

@@ -13,7 +13,7 @@ import { createRoot } from '../../src/root.ts';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../../src/webhooks/renewals.ts';
 import { createAccount } from '../helpers/accounts.ts';
-import { children, freePort, startStack as start } from '../helpers/stack.ts';
+import { children, freePort, spawnStack, startStack as start } from '../helpers/stack.ts';
 
 describe('npm start', function () {
   this.timeout(180_000);
@@ -140,6 +140,28 @@ describe('npm start', function () {
       );
       expect(await second.stop()).to.equal(0);
       expect(await answering(`http://127.0.0.1:${port}/healthz`)).to.equal(false);
+      expect(await connectionsTo(name)).to.equal(0);
+
+      // The same machine's parts on nodes of their own (NODE_ROLES): API processes alone, then the sidecar alone.
+      const apiNode = await start({ ...env, NODE_ROLES: 'api' });
+      expect(apiNode.log()).to.match(/Nishaan API on \S+ \(\d+ API processes, ready in/);
+      const others = children(apiNode.child.pid!).filter((p) => /workers\/(main|clearance)\.ts|sidecar/.test(p.cmd));
+      expect(others).to.deep.equal([]);
+      expect((await search(rows[0].word_mark)).results.map((r: { application_number: string }) => r.application_number)).to.include(
+        rows[0].application_number,
+      );
+      expect(await apiNode.stop()).to.equal(0);
+      const mlNode = spawnStack({ ...env, NODE_ROLES: 'sidecar' });
+      await mlNode.waitFor(/Nishaan node running ML sidecar, no API processes/);
+      let up = false;
+      for (let i = 0; i < 300 && !up; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        up = await answering(`http://127.0.0.1:${mlPort}/health`);
+      }
+      expect(up).to.equal(true);
+      expect(await answering(`http://127.0.0.1:${port}/healthz`)).to.equal(false);
+      expect(await mlNode.stop()).to.equal(0);
+      expect(await answering(`http://127.0.0.1:${mlPort}/health`)).to.equal(false);
       expect(await connectionsTo(name)).to.equal(0);
     },
   );
