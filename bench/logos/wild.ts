@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Icon } from '../../models/train/iconSet.ts';
 import { iconMask } from '../../src/ingest/generator/raster.ts';
+import { mulberry32 } from '../../test/helpers/mulberry32.ts';
 
 // Uploads as a trade mark professional has them (issue 44): a held-out icon softened by blur, saved as a poor JPEG,
 // framed in a thick border, shrunk to a thumbnail, small on a busy page, crossed by a rule and a line of words, seen at
@@ -48,17 +49,7 @@ const WORDS = [
 // Faces training never writes in (its lines are DejaVu Sans and Sans Mono: models/train/prepare.ts).
 const FONTS = ['DejaVu Serif', 'DejaVu Serif Condensed'];
 
-/** mulberry32: a seeded stream of numbers in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+const rng = mulberry32;
 const hashOf = (s: string) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 2166136261);
 
 const rgbOf = (hex: string): RGB => [0, 2, 4].map((k) => parseInt(hex.slice(k, k + 2), 16)) as RGB;

@@ -2,6 +2,8 @@
 // baseline request built from its schemas, then the same request with one part made hostile at a time.
 // Seeded, so a failure names a request that can be sent again.
 
+import { mulberry32 } from '../helpers/mulberry32.ts';
+
 export type Kind =
   | 'baseline'
   | 'type'
@@ -138,17 +140,6 @@ function example(doc: Doc, raw: Schema): unknown {
       if (s.format === 'uri') return 'https://hooks.example.in/x';
       return 'SUNRISE';
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const BOUNDARY = 'fuzzBoundary7MA4YWxkTrZu0gW';

@@ -1,28 +1,17 @@
 import type { Db } from '../../db/knex.ts';
+import type { SummaryRow } from '../../trademarks/repository.ts';
 
 // What a journal import reads of the register before it writes its delta (docs/journal.md): the journal's own row, and
 // the marks the journal names as they are stored, with their first proprietor and agent, so that an entry already on
 // the register is updated in place (its other fields kept) and never duplicated.
 
 /** A stored trademark in the ingest format's field names and forms (docs/ingest.md), with its journal's date. */
-export interface StoredMark {
-  application_number: string;
-  word_mark: string;
-  class_number: number;
-  status: string;
-  application_date: string;
-  expire_at: string | null;
-  proprietor_name: string;
-  state: string | null;
-  tm_type: string;
-  filing_mode: string | null;
-  alert: string;
+export interface StoredMark extends Omit<SummaryRow, 'owner_id'> {
   goods_services: string | null;
   used_since: string | null;
   registry_office: string | null;
   journal_id: number | null;
   vienna_codes: string[] | null;
-  slug: string;
   classes: number[] | null;
   international_registration: string | null;
   priority_date: string | null;
