@@ -1,62 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { RedisConnections, sentinelsOf } from '../src/redis.ts';
-import { listening } from './helpers/privateServices.ts';
-import { freePort } from './helpers/stack.ts';
+import { type PrivateSentinel, privateSentinel } from './helpers/privateServices.ts';
 
 // Redis behind Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME), on real servers of the test's own: a master, its
 // replica and one Sentinel, on free loopback ports. The master is killed; the Sentinel promotes the replica, and
 // the process's connections, which asked the Sentinel where the master is, write to the new one without a restart.
 
-const NAME = 'nishaan-test';
-
 describe('Redis through Sentinel', function () {
   this.timeout(90_000);
-  const children: ChildProcess[] = [];
-  let dir: string;
-  let ports: { master: number; replica: number; sentinel: number };
-  const server = (args: string[]) => {
-    const c = spawn('redis-server', args, { stdio: 'ignore' });
-    children.push(c);
-    return c;
-  };
-
+  let trio: PrivateSentinel;
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-sentinel-'));
-    ports = { master: await freePort(), replica: await freePort(), sentinel: await freePort() };
-    const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-    server(['--port', String(ports.master), ...common, '--logfile', 'master.log']);
-    server(['--port', String(ports.replica), ...common, '--logfile', 'replica.log', '--replicaof', '127.0.0.1', String(ports.master)]);
-    await listening(ports.master);
-    await listening(ports.replica);
-    // A Sentinel rewrites its configuration file: it must be its own, writable.
-    const conf = path.join(dir, 'sentinel.conf');
-    fs.writeFileSync(
-      conf,
-      [
-        `port ${ports.sentinel}`,
-        'bind 127.0.0.1',
-        `dir ${dir}`,
-        `sentinel monitor ${NAME} 127.0.0.1 ${ports.master} 1`,
-        `sentinel down-after-milliseconds ${NAME} 1000`,
-        `sentinel failover-timeout ${NAME} 5000`,
-        '',
-      ].join('\n'),
-    );
-    server([conf, '--sentinel', '--logfile', 'sentinel.log']);
-    await listening(ports.sentinel);
+    trio = await privateSentinel();
   });
-
-  after(() => {
-    for (const c of children) c.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(async () => trio.close());
 
   it('reads REDIS_SENTINELS as host:port pairs, and refuses a malformed list naming it', () => {
     expect(sentinelsOf(' 10.0.0.1:26379, sentinel-b:26380 ', 'prod')).to.deep.equal({
@@ -71,8 +30,13 @@ describe('Redis through Sentinel', function () {
   });
 
   it('writes to the master the Sentinel names, then to the promoted replica once it is killed, keeping what was replicated', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', REDIS_SENTINELS: `127.0.0.1:${ports.sentinel}`, REDIS_SENTINEL_NAME: NAME });
-    const c = new RedisConnections('redis://127.0.0.1:1/0', pino({ level: 'silent' }), 2000, sentinelsOf(config.REDIS_SENTINELS, NAME));
+    const config = loadConfig({ NODE_ENV: 'test', REDIS_SENTINELS: trio.sentinels, REDIS_SENTINEL_NAME: trio.name });
+    const c = new RedisConnections(
+      'redis://127.0.0.1:1/0',
+      pino({ level: 'silent' }),
+      2000,
+      sentinelsOf(config.REDIS_SENTINELS, config.REDIS_SENTINEL_NAME),
+    );
     const queue = new Queue('sentinel-test', { connection: c.queues, prefix: `sentinel-${process.pid}` });
     // Its connection's errors while the master is away (the process's health says it once, not here).
     queue.on('error', () => undefined);
@@ -87,7 +51,7 @@ describe('Redis through Sentinel', function () {
       for (let i = 0; i < 20 && replicated < 1; i++) replicated = await c.commands.wait(1, 1000);
       expect(replicated).to.equal(1);
 
-      children[0].kill('SIGKILL');
+      trio.killMaster();
       let written = false;
       for (let i = 0; i < 150 && !written; i++) {
         written = await c.commands.set('after', '1').then(
@@ -99,7 +63,7 @@ describe('Redis through Sentinel', function () {
       expect(written, 'a write succeeded after the failover').to.equal(true);
       const role = (await c.commands.role()) as [string, ...unknown[]];
       expect(role[0]).to.equal('master');
-      expect(await c.commands.config('GET', 'port')).to.deep.equal(['port', String(ports.replica)]);
+      expect(await c.commands.config('GET', 'port')).to.deep.equal(['port', String(trio.ports.replica)]);
       expect(await c.commands.get('before')).to.equal('1');
       // BullMQ's connection found the new master too, and the job added before is there.
       await queue.add('job', { n: 2 });

@@ -23,7 +23,7 @@ export interface PrivateService {
 }
 
 /** Resolves once something accepts connections on the port (or rejects after `ms`). */
-export async function listening(port: number, ms = 30_000): Promise<void> {
+async function listening(port: number, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -116,6 +116,67 @@ export async function privateRedis(): Promise<PrivateService> {
     close: async () => {
       child?.kill('SIGCONT');
       await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PrivateSentinel {
+  /** REDIS_SENTINELS and REDIS_SENTINEL_NAME for it. */
+  sentinels: string;
+  name: string;
+  ports: { master: number; replica: number; sentinel: number };
+  /** Kills the master outright (SIGKILL), as a machine lost would: the Sentinel promotes the replica. */
+  killMaster(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A Redis master, its replica and one Sentinel watching them (quorum 1, the master called down after 1 s), on free
+ * loopback ports, nothing kept on disk: Redis as an operator runs it past one machine (docs/outages.md).
+ */
+export async function privateSentinel(name = 'nishaan-test'): Promise<PrivateSentinel> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-sentinel-'));
+  const ports = { master: await freePort(), replica: await freePort(), sentinel: await freePort() };
+  const children: ChildProcess[] = [];
+  const server = (args: string[]) => children.push(spawn('redis-server', args, { stdio: 'ignore' }));
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  server(['--port', String(ports.master), ...common, '--logfile', 'master.log']);
+  server(['--port', String(ports.replica), ...common, '--logfile', 'replica.log', '--replicaof', '127.0.0.1', String(ports.master)]);
+  await listening(ports.master);
+  await listening(ports.replica);
+  // A Sentinel rewrites its configuration file: it must be its own, writable.
+  const conf = path.join(dir, 'sentinel.conf');
+  fs.writeFileSync(
+    conf,
+    [
+      `port ${ports.sentinel}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor ${name} 127.0.0.1 ${ports.master} 1`,
+      `sentinel down-after-milliseconds ${name} 1000`,
+      `sentinel failover-timeout ${name} 5000`,
+      '',
+    ].join('\n'),
+  );
+  server([conf, '--sentinel', '--logfile', 'sentinel.log']);
+  await listening(ports.sentinel);
+  return {
+    sentinels: `127.0.0.1:${ports.sentinel}`,
+    name,
+    ports,
+    killMaster: () => children[0].kill('SIGKILL'),
+    close: async () => {
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              if (c.exitCode !== null || c.signalCode !== null) return resolve();
+              c.once('exit', () => resolve());
+              c.kill('SIGKILL');
+            }),
+        ),
+      );
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
