@@ -102,6 +102,9 @@ const Env = z.object({
     .default(() => `${process.pid}-${randomBytes(4).toString('hex')}`),
   // Where the word-mark search index is saved for fast starts; empty: never saved (built from PostgreSQL).
   SEARCH_SNAPSHOT: z.string().default('var/search/index.snapshot'),
+  // Several nodes: the snapshot is kept in the object store, built by one node and loaded by the others
+  // (src/search/sharedSnapshot.ts); off on one machine, where it would only be a second copy.
+  SEARCH_SNAPSHOT_SHARE: z.enum(['true', 'false']).default('false'),
   // How long repeated searches are answered from Redis; 0 turns the cache off.
   SEARCH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   // Object store driver: a local folder (OBJECT_STORE_DIR) or an S3-compatible bucket (S3_*).

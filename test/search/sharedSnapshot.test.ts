@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ensureSharedSnapshot } from '../../src/search/sharedSnapshot.ts';
+import { snapshotHeader } from '../../src/search/snapshot.ts';
+import { LocalObjectStore } from '../../src/storage/localStore.ts';
+import { UrlSigner } from '../../src/storage/urlSigner.ts';
+import { cloneTestDatabase } from '../helpers/db.ts';
+
+// SEARCH_SNAPSHOT_SHARE: nodes starting at once against one database and one object store build the search
+// snapshot once between them; the others load the stored one.
+
+describe('the search snapshot shared through the object store', function () {
+  this.timeout(60_000);
+
+  it('is built by one of three nodes starting at once, and loaded by the other two; later starts keep their own', async () => {
+    const { url, db } = await cloneTestDatabase();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-shared-snapshot-'));
+    try {
+      await db.raw(`insert into trademarks (application_number, word_mark, class_number, status, application_date, proprietor_name,
+        tm_type, slug) select (9200000 + i)::text, 'SHARED MARK ' || i, 9, 'Registered', '2020-01-01', 'OWNER', 'WORD', 'shared-' || i
+        from generate_series(1, 50) i`);
+      const store = new LocalObjectStore(
+        path.join(dir, 'objects'),
+        new UrlSigner('test-signing-secret-0123456789'),
+        () => 'http://127.0.0.1',
+      );
+      const files = [1, 2, 3].map((n) => path.join(dir, `node${n}`, 'index.snapshot'));
+      const outcomes = await Promise.all(files.map((f) => ensureSharedSnapshot(url, f, store)));
+      expect(outcomes.map((o) => o.kind).sort()).to.deep.equal(['built', 'loaded', 'loaded']);
+      const headers = await Promise.all(files.map((f) => snapshotHeader(f)));
+      expect(new Set(headers.map((h) => `${h?.instance}:${h?.seq}:${h?.builtAt}`)).size).to.equal(1);
+      expect(headers[0]?.seq).to.be.above(0);
+      // A node whose own snapshot is of this database keeps it.
+      expect((await ensureSharedSnapshot(url, files[0], store)).kind).to.equal('current');
+      // A new node after them loads the stored one without building.
+      expect((await ensureSharedSnapshot(url, path.join(dir, 'node4', 'index.snapshot'), store)).kind).to.equal('loaded');
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
