@@ -13,6 +13,10 @@ const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/nishaan'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(16),
+  // Streaming replicas that reads of the register may go to (comma-separated URLs; docs/deploy.md), while each is
+  // up and has replayed the primary's WAL to within REPLICA_MAX_LAG_SECONDS; the primary otherwise.
+  DATABASE_REPLICA_URLS: z.string().default(''),
+  REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
   // How long an API request waits for a PostgreSQL connection (all busy, or the server away) before a 503.
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379/0'),

@@ -27,6 +27,7 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
 import { ChangeListener } from './db/listener.ts';
+import { ReplicaSet } from './db/replicas.ts';
 import { BulkJobRepository } from './documents/bulkRepository.ts';
 import { BULK_QUEUE, BulkDocumentService } from './documents/bulkService.ts';
 import { DocumentRepository } from './documents/documentRepository.ts';
@@ -234,6 +235,8 @@ export interface Root {
   search: SearchIndex;
   /** Whether this process should be sent traffic (GET /readyz). */
   readiness: Readiness;
+  /** Read replicas of the register (DATABASE_REPLICA_URLS): checked once start()ed, by the processes that serve. */
+  replicas: ReplicaSet;
   logos: LogoParts;
   /** HTTPS to customers' webhook endpoints, through the address policy. */
   outbound: OutboundClient;
@@ -263,7 +266,14 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const listener = new ChangeListener(config.DATABASE_URL, log);
   const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log);
   const outbound = outboundClient(config);
-  const repos = repositories(db);
+  const replicas = new ReplicaSet(
+    db,
+    config.DATABASE_REPLICA_URLS.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+    config.REPLICA_MAX_LAG_SECONDS,
+  );
+  const repos = repositories(db, (f) => replicas.read(f));
   const logos = logoParts(config, repos.logos, connections, opts.sidecarTimeoutMs);
 
   const redis = connections.commands;
@@ -380,7 +390,8 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     baseUrl,
     listener,
     search,
-    readiness: new Readiness(db, connections, search, config.READY_MAX_LAG_SECONDS),
+    readiness: new Readiness(db, connections, search, config.READY_MAX_LAG_SECONDS, replicas),
+    replicas,
     logos,
     outbound,
     delivery,
@@ -392,7 +403,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
         await logos.close();
         await bulkQueue?.close();
         await clearanceQueue?.close();
-        await Promise.all([db.destroy(), listener.close(), store.close?.()]);
+        await Promise.all([db.destroy(), replicas.close(), listener.close(), store.close?.()]);
         mail.close();
         outbound.close();
         connections.disconnect();
@@ -402,14 +413,14 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   };
 }
 
-function repositories(db: Db): Repositories {
+function repositories(db: Db, read: <T>(f: (db: Db) => Promise<T>) => Promise<T>): Repositories {
   return {
     accounts: new AccountRepository(db),
     admin: new AdminRepository(db),
     callers: new CallerRepository(db),
     plans: new PlanRepository(db),
     quotas: new QuotaRepository(db),
-    trademarks: new TrademarkRepository(db),
+    trademarks: new TrademarkRepository(db, read),
     threats: new ThreatRepository(db),
     clearance: new ClearanceRepository(db),
     clearanceBatches: new ClearanceBatchRepository(db),

@@ -15,6 +15,7 @@ export async function startServer(config: Config, appOptions: AppOptions = {}): 
   const { app } = buildApp(root, appOptions);
   // Callers are cached only while this process hears of every change (src/accounts/callerCache.ts).
   await root.listener.start();
+  root.replicas.start();
   // Searches are answered from the moment the process listens; so are limits and sessions, if Redis is there
   // (a Redis away is no reason not to serve what does not need it: docs/outages.md).
   await Promise.all([root.search.ready(), root.connections.ready()]);

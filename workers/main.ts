@@ -16,6 +16,7 @@ import { WebhookWorkers } from './webhooks.ts';
 
 const config = loadConfig();
 const root = createRoot(config, WORKERS);
+root.replicas.start();
 const { log } = root;
 
 const webhooks = new WebhookWorkers(root);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { pingDatabase } from '../db/ping.ts';
+import type { ReplicaSet } from '../db/replicas.ts';
 import type { RedisConnections } from '../redis.ts';
 import type { SearchIndex } from '../search/manager.ts';
 
@@ -16,6 +17,8 @@ export interface ReadinessReport {
   index: { loaded: boolean; seq: number | null; lag_seconds: number | null };
   db: boolean;
   redis: boolean;
+  /** Each read replica (DATABASE_REPLICA_URLS), in order: whether reads go to it, and how far behind it was. */
+  replicas: { in_rotation: boolean; lag_seconds: number | null }[];
 }
 
 function within<T>(p: Promise<T>, ms: number): Promise<T | false> {
@@ -34,6 +37,7 @@ export class Readiness {
     private readonly connections: RedisConnections,
     private readonly search: SearchIndex,
     private readonly maxLagSeconds: number,
+    private readonly replicas?: ReplicaSet,
   ) {}
 
   /** From now on the process reports itself not ready, so that traffic moves away before it stops. */
@@ -61,6 +65,11 @@ export class Readiness {
       index: { loaded: at !== null, seq: at?.seq ?? null, lag_seconds: lag },
       db: db === true,
       redis: redis === true,
+      // Not part of ready: a replica away only sends reads to the primary.
+      replicas: (this.replicas?.state() ?? []).map((r) => ({
+        in_rotation: r.inRotation,
+        lag_seconds: r.lagSeconds === null || !Number.isFinite(r.lagSeconds) ? null : Math.round(r.lagSeconds * 10) / 10,
+      })),
     };
   }
 }

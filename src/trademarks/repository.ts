@@ -46,7 +46,14 @@ export class TrademarkRepository {
   // One prepared statement per set of linked tables: a plan has few distinct shapes.
   private readonly detailStatements = new Map<number, Prepared>();
 
-  constructor(private readonly db: Db) {}
+  /**
+   * `read` runs a read where it should go (src/db/replicas.ts): the register's marks are written by imports alone, never
+   * by a caller of the API, so a caller never misses its own write on a replica a moment behind.
+   */
+  constructor(
+    primary: Db,
+    private readonly read: <T>(f: (db: Db) => Promise<T>) => Promise<T> = (f) => f(primary),
+  ) {}
 
   detailQuery(tables: readonly LinkedTable[], where = 't.application_number = ?'): string {
     const linked = tables.map((name) => `, ${LINKED_SQL[name]} as ${name}`).join('');
@@ -65,7 +72,7 @@ export class TrademarkRepository {
   /** Summaries of the given marks (those that exist), in no particular order. */
   async summaries(appNos: string[]): Promise<SummaryRow[]> {
     if (!appNos.length) return [];
-    return SUMMARIES.run<SummaryRow>(this.db, [appNos]);
+    return this.read((db) => SUMMARIES.run<SummaryRow>(db, [appNos]));
   }
 
   /**
@@ -74,16 +81,18 @@ export class TrademarkRepository {
    */
   async goodsOf(appNos: string[], chars?: number): Promise<Map<string, string>> {
     if (!appNos.length) return new Map();
-    const rows: { application_number: string; goods_services: string }[] = await this.db('trademarks')
-      .select('application_number', chars ? this.db.raw('left(goods_services, ?) as goods_services', [chars]) : 'goods_services')
-      .whereIn('application_number', appNos)
-      .whereNotNull('goods_services');
+    const rows: { application_number: string; goods_services: string }[] = await this.read((db) =>
+      db('trademarks')
+        .select('application_number', chars ? db.raw('left(goods_services, ?) as goods_services', [chars]) : 'goods_services')
+        .whereIn('application_number', appNos)
+        .whereNotNull('goods_services'),
+    );
     return new Map(rows.map((r) => [r.application_number, r.goods_services]));
   }
 
   /** The status labels of the reference list (data/tm_status_values.csv). */
   async statusLabels(): Promise<string[]> {
-    const r = await this.db.raw('select status from status_values');
+    const r = await this.read((db) => db.raw('select status from status_values'));
     return r.rows.map((x: { status: string }) => x.status);
   }
 
@@ -97,7 +106,7 @@ export class TrademarkRepository {
     const mask = tables.reduce((m, t) => m | (1 << LINKED_TABLES.indexOf(t)), 0);
     let stmt = this.detailStatements.get(mask);
     if (!stmt) this.detailStatements.set(mask, (stmt = new Prepared(`trademark_detail_${mask}`, this.detailQuery(tables))));
-    const row = (await stmt.run<DetailRow>(this.db, [appNo]))[0];
+    const row = (await this.read((db) => stmt.run<DetailRow>(db, [appNo])))[0];
     return row && gate.record(row);
   }
 
@@ -116,7 +125,7 @@ export class TrademarkRepository {
   }
 
   private async query<T>(sql: string, bindings: unknown[]): Promise<T[]> {
-    const r = await this.db.raw(sql, bindings as never[]);
+    const r = await this.read((db) => db.raw(sql, bindings as never[]));
     return r.rows as T[];
   }
 }

@@ -45,7 +45,7 @@ async function listening(port: number, ms = 30_000): Promise<void> {
  * pgvector build (scripts/ensure-pgvector.sh installs it for these binaries). PostgreSQL refuses to run as
  * root: under root the cluster belongs to the postgres user.
  */
-export async function privatePostgres(): Promise<PrivateService> {
+export async function privatePostgres(replicaOf?: PrivateService): Promise<PrivateService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-pg-'));
   const data = path.join(dir, 'data');
   const port = await freePort();
@@ -55,7 +55,24 @@ export async function privatePostgres(): Promise<PrivateService> {
     asRoot
       ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, bin), ...args], { stdio: 'pipe' })
       : execFileSync(path.join(PG_BIN, bin), args, { stdio: 'pipe' });
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
+  // A streaming replica: the primary's base backup, with what it needs to follow it (-R: standby.signal and
+  // primary_conninfo), as an operator makes one with pg_basebackup.
+  if (replicaOf)
+    run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(replicaOf.port),
+      '-U',
+      'postgres',
+      '-D',
+      data,
+      '-R',
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+    ]);
+  else run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   const start = async () => {
     run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);

@@ -1,0 +1,122 @@
+import { createDb, type Db } from './knex.ts';
+import { databaseUnavailable } from './unavailable.ts';
+
+// PostgreSQL read replicas (DATABASE_REPLICA_URLS, docs/deploy.md): reads that may be a moment stale go to a
+// replica in rotation, everything else to the primary. A replica is in rotation while it answers within CHECK_MS
+// and has replayed the primary's WAL to within `maxLagSeconds`; checked every `everyMs`. With none in rotation (or
+// none configured) reads go to the primary: a replica down or behind never fails a read.
+
+const CHECK_MS = 1000;
+
+interface Replica {
+  url: string;
+  db: Db;
+  inRotation: boolean;
+  lagSeconds: number | null;
+}
+
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer in time')), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+export class ReplicaSet {
+  private readonly replicas: Replica[];
+  private next = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+
+  constructor(
+    private readonly primary: Db,
+    urls: string[],
+    private readonly maxLagSeconds = 5,
+    private readonly everyMs = 1000,
+    poolMax = 8,
+  ) {
+    this.replicas = urls.map((url) => ({ url, db: createDb(url, poolMax, 2000), inRotation: false, lagSeconds: null }));
+  }
+
+  /**
+   * Runs a read that may be a moment stale: on a replica in rotation (in turn), else on the primary. A replica that
+   * cannot be reached now (gone since its last check) leaves the rotation and the read is made on the primary.
+   */
+  async read<T>(f: (db: Db) => Promise<T>): Promise<T> {
+    const live = this.replicas.filter((r) => r.inRotation);
+    if (!live.length) return f(this.primary);
+    this.next = (this.next + 1) % live.length;
+    const r = live[this.next];
+    try {
+      return await f(r.db);
+    } catch (err) {
+      if (!databaseUnavailable(err)) throw err;
+      r.inRotation = false;
+      r.lagSeconds = null;
+      return f(this.primary);
+    }
+  }
+
+  /** Each replica's state, as last checked. */
+  state(): { url: string; inRotation: boolean; lagSeconds: number | null }[] {
+    return this.replicas.map(({ url, inRotation, lagSeconds }) => ({ url, inRotation, lagSeconds }));
+  }
+
+  /** Starts checking the replicas (none are used until a first check finds them fit). */
+  start(): void {
+    if (this.timer || !this.replicas.length) return;
+    void this.check();
+    this.timer = setInterval(() => void this.check(), this.everyMs);
+    this.timer.unref();
+  }
+
+  /** One round of checks; resolves when every replica's state is current. */
+  check(): Promise<void> {
+    this.checking ??= (async () => {
+      try {
+        // The primary's position first: a replica is behind by what it has not replayed of it. The insert position, not
+        // the write position: with synchronous_commit off a commit is answered before its WAL is written.
+        const primaryLsn = await within(this.primary.raw('select pg_current_wal_insert_lsn()::text as lsn'), CHECK_MS).then(
+          (r) => r.rows[0].lsn as string,
+          () => null,
+        );
+        await Promise.all(this.replicas.map((r) => this.checkOne(r, primaryLsn)));
+      } finally {
+        this.checking = null;
+      }
+    })();
+    return this.checking;
+  }
+
+  private async checkOne(r: Replica, primaryLsn: string | null): Promise<void> {
+    try {
+      // Caught up: nothing of the primary's WAL left to replay. Otherwise behind by the age of the last transaction
+      // it replayed (the primary wrote since, or its WAL would have been replayed).
+      const row = (
+        await within(
+          r.db.raw(
+            `select pg_is_in_recovery() as standby,
+              coalesce(?::pg_lsn <= pg_last_wal_replay_lsn(), false) as caught_up,
+              extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as age`,
+            [primaryLsn],
+          ),
+          CHECK_MS,
+        )
+      ).rows[0] as { standby: boolean; caught_up: boolean; age: number | null };
+      // Never replayed a transaction and not caught up: how far behind is unknown, so out of rotation.
+      r.lagSeconds = row.caught_up ? 0 : row.age === null ? Number.POSITIVE_INFINITY : Math.max(0, row.age);
+      r.inRotation = row.standby && r.lagSeconds <= this.maxLagSeconds;
+    } catch {
+      r.inRotation = false;
+      r.lagSeconds = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.checking?.catch(() => undefined);
+    await Promise.all(this.replicas.map((r) => r.db.destroy()));
+  }
+}

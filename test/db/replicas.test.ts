@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import { prepareDatabase } from '../../scripts/migrate.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createDb, type Db } from '../../src/db/knex.ts';
+import { ReplicaSet } from '../../src/db/replicas.ts';
+import { type RunningServer, startServer } from '../../src/server.ts';
+import { createAccount } from '../helpers/accounts.ts';
+import { type PrivateService, privatePostgres } from '../helpers/privateServices.ts';
+
+// Reads that may be a moment stale on a streaming replica (DATABASE_REPLICA_URLS), on real PostgreSQL: a primary of
+// the test's own and a replica made from it with pg_basebackup. The replica serves while it is up and caught up;
+// stopped, or holding back its replay past the bound, it leaves the rotation and reads go to the primary.
+
+describe('PostgreSQL read replicas', function () {
+  this.timeout(120_000);
+  let primary: PrivateService;
+  let replica: PrivateService;
+  let db: Db;
+  let set: ReplicaSet;
+  const portOf = (s: ReplicaSet) => s.read(async (d) => (await d.raw('select inet_server_port() as port')).rows[0].port as number);
+
+  before(async () => {
+    primary = await privatePostgres();
+    replica = await privatePostgres(primary);
+    db = createDb(primary.url, 2);
+    await db.raw('create table marks (n int primary key)');
+    set = new ReplicaSet(db, [replica.url], 1, 200, 2);
+  });
+  after(async () => {
+    await set?.close();
+    await db?.destroy();
+    await replica?.close();
+    await primary?.close();
+  });
+
+  it('reads from the replica once it has caught up, and sees what the primary wrote', async () => {
+    expect(await portOf(set)).to.equal(primary.port);
+    await db.raw('insert into marks values (1)');
+    for (let i = 0; i < 50 && !set.state()[0].inRotation; i++) {
+      await set.check();
+      if (!set.state()[0].inRotation) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(set.state()[0].inRotation).to.equal(true);
+    expect(set.state()[0].lagSeconds).to.be.at.most(1);
+    expect(await portOf(set)).to.equal(replica.port);
+    expect(await set.read(async (d) => (await d.raw('select count(*)::int as n from marks')).rows[0].n)).to.equal(1);
+  });
+
+  it('leaves the rotation while the replica holds back its replay past the bound, and comes back once it replays', async () => {
+    const direct = createDb(replica.url, 1);
+    try {
+      await direct.raw('select pg_wal_replay_pause()');
+      await db.raw('insert into marks values (2)');
+      // Behind by the age of its last replayed transaction: past 1 s, out.
+      await new Promise((r) => setTimeout(r, 1500));
+      await db.raw('insert into marks values (3)');
+      await set.check();
+      expect(set.state()[0].inRotation).to.equal(false);
+      expect(await portOf(set)).to.equal(primary.port);
+      await direct.raw('select pg_wal_replay_resume()');
+      for (let i = 0; i < 50 && !set.state()[0].inRotation; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        await set.check();
+      }
+      expect(set.state()[0].inRotation).to.equal(true);
+    } finally {
+      await direct.destroy();
+    }
+  });
+
+  it('sends every read to the primary while the replica is down, failing none', async () => {
+    await replica.stop();
+    await set.check();
+    expect(set.state()[0]).to.include({ inRotation: false, lagSeconds: null });
+    for (let i = 0; i < 5; i++) expect(await portOf(set)).to.equal(primary.port);
+    await replica.start();
+    for (let i = 0; i < 100 && !set.state()[0].inRotation; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await set.check();
+    }
+    expect(set.state()[0].inRotation).to.equal(true);
+  });
+});
+
+describe('PostgreSQL read replicas behind the API', function () {
+  this.timeout(180_000);
+  let primary: PrivateService;
+  let replica: PrivateService;
+  let db: Db;
+  let server: RunningServer;
+  let key: string;
+  const url = (p: PrivateService) => p.url.replace(/\/postgres$/, '/nishaan');
+  const wordMark = async () => {
+    const r = await fetch(`${server.url}/v1/trademarks/9300001/`, { headers: { 'X-API-Key': key } });
+    expect(r.status).to.equal(200);
+    return ((await r.json()) as { word_mark: string }).word_mark;
+  };
+
+  before(async () => {
+    primary = await privatePostgres();
+    await prepareDatabase(url(primary), () => undefined);
+    db = createDb(url(primary), 2);
+    await db.raw(`insert into trademarks (application_number, word_mark, class_number, status, application_date, proprietor_name,
+      tm_type, slug) values ('9300001', 'FIRST WORDS', 9, 'Registered', '2020-01-01', 'OWNER', 'WORD', 'first-words-9300001')`);
+    ({ key } = await createAccount(db));
+    replica = await privatePostgres(primary);
+    server = await startServer(
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        DATABASE_URL: url(primary),
+        DATABASE_REPLICA_URLS: url(replica),
+        REPLICA_MAX_LAG_SECONDS: '600',
+        SEARCH_SNAPSHOT: '',
+      }),
+    );
+  });
+  after(async () => {
+    await server?.close();
+    await db?.destroy();
+    await replica?.close();
+    await primary?.close();
+  });
+
+  it('answers a mark from the replica while it is in rotation, and from the primary once the replica is down', async () => {
+    // A write the replica replays, and then it is in rotation (GET /readyz lists it).
+    await db.raw(`update trademarks set word_mark = 'FIRST WORDS' where application_number = '9300001'`);
+    let inRotation = false;
+    for (let i = 0; i < 100 && !inRotation; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { replicas: { in_rotation: boolean }[] };
+      inRotation = ready.replicas[0]?.in_rotation === true;
+    }
+    expect(inRotation).to.equal(true);
+    expect(await wordMark()).to.equal('FIRST WORDS');
+    // The replica stops replaying (within the bound it stays in rotation): the API answers what it holds.
+    const direct = createDb(url(replica), 1);
+    await direct.raw('select pg_wal_replay_pause()');
+    await direct.destroy();
+    await db.raw(`update trademarks set word_mark = 'SECOND WORDS' where application_number = '9300001'`);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await wordMark()).to.equal('FIRST WORDS');
+    // The replica goes: reads go to the primary at once, none failing.
+    await replica.stop();
+    let seen = '';
+    for (let i = 0; i < 50 && seen !== 'SECOND WORDS'; i++) {
+      seen = await wordMark();
+      if (seen !== 'SECOND WORDS') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).to.equal('SECOND WORDS');
+  });
+});
