@@ -1,5 +1,3 @@
-import type { Field } from './regionField.ts';
-
 // Rules across an upload (regions.ts): a line ruled across a page, an underline, a frame's sides, a stroke crossing the
 // logo. Thin and long, such a line joins every drawing it runs past into one component, and the page then reads as one
 // drawing. Long straight runs of thin ink are found (a Hough transform over the ink cells, near-horizontal and
@@ -18,8 +16,15 @@ const MAX_SLOPE = 0.7;
 /** A rule is thin along at least this share of the least length; elsewhere it may cross drawing. */
 const THIN = 0.6;
 
+/** What clearRules reads of an ink field (regionField.ts): its grid, each cell's difference from the background, the threshold. */
+export interface InkDifferences {
+  grid: { f: number; gw: number; gh: number };
+  dev: Float32Array;
+  thr: number;
+}
+
 /** Takes the rules out of the field's ink (their cells' differences set to 0), in place; how many cells it took. */
-export function clearRules(field: Field): number {
+export function clearRules(field: InkDifferences): number {
   const { grid, dev, thr } = field;
   const { f, gw, gh } = grid;
   const maxThick = Math.max(1, Math.ceil(MAX_PX / f));
