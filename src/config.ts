@@ -210,6 +210,8 @@ export type Config = Omit<z.infer<typeof Env>, Secret> &
     clearanceWorkers: number;
     /** NODE_ROLES as a set. */
     nodeRoles: Set<NodeRole>;
+    /** DATABASE_REPLICA_URLS as a list. */
+    databaseReplicaUrls: string[];
   };
 
 export type NodeRole = 'api' | 'workers' | 'clearance' | 'sidecar';
@@ -259,6 +261,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadDir: path.resolve(cfg.UPLOAD_DIR),
     clearanceWorkers: clearanceWorkers(cfg.CLEARANCE_WORKERS),
     nodeRoles: new Set(cfg.NODE_ROLES.split(',').map((r) => r.trim() as NodeRole)),
+    databaseReplicaUrls: cfg.DATABASE_REPLICA_URLS.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
   };
 }
 

@@ -266,13 +266,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const listener = new ChangeListener(config.DATABASE_URL, log);
   const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log);
   const outbound = outboundClient(config);
-  const replicas = new ReplicaSet(
-    db,
-    config.DATABASE_REPLICA_URLS.split(',')
-      .map((u) => u.trim())
-      .filter(Boolean),
-    config.REPLICA_MAX_LAG_SECONDS,
-  );
+  const replicas = new ReplicaSet(db, config.databaseReplicaUrls, config.REPLICA_MAX_LAG_SECONDS);
   const repos = repositories(db, (f) => replicas.read(f));
   const logos = logoParts(config, repos.logos, connections, opts.sidecarTimeoutMs);
 

@@ -1,3 +1,4 @@
+import { within } from '../deadline.ts';
 import { createDb, type Db } from './knex.ts';
 import { databaseUnavailable } from './unavailable.ts';
 
@@ -13,14 +14,6 @@ interface Replica {
   db: Db;
   inRotation: boolean;
   lagSeconds: number | null;
-}
-
-function within<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('no answer in time')), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 export class ReplicaSet {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { pingDatabase } from '../db/ping.ts';
 import type { ReplicaSet } from '../db/replicas.ts';
+import { within } from '../deadline.ts';
 import type { RedisConnections } from '../redis.ts';
 import type { SearchIndex } from '../search/manager.ts';
 
@@ -21,14 +22,6 @@ export interface ReadinessReport {
   replicas: { in_rotation: boolean; lag_seconds: number | null }[];
 }
 
-function within<T>(p: Promise<T>, ms: number): Promise<T | false> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 export class Readiness {
   private stopping = false;
 
@@ -47,24 +40,21 @@ export class Readiness {
 
   async check(): Promise<ReadinessReport> {
     const [db, redis] = await Promise.all([
-      within(pingDatabase(this.db), CHECK_MS),
-      within(
-        this.connections.commands.ping().then(
-          (r) => r === 'PONG',
-          () => false,
-        ),
-        CHECK_MS,
+      within(pingDatabase(this.db), CHECK_MS).catch(() => false),
+      within(this.connections.commands.ping(), CHECK_MS).then(
+        (r) => r === 'PONG',
+        () => false,
       ),
     ]);
     const at = this.search.position();
     const lag = at ? Math.round(at.lagSeconds * 10) / 10 : null;
     const caughtUp = at !== null && at.lagSeconds <= this.maxLagSeconds;
     return {
-      ready: !this.stopping && caughtUp && db === true && redis === true,
+      ready: !this.stopping && caughtUp && db && redis,
       draining: this.stopping,
       index: { loaded: at !== null, seq: at?.seq ?? null, lag_seconds: lag },
-      db: db === true,
-      redis: redis === true,
+      db,
+      redis,
       // Not part of ready: a replica away only sends reads to the primary.
       replicas: (this.replicas?.state() ?? []).map((r) => ({
         in_rotation: r.inRotation,
