@@ -6,7 +6,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import { loadConfig } from '../src/config.ts';
 import { removeUploadsOf } from '../src/http/uploads.ts';
 import { releaseInstance } from '../src/limits/admission.ts';
@@ -93,7 +92,7 @@ async function primary(): Promise<void> {
   // building its own; in a child process, so that the build's memory goes back when it exits.
   const built = register ? await searchSnapshot() : null;
   if (built) console.error(`search index built in ${(built.ms / 1000).toFixed(1)} s (${built.marks.toLocaleString('en')} marks)`);
-  const n = roles.has('api') ? Math.max(1, Math.min(os.availableParallelism(), 8)) : 0;
+  const n = roles.has('api') ? config.apiProcesses : 0;
   let stopping = false;
 
   // Child processes kept running: started again after they exit, until stopping.

@@ -109,6 +109,9 @@ const Env = z.object({
   // Several nodes: the snapshot is kept in the object store, built by one node and loaded by the others
   // (src/search/sharedSnapshot.ts); off on one machine, where it would only be a second copy.
   SEARCH_SNAPSHOT_SHARE: z.enum(['true', 'false']).default('false'),
+  // map: the processes of a machine share the snapshot's pages (one copy in the page cache); read: each reads its
+  // own copy (for a file system that cannot map files). Where native/mmap was not built, read.
+  SEARCH_SNAPSHOT_LOAD: z.enum(['map', 'read']).default('map'),
   // How long repeated searches are answered from Redis; 0 turns the cache off.
   SEARCH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   // Object store driver: a local folder (OBJECT_STORE_DIR) or an S3-compatible bucket (S3_*).
@@ -139,6 +142,12 @@ const Env = z.object({
     .min(1)
     .max(24 * 30)
     .default(24),
+  // API processes on this machine: "auto" is one per core, at most 8. They share one copy of the search snapshot
+  // (SEARCH_SNAPSHOT_LOAD=map), so more of them cost their own memory only (bench/RESULTS.md, one index per machine).
+  API_PROCESSES: z
+    .string()
+    .regex(/^(auto|[1-9]|[1-5][0-9]|6[0-4])$/, '"auto" or a number of processes from 1 to 64')
+    .default('auto'),
   // Batch clearance: processes screening its chunks, the workers process included (docs/clearance.md). "auto": one
   // per core, as many as a third of the memory holds at CLEARANCE_WORKER_BYTES each.
   CLEARANCE_WORKERS: z
@@ -206,6 +215,8 @@ export type Config = Omit<z.infer<typeof Env>, Secret> &
     objectStoreDir: string;
     searchSnapshot: string | null;
     uploadDir: string;
+    /** API_PROCESSES as a number. */
+    apiProcesses: number;
     /** CLEARANCE_WORKERS as a number. */
     clearanceWorkers: number;
     /** NODE_ROLES as a set. */
@@ -259,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     objectStoreDir: path.resolve(cfg.OBJECT_STORE_DIR),
     searchSnapshot: cfg.SEARCH_SNAPSHOT ? path.resolve(cfg.SEARCH_SNAPSHOT) : null,
     uploadDir: path.resolve(cfg.UPLOAD_DIR),
+    apiProcesses: cfg.API_PROCESSES === 'auto' ? Math.max(1, Math.min(os.availableParallelism(), 8)) : Number(cfg.API_PROCESSES),
     clearanceWorkers: clearanceWorkers(cfg.CLEARANCE_WORKERS),
     nodeRoles: new Set(cfg.NODE_ROLES.split(',').map((r) => r.trim() as NodeRole)),
     databaseReplicaUrls: cfg.DATABASE_REPLICA_URLS.split(',')

@@ -264,7 +264,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
   const store = createObjectStore(config, signer, () => baseUrl.value);
   const listener = new ChangeListener(config.DATABASE_URL, log);
-  const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log);
+  const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log, config.SEARCH_SNAPSHOT_LOAD);
   const outbound = outboundClient(config);
   const replicas = new ReplicaSet(db, config.databaseReplicaUrls, config.REPLICA_MAX_LAG_SECONDS);
   const repos = repositories(db, (f) => replicas.read(f));

@@ -1,5 +1,6 @@
 // The API as `npm start` runs it: one process per core (BENCH_PROCESSES, default 2) sharing the port
-// through node:cluster. Reports 'ready' once every process listens, then its processes' RSS on request.
+// through node:cluster. Reports 'ready' once every process listens, then its processes' RSS on request
+// ('rss'), or their memory as /proc/PID/smaps_rollup counts it ('memory': RSS, PSS and private, in bytes).
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 
@@ -19,7 +20,21 @@ if (cluster.isPrimary) {
       const status = fs.readFileSync(`/proc/${w!.process.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
     });
-  process.on('message', (m) => m === 'rss' && process.send?.({ rss: rss() }));
+  const memory = () =>
+    Object.values(cluster.workers ?? {}).map((w) => {
+      const kb = (name: string, text: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
+      const r = fs.readFileSync(`/proc/${w!.process.pid}/smaps_rollup`, 'utf8');
+      return {
+        rss: kb('Rss', r),
+        pss: kb('Pss', r),
+        private: kb('Private_Clean', r) + kb('Private_Dirty', r),
+        shared: kb('Shared_Clean', r) + kb('Shared_Dirty', r),
+      };
+    });
+  process.on('message', (m) => {
+    if (m === 'rss') process.send?.({ rss: rss() });
+    if (m === 'memory') process.send?.({ memory: memory() });
+  });
   process.on('SIGTERM', () => {
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     cluster.on('exit', () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0));

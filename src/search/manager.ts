@@ -6,7 +6,7 @@ import { Retrying } from '../retrying.ts';
 import { IndexBuilder, type Skipped } from './build.ts';
 import { REBUILD_AT, SearchEngine } from './engine.ts';
 import { LiveIndex } from './liveIndex.ts';
-import { loadSnapshot, saveSnapshot, snapshotHeader } from './snapshot.ts';
+import { loadSnapshot, type SnapshotLoad, saveSnapshot, snapshotHeader } from './snapshot.ts';
 import { type Change, changesSince, instanceOf, streamMarks } from './source.ts';
 
 const POLL_MS = 2000;
@@ -101,6 +101,7 @@ export class SearchIndex {
     private readonly snapshotFile: string | null,
     private readonly listener: ChangeListener,
     private readonly log: Logger,
+    private readonly how: SnapshotLoad = 'map',
   ) {
     this.following = new Retrying(log, 'the search index following the change feed');
   }
@@ -147,7 +148,7 @@ export class SearchIndex {
 
   /** The saved snapshot, when there is one and it was made from this database. */
   private async ownSnapshot() {
-    const snap = this.snapshotFile ? await loadSnapshot(this.snapshotFile) : null;
+    const snap = this.snapshotFile ? await loadSnapshot(this.snapshotFile, this.how) : null;
     if (snap && snap.instance !== (await this.withClient(instanceOf))) {
       this.log.warn({ file: this.snapshotFile }, 'search snapshot belongs to another database: not used');
       return null;

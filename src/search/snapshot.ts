@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { map as mapFile } from '@nishaan/mmap';
 import { MarkIndex } from './markIndex.ts';
 import type { MarkData } from './types.ts';
 import { Vocabulary, type VocabularyData } from './vocabulary.ts';
@@ -8,6 +9,11 @@ import { Vocabulary, type VocabularyData } from './vocabulary.ts';
 // a header (JSON) naming each array's type, offset and length, then the arrays' bytes, 8-aligned.
 // Loading maps them straight back as typed arrays over the file's buffer. Written to a temporary
 // name and renamed, so a reader never sees half a file.
+//
+// The buffer is the file itself, mapped (native/mmap), where it can be: the kernel then keeps one copy of
+// its pages in its page cache for every process of the machine that loads the same file (the API
+// processes, the batch clearance processes), where reading it gave each process a copy of its own.
+// docs/architecture.md, "One index per machine", says why this and not threads.
 
 const MAGIC = 'NSHIDX09';
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
@@ -148,15 +154,55 @@ export async function snapshotHeader(file: string): Promise<{ seq: number; insta
   }
 }
 
-/** The index saved in `file`, or null when there is none or it is of another format. Read without blocking the event loop. */
-export async function loadSnapshot(file: string): Promise<LoadedIndex | null> {
-  let buf: Buffer;
+/** How a snapshot's bytes come into a process: mapped (shared with the machine's other processes) or read (its own). */
+export type SnapshotLoad = 'map' | 'read';
+
+/** Whether this build can map files (the addon was built when the packages were installed). */
+export const canMapSnapshots = mapFile !== null;
+
+const PAGE = 4096;
+/** Pages touched between two turns of the event loop (16 MB: a few milliseconds from the page cache). */
+const TOUCH_SLICE = 4096;
+/** What touching the pages read, kept so that the reads cannot be optimised away. */
+export let touched = 0;
+
+/**
+ * The file's bytes mapped, its pages made resident now rather than on a search's first touch. A read of
+ * one byte per page maps a page of the page cache (from disk if need be); a write would copy it, so
+ * nothing here writes. Touched in slices, so a snapshot swapped in while serving does not hold requests.
+ */
+async function mapped(file: string): Promise<Buffer> {
+  const buf = Buffer.from(mapFile!(file));
+  let sum = 0;
+  for (let at = 0; at < buf.length; at += PAGE * TOUCH_SLICE) {
+    const end = Math.min(buf.length, at + PAGE * TOUCH_SLICE);
+    for (let i = at; i < end; i += PAGE) sum += buf[i];
+    await new Promise((r) => setImmediate(r));
+  }
+  touched = sum;
+  return buf;
+}
+
+async function bytesOf(file: string, how: SnapshotLoad): Promise<Buffer | null> {
   try {
-    buf = await fs.promises.readFile(file);
+    if (how === 'map' && canMapSnapshots) {
+      await fs.promises.access(file);
+      return await mapped(file);
+    }
+    return await fs.promises.readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+}
+
+/**
+ * The index saved in `file`, or null when there is none or it is of another format. Read (or mapped and
+ * touched) without holding the event loop for long.
+ */
+export async function loadSnapshot(file: string, how: SnapshotLoad = 'map'): Promise<LoadedIndex | null> {
+  const buf = await bytesOf(file, how);
+  if (!buf || buf.length < MAGIC.length + 4) return null;
   if (buf.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
   const headLen = buf.readUInt32LE(MAGIC.length);
   const header = JSON.parse(buf.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + headLen)) as Header;
