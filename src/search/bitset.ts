@@ -4,8 +4,16 @@
 export class Bitset {
   readonly words: Int32Array;
 
-  constructor(readonly size: number) {
-    this.words = new Int32Array((size >>> 5) + 1);
+  /** `words`: an existing bitmap of `size` marks to read (a snapshot's, src/search/readyData.ts), or a new empty one. */
+  constructor(
+    readonly size: number,
+    words?: Int32Array,
+  ) {
+    this.words = words ?? new Int32Array((size >>> 5) + 1);
+  }
+
+  static over(words: Int32Array, size: number): Bitset {
+    return new Bitset(size, words);
   }
 
   has(m: number): boolean {

@@ -7,6 +7,7 @@ import { multiWord } from './multiWord.ts';
 import { sortedPage } from './order.ts';
 import { type PreparedQuery, prepareQuery } from './query.ts';
 import { orderPart, type Part, type ReadyAnswer, readyAnswer, readyCounts, readyHits } from './ready.ts';
+import type { ReadyEntries } from './readyData.ts';
 import { READY_FROM, ReadyWords } from './readyWords.ts';
 import { groups, page } from './results.ts';
 import { SearchScratch } from './scratch.ts';
@@ -46,6 +47,11 @@ export class LiveIndex {
     this.hidden = new Bitset(index.n);
     this.short = new ShortPrefixes(index.vocab, index.d, this.hidden, shortFrom);
     this.readyWords = new ReadyWords(index.n);
+    const saved = index.takeReady();
+    if (saved) {
+      this.short.adopt(saved.prefixes);
+      this.readyWords.adopt(saved.words);
+    }
     this.view = new IndexReader(index, this.hidden);
   }
 
@@ -153,17 +159,31 @@ export class LiveIndex {
    * about 5 s at 7.7M marks). Returns how many it made.
    */
   async prepare(): Promise<number> {
+    let made = 0;
+    for (const q of this.readyQueries()) {
+      if (this.readyAnswer(q)) made++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return made;
+  }
+
+  /**
+   * Every ready answer made at once, with the common words' bitmaps, for a snapshot to keep (src/search/readyData.ts);
+   * made before anything is hidden, so that a process loading them counts as this one would.
+   */
+  readyEntries(): ReadyEntries {
+    if (this.hiddenCount) throw new Error('ready answers are saved from an index with nothing hidden');
+    for (const q of this.readyQueries()) this.readyAnswer(q);
+    return { prefixes: this.short.made(), words: this.readyWords.made(), sets: this.index.sets.bitmaps() };
+  }
+
+  private readyQueries(): PreparedQuery[] {
     const { vocab } = this.index;
     const queries = this.short.prefixes().map((p) => prepareQuery(p, 'SMART'));
     for (let w = 0; w < vocab.size; w++) {
       if (this.index.postings(w) >= this.readyFrom && vocab.words[w].length > 2) queries.push(prepareQuery(vocab.words[w], 'SMART'));
     }
-    let made = 0;
-    for (const q of queries) {
-      if (this.readyAnswer(q)) made++;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return made;
+    return queries;
   }
 
   /** Runs a search in a scratch of its own, begun with `filter`. */

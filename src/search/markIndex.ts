@@ -2,6 +2,7 @@ import { Bitset } from './bitset.ts';
 import { runIn } from './gather.ts';
 import { partitionPoint } from './hash.ts';
 import { OwnerSearch } from './owners.ts';
+import { type ReadyEntries, unpackReady } from './readyData.ts';
 import { Summaries } from './summaries.ts';
 import type { MarkData, Postings } from './types.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -35,6 +36,8 @@ export class MarkIndex {
   // and a miss in a Map of a million keys cost EXACT searches a tenth of their time.
   private readonly overridden: Bitset;
   private marksByRank: Uint32Array | null = null;
+  /** The ready answers a snapshot brought, until the live index over this one takes them (once). */
+  private ready: ReadyEntries | null;
 
   /**
    * `bitmapFrom`: how many marks a word needs to keep a bitmap of them. `partialClassify`: how many of
@@ -55,13 +58,30 @@ export class MarkIndex {
       this.exactOverride.set(id, d.exactKeys[i]);
       this.overridden.add(id);
     });
-    this.sets = new WordSets(d, bitmapFrom);
+    const saved = d.ready ? unpackReady(this.n, d.ready) : null;
+    this.ready = saved;
+    this.sets = new WordSets(d, bitmapFrom, saved && d.ready?.bitmapFrom === bitmapFrom ? saved.sets : undefined);
     this.summaries = new Summaries(d.summary, d.appNo, d.info, d.dict, (id) => this.text(id));
     this.post = { offsets: d.postOffsets, marks: d.postMarks, len: d.postLen, info: d.postInfo };
     this.first = { offsets: d.firstOffsets, marks: d.firstMarks, len: d.firstLen, info: d.firstInfo };
     this.last = { offsets: d.lastOffsets, marks: d.lastMarks, len: d.lastLen, info: d.lastInfo };
     this.only = { offsets: d.onlyOffsets, marks: d.onlyMarks, len: null, info: d.onlyInfo };
     this.owners = new OwnerSearch(d, d.summary.owners.offsets.length - 1);
+  }
+
+  /** Ready answers made over this index with nothing hidden (by the snapshot's writer), for the next live index to take. */
+  offerReady(entries: ReadyEntries): void {
+    this.ready = entries;
+  }
+
+  /**
+   * The ready answers the snapshot brought, to the first caller only: their counts are changed by the live index
+   * that takes them (src/search/liveIndex.ts), so no second one may count in them.
+   */
+  takeReady(): ReadyEntries | null {
+    const r = this.ready;
+    this.ready = null;
+    return r;
   }
 
   /** Marks in the order of their normalised word marks (d.rank inverted), made when a cursor first needs it. */

@@ -30,6 +30,16 @@ export class ReadyWords {
     return e.answer;
   }
 
+  /** Takes answers made earlier (a snapshot's: src/search/readyData.ts), with nothing hidden since. */
+  adopt(entries: Map<number, Entry>): void {
+    for (const [w, e] of entries) this.entries.set(w, e);
+  }
+
+  /** The answers made so far, by word. */
+  made(): Map<number, Entry> {
+    return this.entries;
+  }
+
   /** Mark m (facets x) went away: out of the counts of every answer holding it. */
   remove(m: number, x: number): void {
     for (const e of this.entries.values()) if (e.holds.has(m)) tally(e.answer, x, -1);

@@ -40,6 +40,18 @@ export class ShortPrefixes {
     }
   }
 
+  /** Takes answers made earlier (a snapshot's: src/search/readyData.ts), with nothing hidden since, for the prefixes listed. */
+  adopt(entries: Map<string, ReadyAnswer>): void {
+    for (const [p, e] of entries) if (this.entries.has(p)) this.entries.set(p, e);
+  }
+
+  /** The answers made so far, by prefix. */
+  made(): Map<string, ReadyAnswer> {
+    const out = new Map<string, ReadyAnswer>();
+    for (const [p, e] of this.entries) if (e) out.set(p, e);
+    return out;
+  }
+
   /** The prefixes that keep a ready answer. */
   prefixes(): string[] {
     return [...this.entries.keys()];

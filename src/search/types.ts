@@ -1,5 +1,6 @@
 import type { OwnerData } from './owners.ts';
 import type { PairData } from './pairs.ts';
+import type { ReadyData } from './readyData.ts';
 import type { SummaryData } from './summaries.ts';
 
 // The shapes every layer of search shares: an index's data as built or loaded (MarkData), the
@@ -60,6 +61,8 @@ export interface MarkData extends PairData, OwnerData {
   runStarts: Uint16Array;
   /** The other fields of the marks' summaries (src/search/summaries.ts). */
   summary: SummaryData;
+  /** Ready answers and word bitmaps made before (a snapshot's, src/search/readyData.ts); absent in an index just built. */
+  ready?: ReadyData;
 }
 
 /** One posting list family: ids, lengths and facets side by side. */

@@ -39,20 +39,29 @@ export class WordSets {
   private readonly setWords: number[] = [];
   private readonly keptSets = new Map<string, Bitset>();
 
-  /** `from`: how many marks a word needs to keep a bitmap. */
+  /** `from`: how many marks a word needs to keep a bitmap; `saved`: those bitmaps as a snapshot holds them, made with the same `from`. */
   constructor(
     private readonly d: MarkData,
-    private readonly from: number,
+    readonly from: number,
+    saved?: Map<number, Bitset>,
   ) {
     this.n = d.appNo.length;
     const words = d.postOffsets.length - 1;
     for (let w = 0; w < words; w++) {
       if (this.postings(w) < from) continue;
-      const b = new Bitset(this.n);
-      b.addAll(d.postMarks, d.postOffsets[w], d.postOffsets[w + 1]);
+      let b = saved?.get(w);
+      if (!b) {
+        b = new Bitset(this.n);
+        b.addAll(d.postMarks, d.postOffsets[w], d.postOffsets[w + 1]);
+      }
       this.wordSets.set(w, b);
       this.setWords.push(w);
     }
+  }
+
+  /** The words' own bitmaps, by word (for the snapshot). */
+  bitmaps(): Map<number, Bitset> {
+    return this.wordSets;
   }
 
   private postings(word: number): number {

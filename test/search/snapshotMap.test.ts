@@ -152,3 +152,79 @@ describe('search snapshot mapped into memory', function () {
     expect(await loadSnapshot(other, 'map')).to.equal(null);
   });
 });
+
+describe('search snapshot: ready answers kept in it', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let file: string;
+  const N = 70_000;
+  // Every mark begins with S (S and SU keep ready answers: 65,536 postings or more) and half hold SUNRISE
+  // (searched alone it keeps one, and its marks a bitmap: 32,768 or more).
+  const row = (i: number) => ({
+    appNo: 500_000 + i,
+    wordMark: i % 2 ? `SUNRISE ${markText(i)}` : `SU${markText(i)}`,
+    cls: 1 + (i % 45),
+    status: i % 3 ? 'Registered' : 'Objected',
+    tmType: 'WORD',
+    filingMode: 'E-FILING',
+    state: 'DELHI',
+  });
+  const build = () => {
+    const b = new IndexBuilder();
+    for (let i = 0; i < N; i++) b.add(row(i));
+    return b.finish();
+  };
+  const answers = (e: SearchEngine) =>
+    ['S', 'SU', 'SUNRISE'].flatMap((text) =>
+      [none, { classes: Uint8Array.from({ length: 46 }, (_, c) => (c === 3 || c === 30 ? 1 : 0)), status: null }].map((f) => {
+        const r = e.search(prepareQuery(text, 'SMART'), f, 30, null);
+        return { text, count: r.count, groups: Object.entries(r.groups).map(([k, m]) => [k, [...m]]), hits: r.hits.map((h) => h.appNo) };
+      }),
+    );
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-snapready-'));
+    file = path.join(dir, 'index.snapshot');
+    saveSnapshot(file, build(), 3, 'test-instance');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('holds the short prefixes and common words, and answers as answers made in the process', async () => {
+    const loaded = (await loadSnapshot(file, 'map'))!;
+    const ready = loaded.index.takeReady()!;
+    expect([...ready.prefixes.keys()].sort()).to.include.members(['S', 'SU']);
+    expect([...ready.words.keys()].map((w) => loaded.index.vocab.words[w])).to.include('SUNRISE');
+    expect(ready.sets.size).to.be.greaterThan(0);
+    loaded.index.offerReady(ready);
+    const fresh = new SearchEngine(build(), 3);
+    await fresh.prepare();
+    const mapped = new SearchEngine(loaded.index, loaded.seq);
+    expect(answers(mapped)).to.deep.equal(answers(fresh));
+    expect(answers(mapped)[0].count).to.equal(N);
+  });
+
+  it('counts marks that go away in this process only, the file unchanged', async () => {
+    const changes = Array.from({ length: 500 }, (_, k) => ({ seq: 4 + k, appNo: 500_000 + k * 7, row: null }));
+    const mapped = (await loadSnapshot(file, 'map'))!;
+    const a = new SearchEngine(mapped.index, 3);
+    a.apply(changes, 503);
+    const fresh = new SearchEngine(build(), 3);
+    await fresh.prepare();
+    fresh.apply(changes, 503);
+    expect(answers(a)).to.deep.equal(answers(fresh));
+    expect(answers(a)[0].count).to.equal(N - 500);
+    // Loaded again, from the file and in a second process's view: nothing of the first one's changes.
+    const again = (await loadSnapshot(file, 'map'))!;
+    expect(answers(new SearchEngine(again.index, 3))[0].count).to.equal(N);
+    expect(answers(new SearchEngine((await loadSnapshot(file, 'read'))!.index, 3))[0].count).to.equal(N);
+  });
+
+  it('gives its answers to one live index only: a second one over the same index makes its own', async () => {
+    const loaded = (await loadSnapshot(file, 'map'))!;
+    const first = new SearchEngine(loaded.index, 3);
+    first.apply([{ seq: 4, appNo: 500_001, row: null }], 4);
+    const second = new SearchEngine(loaded.index, 3);
+    expect(answers(first)[0].count).to.equal(N - 1);
+    expect(answers(second)[0].count).to.equal(N);
+  });
+});
