@@ -41,13 +41,14 @@ const paths = Object.entries(classes).flatMap(([name, qs]) =>
 );
 const keys = await createBenchAccounts(url, 8);
 const gib = (b: number) => (b / 2 ** 30).toFixed(2);
+const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 
-function memoryOf(server: ChildProcess): Promise<Memory[]> {
+function memoryOf(server: ChildProcess): Promise<{ memory: Memory[]; heaps: NodeJS.MemoryUsage[] }> {
   return new Promise((resolve) => {
     const on = (m: unknown) => {
       if (m && typeof m === 'object' && 'memory' in m) {
         server.off('message', on);
-        resolve((m as { memory: Memory[] }).memory);
+        resolve(m as { memory: Memory[]; heaps: NodeJS.MemoryUsage[] });
       }
     };
     server.on('message', on);
@@ -72,13 +73,14 @@ for (const n of counts) {
     const ready = (performance.now() - t0) / 1000;
     try {
       const load = await measure(`${mode}, ${n} processes`, PORT, paths, { duration, connections: 16, keys });
-      const mem = await memoryOf(server);
+      const { memory: mem, heaps } = await memoryOf(server);
       const sum = (k: keyof Memory) => mem.reduce((s, m) => s + m[k], 0);
       const bound = snapshotBytes + n * OWN_BOUND;
+      const heap = heaps.map((h) => `${mib(h.heapUsed)} + ${mib(h.arrayBuffers)}`).join(', ');
       rows.push(
         `| ${mode} | ${n} | ${ready.toFixed(1)} | ${load.rps.toFixed(0)} | ${load.p50} / ${load.p99} | ` +
           `${mem.map((m) => gib(m.rss)).join(', ')} | ${gib(sum('pss'))} | ${gib(sum('private') / n)} | ` +
-          `${gib(bound)} | ${sum('pss') <= bound ? 'yes' : 'no'} |`,
+          `${heap} | ${gib(bound)} | ${sum('pss') <= bound ? 'yes' : 'no'} |`,
       );
       console.log(rows.at(-1));
     } finally {
@@ -89,8 +91,9 @@ for (const n of counts) {
   }
 }
 console.log(
-  '\n| load | processes | ready s | search req/s | p50 / p99 ms | RSS each GiB | PSS all GiB | private each GiB | bound GiB | within |',
+  '\n| load | processes | ready s | search req/s | p50 / p99 ms | RSS each GiB | PSS all GiB | private each GiB | ' +
+    'JS heap + array buffers each MiB | bound GiB | within |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 console.log(`\nbound: the snapshot (${gib(snapshotBytes)} GiB) + 300 MiB per process`);

@@ -15,4 +15,6 @@ const server = await startServer(
   { unguarded: process.env.BENCH_UNGUARDED === '1' },
 );
 process.send?.('ready');
+// The heap's share of this process's memory, for bench/indexMemory.ts (through the cluster's primary).
+process.on('message', (m) => m === 'heap' && process.send?.({ heap: process.memoryUsage() }));
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void server.close().then(() => process.exit(0)));

@@ -7,10 +7,12 @@ import fs from 'node:fs';
 if (cluster.isPrimary) {
   const n = Number(process.env.BENCH_PROCESSES ?? 2);
   let ready = 0;
+  let heaps: NodeJS.MemoryUsage[] = [];
   for (let i = 0; i < n; i++) {
     const w = cluster.fork();
-    w.on('message', () => {
-      if (++ready === n) process.send?.('ready');
+    w.on('message', (m) => {
+      if (m && typeof m === 'object' && 'heap' in m) heaps.push((m as { heap: NodeJS.MemoryUsage }).heap);
+      else if (++ready === n) process.send?.('ready');
     });
     // A process that dies before it serves fails the benchmark at once instead of leaving it waiting.
     w.on('exit', (code) => ready < n && process.exit(code || 1));
@@ -33,7 +35,15 @@ if (cluster.isPrimary) {
     });
   process.on('message', (m) => {
     if (m === 'rss') process.send?.({ rss: rss() });
-    if (m === 'memory') process.send?.({ memory: memory() });
+    if (m === 'memory') {
+      heaps = [];
+      for (const w of Object.values(cluster.workers ?? {})) w?.send('heap');
+      const wait = setInterval(() => {
+        if (heaps.length < n) return;
+        clearInterval(wait);
+        process.send?.({ memory: memory(), heaps });
+      }, 20);
+    }
   });
   process.on('SIGTERM', () => {
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
