@@ -8,7 +8,7 @@ const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53400']);
 // node-postgres raises these without a code; its messages are the only thing to go by (knex puts the statement
 // first: "COMMIT; - Client has encountered…").
 const PG_MESSAGES = [
-  /^Connection terminated/,
+  /(^|- )Connection terminated/,
   /^timeout exceeded when trying to connect/,
   /(^|- )Client has encountered a connection error and is not queryable/,
   /(^|- )Client was closed and is not queryable/,

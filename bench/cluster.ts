@@ -1,0 +1,164 @@
+// The local cluster (npm run cluster) under load (issue 45): searches a second through HAProxy with two API nodes and
+// with one, then each failover with mixed traffic running (searches, mark details, clearances, which write):
+// an API node killed, the PostgreSQL primary killed (Patroni promotes the replica; HAProxy follows its /primary
+// check), the Redis master killed (the Sentinels promote the replica). For each: the requests that failed, and the
+// window from the first failure to the first success after it and to the last failure. The part killed is started
+// again after each (a PostgreSQL primary comes back as a replica, pg_rewind as needed).
+//   npx tsx bench/cluster.ts [--duration 15] [--loops 8] [--parts api,postgres,redis]
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { PORTS } from '../scripts/cluster/ports.ts';
+import { get, pidOf, ROOT, sleep, stopPart, until } from '../scripts/cluster/processes.ts';
+import { createBenchAccounts } from './account.ts';
+import { args, measure } from './lib.ts';
+
+const a = args();
+const duration = Number(a.get('duration') ?? 15);
+const loops = Number(a.get('loops') ?? 8);
+const parts = (a.get('parts') ?? 'api,postgres,redis').split(',');
+const API = `http://127.0.0.1:${PORTS.haproxyApi}`;
+const PG = `postgres://postgres:postgres@127.0.0.1:${PORTS.haproxyPrimary}/nishaan`;
+
+// The API nodes run with limits no load here reaches (as bench/lib.ts's loadEnv does), so that the figures are the
+// service's, not refusals: started again with them if they were running.
+const LIMITS = { RATE_KEY_PER_SECOND: '1000000', RATE_IP_PER_MINUTE: '100000000' };
+const cluster = (cmd: string) =>
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'cluster.ts'), cmd], {
+    stdio: 'inherit',
+    env: { ...process.env, ...LIMITS },
+  });
+await stopPart('api1');
+await stopPart('api2');
+cluster('up');
+const keys = await createBenchAccounts(PG, loops);
+const WORDS = ['SUNRISE', 'GOLD', 'SHREE', 'KINGFISHER', 'GANESH', 'STAR', 'TIGER', 'LOTUS', 'ROYAL', 'AMRIT'];
+const marks = (
+  (await (await fetch(`${API}/v1/trademarks/?word_mark=gold&limit=50`, { headers: { 'x-api-key': keys[0] } })).json()) as {
+    results: { application_number: string }[];
+  }
+).results.map((r) => r.application_number);
+
+// Throughput of searches through HAProxy, two API nodes and then one.
+const searchPaths = WORDS.flatMap((w) => [`/v1/trademarks/?word_mark=${w}`, `/v1/trademarks/?word_mark=${w}&classes=30`]);
+const rate: string[] = [];
+for (const nodes of [2, 1]) {
+  if (nodes === 1) {
+    await stopPart('api2');
+    await until('HAProxy marking api2 down', async () => (await get(`${API}/readyz`))?.status === 200, 10_000);
+    await sleep(3000);
+  }
+  const r = await measure(`${nodes} API node${nodes > 1 ? 's' : ''}`, PORTS.haproxyApi, searchPaths, { duration, connections: 16, keys });
+  rate.push(`| ${nodes} | ${r.rps.toFixed(0)} | ${r.p50} / ${r.p99} | ${r.non2xx} |`);
+}
+await restart('api2');
+
+interface Outcome {
+  at: number;
+  ok: boolean;
+  kind: string;
+  status: number;
+}
+
+/** Mixed traffic on `loops` keys until stopped: what each request got, and when. */
+function traffic(): { stop: () => Promise<Outcome[]> } {
+  const out: Outcome[] = [];
+  let running = true;
+  const one = async (key: string, i: number) => {
+    const kind = ['search', 'detail', 'clearance'][i % 3];
+    const at = performance.now();
+    let status = 0;
+    try {
+      const r =
+        kind === 'clearance'
+          ? await fetch(`${API}/v1/clearance/`, {
+              method: 'POST',
+              headers: { 'x-api-key': key, 'content-type': 'application/json' },
+              body: JSON.stringify({ word_mark: `${WORDS[i % WORDS.length]} FOODS`, classes: [29, 30] }),
+              signal: AbortSignal.timeout(15_000),
+            })
+          : await fetch(
+              kind === 'search'
+                ? `${API}/v1/trademarks/?word_mark=${WORDS[i % WORDS.length]}`
+                : `${API}/v1/trademarks/${marks[i % marks.length]}/`,
+              {
+                headers: { 'x-api-key': key },
+                signal: AbortSignal.timeout(15_000),
+              },
+            );
+      await r.arrayBuffer();
+      status = r.status;
+    } catch {
+      status = 0;
+    }
+    out.push({ at, ok: status >= 200 && status < 300, kind, status });
+  };
+  const runs = keys.map(async (key, k) => {
+    for (let i = k; running; i += keys.length) {
+      await one(key, i);
+      await sleep(20);
+    }
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(runs);
+      return out;
+    },
+  };
+}
+
+/** `up` starts again whatever is stopped, and waits until every part answers. */
+async function restart(name: string): Promise<void> {
+  cluster('up');
+  if (pidOf(name) === null) throw new Error(`${name} did not come back`);
+}
+
+async function leader(): Promise<string> {
+  for (const [name, port] of [
+    ['pg1', PORTS.patroni1],
+    ['pg2', PORTS.patroni2],
+  ] as const) {
+    if ((await get(`http://127.0.0.1:${port}/primary`))?.status === 200) return name;
+  }
+  throw new Error('no PostgreSQL primary');
+}
+
+function redisMaster(): string {
+  const port = Number(
+    execFileSync('redis-cli', ['-p', String(PORTS.sentinels[0]), 'SENTINEL', 'get-master-addr-by-name', 'nishaan'], {
+      encoding: 'utf8',
+    }).split('\n')[1],
+  );
+  return port === PORTS.redisMaster ? 'redis-master' : 'redis-replica';
+}
+
+const failovers: string[] = [];
+for (const part of parts) {
+  const victim = part === 'api' ? 'api1' : part === 'postgres' ? await leader() : redisMaster();
+  const t = traffic();
+  await sleep(5000);
+  const killedAt = performance.now();
+  await stopPart(victim, true);
+  await sleep(40_000);
+  const out = (await t.stop()).sort((x, y) => x.at - y.at);
+  const failed = out.filter((o) => !o.ok && o.at >= killedAt - 1000);
+  const first = failed[0]?.at;
+  const recovered = first === undefined ? undefined : out.find((o) => o.ok && o.at > first)?.at;
+  const last = failed.at(-1)?.at;
+  const ms = (x: number | undefined) => (x === undefined || first === undefined ? '—' : `${((x - first) / 1000).toFixed(1)} s`);
+  const byKind = ['search', 'detail', 'clearance'].map((k) => `${failed.filter((f) => f.kind === k).length}`).join(' / ');
+  const statuses = [...new Set(failed.map((f) => f.status))].join(', ') || '—';
+  failovers.push(
+    `| ${part} (${victim} killed) | ${out.length} | ${failed.length} (${byKind}) | ${statuses} | ${ms(recovered)} | ${ms(last)} |`,
+  );
+  console.log(failovers.at(-1));
+  await restart(victim);
+}
+
+console.log('\n| API nodes | search req/s | p50 / p99 ms | non-2xx |\n|---|---|---|---|');
+for (const r of rate) console.log(r);
+console.log(
+  '\n| failover | requests | failed (search / detail / clearance) | failures got | first failure → first success | → last failure |',
+);
+console.log('|---|---|---|---|---|---|');
+for (const f of failovers) console.log(f);
