@@ -1,12 +1,13 @@
 // `npm run search-index -- rebuild | info`: the word-mark search index's snapshot.
-//   rebuild  builds the index from PostgreSQL, saves it (SEARCH_SNAPSHOT) and tells running API
-//            processes, which swap it in without a restart
+//   rebuild  builds the index from PostgreSQL, saves it (SEARCH_SNAPSHOT), stores it for every node with
+//            SEARCH_SNAPSHOT_SHARE=true, and tells running processes (of every node), which swap it in without a restart
 //   info     says what the saved snapshot holds
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { SNAPSHOT_CHANNEL } from '../src/db/channels.ts';
 import { createRoot } from '../src/root.ts';
 import { buildIndex } from '../src/search/manager.ts';
+import { publishSnapshot } from '../src/search/sharedSnapshot.ts';
 import { loadSnapshot } from '../src/search/snapshot.ts';
 
 export async function searchIndexCommand(argv: string[], out: (line: string) => void): Promise<number> {
@@ -25,6 +26,10 @@ export async function searchIndexCommand(argv: string[], out: (line: string) => 
       );
       const root = createRoot(config, { dbPoolMax: 1 });
       try {
+        if (config.SEARCH_SNAPSHOT_SHARE === 'true') {
+          await publishSnapshot(file, root.store);
+          out('stored in the object store for the other nodes');
+        }
         await root.db.raw('select pg_notify(?, ?)', [SNAPSHOT_CHANNEL, '']);
       } finally {
         await root.close();

@@ -62,6 +62,7 @@ import { ViennaRepository } from './reference/viennaRepository.ts';
 import { SearchCache } from './search/cache.ts';
 import { SearchIndex } from './search/manager.ts';
 import { SearchService } from './search/service.ts';
+import { refreshFromStore } from './search/sharedSnapshot.ts';
 import { createObjectStore } from './storage/factory.ts';
 import type { ObjectStore } from './storage/objectStore.ts';
 import { UrlSigner } from './storage/urlSigner.ts';
@@ -264,7 +265,9 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const baseUrl = { value: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}` };
   const store = createObjectStore(config, signer, () => baseUrl.value);
   const listener = new ChangeListener(config.DATABASE_URL, log);
-  const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log, config.SEARCH_SNAPSHOT_LOAD);
+  const snapshotFile = config.SEARCH_SNAPSHOT_SHARE === 'true' ? config.searchSnapshot : null;
+  const refresh = snapshotFile ? () => refreshFromStore(snapshotFile, store) : null;
+  const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log, config.SEARCH_SNAPSHOT_LOAD, refresh);
   const outbound = outboundClient(config);
   const replicas = new ReplicaSet(db, config.databaseReplicaUrls, config.REPLICA_MAX_LAG_SECONDS);
   const repos = repositories(db, (f) => replicas.read(f));

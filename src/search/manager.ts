@@ -102,6 +102,8 @@ export class SearchIndex {
     private readonly listener: ChangeListener,
     private readonly log: Logger,
     private readonly how: SnapshotLoad = 'map',
+    /** With a snapshot shared by the nodes (src/search/sharedSnapshot.ts): fetches a newer stored one into the file. */
+    private readonly refresh: (() => Promise<boolean>) | null = null,
   ) {
     this.following = new Retrying(log, 'the search index following the change feed');
   }
@@ -163,6 +165,7 @@ export class SearchIndex {
   async reload(): Promise<boolean> {
     const engine = this.engine;
     if (!engine) return false;
+    if (this.refresh && (await this.refresh())) this.log.info({ file: this.snapshotFile }, 'search snapshot fetched from the object store');
     const snap = await this.ownSnapshot();
     if (!snap || snap.seq <= this.baseSeq) return false;
     // Its ready answers are made while the old index answers (made between searches, not during one).

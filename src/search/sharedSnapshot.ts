@@ -11,12 +11,16 @@ import { instanceOf } from './source.ts';
 // database's own instance id, written by one node and loaded by the others, never built by every node. Which node
 // builds is decided by a PostgreSQL advisory lock: the first to take it builds and stores the snapshot; a node that
 // waited for the lock finds the stored one and loads it. A node then follows the change feed from the snapshot's
-// position, as with a snapshot of its own.
+// position, as with a snapshot of its own. A snapshot rebuilt later (`npm run search-index -- rebuild`) is stored
+// over it with its feed position beside it (a small JSON object); the nodes, told by PostgreSQL, fetch it when it is
+// newer than their own and swap it in (refreshFromStore, called by SearchIndex.reload).
 
 // An arbitrary constant of this lock's own: advisory locks are one namespace per database.
 const LOCK = 720_261_207;
 
 const keyOf = (instance: string) => `search/snapshot-${instance}.bin`;
+/** Beside the snapshot: its feed position, so that a node can tell a newer one without fetching it. */
+const positionKey = (instance: string) => `search/snapshot-${instance}.json`;
 
 export type SharedOutcome = { kind: 'current' } | { kind: 'loaded' } | { kind: 'built'; ms: number; marks: number };
 
@@ -39,7 +43,7 @@ export async function ensureSharedSnapshot(
     try {
       if (await fetchInto(store, key, file, instance)) return { kind: 'loaded' };
       const built = await ensureSearchSnapshot(url, file, log);
-      await store.putStream(key, fs.createReadStream(file), 'application/octet-stream');
+      await publishSnapshot(file, store);
       return built ? { kind: 'built', ...built } : { kind: 'current' };
     } finally {
       await client.query('select pg_advisory_unlock($1)', [LOCK]);
@@ -47,6 +51,32 @@ export async function ensureSharedSnapshot(
   } finally {
     await client.end();
   }
+}
+
+/** Stores the snapshot `file` for every node of its database, then its feed position (read first by the nodes). */
+export async function publishSnapshot(file: string, store: ObjectStore): Promise<void> {
+  const header = await snapshotHeader(file);
+  if (!header) throw new Error(`${file} is not a search snapshot`);
+  await store.putStream(keyOf(header.instance), fs.createReadStream(file), 'application/octet-stream');
+  await store.put(
+    positionKey(header.instance),
+    Buffer.from(JSON.stringify({ seq: header.seq, builtAt: header.builtAt })),
+    'application/json',
+  );
+}
+
+/**
+ * Fetches the stored snapshot of `file`'s database into `file` when it is newer (a later feed position) than the one
+ * there; true when it did. A store without a position (a snapshot stored before positions were) has nothing newer.
+ */
+export async function refreshFromStore(file: string, store: ObjectStore): Promise<boolean> {
+  const own = await snapshotHeader(file);
+  if (!own || !(await store.exists(positionKey(own.instance)))) return false;
+  const chunks: Buffer[] = [];
+  for await (const c of await store.open(positionKey(own.instance))) chunks.push(c as Buffer);
+  const stored = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { seq: number };
+  if (!(stored.seq > own.seq)) return false;
+  return fetchInto(store, keyOf(own.instance), file, own.instance);
 }
 
 /** Copies the stored snapshot to `file` (whole, or not at all); false when there is none for this database. */

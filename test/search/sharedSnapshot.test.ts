@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ensureSharedSnapshot } from '../../src/search/sharedSnapshot.ts';
+import { pino } from 'pino';
+import { ChangeListener } from '../../src/db/listener.ts';
+import { buildIndex, SearchIndex } from '../../src/search/manager.ts';
+import { prepareQuery } from '../../src/search/query.ts';
+import { ensureSharedSnapshot, publishSnapshot, refreshFromStore } from '../../src/search/sharedSnapshot.ts';
 import { snapshotHeader } from '../../src/search/snapshot.ts';
 import { LocalObjectStore } from '../../src/storage/localStore.ts';
 import { UrlSigner } from '../../src/storage/urlSigner.ts';
@@ -37,6 +41,56 @@ describe('the search snapshot shared through the object store', function () {
       // A new node after them loads the stored one without building.
       expect((await ensureSharedSnapshot(url, path.join(dir, 'node4', 'index.snapshot'), store)).kind).to.equal('loaded');
     } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a shared search snapshot rebuilt on one node', function () {
+  this.timeout(120_000);
+
+  it('reaches the others: each fetches it when told, swaps it in, and fetches nothing when it has it', async () => {
+    const { url, db } = await cloneTestDatabase();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-shared-rebuild-'));
+    const log = pino({ level: 'silent' });
+    const listener = new ChangeListener(url, log);
+    let index: SearchIndex | null = null;
+    try {
+      const store = new LocalObjectStore(
+        path.join(dir, 'objects'),
+        new UrlSigner('test-signing-secret-0123456789'),
+        () => 'http://127.0.0.1',
+      );
+      const [a, b] = ['a', 'b'].map((n) => path.join(dir, n, 'index.snapshot'));
+      await ensureSharedSnapshot(url, a, store);
+      await ensureSharedSnapshot(url, b, store);
+      const first = (await snapshotHeader(b))!;
+      await listener.start();
+      index = new SearchIndex(url, b, listener, log, 'map', () => refreshFromStore(b, store));
+      await index.ready();
+      expect(await refreshFromStore(b, store), 'nothing newer yet').to.equal(false);
+
+      await db.raw(`insert into trademarks (application_number, word_mark, class_number, status, application_date, proprietor_name,
+        tm_type, slug) values ('9300001', 'REBUILT ZANTHOR', 9, 'Registered', '2020-01-01', 'OWNER', 'WORD', 'rebuilt-zanthor')`);
+      await buildIndex(url, a);
+      await publishSnapshot(a, store);
+      const rebuilt = (await snapshotHeader(a))!;
+      expect(rebuilt.seq).to.be.above(first.seq);
+
+      // Node B, told (SNAPSHOT_CHANNEL), fetches the stored snapshot and swaps it in.
+      expect(await index.reload()).to.equal(true);
+      expect((await snapshotHeader(b))?.seq).to.equal(rebuilt.seq);
+      expect((await snapshotHeader(b))?.builtAt).to.equal(rebuilt.builtAt);
+      const engine = await index.ready();
+      const hit = engine.search(prepareQuery('ZANTHOR', 'SMART'), { classes: null, status: null }, 10, null).hits;
+      expect(hit.map((h) => h.appNo)).to.include(9300001);
+      // Told again with nothing newer: nothing fetched, nothing swapped.
+      expect(await refreshFromStore(b, store)).to.equal(false);
+      expect(await index.reload()).to.equal(false);
+    } finally {
+      await index?.close();
+      await listener.close();
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
     }
