@@ -1,5 +1,6 @@
-import { Bitset } from './bitset.ts';
+import { Bitset, bitmapWords } from './bitset.ts';
 import type { Part, ReadyAnswer } from './ready.ts';
+import type { ReadyData, SavedAnswer } from './types.ts';
 
 // The answers an index keeps ready (short prefixes, common words searched alone: src/search/ready.ts) and the
 // bitmaps of its common words (src/search/wordSets.ts), packed into a few flat arrays so that the snapshot holds
@@ -11,39 +12,8 @@ import type { Part, ReadyAnswer } from './ready.ts';
 const COUNTS = [64, 1 << 14, 64 * 1024, 64 * 256] as const;
 const COUNTS_LENGTH = COUNTS.reduce((a, b) => a + b, 0);
 
-/** Where one answer lies in the flat arrays. */
-export interface SavedAnswer {
-  /** A short prefix, or a word id searched alone. */
-  prefix?: string;
-  word?: number;
-  /** [offset, length] of each part in marks, keys and info. */
-  parts: [number, number][];
-  /** Offset of its counts; of its marks' bitmap for a word (words of `bitmapWords` each). */
-  counts: number;
-  holds?: number;
-}
-
-export interface ReadyData {
-  answers: SavedAnswer[];
-  /** How many marks a word needed to keep a bitmap (src/search/wordSets.ts) when these were made. */
-  bitmapFrom: number;
-  marks: Uint32Array;
-  keys: Uint16Array;
-  info: Uint32Array;
-  counts: Uint32Array;
-  holds: Int32Array;
-  /** Words that keep a bitmap of their marks, and the bitmaps one after the other. */
-  setWords: Uint32Array;
-  sets: Int32Array;
-}
-
 /** The flat arrays' names, as the snapshot stores them. */
 export const READY_ARRAYS = ['marks', 'keys', 'info', 'counts', 'holds', 'setWords', 'sets'] as const;
-
-/** Int32 words in a bitmap of n marks (as Bitset makes it). */
-export function bitmapWords(n: number): number {
-  return (n >>> 5) + 1;
-}
 
 export interface ReadyEntries {
   prefixes: Map<string, ReadyAnswer>;
@@ -120,9 +90,9 @@ export function unpackReady(n: number, d: ReadyData): ReadyEntries {
     };
     if (a.prefix !== undefined) out.prefixes.set(a.prefix, answer);
     else if (a.word !== undefined && a.holds !== undefined) {
-      out.words.set(a.word, { answer, holds: Bitset.over(d.holds.subarray(a.holds, a.holds + words), n) });
+      out.words.set(a.word, { answer, holds: new Bitset(n, d.holds.subarray(a.holds, a.holds + words)) });
     }
   }
-  d.setWords.forEach((w, i) => out.sets.set(w, Bitset.over(d.sets.subarray(i * words, (i + 1) * words), n)));
+  d.setWords.forEach((w, i) => out.sets.set(w, new Bitset(n, d.sets.subarray(i * words, (i + 1) * words))));
   return out;
 }

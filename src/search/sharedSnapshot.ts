@@ -72,9 +72,7 @@ export async function publishSnapshot(file: string, store: ObjectStore): Promise
 export async function refreshFromStore(file: string, store: ObjectStore): Promise<boolean> {
   const own = await snapshotHeader(file);
   if (!own || !(await store.exists(positionKey(own.instance)))) return false;
-  const chunks: Buffer[] = [];
-  for await (const c of await store.open(positionKey(own.instance))) chunks.push(c as Buffer);
-  const stored = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { seq: number };
+  const stored = JSON.parse((await store.read(positionKey(own.instance))).toString('utf8')) as { seq: number };
   if (!(stored.seq > own.seq)) return false;
   return fetchInto(store, keyOf(own.instance), file, own.instance);
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { map as mapFile } from '@nishaan/mmap';
 import { LiveIndex } from './liveIndex.ts';
 import { MarkIndex } from './markIndex.ts';
-import { packReady, READY_ARRAYS, type ReadyData } from './readyData.ts';
-import type { MarkData } from './types.ts';
+import { packReady, READY_ARRAYS } from './readyData.ts';
+import type { MarkData, ReadyData } from './types.ts';
 import { Vocabulary, type VocabularyData } from './vocabulary.ts';
 
 // The index on disk, so a process starts from it in seconds instead of rebuilding from PostgreSQL:
@@ -205,10 +205,7 @@ async function mapped(file: string): Promise<Buffer> {
 
 async function bytesOf(file: string, how: SnapshotLoad): Promise<Buffer | null> {
   try {
-    if (how === 'map' && canMapSnapshots) {
-      await fs.promises.access(file);
-      return await mapped(file);
-    }
+    if (how === 'map' && canMapSnapshots) return await mapped(file);
     return await fs.promises.readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;

@@ -1,6 +1,5 @@
 import type { OwnerData } from './owners.ts';
 import type { PairData } from './pairs.ts';
-import type { ReadyData } from './readyData.ts';
 import type { SummaryData } from './summaries.ts';
 
 // The shapes every layer of search shares: an index's data as built or loaded (MarkData), the
@@ -147,4 +146,30 @@ export const SORT_KEYS = (MAX_DIST + 1) * (MAX_LEN + 1);
 
 export function sortKey(dist: number, len: number): number {
   return Math.min(dist, MAX_DIST) * (MAX_LEN + 1) + Math.min(len, MAX_LEN);
+}
+
+/** The ready answers and word bitmaps a snapshot holds, packed (src/search/readyData.ts): where one answer lies. */
+export interface SavedAnswer {
+  /** A short prefix, or a word id searched alone. */
+  prefix?: string;
+  word?: number;
+  /** [offset, length] of each part in marks, keys and info. */
+  parts: [number, number][];
+  /** Offset of its counts; of its marks' bitmap for a word (words of `bitmapWords` each). */
+  counts: number;
+  holds?: number;
+}
+
+export interface ReadyData {
+  answers: SavedAnswer[];
+  /** How many marks a word needed to keep a bitmap (src/search/wordSets.ts) when these were made. */
+  bitmapFrom: number;
+  marks: Uint32Array;
+  keys: Uint16Array;
+  info: Uint32Array;
+  counts: Uint32Array;
+  holds: Int32Array;
+  /** Words that keep a bitmap of their marks, and the bitmaps one after the other. */
+  setWords: Uint32Array;
+  sets: Int32Array;
 }
