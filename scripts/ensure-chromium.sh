@@ -12,9 +12,7 @@ if have; then
 fi
 
 echo "[chromium] installing Debian's chromium and fonts-noto-core" >&2
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq >&2
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium fonts-noto-core >&2
+. "$(dirname "$0")/apt.sh"
+apt_install chromium fonts-noto-core
 have || { echo "[chromium] installation finished but chromium is still missing" >&2; exit 1; }
 echo "[chromium] installed: $(chromium --version)" >&2

@@ -12,8 +12,6 @@ if have; then
 fi
 
 echo "[cluster] installing Debian's patroni, etcd-server and haproxy" >&2
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq >&2
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends patroni etcd-server haproxy >&2
+. "$(dirname "$0")/apt.sh"
+apt_install patroni etcd-server haproxy
 have || { echo "[cluster] installation finished but patroni, etcd or haproxy is still missing" >&2; exit 1; }
