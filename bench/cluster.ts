@@ -5,10 +5,8 @@
 // window from the first failure to the first success after it and to the last failure. The part killed is started
 // again after each (a PostgreSQL primary comes back as a replica, pg_rewind as needed).
 //   npx tsx bench/cluster.ts [--duration 15] [--loops 8] [--parts api,postgres,redis]
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { PORTS } from '../scripts/cluster/ports.ts';
-import { get, pidOf, ROOT, sleep, stopPart, until } from '../scripts/cluster/processes.ts';
+import { clusterFromEnv } from '../scripts/cluster/localCluster.ts';
+import { get, sleep, until } from '../scripts/cluster/processes.ts';
 import { createBenchAccounts } from './account.ts';
 import { args, measure } from './lib.ts';
 
@@ -16,21 +14,15 @@ const a = args();
 const duration = Number(a.get('duration') ?? 15);
 const loops = Number(a.get('loops') ?? 8);
 const parts = (a.get('parts') ?? 'api,postgres,redis').split(',');
-const API = `http://127.0.0.1:${PORTS.haproxyApi}`;
-const PG = `postgres://postgres:postgres@127.0.0.1:${PORTS.haproxyPrimary}/nishaan`;
 
 // The API nodes run with limits no load here reaches (as bench/lib.ts's loadEnv does), so that the figures are the
 // service's, not refusals: started again with them if they were running.
-const LIMITS = { RATE_KEY_PER_SECOND: '1000000', RATE_IP_PER_MINUTE: '100000000' };
-const cluster = (cmd: string) =>
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'cluster.ts'), cmd], {
-    stdio: 'inherit',
-    env: { ...process.env, ...LIMITS },
-  });
-await stopPart('api1');
-await stopPart('api2');
-cluster('up');
-const keys = await createBenchAccounts(PG, loops);
+const cluster = clusterFromEnv({ RATE_KEY_PER_SECOND: '1000000', RATE_IP_PER_MINUTE: '100000000' });
+const API = cluster.apiUrl;
+await cluster.parts.stop('api1');
+await cluster.parts.stop('api2');
+await cluster.up();
+const keys = await createBenchAccounts(cluster.pgUrl(), loops);
 const WORDS = ['SUNRISE', 'GOLD', 'SHREE', 'KINGFISHER', 'GANESH', 'STAR', 'TIGER', 'LOTUS', 'ROYAL', 'AMRIT'];
 const marks = (
   (await (await fetch(`${API}/v1/trademarks/?word_mark=gold&limit=50`, { headers: { 'x-api-key': keys[0] } })).json()) as {
@@ -43,11 +35,15 @@ const searchPaths = WORDS.flatMap((w) => [`/v1/trademarks/?word_mark=${w}`, `/v1
 const rate: string[] = [];
 for (const nodes of [2, 1]) {
   if (nodes === 1) {
-    await stopPart('api2');
+    await cluster.parts.stop('api2');
     await until('HAProxy marking api2 down', async () => (await get(`${API}/readyz`))?.status === 200, 10_000);
     await sleep(3000);
   }
-  const r = await measure(`${nodes} API node${nodes > 1 ? 's' : ''}`, PORTS.haproxyApi, searchPaths, { duration, connections: 16, keys });
+  const r = await measure(`${nodes} API node${nodes > 1 ? 's' : ''}`, cluster.ports.haproxyApi, searchPaths, {
+    duration,
+    connections: 16,
+    keys,
+  });
   rate.push(`| ${nodes} | ${r.rps.toFixed(0)} | ${r.p50} / ${r.p99} | ${r.non2xx} |`);
 }
 await restart('api2');
@@ -109,36 +105,23 @@ function traffic(): { stop: () => Promise<Outcome[]> } {
 
 /** `up` starts again whatever is stopped, and waits until every part answers. */
 async function restart(name: string): Promise<void> {
-  cluster('up');
-  if (pidOf(name) === null) throw new Error(`${name} did not come back`);
+  await cluster.up();
+  if (cluster.parts.pidOf(name) === null) throw new Error(`${name} did not come back`);
 }
 
 async function leader(): Promise<string> {
-  for (const [name, port] of [
-    ['pg1', PORTS.patroni1],
-    ['pg2', PORTS.patroni2],
-  ] as const) {
-    if ((await get(`http://127.0.0.1:${port}/primary`))?.status === 200) return name;
-  }
-  throw new Error('no PostgreSQL primary');
-}
-
-function redisMaster(): string {
-  const port = Number(
-    execFileSync('redis-cli', ['-p', String(PORTS.sentinels[0]), 'SENTINEL', 'get-master-addr-by-name', 'nishaan'], {
-      encoding: 'utf8',
-    }).split('\n')[1],
-  );
-  return port === PORTS.redisMaster ? 'redis-master' : 'redis-replica';
+  const node = await cluster.pgNode('primary');
+  if (!node) throw new Error('no PostgreSQL primary');
+  return node;
 }
 
 const failovers: string[] = [];
 for (const part of parts) {
-  const victim = part === 'api' ? 'api1' : part === 'postgres' ? await leader() : redisMaster();
+  const victim = part === 'api' ? 'api1' : part === 'postgres' ? await leader() : cluster.redisMaster();
   const t = traffic();
   await sleep(5000);
   const killedAt = performance.now();
-  await stopPart(victim, true);
+  await cluster.parts.stop(victim, true);
   await sleep(40_000);
   const out = (await t.stop()).sort((x, y) => x.at - y.at);
   const failed = out.filter((o) => !o.ok && o.at >= killedAt - 1000);

@@ -3,11 +3,11 @@
 // its own file with what it has learnt, the current master among it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { PORTS, SENTINEL_NAME } from './ports.ts';
+import { type ClusterPorts, SENTINEL_NAME } from './ports.ts';
 
-export function patroniConfig(dir: string, node: 'pg1' | 'pg2'): string {
-  const pg = node === 'pg1' ? PORTS.pg1 : PORTS.pg2;
-  const rest = node === 'pg1' ? PORTS.patroni1 : PORTS.patroni2;
+export function patroniConfig(dir: string, ports: ClusterPorts, node: 'pg1' | 'pg2'): string {
+  const pg = node === 'pg1' ? ports.pg1 : ports.pg2;
+  const rest = node === 'pg1' ? ports.patroni1 : ports.patroni2;
   const file = path.join(dir, `${node}.yml`);
   // ttl, loop_wait and retry_timeout set how soon a dead primary's lock expires and a replica takes it
   // (docs/deploy.md, "PostgreSQL failover"): loop_wait + 2 × retry_timeout must stay within ttl.
@@ -20,7 +20,7 @@ restapi:
   listen: 127.0.0.1:${rest}
   connect_address: 127.0.0.1:${rest}
 etcd3:
-  host: 127.0.0.1:${PORTS.etcd}
+  host: 127.0.0.1:${ports.etcd}
 bootstrap:
   dcs:
     ttl: 10
@@ -69,13 +69,13 @@ postgresql:
  */
 const NO_NODE = JSON.stringify({ error: 'no API node is ready just now; try again shortly', code: 'service_unavailable' });
 
-export function haproxyConfig(dir: string): string {
+export function haproxyConfig(dir: string, ports: ClusterPorts): string {
   const file = path.join(dir, 'haproxy.cfg');
   const pg = (check: string) => `    option httpchk GET ${check}
     http-check expect status 200
     default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
-    server pg1 127.0.0.1:${PORTS.pg1} check port ${PORTS.patroni1}
-    server pg2 127.0.0.1:${PORTS.pg2} check port ${PORTS.patroni2}`;
+    server pg1 127.0.0.1:${ports.pg1} check port ${ports.patroni1}
+    server pg2 127.0.0.1:${ports.pg2} check port ${ports.patroni2}`;
   fs.writeFileSync(
     file,
     `global
@@ -89,7 +89,7 @@ defaults
 
 frontend api
     mode http
-    bind 127.0.0.1:${PORTS.haproxyApi}
+    bind 127.0.0.1:${ports.haproxyApi}
     default_backend api
 
 backend api
@@ -102,18 +102,21 @@ backend api
     # in the API's own error shape, with the Retry-After its 503s carry.
     http-error status 503 content-type application/json hdr Retry-After 5 string "${NO_NODE.replaceAll('"', '\\"')}"
     retry-on conn-failure empty-response
+    # A request that reached a node that then died is sent to another only if it changes nothing: a POST (a
+    # clearance, a key, a batch) may have been done before the node died, and done twice would be charged twice.
+    http-request disable-l7-retry unless METH_GET
     default-server inter 1s fall 2 rise 2
-    server api1 127.0.0.1:${PORTS.api1} check
-    server api2 127.0.0.1:${PORTS.api2} check
+    server api1 127.0.0.1:${ports.api1} check
+    server api2 127.0.0.1:${ports.api2} check
 
 listen pg_primary
     mode tcp
-    bind 127.0.0.1:${PORTS.haproxyPrimary}
+    bind 127.0.0.1:${ports.haproxyPrimary}
 ${pg('/primary')}
 
 listen pg_replicas
     mode tcp
-    bind 127.0.0.1:${PORTS.haproxyReplicas}
+    bind 127.0.0.1:${ports.haproxyReplicas}
     balance roundrobin
 ${pg('/replica')}
 `,
@@ -121,7 +124,7 @@ ${pg('/replica')}
   return file;
 }
 
-export function sentinelConfig(dir: string, port: number): string {
+export function sentinelConfig(dir: string, ports: ClusterPorts, port: number): string {
   const file = path.join(dir, `sentinel-${port}.conf`);
   if (!fs.existsSync(file)) {
     fs.writeFileSync(
@@ -130,7 +133,7 @@ export function sentinelConfig(dir: string, port: number): string {
         `port ${port}`,
         'bind 127.0.0.1',
         `dir ${dir}`,
-        `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${PORTS.redisMaster} 2`,
+        `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${ports.redisMaster} 2`,
         `sentinel down-after-milliseconds ${SENTINEL_NAME} 2000`,
         `sentinel failover-timeout ${SENTINEL_NAME} 10000`,
         `sentinel parallel-syncs ${SENTINEL_NAME} 1`,

@@ -1,5 +1,5 @@
 // The local cluster's processes (scripts/cluster.ts): each started detached in a process group of its own, its
-// output in var/cluster/log/NAME.log and its group's id in var/cluster/run/NAME.pid, so that `status` and
+// output in log/NAME.log and its group's id in run/NAME.pid under the cluster's folder, so that `status` and
 // `down` find it again from another shell, and a test can kill one part as a machine failing would.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -7,16 +7,8 @@ import net from 'node:net';
 import path from 'node:path';
 
 export const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
-export const DIR = path.join(ROOT, 'var', 'cluster');
-
-export function pidOf(name: string): number | null {
-  try {
-    const pid = Number(fs.readFileSync(path.join(DIR, 'run', `${name}.pid`), 'utf8'));
-    return pid > 0 && alive(pid) ? pid : null;
-  } catch {
-    return null;
-  }
-}
+/** Where `npm run cluster` keeps everything, unless CLUSTER_DIR names another folder. */
+export const DEFAULT_DIR = path.join(ROOT, 'var', 'cluster');
 
 function alive(pid: number): boolean {
   try {
@@ -35,53 +27,71 @@ export interface Start {
   asPostgres?: boolean;
 }
 
-/** Starts a part unless it runs already; its process group id. */
-export function startPart(name: string, s: Start): number {
-  const running = pidOf(name);
-  if (running) return running;
-  fs.mkdirSync(path.join(DIR, 'log'), { recursive: true });
-  fs.mkdirSync(path.join(DIR, 'run'), { recursive: true });
-  const log = fs.openSync(path.join(DIR, 'log', `${name}.log`), 'a');
-  const root = process.getuid?.() === 0;
-  const [command, args] = s.asPostgres && root ? ['runuser', ['-u', 'postgres', '--', s.command, ...s.args]] : [s.command, s.args];
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...s.env } });
-  fs.closeSync(log);
-  child.unref();
-  if (!child.pid) throw new Error(`${name}: ${command} could not be started`);
-  fs.writeFileSync(path.join(DIR, 'run', `${name}.pid`), String(child.pid));
-  return child.pid;
-}
+/** The parts of one cluster, by name: their pid files and logs under `dir`. */
+export class Parts {
+  constructor(readonly dir: string) {}
 
-/** Stops a part's whole process group: SIGTERM (SIGKILL with `hard`), then SIGKILL after `graceMs`. */
-export async function stopPart(name: string, hard = false, graceMs = 30_000): Promise<boolean> {
-  const pid = pidOf(name);
-  if (!pid) return false;
-  const signal = (sig: NodeJS.Signals) => {
+  logFile(name: string): string {
+    return path.join(this.dir, 'log', `${name}.log`);
+  }
+
+  pidOf(name: string): number | null {
     try {
-      process.kill(-pid, sig);
+      const pid = Number(fs.readFileSync(path.join(this.dir, 'run', `${name}.pid`), 'utf8'));
+      return pid > 0 && alive(pid) ? pid : null;
     } catch {
-      // Gone already.
+      return null;
     }
-  };
-  signal(hard ? 'SIGKILL' : 'SIGTERM');
-  const until = Date.now() + graceMs;
-  while (alive(pid) && Date.now() < until) await sleep(100);
-  if (alive(pid)) signal('SIGKILL');
-  while (alive(pid)) await sleep(50);
-  fs.rmSync(path.join(DIR, 'run', `${name}.pid`), { force: true });
-  return true;
+  }
+
+  /** Starts a part unless it runs already; its process group id. */
+  start(name: string, s: Start): number {
+    const running = this.pidOf(name);
+    if (running) return running;
+    fs.mkdirSync(path.join(this.dir, 'log'), { recursive: true });
+    fs.mkdirSync(path.join(this.dir, 'run'), { recursive: true });
+    const log = fs.openSync(this.logFile(name), 'a');
+    const root = process.getuid?.() === 0;
+    const [command, args] = s.asPostgres && root ? ['runuser', ['-u', 'postgres', '--', s.command, ...s.args]] : [s.command, s.args];
+    const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...s.env } });
+    fs.closeSync(log);
+    child.unref();
+    if (!child.pid) throw new Error(`${name}: ${command} could not be started`);
+    fs.writeFileSync(path.join(this.dir, 'run', `${name}.pid`), String(child.pid));
+    return child.pid;
+  }
+
+  /** Stops a part's whole process group: SIGTERM (SIGKILL with `hard`), then SIGKILL after `graceMs`. */
+  async stop(name: string, hard = false, graceMs = 30_000): Promise<boolean> {
+    const pid = this.pidOf(name);
+    if (!pid) return false;
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, sig);
+      } catch {
+        // Gone already.
+      }
+    };
+    signal(hard ? 'SIGKILL' : 'SIGTERM');
+    const until = Date.now() + graceMs;
+    while (alive(pid) && Date.now() < until) await sleep(100);
+    if (alive(pid)) signal('SIGKILL');
+    while (alive(pid)) await sleep(50);
+    fs.rmSync(path.join(this.dir, 'run', `${name}.pid`), { force: true });
+    return true;
+  }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it holds, or fails naming `what` and the log to read. */
-export async function until(what: string, check: () => Promise<boolean>, withinMs: number, logName?: string): Promise<void> {
+export async function until(what: string, check: () => Promise<boolean>, withinMs: number, logFile?: string): Promise<void> {
   const end = Date.now() + withinMs;
   while (Date.now() < end) {
     if (await check().catch(() => false)) return;
     await sleep(250);
   }
-  const hint = logName ? `; see ${path.join(DIR, 'log', `${logName}.log`)}` : '';
+  const hint = logFile ? `; see ${logFile}` : '';
   throw new Error(`${what} not within ${Math.round(withinMs / 1000)} s${hint}`);
 }
 

@@ -10,6 +10,8 @@ const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53400']);
 const PG_MESSAGES = [
   /(^|- )Connection terminated/,
   /^timeout exceeded when trying to connect/,
+  // Its connect timeout on a socket that was taken and never answered (HAProxy with no server up behind it).
+  /^timeout expired$/,
   /(^|- )Client has encountered a connection error and is not queryable/,
   /(^|- )Client was closed and is not queryable/,
 ];

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'chai';
 import { createDb } from '../../src/db/knex.ts';
 import { databaseUnavailable } from '../../src/db/unavailable.ts';
@@ -45,6 +46,28 @@ describe('a query in flight when PostgreSQL dies', function () {
       expect(databaseUnavailable(err)).to.equal(true);
     } finally {
       await db.destroy();
+    }
+  });
+
+  // HAProxy's port for the replicas with none of them up takes the connection and never answers: node-postgres gives
+  // up after the pool's connect timeout with "timeout expired", raised as is where a statement takes a connection of
+  // its own (src/db/prepared.ts). The cluster test found it answered 500 while the replica was stopped.
+  it('reads a connection that a proxy took and nothing answered as the database unavailable', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const db = createDb(`postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/none`, 1);
+    try {
+      const err = await db.client.acquireConnection().then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err?.message).to.equal('timeout expired');
+      expect(databaseUnavailable(err)).to.equal(true);
+    } finally {
+      await db.destroy();
+      for (const s of sockets) s.destroy();
+      silent.close();
     }
   });
 });
