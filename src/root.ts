@@ -27,7 +27,8 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
 import { ChangeListener } from './db/listener.ts';
-import { ReplicaSet } from './db/replicas.ts';
+import { OwnWrites } from './db/ownWrites.ts';
+import { ReplicaSet, type StaleRead } from './db/replicas.ts';
 import { BulkJobRepository } from './documents/bulkRepository.ts';
 import { BULK_QUEUE, BulkDocumentService } from './documents/bulkService.ts';
 import { DocumentRepository } from './documents/documentRepository.ts';
@@ -238,6 +239,8 @@ export interface Root {
   readiness: Readiness;
   /** Read replicas of the register (DATABASE_REPLICA_URLS): checked once start()ed, by the processes that serve. */
   replicas: ReplicaSet;
+  /** Keeps a caller's reads off replicas that have not replayed its last write. */
+  ownWrites: OwnWrites;
   logos: LogoParts;
   /** HTTPS to customers' webhook endpoints, through the address policy. */
   outbound: OutboundClient;
@@ -389,6 +392,15 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
     search,
     readiness: new Readiness(db, connections, search, config.READY_MAX_LAG_SECONDS, replicas),
     replicas,
+    // Kept past the longest a replica in rotation may lag behind.
+    ownWrites: new OwnWrites(
+      db,
+      redis,
+      health,
+      config.RATE_LIMIT_PREFIX,
+      config.databaseReplicaUrls.length > 0,
+      Math.max(60, 2 * config.REPLICA_MAX_LAG_SECONDS),
+    ),
     logos,
     outbound,
     delivery,
@@ -410,7 +422,7 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   };
 }
 
-function repositories(db: Db, read: <T>(f: (db: Db) => Promise<T>) => Promise<T>): Repositories {
+function repositories(db: Db, read: StaleRead): Repositories {
   return {
     accounts: new AccountRepository(db),
     admin: new AdminRepository(db),
@@ -420,20 +432,20 @@ function repositories(db: Db, read: <T>(f: (db: Db) => Promise<T>) => Promise<T>
     trademarks: new TrademarkRepository(db, read),
     threats: new ThreatRepository(db),
     clearance: new ClearanceRepository(db),
-    clearanceBatches: new ClearanceBatchRepository(db),
-    journals: new JournalRepository(db),
+    clearanceBatches: new ClearanceBatchRepository(db, read),
+    journals: new JournalRepository(db, read),
     documents: new DocumentRepository(db),
     bulkJobs: new BulkJobRepository(db),
     reference: new ReferenceRepository(db),
     vienna: new ViennaRepository(db),
-    webhooks: new WebhookRepository(db),
+    webhooks: new WebhookRepository(db, read),
     deliveries: new DeliveryRepository(db),
     feed: new FeedRepository(db),
     renewals: new RenewalRepository(db),
     mail: new MailRepository(db),
-    logos: new LogoRepository(db),
-    watches: new WatchRepository(db),
-    watchHits: new HitRepository(db),
+    logos: new LogoRepository(db, read),
+    watches: new WatchRepository(db, read),
+    watchHits: new HitRepository(db, read),
     watchHitRecorder: new HitRecorder(db),
     watchReminders: new ReminderRepository(db),
     watchCalendars: new CalendarRepository(db),

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import type { StaleRead } from '../db/replicas.ts';
 import { isoTimestamp } from '../db/sql.ts';
 import { eventSql } from '../webhooks/events.ts';
 import type { Screened } from './results.ts';
@@ -49,7 +50,15 @@ const SUMS = `lateral (select count(*) filter (where i.status <> 'pending')::int
 const SHORT = Symbol('short');
 
 export class ClearanceBatchRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * `read`: where a job's progress and answers are read, a replica that has the caller's writes or the primary (src/db/replicas.ts).
+   * A replica shows a job's progress a moment late, never ahead: a report's items are read on the primary, so a job
+   * seen ended there has all its answers.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly read: StaleRead = (f) => f(db),
+  ) {}
 
   /** The job and its proposals (index = place in the array), in one statement. */
   async create(accountId: string, proposals: object[]): Promise<string> {
@@ -85,15 +94,20 @@ export class ClearanceBatchRepository {
 
   /** One of the account's jobs with its progress; another account's id is not found, like an id that does not exist. */
   async get(id: string, accountId: string): Promise<BatchRow | undefined> {
-    const r = await this.db.raw(`select ${COLUMNS} from clearance_batches b, ${SUMS} where b.id = ? and b.account_id = ?`, [id, accountId]);
+    const r = await this.read((db) =>
+      db.raw(`select ${COLUMNS} from clearance_batches b, ${SUMS} where b.id = ? and b.account_id = ?`, [id, accountId]),
+    );
     return r.rows[0];
   }
 
   /** A page of a job's answers in request order (the job's account checked by the caller's get()). */
   async answers(id: string, limit: number, offset: number): Promise<ItemAnswer[]> {
-    const r = await this.db.raw(
-      `select idx, status, result, error from clearance_batch_items where batch_id = ? order by idx limit ? offset ?`,
-      [id, limit, offset],
+    const r = await this.read((db) =>
+      db.raw(`select idx, status, result, error from clearance_batch_items where batch_id = ? order by idx limit ? offset ?`, [
+        id,
+        limit,
+        offset,
+      ]),
     );
     return r.rows;
   }

@@ -1,11 +1,13 @@
 import { within } from '../deadline.ts';
 import { createDb, type Db } from './knex.ts';
+import { lsnValue, seenAfter } from './ownWrites.ts';
 import { databaseUnavailable } from './unavailable.ts';
 
 // PostgreSQL read replicas (DATABASE_REPLICA_URLS, docs/deploy.md): reads that may be a moment stale go to a
 // replica in rotation, everything else to the primary. A replica is in rotation while it answers within CHECK_MS
 // and has replayed the primary's WAL to within `maxLagSeconds`; checked every `everyMs`. With none in rotation (or
-// none configured) reads go to the primary: a replica down or behind never fails a read.
+// none configured) reads go to the primary: a replica down or behind never fails a read. A request whose caller has
+// just written reads only from a replica that had replayed past that write when last checked (src/db/ownWrites.ts).
 
 const CHECK_MS = 1000;
 
@@ -14,7 +16,12 @@ interface Replica {
   db: Db;
   inRotation: boolean;
   lagSeconds: number | null;
+  /** The WAL position it had replayed to when last checked. */
+  replayed: bigint | null;
 }
+
+/** A read that may be a moment stale, where it should go: a replica in rotation, or the primary. */
+export type StaleRead = <T>(f: (db: Db) => Promise<T>) => Promise<T>;
 
 export class ReplicaSet {
   private readonly replicas: Replica[];
@@ -29,7 +36,7 @@ export class ReplicaSet {
     private readonly everyMs = 1000,
     poolMax = 8,
   ) {
-    this.replicas = urls.map((url) => ({ url, db: createDb(url, poolMax, 2000), inRotation: false, lagSeconds: null }));
+    this.replicas = urls.map((url) => ({ url, db: createDb(url, poolMax, 2000), inRotation: false, lagSeconds: null, replayed: null }));
   }
 
   /**
@@ -37,7 +44,10 @@ export class ReplicaSet {
    * cannot be reached now (gone since its last check) leaves the rotation and the read is made on the primary.
    */
   async read<T>(f: (db: Db) => Promise<T>): Promise<T> {
-    const live = this.replicas.filter((r) => r.inRotation);
+    const after = seenAfter();
+    const live = this.replicas.filter(
+      (r) => r.inRotation && (after === undefined || (after !== 'primary' && r.replayed !== null && r.replayed >= after)),
+    );
     if (!live.length) return f(this.primary);
     this.next = (this.next + 1) % live.length;
     const r = live[this.next];
@@ -47,6 +57,7 @@ export class ReplicaSet {
       if (!databaseUnavailable(err)) throw err;
       r.inRotation = false;
       r.lagSeconds = null;
+      r.replayed = null;
       return f(this.primary);
     }
   }
@@ -89,20 +100,22 @@ export class ReplicaSet {
       const row = (
         await within(
           r.db.raw(
-            `select pg_is_in_recovery() as standby,
+            `select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed,
               coalesce(?::pg_lsn <= pg_last_wal_replay_lsn(), false) as caught_up,
               extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as age`,
             [primaryLsn],
           ),
           CHECK_MS,
         )
-      ).rows[0] as { standby: boolean; caught_up: boolean; age: number | null };
+      ).rows[0] as { standby: boolean; replayed: string | null; caught_up: boolean; age: number | null };
+      r.replayed = row.replayed ? lsnValue(row.replayed) : null;
       // Never replayed a transaction and not caught up: how far behind is unknown, so out of rotation.
       r.lagSeconds = row.caught_up ? 0 : row.age === null ? Number.POSITIVE_INFINITY : Math.max(0, row.age);
       r.inRotation = row.standby && r.lagSeconds <= this.maxLagSeconds;
     } catch {
       r.inRotation = false;
       r.lagSeconds = null;
+      r.replayed = null;
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.ts';
+import type { StaleRead } from '../db/replicas.ts';
 import { isoDate } from '../db/sql.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
 import type { SummaryRow } from '../trademarks/repository.ts';
@@ -16,24 +17,29 @@ export interface JournalRow {
 }
 
 export class JournalRepository {
-  constructor(private readonly db: Db) {}
+  /** Journals are written by imports alone: every read here may be a moment stale, on a replica (src/db/replicas.ts). */
+  constructor(
+    db: Db,
+    private readonly read: StaleRead = (f) => f(db),
+  ) {}
 
   async list(limit: number, offset: number): Promise<{ count: number; rows: JournalRow[] }> {
-    const [rows, total] = await Promise.all([
-      this.db.raw(`select ${JOURNAL_COLUMNS} from journals j order by j.publication_date desc, j.id desc limit ? offset ?`, [
-        limit,
-        offset,
+    const [rows, total] = await this.read((db) =>
+      Promise.all([
+        db.raw(`select ${JOURNAL_COLUMNS} from journals j order by j.publication_date desc, j.id desc limit ? offset ?`, [limit, offset]),
+        db.raw('select count(*)::int as n from journals'),
       ]),
-      this.db.raw('select count(*)::int as n from journals'),
-    ]);
+    );
     return { count: total.rows[0].n, rows: rows.rows };
   }
 
   async get(id: number): Promise<(JournalRow & { trademark_count: number }) | undefined> {
-    const r = await this.db.raw(
-      `select ${JOURNAL_COLUMNS}, (select count(*)::int from trademarks t where t.journal_id = j.id) as trademark_count
+    const r = await this.read((db) =>
+      db.raw(
+        `select ${JOURNAL_COLUMNS}, (select count(*)::int from trademarks t where t.journal_id = j.id) as trademark_count
        from journals j where j.id = ?`,
-      [id],
+        [id],
+      ),
     );
     return r.rows[0];
   }
@@ -46,10 +52,12 @@ export class JournalRepository {
    */
   async trademarks(id: number, limit: number, offset: number, filter: MarkFilter | null = null): Promise<SummaryRow[]> {
     const f = markFilterSql(filter);
-    const r = await this.db.raw(
-      `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ? and ${f.sql}
+    const r = await this.read((db) =>
+      db.raw(
+        `select ${SUMMARY_COLUMNS} from trademarks t where t.journal_id = ? and ${f.sql}
        order by length(t.application_number), t.application_number limit ? offset ?`,
-      [id, ...f.bindings, limit, offset],
+        [id, ...f.bindings, limit, offset],
+      ),
     );
     return r.rows;
   }
@@ -57,13 +65,15 @@ export class JournalRepository {
   /** How many of a journal's marks the filter keeps. */
   async countTrademarks(id: number, filter: MarkFilter | null): Promise<number> {
     const f = markFilterSql(filter);
-    const r = await this.db.raw(`select count(*)::int as n from trademarks t where t.journal_id = ? and ${f.sql}`, [id, ...f.bindings]);
+    const r = await this.read((db) =>
+      db.raw(`select count(*)::int as n from trademarks t where t.journal_id = ? and ${f.sql}`, [id, ...f.bindings]),
+    );
     return r.rows[0].n;
   }
 
   /** Where the journal's PDF is stored; null when the register has none. */
   async objectKey(id: number): Promise<string | null> {
-    const r = await this.db.raw('select object_key from journals where id = ?', [id]);
+    const r = await this.read((db) => db.raw('select object_key from journals where id = ?', [id]));
     return r.rows[0]?.object_key ?? null;
   }
 }

@@ -67,7 +67,7 @@ export function buildApp(root: Root, opts: AppOptions = {}): BuiltApp {
   const router = express.Router();
   // Every request counts once against its IP's limit: endpoints declared through Api do it in the
   // pipeline (keyed ones in the same Redis call as their other limits), everything else below.
-  const api = new Api(router, guard, config.NODE_ENV !== 'production');
+  const api = new Api(router, guard, config.NODE_ENV !== 'production', root.ownWrites);
   registerRoutes(api, services);
   const openapi = generateOpenApi(api.registry);
 

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { Router } from 'express';
+import type { OwnWrites } from '../db/ownWrites.ts';
 import type { z } from '../schema/zod.ts';
 import type { AnyObject, EndpointDef, Security } from './definition.ts';
 import type { Guard } from './guard.ts';
@@ -71,6 +72,7 @@ export class Api {
     private readonly router: Router,
     private readonly guard: Guard,
     private readonly checkResponses: boolean,
+    private readonly ownWrites?: OwnWrites,
   ) {}
 
   add<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security = 'none'>(
@@ -78,7 +80,7 @@ export class Api {
   ): void {
     this.document(def);
     this.endpoints.push(def as unknown as Documented);
-    this.router[def.method](def.path, pipeline(def, this.guard, this.checkResponses));
+    this.router[def.method](def.path, pipeline(def, this.guard, this.checkResponses, this.ownWrites));
   }
 
   private document<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, S extends Security>(

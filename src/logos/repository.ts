@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import type { StaleRead } from '../db/replicas.ts';
 import type { MarkFilter } from '../trademarks/markFilter.ts';
 import { markFilterSql } from '../trademarks/sql.ts';
 
@@ -84,7 +85,11 @@ export interface IndexCacheFit {
 }
 
 export class LogoRepository {
-  constructor(private readonly db: Db) {}
+  /** `read`: where nearest-neighbour queries and their marks go, a replica or the primary (src/db/replicas.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly read: StaleRead = (f) => f(db),
+  ) {}
 
   /**
    * The model's HNSW index (cosine, halfvec of its dimension), made once. `concurrently`: built without
@@ -293,13 +298,15 @@ export class LogoRepository {
    * `bindings` the scan is iterative (see `nearest`), and the settings go first in their own statement.
    */
   private async scanned<Row>(settings: string, query: string, bindings: Knex.RawBinding[] | null): Promise<Row[]> {
-    if (!bindings) {
-      const r = await this.db.raw(`begin; ${settings}; ${query}; commit;`);
-      return (r as { command: string; rows: Row[] }[]).find((x) => x.command === 'SELECT')!.rows;
-    }
-    return this.db.transaction(async (trx) => {
-      await trx.raw(`${settings}; set local hnsw.iterative_scan = relaxed_order; set local hnsw.max_scan_tuples = ${FILTERED_SCAN}`);
-      return (await trx.raw(query, bindings)).rows as Row[];
+    return this.read(async (db) => {
+      if (!bindings) {
+        const r = await db.raw(`begin; ${settings}; ${query}; commit;`);
+        return (r as { command: string; rows: Row[] }[]).find((x) => x.command === 'SELECT')!.rows;
+      }
+      return db.transaction(async (trx) => {
+        await trx.raw(`${settings}; set local hnsw.iterative_scan = relaxed_order; set local hnsw.max_scan_tuples = ${FILTERED_SCAN}`);
+        return (await trx.raw(query, bindings)).rows as Row[];
+      });
     });
   }
 
@@ -307,11 +314,13 @@ export class LogoRepository {
   async hits(appNos: string[], filter: MarkFilter | null = null): Promise<(LogoHit & { text: string })[]> {
     if (!appNos.length) return [];
     const kept = markFilterSql(filter);
-    const r = await this.db.raw(
-      `select l.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key,
-         concat_ws(' ', l.ocr_text, l.ocr_detected) as text
-       from logos l join trademarks t using (application_number) where l.application_number = any(?::text[]) and ${kept.sql}`,
-      [appNos, ...kept.bindings],
+    const r = await this.read((db) =>
+      db.raw(
+        `select l.application_number, t.word_mark, t.class_number, t.status, t.vienna_codes, l.object_key,
+           concat_ws(' ', l.ocr_text, l.ocr_detected) as text
+         from logos l join trademarks t using (application_number) where l.application_number = any(?::text[]) and ${kept.sql}`,
+        [appNos, ...kept.bindings],
+      ),
     );
     return r.rows;
   }

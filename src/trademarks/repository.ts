@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { Prepared } from '../db/prepared.ts';
+import type { StaleRead } from '../db/replicas.ts';
 import { isoDate } from '../db/sql.ts';
 import type { Gate } from './gate.ts';
 import { LINKED_SQL, type LinkedTable, SUMMARY_COLUMNS } from './sql.ts';
@@ -52,7 +53,7 @@ export class TrademarkRepository {
    */
   constructor(
     primary: Db,
-    private readonly read: <T>(f: (db: Db) => Promise<T>) => Promise<T> = (f) => f(primary),
+    private readonly read: StaleRead = (f) => f(primary),
   ) {}
 
   detailQuery(tables: readonly LinkedTable[], where = 't.application_number = ?'): string {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import type { StaleRead } from '../db/replicas.ts';
 import { isoDate, isoTimestamp } from '../db/sql.ts';
 import type { RiskLevel } from '../threats/score.ts';
 import { deadlineSql, UNEXTENDED_MONTHS } from './deadlines.ts';
@@ -60,7 +61,11 @@ const HIT_SELECT = `
 const day = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
 
 export class HitRepository {
-  constructor(private readonly db: Db) {}
+  /** Hits are written by the watch matcher; a caller's reads of them may be a moment stale, on a replica (src/db/replicas.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly read: StaleRead = (f) => f(db),
+  ) {}
 
   /** Up to `limit` hits of the filter after `after`, newest first, and how many the filter holds in all. */
   async list(
@@ -83,15 +88,17 @@ export class HitRepository {
     if (f.createdTo !== undefined) add("h.created_at < (?::date + 1) at time zone 'UTC'", day(f.createdTo));
     const filtered = `${HIT_SELECT} where ${where.join(' and ')}`;
     const page = after ? `${filtered} and (h.created_at, h.id) < (?::timestamptz, ?::uuid)` : filtered;
-    const [rows, count] = await Promise.all([
-      this.db.raw(`${page} order by h.created_at desc, h.id desc limit ?`, [...args, ...(after ? [after.at, after.id] : []), limit]),
-      this.db.raw(`select count(*)::int as n from (${filtered}) x`, args),
-    ]);
+    const [rows, count] = await this.read((db) =>
+      Promise.all([
+        db.raw(`${page} order by h.created_at desc, h.id desc limit ?`, [...args, ...(after ? [after.at, after.id] : []), limit]),
+        db.raw(`select count(*)::int as n from (${filtered}) x`, args),
+      ]),
+    );
     return { rows: rows.rows, count: count.rows[0].n };
   }
 
   async get(accountId: string, id: string): Promise<HitRow | undefined> {
-    return (await this.db.raw(`${HIT_SELECT} where h.account_id = ? and h.id = ?`, [accountId, id])).rows[0];
+    return (await this.read((db) => db.raw(`${HIT_SELECT} where h.account_id = ? and h.id = ?`, [accountId, id]))).rows[0];
   }
 
   /** Sets the state and/or the note of the account's hit; false when it is not the account's. */

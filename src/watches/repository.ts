@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import type { StaleRead } from '../db/replicas.ts';
 import { isoDate, isoTimestamp } from '../db/sql.ts';
 import { STATUS_GROUPS } from '../search/statusGroups.ts';
 import type { CandidateRow } from '../threats/analysis.ts';
@@ -102,7 +103,11 @@ const JOURNAL_EVENT = eventSql('trademark.journal_published');
 const vectorDims = (text: string) => (text.match(/,/g)?.length ?? 0) + 1;
 
 export class WatchRepository {
-  constructor(readonly db: Db) {}
+  /** `read`: where a caller's listing of its watches goes, a replica that has its writes or the primary (src/db/replicas.ts). */
+  constructor(
+    readonly db: Db,
+    private readonly read: StaleRead = (f) => f(db),
+  ) {}
 
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return this.db.transaction(fn);
@@ -145,7 +150,7 @@ export class WatchRepository {
   }
 
   async list(accountId: string): Promise<WatchRow[]> {
-    const r = await this.db.raw(`${WATCH_SELECT} where w.account_id = ? order by w.created_at, w.id`, [accountId]);
+    const r = await this.read((db) => db.raw(`${WATCH_SELECT} where w.account_id = ? order by w.created_at, w.id`, [accountId]));
     return r.rows;
   }
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { DELIVERIES_CHANNEL } from '../db/channels.ts';
 import type { Db } from '../db/knex.ts';
+import type { StaleRead } from '../db/replicas.ts';
 import { isoTimestamp } from '../db/sql.ts';
 import type { z } from '../schema/zod.ts';
 import type { AttemptOutcome } from './deliveryRepository.ts';
@@ -61,7 +62,11 @@ const WEBHOOK_SELECT = `
   from webhooks w`;
 
 export class WebhookRepository {
-  constructor(readonly db: Db) {}
+  /** `read`: where a caller's listing of its webhooks goes, a replica that has its writes or the primary (src/db/replicas.ts). */
+  constructor(
+    readonly db: Db,
+    private readonly read: StaleRead = (f) => f(db),
+  ) {}
 
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return this.db.transaction(fn);
@@ -140,7 +145,7 @@ export class WebhookRepository {
   }
 
   async list(accountId: string): Promise<WebhookRow[]> {
-    const r = await this.db.raw(`${WEBHOOK_SELECT} where w.account_id = ? order by w.created_at, w.id`, [accountId]);
+    const r = await this.read((db) => db.raw(`${WEBHOOK_SELECT} where w.account_id = ? order by w.created_at, w.id`, [accountId]));
     return r.rows;
   }
 

@@ -123,21 +123,69 @@ describe('PostgreSQL read replicas behind the API', function () {
     await primary?.close();
   });
 
+  /** Waits until GET /readyz lists the replica in rotation (it is checked every second). */
+  const inRotation = async () => {
+    let yes = false;
+    for (let i = 0; i < 100 && !yes; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { replicas: { in_rotation: boolean }[] };
+      yes = ready.replicas[0]?.in_rotation === true;
+    }
+    return yes;
+  };
+  const replay = async (on: boolean) => {
+    const direct = createDb(url(replica), 1);
+    await direct.raw(on ? 'select pg_wal_replay_resume()' : 'select pg_wal_replay_pause()');
+    await direct.destroy();
+  };
+  let journals = 0;
+  const publish = () =>
+    db.raw(`insert into journals (id, journal_number, publication_date) values (?, ?, '2026-12-07')`, [++journals, `J${journals}`]);
+  const journalCount = async (apiKey: string) => {
+    const r = await fetch(`${server.url}/v1/journals/?limit=1`, { headers: { 'X-API-Key': apiKey } });
+    expect(r.status).to.equal(200);
+    return ((await r.json()) as { count: number }).count;
+  };
+
+  it("reads a caller's own writes: its reads stay off a replica that has not replayed them, another caller's do not", async () => {
+    const writer = await createAccount(db);
+    await publish();
+    expect(await inRotation()).to.equal(true);
+    // The replica stops replaying, within the lag bound: it stays in rotation.
+    await replay(false);
+    await publish();
+    // Another caller reads the listing from the replica, a moment stale; so does the writer before it writes.
+    expect(await journalCount(key)).to.equal(1);
+    expect(await journalCount(writer.key)).to.equal(1);
+    const made = await fetch(`${server.url}/v1/clearance/batch/`, {
+      method: 'POST',
+      headers: { 'X-API-Key': writer.key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ proposals: [{ word_mark: 'FIRST WORDS', classes: [9] }] }),
+    });
+    expect(made.status, await made.clone().text()).to.equal(202);
+    const job = ((await made.json()) as { job_id: string }).job_id;
+    // The writer's next reads see its write (on the replica the job does not exist yet), and the primary's journals.
+    const status = await fetch(`${server.url}/v1/clearance/batch/${job}/`, { headers: { 'X-API-Key': writer.key } });
+    expect(status.status, await status.clone().text()).to.equal(200);
+    expect(await journalCount(writer.key)).to.equal(2);
+    expect(await journalCount(key)).to.equal(1);
+    // Once the replica has replayed past the write, the writer's reads go back to it.
+    await replay(true);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await inRotation()).to.equal(true);
+    await replay(false);
+    await publish();
+    expect(await journalCount(writer.key)).to.equal(2);
+    await replay(true);
+  });
+
   it('answers a mark from the replica while it is in rotation, and from the primary once the replica is down', async () => {
     // A write the replica replays, and then it is in rotation (GET /readyz lists it).
     await db.raw(`update trademarks set word_mark = 'FIRST WORDS' where application_number = '9300001'`);
-    let inRotation = false;
-    for (let i = 0; i < 100 && !inRotation; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { replicas: { in_rotation: boolean }[] };
-      inRotation = ready.replicas[0]?.in_rotation === true;
-    }
-    expect(inRotation).to.equal(true);
+    expect(await inRotation()).to.equal(true);
     expect(await wordMark()).to.equal('FIRST WORDS');
     // The replica stops replaying (within the bound it stays in rotation): the API answers what it holds.
-    const direct = createDb(url(replica), 1);
-    await direct.raw('select pg_wal_replay_pause()');
-    await direct.destroy();
+    await replay(false);
     await db.raw(`update trademarks set word_mark = 'SECOND WORDS' where application_number = '9300001'`);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await wordMark()).to.equal('FIRST WORDS');

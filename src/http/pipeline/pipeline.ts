@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { checkBulk } from '../../accounts/planRules.ts';
+import type { OwnWrites } from '../../db/ownWrites.ts';
 import type { z } from '../../schema/zod.ts';
 import type { AnyObject, CallerOf, EndpointDef, Security } from '../definition.ts';
 import type { Guard } from '../guard.ts';
@@ -20,6 +21,7 @@ export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.Z
   def: EndpointDef<P, Q, B, R, S>,
   guard: Guard,
   checkResponses: boolean,
+  ownWrites?: OwnWrites,
 ): (req: Request, res: Response) => Promise<void> {
   const status = def.status ?? 200;
   const security: Security = def.security ?? 'none';
@@ -28,6 +30,7 @@ export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.Z
   const defaultCredit = isDefaultCost(cost);
   // Read-only endpoints with the usual cost may start before their admission is known (see Guard.startEarly).
   const mayStartEarly = def.method === 'get' && keyed && def.cost === undefined && !def.bulk;
+  const writes = def.method !== 'get';
 
   return async (req, res) => {
     const caller = await identify(guard, req, security, def.inactiveMessage);
@@ -45,12 +48,15 @@ export function pipeline<P extends AnyObject, Q extends AnyObject, B extends z.Z
       const ctx = { params, query, body, req, res, caller: caller as CallerOf<S>, charge, uncharge };
       if (def.bulk) checkBulk(caller!, def.bulk.family, def.bulk.items(ctx));
       // An early start's handler runs while its admission is awaited; a refusal (429) wins over whatever it found.
-      const run = startHandler(() => def.handler(ctx), admission.early);
+      // Its reads kept off replicas that have not replayed the caller's last write (src/db/ownWrites.ts).
+      const handle = () => (ownWrites ? ownWrites.around(caller?.accountId, () => def.handler(ctx)) : def.handler(ctx));
+      const run = startHandler(handle, admission.early);
       const admitted = await admission.settle(bill);
       if (cost && !cost.deferred && admitted)
         await chargeUpFront(guard, admitted, cost.resource, defaultCredit ? 1 : (cost.units?.(ctx) ?? 1), bill);
       result = await run();
       if (checkResponses && !def.contentType) checkResponse(def.response, result, def.operationId);
+      if (writes && caller && ownWrites) await ownWrites.wrote(caller.accountId);
     } catch (err) {
       // A check failed before an early request's admission was known: its refusal, if any, comes first.
       await admission.settle(bill);
