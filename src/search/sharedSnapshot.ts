@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import type { ObjectStore } from '../storage/objectStore.ts';
+import { withFileLock } from './fileLock.ts';
 import { ensureSearchSnapshot } from './manager.ts';
 import { snapshotHeader } from './snapshot.ts';
 import { instanceOf } from './source.ts';
@@ -69,12 +70,15 @@ export async function publishSnapshot(file: string, store: ObjectStore): Promise
  * Fetches the stored snapshot of `file`'s database into `file` when it is newer (a later feed position) than the one
  * there; true when it did. A store without a position (a snapshot stored before positions were) has nothing newer.
  */
-export async function refreshFromStore(file: string, store: ObjectStore): Promise<boolean> {
-  const own = await snapshotHeader(file);
-  if (!own || !(await store.exists(positionKey(own.instance)))) return false;
-  const stored = JSON.parse((await store.read(positionKey(own.instance))).toString('utf8')) as { seq: number };
-  if (!(stored.seq > own.seq)) return false;
-  return fetchInto(store, keyOf(own.instance), file, own.instance);
+export function refreshFromStore(file: string, store: ObjectStore): Promise<boolean> {
+  // One fetch per machine: the processes that share the file take turns, and those after the first find it current.
+  return withFileLock(`${file}.lock`, async () => {
+    const own = await snapshotHeader(file);
+    if (!own || !(await store.exists(positionKey(own.instance)))) return false;
+    const stored = JSON.parse((await store.read(positionKey(own.instance))).toString('utf8')) as { seq: number };
+    if (!(stored.seq > own.seq)) return false;
+    return fetchInto(store, keyOf(own.instance), file, own.instance);
+  });
 }
 
 /** Copies the stored snapshot to `file` (whole, or not at all); false when there is none for this database. */

@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { ChangeListener } from '../../src/db/listener.ts';
+import { withFileLock } from '../../src/search/fileLock.ts';
 import { buildIndex, SearchIndex } from '../../src/search/manager.ts';
 import { prepareQuery } from '../../src/search/query.ts';
 import { ensureSharedSnapshot, publishSnapshot, refreshFromStore } from '../../src/search/sharedSnapshot.ts';
@@ -78,7 +80,18 @@ describe('a shared search snapshot rebuilt on one node', function () {
       const rebuilt = (await snapshotHeader(a))!;
       expect(rebuilt.seq).to.be.above(first.seq);
 
-      // Node B, told (SNAPSHOT_CHANNEL), fetches the stored snapshot and swaps it in.
+      // The processes of node B, told at once, fetch it once: the others wait for the first and find it there.
+      let opened = 0;
+      const open = store.open.bind(store);
+      store.open = (key: string) => {
+        opened++;
+        return open(key);
+      };
+      const fetched = await Promise.all([1, 2, 3].map(() => refreshFromStore(b, store)));
+      expect(fetched.filter(Boolean)).to.have.length(1);
+      expect(opened).to.equal(1);
+      expect(fs.existsSync(`${b}.lock`), 'the lock released').to.equal(false);
+      // Each swaps in what is in the file (here, node B's one process).
       expect(await index.reload()).to.equal(true);
       expect((await snapshotHeader(b))?.seq).to.equal(rebuilt.seq);
       expect((await snapshotHeader(b))?.builtAt).to.equal(rebuilt.builtAt);
@@ -92,6 +105,32 @@ describe('a shared search snapshot rebuilt on one node', function () {
       await index?.close();
       await listener.close();
       await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the lock the processes of a machine take to fetch a snapshot', () => {
+  it('is taken over from a holder that died, and runs its work once released', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-lock-'));
+    try {
+      const lock = path.join(dir, 'index.snapshot.lock');
+      // A process that has exited left its lock behind.
+      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+      fs.writeFileSync(lock, dead.stdout);
+      expect(await withFileLock(lock, async () => 'ran', 5_000)).to.equal('ran');
+      expect(fs.existsSync(lock)).to.equal(false);
+      // A live holder (this process) is waited for: the second runs after the first has finished.
+      const order: string[] = [];
+      const first = withFileLock(lock, async () => {
+        order.push('first in');
+        await new Promise((r) => setTimeout(r, 300));
+        order.push('first out');
+      });
+      const second = withFileLock(lock, async () => void order.push('second'));
+      await Promise.all([first, second]);
+      expect(order).to.deep.equal(['first in', 'first out', 'second']);
+    } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
