@@ -58,9 +58,12 @@ class Restarts {
 const how = (code: number | null, signal: string | null) => (code !== null ? `code ${code}` : `signal ${signal}`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+// What each process started runs first: tsx, then whether it keeps source maps (scripts/sourceMaps.mjs).
+const PRELOAD = ['--import', new URL('./sourceMaps.mjs', import.meta.url).pathname];
+
 /** A TypeScript script of this folder (or one given relative to it) in a child process of its own. */
 const forkTs = (script: string, args: string[] = []) =>
-  fork(new URL(script, import.meta.url).pathname, args, { execArgv: ['--import', 'tsx'] });
+  fork(new URL(script, import.meta.url).pathname, args, { execArgv: ['--import', 'tsx', ...PRELOAD] });
 
 /** Asks a child to stop (SIGTERM) and resolves once it has exited, killing it if it takes longer than KILL_AFTER_MS. */
 function end(child: ChildProcess | undefined): Promise<void> {
@@ -160,6 +163,7 @@ async function primary(): Promise<void> {
   // by the process itself, a connection dies with it (the client sees a reset). bench/clusterPolicy.ts: the two
   // processes still take about half each, and serve 1.13 times as many requests a second (bench/RESULTS.md).
   cluster.schedulingPolicy = config.API_CONNECTIONS === 'round-robin' ? cluster.SCHED_RR : cluster.SCHED_NONE;
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...PRELOAD] });
   const forkApi = () => {
     const id = `api-${randomBytes(6).toString('hex')}`;
     const worker = cluster.fork({ INSTANCE_ID: id });

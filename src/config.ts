@@ -148,6 +148,9 @@ const Env = z.object({
     .string()
     .regex(/^(auto|[1-9]|[1-5][0-9]|6[0-4])$/, '"auto" or a number of processes from 1 to 64')
     .default('auto'),
+  // Source maps in the processes `npm start` runs (scripts/sourceMaps.mjs): a stack trace's lines as in the TypeScript,
+  // at about 50 MiB of memory per process; off, its frames name the function and file, with tsx's output's lines.
+  SOURCE_MAPS: z.enum(['true', 'false']).default('false'),
   // Batch clearance: processes screening its chunks, the workers process included (docs/clearance.md). "auto": one
   // per core, as many as a third of the memory holds at CLEARANCE_WORKER_BYTES each.
   CLEARANCE_WORKERS: z

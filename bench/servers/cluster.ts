@@ -6,6 +6,8 @@ import fs from 'node:fs';
 
 if (cluster.isPrimary) {
   const n = Number(process.env.BENCH_PROCESSES ?? 2);
+  // As npm start runs them (scripts/start.ts): source maps decided before the process's own modules load.
+  cluster.setupPrimary({ execArgv: [...process.execArgv, '--import', new URL('../../scripts/sourceMaps.mjs', import.meta.url).pathname] });
   let ready = 0;
   let heaps: NodeJS.MemoryUsage[] = [];
   for (let i = 0; i < n; i++) {

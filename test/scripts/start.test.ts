@@ -64,6 +64,10 @@ describe('npm start', function () {
       expect(first.log()).to.match(/search index built in [\d.]+ s \(\d+ marks\)/);
       // Batch clearance on two processes: the workers process and one of its own.
       expect(children(first.child.pid!).filter((p) => p.cmd.includes('workers/clearance.ts'))).to.have.length(1);
+      // Every process it started (API, workers, batch clearance, sidecar) decided on source maps before its own modules.
+      const started = children(first.child.pid!).filter((p) => p.cmd.startsWith(`${process.execPath} `));
+      expect(started.length).to.be.at.least(4);
+      expect(started.filter((p) => !p.cmd.includes('scripts/sourceMaps.mjs')).map((p) => p.cmd)).to.deep.equal([]);
       expect(first.log()).to.contain('+ workers + 1 batch clearance + ML sidecar');
       const snapshotTime = fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs;
       const db = createDb(dbUrl, 1);
