@@ -1,4 +1,8 @@
-import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+// pdf.js is loaded when a journal is first read: every process builds the journal importer, few ever run it, and
+// pdf.js is about 7 MiB of source text held in each process's heap once loaded.
+const pdfjs = () => import('pdfjs-dist/legacy/build/pdf.mjs');
 
 // A PDF's text as lines: pdf.js (from npm, no network) reads each page's text items, which are put together into lines
 // by their baseline, left to right, each with its type size and its height on the page. Nothing is rendered.
@@ -42,6 +46,7 @@ export async function readPdf(data: Uint8Array): Promise<PdfPage[]> {
   let pdf: Awaited<ReturnType<typeof getDocument>['promise']>;
   try {
     // A copy: pdf.js takes the buffer over.
+    const { getDocument } = await pdfjs();
     pdf = await getDocument({
       data: new Uint8Array(data),
       isEvalSupported: false,
@@ -132,6 +137,7 @@ const logical = (s: string) => (/[\u0900-\u097f]/.test(s) ? s.replace(SIGN_AFTER
 const CHANNELS: Record<number, 1 | 3 | 4> = { 2: 3, 3: 4 };
 
 async function imagesOf(page: Page): Promise<PageImage[]> {
+  const { OPS } = await pdfjs();
   const ops = await page.getOperatorList();
   const out: PageImage[] = [];
   for (let i = 0; i < ops.fnArray.length; i++) {
