@@ -11,8 +11,6 @@ import { removeUploadsOf } from '../src/http/uploads.ts';
 import { releaseInstance } from '../src/limits/admission.ts';
 import { createRoot } from '../src/root.ts';
 import { startServer } from '../src/server.ts';
-import { seedDemoRegistry } from './demo.ts';
-import { prepareDatabase } from './migrate.ts';
 
 const config = loadConfig();
 
@@ -84,6 +82,9 @@ async function primary(): Promise<void> {
   const roles = config.nodeRoles;
   const register = roles.has('api') || roles.has('workers') || roles.has('clearance');
   if (register) {
+    // Loaded here, not at the top: each API process runs this file too, and the demo generator (fonts, images)
+    // and the migrations would stay in its memory for nothing.
+    const [{ prepareDatabase }, { seedDemoRegistry }] = await Promise.all([import('./migrate.ts'), import('./demo.ts')]);
     await prepareDatabase(config.DATABASE_URL);
     await seedDemoRegistry(config);
   }
