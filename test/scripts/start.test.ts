@@ -13,7 +13,7 @@ import { createRoot } from '../../src/root.ts';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outboxRelay.ts';
 import { RENEWALS_QUEUE } from '../../src/webhooks/renewals.ts';
 import { createAccount } from '../helpers/accounts.ts';
-import { children, freePort, spawnStack, startStack as start } from '../helpers/stack.ts';
+import { children, freePort, type Stack, spawnStack, startStack } from '../helpers/stack.ts';
 
 describe('npm start', function () {
   this.timeout(180_000);
@@ -22,7 +22,16 @@ describe('npm start', function () {
   const dbUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
   const prefix = `test-${name}`;
 
+  // Every stack started, stopped in the end even when an assertion failed before the test stopped it.
+  const stacks: Stack[] = [];
+  const start = async (...a: Parameters<typeof startStack>) => {
+    const stack = await startStack(...a);
+    stacks.push(stack);
+    return stack;
+  };
+
   after(async () => {
+    await Promise.all(stacks.map((s) => s.stop()));
     const redis = new Redis('redis://127.0.0.1:6379/0', { maxRetriesPerRequest: null });
     for (const name of [DELIVERY_QUEUE, RENEWALS_QUEUE, LOGO_INDEX_QUEUE]) {
       const queue = new Queue(name, { connection: redis, prefix });
@@ -156,6 +165,7 @@ describe('npm start', function () {
       );
       expect(await apiNode.stop()).to.equal(0);
       const mlNode = spawnStack({ ...env, NODE_ROLES: 'sidecar' });
+      stacks.push(mlNode);
       await mlNode.waitFor(/Nishaan node running ML sidecar, no API processes/);
       let up = false;
       for (let i = 0; i < 300 && !up; i++) {
