@@ -1,6 +1,9 @@
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { type ClearanceReport, DISCLAIMER, groundLines, type ReportProposal, RISK_COLOURS, verdictOf } from './reportModel.ts';
+
+// exceljs is loaded by the first workbook a process writes, not by every process that could (about 7 MiB of heap).
+const exceljs = () => import('exceljs').then((m) => m.default);
 
 // A clearance (or a batch) as an xlsx workbook. One "Conflicts" sheet for every proposal, with the
 // proposal's index and words in its first columns, rather than a sheet per proposal: a batch of 1,000
@@ -81,7 +84,7 @@ function filter(ws: ExcelJS.Worksheet, columns: number, rows: number): void {
 }
 
 export async function writeClearanceWorkbook(r: ClearanceReport, out: Writable): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const wb = new (await exceljs()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   wb.creator = 'Nishaan';
   wb.created = r.generatedAt;
   const conflicts = sheet(wb, 'Conflicts', CONFLICTS);
