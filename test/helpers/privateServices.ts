@@ -145,6 +145,8 @@ export interface PrivateSentinel {
   ports: { master: number; replica: number; sentinel: number };
   /** Kills the master outright (SIGKILL), as a machine lost would: the Sentinel promotes the replica. */
   killMaster(): void;
+  /** The end of each server's log, for a failure's message. */
+  logs(): string;
   close(): Promise<void>;
 }
 
@@ -183,6 +185,14 @@ export async function privateSentinel(name = 'nishaan-test'): Promise<PrivateSen
     name,
     ports,
     killMaster: () => children[0].kill('SIGKILL'),
+    logs: () =>
+      ['master', 'replica', 'sentinel']
+        .map((n) => {
+          const file = path.join(dir, `${n}.log`);
+          const tail = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-15).join('\n') : '(none)';
+          return `--- ${n}\n${tail}`;
+        })
+        .join('\n'),
     close: async () => {
       await Promise.all(
         children.map(
