@@ -7,6 +7,7 @@ import { buildPairs } from './pairs.ts';
 import type { RunTable } from './soundRuns.ts';
 import { buildRuns } from './soundRuns.ts';
 import { SummaryBuilder, type SummaryFields } from './summaries.ts';
+import { TextList } from './textList.ts';
 import { INFO_LIMITS, type MarkData, packInfo } from './types.ts';
 import { Vocabulary } from './vocabulary.ts';
 import type { VocabularyLookups } from './vocabularyThread.ts';
@@ -256,7 +257,7 @@ export class IndexBuilder {
       markWords,
       markLen,
       exactIds: Uint32Array.from(exactIds),
-      exactKeys,
+      exactKeys: TextList.of(exactKeys),
       summary: this.summary.finish(order),
       ...posted,
       ...buildPairs(words.length, wordOffsets, markWords),

@@ -31,7 +31,6 @@ export class MarkIndex {
   readonly only: Postings;
   /** Owners by the words of their names (the proprietor filter). */
   readonly owners: OwnerSearch;
-  private readonly exactOverride = new Map<number, string>();
   // Which marks have an override, as bits: EXACT asks for every mark of a common word (100,000 for SHREE),
   // and a miss in a Map of a million keys cost EXACT searches a tenth of their time.
   private readonly overridden: Bitset;
@@ -54,10 +53,7 @@ export class MarkIndex {
   ) {
     this.n = d.appNo.length;
     this.overridden = new Bitset(this.n);
-    d.exactIds.forEach((id, i) => {
-      this.exactOverride.set(id, d.exactKeys[i]);
-      this.overridden.add(id);
-    });
+    for (const id of d.exactIds) this.overridden.add(id);
     const saved = d.ready ? unpackReady(this.n, d.ready) : null;
     this.ready = saved;
     this.sets = new WordSets(d, bitmapFrom, saved && d.ready?.bitmapFrom === bitmapFrom ? saved.sets : undefined);
@@ -117,7 +113,9 @@ export class MarkIndex {
 
   /** The mark's EXACT key when it differs from its normalised words (punctuation, accents). */
   exactKey(id: number): string | undefined {
-    return this.overridden.has(id) ? this.exactOverride.get(id) : undefined;
+    if (!this.overridden.has(id)) return undefined;
+    // exactIds ascend: the override's place among them, its key decoded from the snapshot's bytes.
+    return this.d.exactKeys.at(partitionPoint(0, this.d.exactIds.length, (i) => this.d.exactIds[i] < id));
   }
 
   /** Position of the first run of `ids` in mark m, or -1. */

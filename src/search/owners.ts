@@ -1,6 +1,7 @@
 import { Bitset } from './bitset.ts';
 import { partitionPoint } from './hash.ts';
 import { normaliseMark, wordsOf } from './normalise.ts';
+import { TextList } from './textList.ts';
 
 // The `proprietor` filter: proprietor names searched by their words, normalised as word marks are
 // (TATA MOTORS finds "Tata Motors Ltd." and "M/s. TATA MOTORS"). Every query word must be a word of
@@ -11,8 +12,8 @@ import { normaliseMark, wordsOf } from './normalise.ts';
 // which the filter reads through the mark's owner id.
 
 export interface OwnerData {
-  /** Distinct words of the owners' names, sorted. */
-  ownerWords: string[];
+  /** Distinct words of the owners' names, sorted: bytes decoded when read (src/search/textList.ts). */
+  ownerWords: TextList;
   /** Word i → the owners whose name holds it, ascending: ownerPostings[ownerWordOffsets[i], ownerWordOffsets[i + 1]). */
   ownerWordOffsets: Uint32Array;
   ownerPostings: Uint32Array;
@@ -62,9 +63,7 @@ export function buildOwnerWords(names: string[]): OwnerData {
   const fill = offsets.slice(0, sorted.length);
   const postings = new Uint32Array(t);
   for (let o = 0; o < names.length; o++) for (let q = starts[o]; q < starts[o + 1]; q++) postings[fill[finalId[tokens[q]]]++] = o;
-  // Words made anew from one joined copy: sliced out of names, they would keep every name alive.
-  const words = sorted.length ? sorted.join('\n').split('\n') : [];
-  return { ownerWords: words, ownerWordOffsets: offsets, ownerPostings: postings };
+  return { ownerWords: TextList.of(sorted), ownerWordOffsets: offsets, ownerPostings: postings };
 }
 
 const KEPT = 16;
@@ -90,9 +89,9 @@ export class OwnerSearch {
     }
     const { ownerWords: list, ownerWordOffsets: offsets, ownerPostings: postings } = this.d;
     const ranges = words.map((w): [number, number] => {
-      const lo = partitionPoint(0, list.length, (i) => list[i] < w);
-      if (w.length < OWNER_PREFIX_FROM) return [lo, lo < list.length && list[lo] === w ? lo + 1 : lo];
-      return [lo, partitionPoint(lo, list.length, (i) => list[i].startsWith(w))];
+      const lo = partitionPoint(0, list.length, (i) => list.at(i) < w);
+      if (w.length < OWNER_PREFIX_FROM) return [lo, lo < list.length && list.at(lo) === w ? lo + 1 : lo];
+      return [lo, partitionPoint(lo, list.length, (i) => list.at(i).startsWith(w))];
     });
     const size = ([lo, hi]: [number, number]) => offsets[hi] - offsets[lo];
     ranges.sort((a, b) => size(a) - size(b));

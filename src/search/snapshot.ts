@@ -4,6 +4,7 @@ import { map as mapFile } from '@nishaan/mmap';
 import { LiveIndex } from './liveIndex.ts';
 import { MarkIndex } from './markIndex.ts';
 import { packReady, READY_ARRAYS } from './readyData.ts';
+import { TextList } from './textList.ts';
 import type { MarkData, ReadyData } from './types.ts';
 import { Vocabulary, type VocabularyData } from './vocabulary.ts';
 
@@ -101,13 +102,13 @@ export function saveSnapshot(file: string, index: MarkIndex, seq: number, instan
     ),
     ...READY_ARRAYS.map((k) => [`r.${k}`, ready[k]] as [string, Typed]),
   ];
-  const strings: [string, string[]][] = [
+  const strings: [string, string[] | TextList][] = [
     ['v.words', v.words],
     ['v.codes', v.codes],
     ['m.exactKeys', m.exactKeys],
     ['m.ownerWords', m.ownerWords],
   ];
-  const blobs = strings.map(([, list]) => Buffer.from(list.join('\n'), 'utf8'));
+  const blobs = strings.map(([, list]) => (list instanceof TextList ? list.bytes : Buffer.from(list.join('\n'), 'utf8')));
   const header: Header = {
     seq,
     instance,
@@ -240,8 +241,13 @@ export async function loadSnapshot(file: string, how: SnapshotLoad = 'map'): Pro
   vd.words = strings('v.words');
   vd.codes = strings('v.codes');
   const md = Object.fromEntries(MARK_ARRAYS.map((k) => [k, array(`m.${k}`)])) as unknown as MarkData;
-  md.exactKeys = strings('m.exactKeys');
-  md.ownerWords = strings('m.ownerWords');
+  // Kept as the snapshot's bytes (mapped: the machine's one copy), decoded when read.
+  const texts = (name: string) => {
+    const s = header.strings[name];
+    return new TextList(base.subarray(dataStart + s.offset, dataStart + s.offset + s.bytes), s.count);
+  };
+  md.exactKeys = texts('m.exactKeys');
+  md.ownerWords = texts('m.ownerWords');
   const sd = Object.fromEntries(SUMMARY_ARRAYS.map((k) => [k, array(`s.${k}`)])) as Record<string, unknown>;
   for (const k of SUMMARY_HEAPS) sd[k] = { offsets: array(`s.${k}.offsets`), bytes: array(`s.${k}.bytes`) };
   md.summary = sd as unknown as MarkData['summary'];

@@ -1,6 +1,7 @@
 import type { OwnerData } from './owners.ts';
 import type { PairData } from './pairs.ts';
 import type { SummaryData } from './summaries.ts';
+import type { TextList } from './textList.ts';
 
 // The shapes every layer of search shares: an index's data as built or loaded (MarkData), the
 // posting families strategies read, a search's filter and cursor, and what it answers. Nothing here
@@ -32,7 +33,8 @@ export interface MarkData extends PairData, OwnerData {
   markLen: Uint16Array;
   /** Marks whose EXACT key differs from their normalised words (punctuation, accents), ids ascending. */
   exactIds: Uint32Array;
-  exactKeys: string[];
+  /** Their EXACT keys, in the same order: bytes decoded when read (src/search/textList.ts). */
+  exactKeys: TextList;
   /** Word → marks holding it, with each mark's length and facets beside its id. */
   postOffsets: Uint32Array;
   postMarks: Uint32Array;
