@@ -4,7 +4,12 @@
 // check), the Redis master killed (the Sentinels promote the replica). For each: the requests that failed, and the
 // window from the first failure to the first success after it and to the last failure. The part killed is started
 // again after each (a PostgreSQL primary comes back as a replica, pg_rewind as needed).
+// With --memory-snapshot and --memory-database (the 7.7M register's snapshot and database), it then measures the
+// memory of a machine's API processes, the index shared against a copy each at the same count (bench/indexMemory.ts),
+// and prints it with the rest: the local cluster's own register is the demo's, too small to tell.
 //   npx tsx bench/cluster.ts [--duration 15] [--loops 8] [--parts api,postgres,redis]
+//     [--memory-snapshot /tmp/big.snapshot --memory-database postgres://postgres@127.0.0.1:5432/nishaan_big]
+import { execFileSync } from 'node:child_process';
 import { clusterFromEnv } from '../scripts/cluster/localCluster.ts';
 import { get, sleep, until } from '../scripts/cluster/processes.ts';
 import { createBenchAccounts } from './account.ts';
@@ -145,3 +150,18 @@ console.log(
 );
 console.log('|---|---|---|---|---|---|');
 for (const f of failovers) console.log(f);
+
+const memorySnapshot = a.get('memory-snapshot');
+const memoryDatabase = a.get('memory-database');
+if (memorySnapshot && memoryDatabase) {
+  // After the cluster's figures, so that its processes do not share the cores with this measure's.
+  const table = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', new URL('./indexMemory.ts', import.meta.url).pathname, '--snapshot', memorySnapshot, '--processes', '2,4'],
+    { env: { ...process.env, DATABASE_URL: memoryDatabase }, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
+  );
+  console.log(`\nA machine's API processes at the size of ${memoryDatabase.split('/').pop()}: map (one copy) and read (a copy each)`);
+  console.log(table.slice(table.lastIndexOf('| load |')));
+} else {
+  console.log("\nA machine's API processes: give --memory-snapshot and --memory-database (the 7.7M register) to measure them here");
+}

@@ -93,9 +93,11 @@ describe('cluster: two API nodes behind HAProxy on Patroni PostgreSQL and Redis 
 
   /**
    * Each account has used what its answered requests cost: exactly, but for requests in flight on the killed API
-   * node (charged, never answered) and `slack` either way.
+   * node (charged, never answered) and `slack` either way. A batch's clearance is charged as it is screened: every
+   * batch accepted is waited for first.
    */
   const creditsCounted = async (slack: number) => {
+    await everyBatchScreened();
     const charged = usedBefore + traffic.answered.filter((a) => CHARGED.includes(a.op) && a.status === 200).length;
     const used = (await usage(reader)).api_calls.used as number;
     const screened = (await usage(batcher)).clearances.used as number;
@@ -105,6 +107,12 @@ describe('cluster: two API nodes behind HAProxy on Patroni PostgreSQL and Redis 
     );
     expect(used).to.be.within(charged - slack, charged + inFlight + slack);
     expect(screened).to.be.within(traffic.batches.length - slack, traffic.batches.length + inFlight + slack);
+  };
+
+  const everyBatchScreened = async () => {
+    const done = async () =>
+      Number((await db('clearance_batches').whereIn('id', traffic.batches).where({ status: 'completed' }).count('* as n').first())!.n);
+    await until('every accepted batch screened', async () => (await done()) === traffic.batches.length, 90_000);
   };
 
   /** `npm run import` of the next round against the primary, as an operator runs it on any machine. */
@@ -296,9 +304,10 @@ describe('cluster: two API nodes behind HAProxy on Patroni PostgreSQL and Redis 
     await sleep(2_000);
     await traffic.stop();
     const all = traffic.answered;
-    expect(
-      all.filter((a) => typeof a.status !== 'number' || (a.status >= 500 && a.status !== 503 && a.phase !== 'api-killed')),
-    ).to.deep.equal([]);
+    // Every request answered, and no server error but 503, outside the API node's death: those in flight on it (a
+    // connection cut, or HAProxy's 502) are bounded by its own test.
+    const outside = all.filter((a) => a.phase !== 'api-killed' || a.ended !== 'api-killed');
+    expect(outside.filter((a) => typeof a.status !== 'number' || (a.status >= 500 && a.status !== 503))).to.deep.equal([]);
 
     const events = (
       await db('outbox').whereNull('webhook_id').whereIn('application_number', APPS).where('id', '>', eventsAfter).select('id')
@@ -308,9 +317,7 @@ describe('cluster: two API nodes behind HAProxy on Patroni PostgreSQL and Redis 
     await until('every webhook event delivered', async () => events.every((e) => delivered().has(e)), 90_000);
 
     expect(traffic.batches.length).to.be.greaterThan(0);
-    const done = async () =>
-      Number((await db('clearance_batches').whereIn('id', traffic.batches).where({ status: 'completed' }).count('* as n').first())!.n);
-    await until('every accepted batch screened', async () => (await done()) === traffic.batches.length, 90_000);
+    await everyBatchScreened();
     const items = await db('clearance_batch_items').whereIn('batch_id', traffic.batches).select('status');
     expect(items.map((i: { status: string }) => i.status)).to.deep.equal(traffic.batches.map(() => 'done'));
 
