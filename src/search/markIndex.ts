@@ -8,6 +8,13 @@ import type { MarkData, Postings } from './types.ts';
 import type { Vocabulary } from './vocabulary.ts';
 import { BITMAP_WORD, WordSets } from './wordSets.ts';
 
+/**
+ * How many marks a search's list of admitted marks (and their keys, 6 bytes a mark) starts with; it grows, at once to
+ * the whole register, for a search that admits more. Sized for the register from the start it was 46 MB in every
+ * process at 7.7M marks, where most searches admit a few thousand (bench/RESULTS.md, "One index per machine").
+ */
+export const MEMBERS_FROM = 1 << 20;
+
 // The in-memory index of one set of marks (the register as built, or the marks changed since):
 // marks as sequences of word ids, packed facet columns, and postings from words to marks. Marks are
 // numbered in application-number order. Postings carry each mark's length and packed facets beside
@@ -43,13 +50,15 @@ export class MarkIndex {
    * partial matching's candidates are classified (src/search/partial.ts); past them, the marks of the
    * remaining query words are placed by that word alone (reading a mark's words is a cache miss or two:
    * at 7.7M marks a word such as SUNRISE has 13,000 holders). Tests lower both to reach those paths on
-   * small registers.
+   * small registers. `membersFrom`: how many marks a search's list of admitted marks starts with (src/search/scratch.ts);
+   * tests lower it to make it grow.
    */
   constructor(
     readonly vocab: Vocabulary,
     readonly d: MarkData,
     bitmapFrom = BITMAP_WORD,
     readonly partialClassify = 4096,
+    readonly membersFrom = MEMBERS_FROM,
   ) {
     this.n = d.appNo.length;
     this.overridden = new Bitset(this.n);

@@ -16,11 +16,13 @@ import type { BitmapPool } from './wordSets.ts';
 // begin() until it has read its page.
 
 const NO_MARKS = new Bitset(0);
+/** Searches in a row admitting no more than MarkIndex.membersFrom after which a grown list goes back to that size. */
+export const SHRINK_AFTER = 64;
 
 export class SearchScratch implements BitmapPool {
   readonly seen: Bitset;
-  readonly members: Uint32Array;
-  readonly keys: Uint16Array;
+  members: Uint32Array;
+  keys: Uint16Array;
   /** How many marks are admitted: members[0, count) and their keys. */
   count = 0;
   /** Strategy s's marks are members[bucketEnd[s - 1], bucketEnd[s]). */
@@ -66,11 +68,13 @@ export class SearchScratch implements BitmapPool {
   private wordFlags: Bitset | null = null;
   private readonly markLen: Uint16Array;
   private readonly info: Uint32Array;
+  /** Searches in a row since one admitted more than the index's membersFrom. */
+  private small = 0;
 
   constructor(private readonly ix: MarkIndex) {
     this.seen = new Bitset(ix.n);
-    this.members = new Uint32Array(ix.n);
-    this.keys = new Uint16Array(ix.n);
+    this.members = new Uint32Array(Math.min(ix.n, ix.membersFrom));
+    this.keys = new Uint16Array(this.members.length);
     this.markLen = ix.d.markLen;
     this.info = ix.d.info;
   }
@@ -81,6 +85,12 @@ export class SearchScratch implements BitmapPool {
    */
   begin(filter: Filter, hidden: Bitset, hiddenCount: number): void {
     this.seen.clear();
+    const from = this.ix.membersFrom;
+    this.small = this.count > from ? 0 : this.small + 1;
+    if (this.members.length > from && this.small >= SHRINK_AFTER) {
+      this.members = new Uint32Array(from);
+      this.keys = new Uint16Array(from);
+    }
     this.count = 0;
     this.pageOnly = 0;
     this.tallied = 0;
@@ -110,6 +120,19 @@ export class SearchScratch implements BitmapPool {
       this.check = check;
       this.filtering = filtering;
     }
+  }
+
+  /** Room for `more` admissions past the count: the list grown, at once to the register's size, when it has none. */
+  private room(more: number): void {
+    // No search admits a mark twice: the register's size is room for any.
+    if (this.count + more <= this.members.length || this.members.length >= this.ix.n) return;
+    const size = this.ix.n;
+    const members = new Uint32Array(size);
+    const keys = new Uint16Array(size);
+    members.set(this.members.subarray(0, this.count));
+    keys.set(this.keys.subarray(0, this.count));
+    this.members = members;
+    this.keys = keys;
   }
 
   /** Strategy s is done: later admissions belong to later strategies. */
@@ -149,6 +172,7 @@ export class SearchScratch implements BitmapPool {
       cap = SLOT_LENGTH_MASK;
     }
     const fixed = base + Math.min(fixedLen, cap);
+    this.room(to - from);
     this.count = this.filtering
       ? this.takeFiltered(f, from, to, base, fixed, cap)
       : this.takeAll(f.marks, f.len, f.info, from, to, base, fixed, cap);
@@ -266,6 +290,7 @@ export class SearchScratch implements BitmapPool {
 
   private admit(m: number, dist: number, len: number, x: number): void {
     if (!this.passes(m, x)) return;
+    if (this.count === this.members.length) this.room(1);
     this.members[this.count] = m;
     this.keys[this.count++] = sortKey(dist, len);
     this.facetClassStatus[x & 0x3fff]++;
