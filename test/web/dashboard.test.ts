@@ -388,6 +388,8 @@ describe('web app: the dashboard in Chromium', function () {
   it('shows the plan beside the others, as GET /user/v1/plans/ has them', async () => {
     await go('Plans');
     const plans = page.locator('.dash-plans > section');
+    // The heading shows before the plans are read: wait for them, then count (it failed once counting none).
+    await plans.nth(2).waitFor();
     expect(await plans.count()).to.equal(3);
     expect(await page.locator('.dash-mine h2').textContent()).to.equal('Business · Your plan');
     const business = page.getByRole('region', { name: /^Business/ });
