@@ -24,6 +24,15 @@ export function lsnValue(text: string): bigint {
   return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
 }
 
+/**
+ * The primary's WAL position now: its insert position, not its write position, since with synchronous_commit off a
+ * commit is answered before its WAL is written. Past every commit answered so far.
+ */
+export async function walPosition(primary: Db): Promise<bigint> {
+  const { lsn } = (await primary.raw('select pg_current_wal_insert_lsn()::text as lsn')).rows[0] as { lsn: string };
+  return lsnValue(lsn);
+}
+
 export class OwnWrites {
   constructor(
     private readonly primary: Db,
@@ -64,8 +73,8 @@ export class OwnWrites {
   async wrote(accountId: string): Promise<void> {
     if (!this.enabled) return;
     try {
-      const { lsn } = (await this.primary.raw('select pg_current_wal_insert_lsn()::text as lsn')).rows[0] as { lsn: string };
-      await this.health.run('own writes', () => this.redis.set(this.key(accountId), lsnValue(lsn).toString(), 'EX', this.keepSeconds));
+      const lsn = await walPosition(this.primary);
+      await this.health.run('own writes', () => this.redis.set(this.key(accountId), lsn.toString(), 'EX', this.keepSeconds));
     } catch {
       // Unknown then: see around().
     }

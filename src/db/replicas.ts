@@ -1,6 +1,6 @@
 import { within } from '../deadline.ts';
 import { createDb, type Db } from './knex.ts';
-import { lsnValue, seenAfter } from './ownWrites.ts';
+import { lsnValue, seenAfter, walPosition } from './ownWrites.ts';
 import { databaseUnavailable } from './unavailable.ts';
 
 // PostgreSQL read replicas (DATABASE_REPLICA_URLS, docs/deploy.md): reads that may be a moment stale go to a
@@ -79,12 +79,8 @@ export class ReplicaSet {
   check(): Promise<void> {
     this.checking ??= (async () => {
       try {
-        // The primary's position first: a replica is behind by what it has not replayed of it. The insert position, not
-        // the write position: with synchronous_commit off a commit is answered before its WAL is written.
-        const primaryLsn = await within(this.primary.raw('select pg_current_wal_insert_lsn()::text as lsn'), CHECK_MS).then(
-          (r) => r.rows[0].lsn as string,
-          () => null,
-        );
+        // The primary's position first: a replica is behind by what it has not replayed of it.
+        const primaryLsn = await within(walPosition(this.primary), CHECK_MS).catch(() => null);
         await Promise.all(this.replicas.map((r) => this.checkOne(r, primaryLsn)));
       } finally {
         this.checking = null;
@@ -93,7 +89,7 @@ export class ReplicaSet {
     return this.checking;
   }
 
-  private async checkOne(r: Replica, primaryLsn: string | null): Promise<void> {
+  private async checkOne(r: Replica, primaryLsn: bigint | null): Promise<void> {
     try {
       // Caught up: nothing of the primary's WAL left to replay. Otherwise behind by the age of the last transaction
       // it replayed (the primary wrote since, or its WAL would have been replayed).
@@ -101,16 +97,15 @@ export class ReplicaSet {
         await within(
           r.db.raw(
             `select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed,
-              coalesce(?::pg_lsn <= pg_last_wal_replay_lsn(), false) as caught_up,
               extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as age`,
-            [primaryLsn],
           ),
           CHECK_MS,
         )
-      ).rows[0] as { standby: boolean; replayed: string | null; caught_up: boolean; age: number | null };
+      ).rows[0] as { standby: boolean; replayed: string | null; age: number | null };
       r.replayed = row.replayed ? lsnValue(row.replayed) : null;
+      const caughtUp = primaryLsn !== null && r.replayed !== null && r.replayed >= primaryLsn;
       // Never replayed a transaction and not caught up: how far behind is unknown, so out of rotation.
-      r.lagSeconds = row.caught_up ? 0 : row.age === null ? Number.POSITIVE_INFINITY : Math.max(0, row.age);
+      r.lagSeconds = caughtUp ? 0 : row.age === null ? Number.POSITIVE_INFINITY : Math.max(0, row.age);
       r.inRotation = row.standby && r.lagSeconds <= this.maxLagSeconds;
     } catch {
       r.inRotation = false;
