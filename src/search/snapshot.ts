@@ -232,20 +232,23 @@ export async function loadSnapshot(file: string, how: SnapshotLoad = 'map'): Pro
     if (a.length === 0) return new TYPES[a.type](0);
     return new TYPES[a.type](base.buffer as ArrayBuffer, base.byteOffset + dataStart + a.offset, a.length);
   };
-  const strings = (name: string): string[] => {
+  const stored = (name: string) => {
     const s = header.strings[name];
-    if (s.count === 0) return [];
-    return base.toString('utf8', dataStart + s.offset, dataStart + s.offset + s.bytes).split('\n');
+    return { bytes: base.subarray(dataStart + s.offset, dataStart + s.offset + s.bytes), count: s.count };
+  };
+  const strings = (name: string): string[] => {
+    const { bytes, count } = stored(name);
+    return count ? bytes.toString('utf8').split('\n') : [];
+  };
+  // Kept as the snapshot's bytes (mapped: the machine's one copy), decoded when read.
+  const texts = (name: string) => {
+    const { bytes, count } = stored(name);
+    return new TextList(bytes, count);
   };
   const vd = Object.fromEntries(VOCAB_ARRAYS.map((k) => [k, array(`v.${k}`)])) as unknown as VocabularyData;
   vd.words = strings('v.words');
   vd.codes = strings('v.codes');
   const md = Object.fromEntries(MARK_ARRAYS.map((k) => [k, array(`m.${k}`)])) as unknown as MarkData;
-  // Kept as the snapshot's bytes (mapped: the machine's one copy), decoded when read.
-  const texts = (name: string) => {
-    const s = header.strings[name];
-    return new TextList(base.subarray(dataStart + s.offset, dataStart + s.offset + s.bytes), s.count);
-  };
   md.exactKeys = texts('m.exactKeys');
   md.ownerWords = texts('m.ownerWords');
   const sd = Object.fromEntries(SUMMARY_ARRAYS.map((k) => [k, array(`s.${k}`)])) as Record<string, unknown>;
