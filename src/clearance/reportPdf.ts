@@ -1,9 +1,6 @@
 import type { Writable } from 'node:stream';
-import { heightOf, registerFonts, type Style, write } from '../documents/pdfFonts.ts';
+import { heightOf, loadPdfKit, registerFonts, type Style, write } from '../documents/pdfFonts.ts';
 import { type ClearanceReport, DISCLAIMER, groundLines, type ReportProposal, RISK_COLOURS, verdictOf } from './reportModel.ts';
-
-// pdfkit is loaded by the first PDF a process writes, not by every process that could (about 6 MiB of heap).
-const pdfkit = () => import('pdfkit').then((m) => m.default);
 
 // A clearance (or a batch) as a PDF: a first page with every proposal's verdict, top risk and grounds, the
 // register's coverage date and what the report is not; then for each proposal its words, classes, logo and
@@ -51,7 +48,7 @@ export async function writeClearancePdf(
     if (gone || out.destroyed) throw new Error('the client went away: report abandoned');
     if (clock() - started > limits.ms) throw new Stop();
   };
-  const doc = new (await pdfkit())({
+  const doc = new (await loadPdfKit())({
     size: 'A4',
     margin: MARGIN,
     info: { Title: r.kind === 'batch' ? `Batch clearance ${r.id}` : `Clearance ${r.id}`, Author: 'Nishaan', Producer: 'Nishaan' },

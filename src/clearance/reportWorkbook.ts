@@ -1,9 +1,7 @@
 import type { Writable } from 'node:stream';
 import type ExcelJS from 'exceljs';
+import { workbookWriter } from '../documents/excelExport.ts';
 import { type ClearanceReport, DISCLAIMER, groundLines, type ReportProposal, RISK_COLOURS, verdictOf } from './reportModel.ts';
-
-// exceljs is loaded by the first workbook a process writes, not by every process that could (about 7 MiB of heap).
-const exceljs = () => import('exceljs').then((m) => m.default);
 
 // A clearance (or a batch) as an xlsx workbook. One "Conflicts" sheet for every proposal, with the
 // proposal's index and words in its first columns, rather than a sheet per proposal: a batch of 1,000
@@ -84,9 +82,7 @@ function filter(ws: ExcelJS.Worksheet, columns: number, rows: number): void {
 }
 
 export async function writeClearanceWorkbook(r: ClearanceReport, out: Writable): Promise<void> {
-  const wb = new (await exceljs()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  wb.creator = 'Nishaan';
-  wb.created = r.generatedAt;
+  const wb = await workbookWriter(out, r.generatedAt);
   const conflicts = sheet(wb, 'Conflicts', CONFLICTS);
   // The proposals' own rows are small: kept, as values, for their sheet after this one.
   const proposals: ExcelJS.CellValue[][] = [];

@@ -1,8 +1,17 @@
 import type { Writable } from 'node:stream';
 import type { SearchBody } from '../search/service.ts';
 
-// exceljs is loaded by the first workbook a process writes, not by every process that could (about 7 MiB of heap).
-const exceljs = () => import('exceljs').then((m) => m.default);
+/**
+ * A streaming xlsx writer on `out`, made by Nishaan at `created`. exceljs is loaded by the first workbook a process
+ * writes, not by every process that could (about 7 MiB of heap).
+ */
+export async function workbookWriter(out: Writable, created: Date) {
+  const ExcelJS = (await import('exceljs')).default;
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  wb.creator = 'Nishaan';
+  wb.created = created;
+  return wb;
+}
 
 export interface SearchExport {
   /** The search's pages in order; the first one's count and groups describe the whole search. */
@@ -36,9 +45,7 @@ const COLUMNS: { header: string; key: keyof SearchBody['results'][number]; width
  * The streaming writer commits each row as it comes, so rows are never held together in memory.
  */
 export async function writeSearchWorkbook(x: SearchExport, out: Writable): Promise<number> {
-  const wb = new (await exceljs()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  wb.creator = 'Nishaan';
-  wb.created = x.generatedAt;
+  const wb = await workbookWriter(out, x.generatedAt);
   const results = wb.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] });
   results.columns = COLUMNS;
   results.getRow(1).font = { bold: true };

@@ -11,6 +11,9 @@ import * as fontkit from 'fontkit';
 // The fonts come from npm packages (@fontsource/noto-sans-devanagari, @fontsource/noto-sans-math) and
 // are read once per process. Letters no font has (Tamil, Bengali, ...) print as the missing-glyph box.
 
+/** pdfkit, loaded by the first PDF a process writes, not by every process that could (about 6 MiB of heap). */
+export const loadPdfKit = () => import('pdfkit').then((m) => m.default);
+
 export type Style = 'regular' | 'bold' | 'italic';
 
 interface FontFile {

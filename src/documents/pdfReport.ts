@@ -3,10 +3,7 @@ import type { Category } from '../accounts/access.ts';
 import { tableCategories } from '../trademarks/gate.ts';
 import type { DetailRow } from '../trademarks/repository.ts';
 import type { LinkedTable } from '../trademarks/sql.ts';
-import { baselineOf, registerFonts, write } from './pdfFonts.ts';
-
-// pdfkit is loaded by the first PDF a process writes, not by every process that could (about 6 MiB of heap).
-const pdfkit = () => import('pdfkit').then((m) => m.default);
+import { baselineOf, loadPdfKit, registerFonts, write } from './pdfFonts.ts';
 
 type Row = Record<string, unknown>;
 
@@ -58,7 +55,7 @@ const count = (n: number) => n.toLocaleString('en');
 export async function writeTrademarkPdf(r: TrademarkReport, out: Writable, opts: PdfOptions = {}): Promise<void> {
   const m = r.mark;
   const w = new Bounded(out, opts.limits ?? REPORT_LIMITS, opts.clock ?? (() => performance.now()));
-  const doc = new (await pdfkit())({
+  const doc = new (await loadPdfKit())({
     size: 'A4',
     margin: MARGIN,
     bufferPages: false,
