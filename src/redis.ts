@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, type RedisOptions, SentinelConnector } from 'ioredis';
 import { isNetworkFailure } from './errors.ts';
 import type { Logger } from './logger.ts';
 
@@ -89,7 +89,16 @@ export class RedisConnections {
    */
   private connect(options: RedisOptions): Redis {
     if (!this.sentinel) return new Redis(this.url, options);
-    return new Redis(this.url, { ...options, sentinels: this.sentinel.sentinels, name: this.sentinel.name, failoverDetector: true });
+    const { sentinels, name, answerMs = CONNECT_MS } = this.sentinel;
+    // A Sentinel that takes connections but answers nothing is left for the next (ioredis would wait for it forever).
+    return new Redis(this.url, {
+      ...options,
+      sentinels,
+      name,
+      failoverDetector: true,
+      sentinelCommandTimeout: answerMs,
+      Connector: SentinelReconnector,
+    });
   }
 
   private bullmq(): Redis {
@@ -106,10 +115,33 @@ export class RedisConnections {
   }
 }
 
+/**
+ * ioredis's Sentinel connector, with the watch for failovers (its FailoverDetector) ended as soon as the connection
+ * it watched is being replaced. ioredis keeps a lost connection's watch until a new one is made; the promotion it
+ * then hears "disconnects" the reconnection under way, and one caught asking a Sentinel where the master is gives up
+ * for good (status end: every later command fails, nothing reconnects; test/redisSentinel.test.ts). A reconnection
+ * asks the Sentinels anyway, so the old watch has nothing left to do.
+ */
+class SentinelReconnector extends SentinelConnector {
+  // ioredis hands a Connector its options untyped; they are the Sentinel options given below.
+  constructor(options: unknown) {
+    super(options as ConstructorParameters<typeof SentinelConnector>[0]);
+  }
+
+  override connect(emit: Parameters<SentinelConnector['connect']>[0]): ReturnType<SentinelConnector['connect']> {
+    const own = this as unknown as { failoverDetector: { cleanup(): void } | null };
+    own.failoverDetector?.cleanup();
+    own.failoverDetector = null;
+    return super.connect(emit);
+  }
+}
+
 /** Redis Sentinels to ask for the master of `name` (REDIS_SENTINELS, REDIS_SENTINEL_NAME). */
 export interface RedisSentinel {
   sentinels: { host: string; port: number }[];
   name: string;
+  /** How long a Sentinel may take to say where the master is before the next is asked (2 s unless given). */
+  answerMs?: number;
 }
 
 /** REDIS_SENTINELS as `host:port,host:port`; null when empty (REDIS_URL's own address is the master). */

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { RedisConnections, sentinelsOf } from '../src/redis.ts';
@@ -72,6 +73,56 @@ describe('Redis through Sentinel', function () {
     } finally {
       await queue.close();
       c.disconnect();
+    }
+  });
+
+  it('reconnects after a failover announced while it was asking a Sentinel where the master is', async () => {
+    // Three Sentinels: the first, asked first, stops answering while the master dies, so the connection's next
+    // question hangs there while the other two promote the replica and announce it. ioredis took the announcement,
+    // from the lost connection's watch, as a reason to give the reconnection up for good: every command since failed.
+    const three = await privateSentinel('nishaan-three', 3);
+    const sentinel = { ...sentinelsOf(three.sentinels, three.name)!, answerMs: 120_000 };
+    const c = new RedisConnections('redis://127.0.0.1:1/0', pino({ level: 'silent' }), 2000, sentinel);
+    const ask = (i: number) => new Redis({ port: three.ports.sentinels[i], host: '127.0.0.1', lazyConnect: true });
+    const second = ask(1);
+    try {
+      expect(await c.ready()).to.equal(true);
+      // The connection watches every Sentinel for announcements once it is made.
+      const watching = async () => /\bsub=1\b/.test(String(await second.client('LIST')));
+      for (const until = Date.now() + 30_000; Date.now() < until && !(await watching()); ) await new Promise((r) => setTimeout(r, 50));
+      expect(await watching()).to.equal(true);
+
+      // The announcement, as the connection's watch hears it: from each of the two Sentinels still answering.
+      const listeners = [ask(1), ask(2)];
+      const heard = listeners.map(
+        (l) =>
+          new Promise<string>((resolve) => {
+            l.on('message', (_channel: string, message: string) => resolve(message));
+          }),
+      );
+      await Promise.all(listeners.map((l) => l.subscribe('+switch-master')));
+      three.pauseSentinel(0);
+      three.killMaster();
+      const announced = await Promise.race([Promise.all(heard), new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
+      for (const l of listeners) l.disconnect();
+      expect(announced, three.logs()).to.not.equal(null);
+      expect(announced?.[0]).to.match(new RegExp(`${three.ports.replica}$`));
+      three.resumeSentinel(0);
+
+      let written = false;
+      for (const until = Date.now() + 60_000; Date.now() < until && !written; ) {
+        written = await c.commands.set('after', '1').then(
+          () => true,
+          () => false,
+        );
+        if (!written) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(written, `no write within a minute of the failover (connection ${c.commands.status}):\n${three.logs()}`).to.equal(true);
+      expect(await c.commands.config('GET', 'port')).to.deep.equal(['port', String(three.ports.replica)]);
+    } finally {
+      second.disconnect();
+      c.disconnect();
+      await three.close();
     }
   });
 });

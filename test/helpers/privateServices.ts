@@ -142,21 +142,25 @@ export interface PrivateSentinel {
   /** REDIS_SENTINELS and REDIS_SENTINEL_NAME for it. */
   sentinels: string;
   name: string;
-  ports: { master: number; replica: number; sentinel: number };
-  /** Kills the master outright (SIGKILL), as a machine lost would: the Sentinel promotes the replica. */
+  ports: { master: number; replica: number; sentinels: number[] };
+  /** Kills the master outright (SIGKILL), as a machine lost would: the Sentinels promote the replica. */
   killMaster(): void;
+  /** Stops the i-th Sentinel where it stands (SIGSTOP): its port still takes connections, it answers nothing. */
+  pauseSentinel(i: number): void;
+  resumeSentinel(i: number): void;
   /** The end of each server's log, for a failure's message. */
   logs(): string;
   close(): Promise<void>;
 }
 
 /**
- * A Redis master, its replica and one Sentinel watching them (quorum 1, the master called down after 1 s), on free
- * loopback ports, nothing kept on disk: Redis as an operator runs it past one machine (docs/outages.md).
+ * A Redis master, its replica and `count` Sentinels watching them (quorum 1, the master called down after 1 s), on
+ * free loopback ports, nothing kept on disk: Redis as an operator runs it past one machine (docs/outages.md).
  */
-export async function privateSentinel(name = 'nishaan-test'): Promise<PrivateSentinel> {
+export async function privateSentinel(name = 'nishaan-test', count = 1): Promise<PrivateSentinel> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nishaan-sentinel-'));
-  const ports = { master: await freePort(), replica: await freePort(), sentinel: await freePort() };
+  const ports = { master: await freePort(), replica: await freePort(), sentinels: [] as number[] };
+  for (let i = 0; i < count; i++) ports.sentinels.push(await freePort());
   const children: ChildProcess[] = [];
   const server = (args: string[]) => children.push(spawn('redis-server', args, { stdio: 'ignore' }));
   const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
@@ -164,29 +168,35 @@ export async function privateSentinel(name = 'nishaan-test'): Promise<PrivateSen
   server(['--port', String(ports.replica), ...common, '--logfile', 'replica.log', '--replicaof', '127.0.0.1', String(ports.master)]);
   await listening(ports.master);
   await listening(ports.replica);
-  // A Sentinel rewrites its configuration file: it must be its own, writable.
-  const conf = path.join(dir, 'sentinel.conf');
-  fs.writeFileSync(
-    conf,
-    [
-      `port ${ports.sentinel}`,
-      'bind 127.0.0.1',
-      `dir ${dir}`,
-      `sentinel monitor ${name} 127.0.0.1 ${ports.master} 1`,
-      `sentinel down-after-milliseconds ${name} 1000`,
-      `sentinel failover-timeout ${name} 5000`,
-      '',
-    ].join('\n'),
-  );
-  server([conf, '--sentinel', '--logfile', 'sentinel.log']);
-  await listening(ports.sentinel);
+  const names = ['master', 'replica'];
+  for (const [i, port] of ports.sentinels.entries()) {
+    // A Sentinel rewrites its configuration file: it must be its own, writable.
+    const conf = path.join(dir, `sentinel-${i}.conf`);
+    fs.writeFileSync(
+      conf,
+      [
+        `port ${port}`,
+        'bind 127.0.0.1',
+        `dir ${dir}`,
+        `sentinel monitor ${name} 127.0.0.1 ${ports.master} 1`,
+        `sentinel down-after-milliseconds ${name} 1000`,
+        `sentinel failover-timeout ${name} 5000`,
+        '',
+      ].join('\n'),
+    );
+    server([conf, '--sentinel', '--logfile', `sentinel-${i}.log`]);
+    names.push(`sentinel-${i}`);
+    await listening(port);
+  }
   return {
-    sentinels: `127.0.0.1:${ports.sentinel}`,
+    sentinels: ports.sentinels.map((p) => `127.0.0.1:${p}`).join(','),
     name,
     ports,
     killMaster: () => children[0].kill('SIGKILL'),
+    pauseSentinel: (i) => children[2 + i].kill('SIGSTOP'),
+    resumeSentinel: (i) => children[2 + i].kill('SIGCONT'),
     logs: () =>
-      ['master', 'replica', 'sentinel']
+      names
         .map((n) => {
           const file = path.join(dir, `${n}.log`);
           const tail = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-15).join('\n') : '(none)';
