@@ -176,7 +176,7 @@ export class IndexBuilder {
 
   finish(): MarkIndex {
     const words = this.sortedWords();
-    const vocab = Vocabulary.build(flat(words));
+    const vocab = Vocabulary.build(words);
     return new MarkIndex(vocab, this.withRuns(vocab, this.marks(words)));
   }
 
@@ -188,7 +188,8 @@ export class IndexBuilder {
     const words = this.sortedWords();
     const lookups = inThread<string[], VocabularyLookups>(new URL('./vocabularyThread.ts', import.meta.url), words);
     const data = this.marks(words);
-    const vocab = new Vocabulary({ words: flat(words), ...(await lookups) });
+    const found = await lookups;
+    const vocab = new Vocabulary({ ...found, words: TextList.of(words), codes: TextList.of(found.codes) });
     return new MarkIndex(vocab, this.withRuns(vocab, data));
   }
 
@@ -268,15 +269,6 @@ export class IndexBuilder {
   private withRuns(vocab: Vocabulary, data: Omit<MarkData, RunField>): MarkData {
     return { ...data, ...buildRuns(vocab, data.wordOffsets, data.markWords) };
   }
-}
-
-/**
- * The words made anew from one joined copy, as a loaded snapshot has them: the tokens were cut from
- * streamed text and keep those chunks alive behind them, which makes every comparison slower. No words
- * stay no words (splitting '' would give one empty word).
- */
-function flat(words: string[]): string[] {
-  return words.length ? words.join('\n').split('\n') : [];
 }
 
 /**

@@ -181,7 +181,7 @@ export class LiveIndex {
     const { vocab } = this.index;
     const queries = this.short.prefixes().map((p) => prepareQuery(p, 'SMART'));
     for (let w = 0; w < vocab.size; w++) {
-      if (this.index.postings(w) >= this.readyFrom && vocab.words[w].length > 2) queries.push(prepareQuery(vocab.words[w], 'SMART'));
+      if (this.index.postings(w) >= this.readyFrom && vocab.words.lengthOf(w) > 2) queries.push(prepareQuery(vocab.words.at(w), 'SMART'));
     }
     return queries;
   }

@@ -116,7 +116,7 @@ export class MarkIndex {
   text(id: number): string {
     const { wordOffsets, markWords } = this.d;
     const out: string[] = [];
-    for (let p = wordOffsets[id]; p < wordOffsets[id + 1]; p++) out.push(this.vocab.words[markWords[p]]);
+    for (let p = wordOffsets[id]; p < wordOffsets[id + 1]; p++) out.push(this.vocab.words.at(markWords[p]));
     return out.join(' ');
   }
 

@@ -111,13 +111,13 @@ export function multiWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): vo
   const max = maxEdits(q.compact.length);
   // Numbers are compared with number words as words (786 and SEVEN EIGHT SIX are 0 apart), not by letters.
   const digits = /\d/.test(q.compact);
-  const numeric = (id: number) => digits || /\d/.test(v.words[id]);
+  const numeric = (id: number) => digits || /\d/.test(v.words.at(id));
   // A word of the query is no variant of the query run together: SAI is one edit from SAIS, but a mark
   // holding SAI and no S holds part of SAI S, and partial matching places it by what it shares.
   const takeWhole = (level: number) => {
     for (const r of whole)
       if (r.level === level && (editsOf(r.dist) <= FAR_SOUND || numeric(r.id)) && !ids.includes(r.id))
-        s.takeWord(ix.post, r.id, r.dist + 1, 0, missOf(mine, shared(mine, v.words[r.id])));
+        s.takeWord(ix.post, r.id, r.dist + 1, 0, missOf(mine, shared(mine, v.words.at(r.id))));
   };
   found.admit(4, s);
   takeWhole(1);

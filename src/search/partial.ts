@@ -8,6 +8,7 @@ import type { Related } from './related.ts';
 import type { SearchScratch } from './scratch.ts';
 import { leadingArticles, STOP_WORDS } from './stopWords.ts';
 import { PARTIAL_STEPS } from './strategies.ts';
+import type { TextList } from './textList.ts';
 
 // Marks sharing only some of a multi-word query's words (docs/search.md, "Partial matches"). A lawyer
 // clearing SUNRISE FOODS must see SUNRISE OIL and STAR SUNRISE SWEETS: a query word with no counterpart
@@ -156,7 +157,7 @@ export function partialMatches(
     // NO1 splits as NO 1 however short: a number beside letters is written both ways.
     if (word.length < 4 && !/\d/.test(word)) return;
     const cuts = splits(v, word, [word])
-      .sort((a, b) => Math.min(...b.map((x) => v.words[x].length)) - Math.min(...a.map((x) => v.words[x].length)))
+      .sort((a, b) => Math.min(...b.map((x) => v.words.lengthOf(x))) - Math.min(...a.map((x) => v.words.lengthOf(x))))
       .slice(0, MAX_SPLITS);
     for (const parts of cuts) {
       const j = splitOf.length;
@@ -365,10 +366,10 @@ function classifyPartial(ix: MarkIndex, s: SearchScratch, p: Plan): void {
 }
 
 /** Whether a word of the mark (cw[from, to)) is one edit from the short query word `x`. */
-function nearWord(x: string, vw: string[], cw: Uint32Array, from: number, to: number): boolean {
+function nearWord(x: string, vw: TextList, cw: Uint32Array, from: number, to: number): boolean {
   for (let q = from; q < to; q++) {
-    const y = vw[cw[q]];
-    if (Math.abs(y.length - x.length) <= 1 && y.length >= 2 && boundedDistance(x, y, 1) <= 1) return true;
+    const n = vw.lengthOf(cw[q]);
+    if (Math.abs(n - x.length) <= 1 && n >= 2 && boundedDistance(x, vw.at(cw[q]), 1) <= 1) return true;
   }
   return false;
 }

@@ -94,10 +94,10 @@ function holdingRest(ix: MarkIndex, s: SearchScratch, rest: CoreWord[]): Bitset 
 export function usefulSplits(ix: MarkIndex, splits: number[][]): number[][] {
   const vw = ix.vocab.words;
   return splits.filter((parts) => {
-    const lens = parts.map((p) => vw[p].length);
+    const lens = parts.map((p) => vw.lengthOf(p));
     if (lens.every((n) => n >= 3)) return true;
     if (parts.length === 2 && Math.min(...lens) <= 2 && Math.max(...lens) >= 4) return true;
-    return parts.some((p) => /\d/.test(vw[p]));
+    return parts.some((p) => /\d/.test(vw.at(p)));
   });
 }
 

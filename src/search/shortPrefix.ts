@@ -72,7 +72,7 @@ export class ShortPrefixes {
   remove(m: number, x: number): void {
     const { wordOffsets, markWords } = this.d;
     const words = this.vocab.words;
-    const first = words[markWords[wordOffsets[m]]];
+    const first = words.at(markWords[wordOffsets[m]]);
     const counted = new Set<ReadyAnswer>();
     const drop = (e: ReadyAnswer | null | undefined) => {
       if (!e || counted.has(e)) return;
@@ -84,7 +84,7 @@ export class ShortPrefixes {
     if (first.length >= 2) drop(this.entries.get(first.slice(0, 2)));
     // In the word part of its later short words that its first word does not begin with.
     for (let q = wordOffsets[m]; q < wordOffsets[m + 1]; q++) {
-      const w = words[markWords[q]];
+      const w = words.at(markWords[q]);
       if (w.length <= 2 && !first.startsWith(w)) drop(this.entries.get(w));
     }
   }

@@ -52,7 +52,7 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
     // POPE, AIRY); a longer word the query only starts (AIRTEL, LINUXMINT for LINUX) is another word,
     // and comes after the marks holding the query whole (LION AIR): see longer_word.
     const reach = w.length + maxEdits(w.length);
-    for (let k = lo; k < hi; k++) if (v.words[k].length <= reach) s.takeWord(ix.first, k, 0);
+    for (let k = lo; k < hi; k++) if (v.words.lengthOf(k) <= reach) s.takeWord(ix.first, k, 0);
   }
   // Typed without the space: JOYALU → JOY ALUKKAS, KINGFI → KING FISHER.
   if (w.length >= 4) {
@@ -78,7 +78,7 @@ export function singleWord(ix: MarkIndex, s: SearchScratch, q: PreparedQuery): v
   const digits = /\d/.test(w);
   for (const r of related(v, w, false)) {
     if (r.level > 2) break;
-    const word = v.words[r.id];
+    const word = v.words.at(r.id);
     // So is a one-word sound-alike within two edits and a letter of the query's length (PLEX for PLEKS,
     // KWALITY for QUALITY): a conflict by ear, which any mark that only holds a variant of the query word
     // among other words had buried. Not for numbers, whose sound-alikes are other numbers spelled out

@@ -236,18 +236,14 @@ export async function loadSnapshot(file: string, how: SnapshotLoad = 'map'): Pro
     const s = header.strings[name];
     return { bytes: base.subarray(dataStart + s.offset, dataStart + s.offset + s.bytes), count: s.count };
   };
-  const strings = (name: string): string[] => {
-    const { bytes, count } = stored(name);
-    return count ? bytes.toString('utf8').split('\n') : [];
-  };
   // Kept as the snapshot's bytes (mapped: the machine's one copy), decoded when read.
   const texts = (name: string) => {
     const { bytes, count } = stored(name);
     return new TextList(bytes, count);
   };
   const vd = Object.fromEntries(VOCAB_ARRAYS.map((k) => [k, array(`v.${k}`)])) as unknown as VocabularyData;
-  vd.words = strings('v.words');
-  vd.codes = strings('v.codes');
+  vd.words = texts('v.words');
+  vd.codes = texts('v.codes');
   const md = Object.fromEntries(MARK_ARRAYS.map((k) => [k, array(`m.${k}`)])) as unknown as MarkData;
   md.exactKeys = texts('m.exactKeys');
   md.ownerWords = texts('m.ownerWords');

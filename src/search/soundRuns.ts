@@ -81,7 +81,7 @@ class RunHasher {
     this.lastChar = new Uint16Array(n);
     for (let id = 0; id < n; id++) {
       const p = v.code(id);
-      const t = v.words[id];
+      const t = v.words.at(id);
       this.firstChar[id] = t.charCodeAt(0);
       this.lastChar[id] = t.charCodeAt(t.length - 1);
       let x = 0;
@@ -317,7 +317,7 @@ export function soundRuns(
       texts.length = 0;
       for (let j = 0; j < r; j++) {
         parts.push(v.code(markWords[at + j]));
-        texts.push(v.words[markWords[at + j]]);
+        texts.push(v.words.at(markWords[at + j]));
       }
       if (joinedCode(parts, texts) !== code) continue;
       const text = texts.join('');

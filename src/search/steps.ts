@@ -148,7 +148,7 @@ export function typingLastWord(ix: MarkIndex, s: SearchScratch, words: string[],
   const [first, hi] = ix.vocab.prefixRange(last);
   // The word itself sorts first among the words it begins; with `notWhole` it does not count, and the
   // marks holding it (TASTE OF: 38,000 for TASTEOF) are not even candidates.
-  const lo = notWhole && first < hi && ix.vocab.words[first] === last ? first + 1 : first;
+  const lo = notWhole && first < hi && ix.vocab.words.at(first) === last ? first + 1 : first;
   if (lo === hi) return;
   // Two words: the head's pairs whose next word is in the range and that begin the mark.
   if (k === 2) {

@@ -78,7 +78,7 @@ export class IndexReader implements IndexView {
   }
 
   word(id: number): string {
-    return this.ix.vocab.words[id];
+    return this.ix.vocab.words.at(id);
   }
 
   hasPrefix(prefix: string): boolean {

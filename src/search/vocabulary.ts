@@ -1,6 +1,7 @@
 import { distanceFrom } from './editDistance.ts';
 import { fnv1a, partitionPoint, radixSortPairs } from './hash.ts';
 import { phoneticCodes } from './normalise.ts';
+import { TextList } from './textList.ts';
 
 // Every distinct word of the register, sorted, with the word-level lookups SMART search needs:
 // exact word, words with a prefix (a range of the sorted list), words with a suffix (a range of the
@@ -10,7 +11,8 @@ import { phoneticCodes } from './normalise.ts';
 // through the postings of MarkIndex.
 
 export interface VocabularyData {
-  words: string[];
+  /** Kept as bytes (a loaded snapshot's, mapped) and decoded when read: as strings, 50 MiB of every process's heap at 7.7M. */
+  words: TextList;
   /** Word ids ordered by reversed spelling. */
   reversed: Uint32Array;
   /** Trigram code → word ids containing it (CSR). */
@@ -23,7 +25,7 @@ export interface VocabularyData {
   delHashes: Uint32Array;
   delWords: Uint32Array;
   /** Phonetic codes, sorted, → word ids (CSR). */
-  codes: string[];
+  codes: TextList;
   codeOffsets: Uint32Array;
   codeWords: Uint32Array;
   /** Word id → index in `codes` of its primary code, NO_CODE when it has none. */
@@ -78,7 +80,7 @@ function eachDistinctGram(words: string[], f: (id: number, gram: number) => void
 const reverse = (s: string) => s.split('').reverse().join('');
 
 export class Vocabulary {
-  readonly words: string[];
+  readonly words: TextList;
 
   constructor(readonly d: VocabularyData) {
     this.words = d.words;
@@ -151,13 +153,13 @@ export class Vocabulary {
     const primary = Uint32Array.from(primaryCode, (c) => codeIndex.get(c) ?? NO_CODE);
 
     return new Vocabulary({
-      words,
+      words: TextList.of(words),
       reversed,
       gramOffsets,
       gramWords,
       delHashes: dels.keys,
       delWords: dels.values,
-      codes,
+      codes: TextList.of(codes),
       codeOffsets,
       codeWords,
       primary,
@@ -167,26 +169,26 @@ export class Vocabulary {
   /** The word's id, or -1. */
   id(word: string): number {
     const words = this.words;
-    const lo = partitionPoint(0, words.length, (i) => words[i] < word);
-    return lo < words.length && words[lo] === word ? lo : -1;
+    const lo = partitionPoint(0, words.length, (i) => words.compareAt(i, word) < 0);
+    return lo < words.length && words.compareAt(lo, word) === 0 ? lo : -1;
   }
 
   /** Ids [lo, hi) of the words starting with `p`. */
   prefixRange(p: string): [number, number] {
     const words = this.words;
-    const lo = partitionPoint(0, words.length, (i) => words[i] < p);
-    return [lo, partitionPoint(lo, words.length, (i) => words[i].startsWith(p))];
+    const lo = partitionPoint(0, words.length, (i) => words.compareAt(i, p) < 0);
+    return [lo, partitionPoint(lo, words.length, (i) => words.startsWithAt(i, p))];
   }
 
   /** Ids of the words ending with `s`. */
   withSuffix(s: string): Uint32Array {
     const r = reverse(s);
     const order = this.d.reversed;
-    const revAt = (i: number) => reverse(this.words[order[i]]);
-    const lo = partitionPoint(0, order.length, (i) => revAt(i) < r);
+    const words = this.words;
+    const lo = partitionPoint(0, order.length, (i) => words.compareReversedAt(order[i], r) < 0);
     return order.subarray(
       lo,
-      partitionPoint(lo, order.length, (i) => revAt(i).startsWith(r)),
+      partitionPoint(lo, order.length, (i) => words.endsWithAt(order[i], s)),
     );
   }
 
@@ -212,7 +214,7 @@ export class Vocabulary {
     let a = gramOffsets[g1];
     const aEnd = gramOffsets[g1 + 1];
     if (g2 < 0) {
-      for (; a < aEnd; a++) if (this.words[gramWords[a]].includes(s)) out.push(gramWords[a]);
+      for (; a < aEnd; a++) if (this.words.includesAt(gramWords[a], s)) out.push(gramWords[a]);
       return out;
     }
     let b = gramOffsets[g2];
@@ -223,7 +225,7 @@ export class Vocabulary {
       if (x < y) a++;
       else if (y < x) b++;
       else {
-        if (this.words[x].includes(s)) out.push(x);
+        if (this.words.includesAt(x, s)) out.push(x);
         a++;
         b++;
       }
@@ -242,7 +244,7 @@ export class Vocabulary {
       for (let p = partitionPoint(0, delHashes.length, (i) => delHashes[i] < h); p < delHashes.length && delHashes[p] === h; p++) {
         const id = delWords[p];
         if (found.has(id)) continue;
-        const d = distance(this.words[id], max);
+        const d = distance(this.words.at(id), max);
         found.set(id, d);
       }
     };
@@ -256,7 +258,7 @@ export class Vocabulary {
   /** The primary phonetic code of a word of the register ('' when it has none). */
   code(id: number): string {
     const c = this.d.primary[id];
-    return c === NO_CODE ? '' : this.d.codes[c];
+    return c === NO_CODE ? '' : this.d.codes.at(c);
   }
 
   /** Words sharing a phonetic code with `w` (itself included when it is a word of the register). */
@@ -264,8 +266,8 @@ export class Vocabulary {
     const out = new Set<number>();
     const { codes, codeOffsets, codeWords } = this.d;
     for (const c of phoneticCodes(w)) {
-      const lo = partitionPoint(0, codes.length, (i) => codes[i] < c);
-      if (codes[lo] !== c) continue;
+      const lo = partitionPoint(0, codes.length, (i) => codes.at(i) < c);
+      if (lo === codes.length || codes.at(lo) !== c) continue;
       for (let p = codeOffsets[lo]; p < codeOffsets[lo + 1]; p++) out.add(codeWords[p]);
     }
     return out;

@@ -224,7 +224,7 @@ describe('search quality', function () {
   it('answers common words searched alone the same from their ready answers, before and after marks go away', async () => {
     // At 7.7M marks only words held by 32,768 marks or more keep their answer ready; here those held by 40.
     const v = base.vocab;
-    const common = v.words.filter((w, id) => w.length >= 3 && base.postings(id) >= 40);
+    const common = v.words.toArray().filter((w, id) => w.length >= 3 && base.postings(id) >= 40);
     const single = QUERIES.map((x) => x.q).filter((q) => prepareQuery(q, 'SMART').words.length === 1);
     expect(common.length).to.be.greaterThan(10);
     const found = await sameFromReady([...common, ...single], () => new LiveIndex(new MarkIndex(v, base.d), undefined, 40), 200);

@@ -193,7 +193,7 @@ describe('search snapshot: ready answers kept in it', function () {
     const loaded = (await loadSnapshot(file, 'map'))!;
     const ready = loaded.index.takeReady()!;
     expect([...ready.prefixes.keys()].sort()).to.include.members(['S', 'SU']);
-    expect([...ready.words.keys()].map((w) => loaded.index.vocab.words[w])).to.include('SUNRISE');
+    expect([...ready.words.keys()].map((w) => loaded.index.vocab.words.at(w))).to.include('SUNRISE');
     expect(ready.sets.size).to.be.greaterThan(0);
     loaded.index.offerReady(ready);
     const fresh = new SearchEngine(build(), 3);
