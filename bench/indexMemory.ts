@@ -4,7 +4,10 @@
 // Memory is read from /proc/PID/smaps_rollup once each configuration has served its load: PSS splits a page
 // shared by k processes k ways, so the sum of the processes' PSS is what they cost the machine together.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_big npx tsx bench/indexMemory.ts \
-//     --snapshot /tmp/big.snapshot [--processes 2,4] [--modes read,map] [--duration 15]
+//     --snapshot /tmp/big.snapshot [--processes 2,4] [--modes read,map] [--duration 15] [--fill 250]
+// --fill N: before the measured load, N queries of each class for as long, so that each process keeps as many sets
+// of marks between queries as it may (the measured queries alone keep 83 at 7.7M, a long-running process up to its
+// limit, src/search/wordSets.ts): memory read as a process that has served long holds it.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createBenchAccounts } from './account.ts';
@@ -17,6 +20,7 @@ const snapshot = a.get('snapshot') ?? 'var/search/index.snapshot';
 const counts = (a.get('processes') ?? '2,4').split(',').map(Number);
 const modes = (a.get('modes') ?? 'read,map').split(',');
 const duration = Number(a.get('duration') ?? 15);
+const fill = Number(a.get('fill') ?? 0);
 const PORT = 3913;
 /** The issue's bound: all API processes of a machine together within one index and this much each. */
 const OWN_BOUND = 300 * 2 ** 20;
@@ -29,16 +33,18 @@ interface Memory {
 }
 
 const snapshotBytes = fs.statSync(snapshot).size;
-const classes = await queryClasses(url, 60);
-const paths = Object.entries(classes).flatMap(([name, qs]) =>
-  name === 'exact'
-    ? []
-    : qs.map((q) => {
-        const p = new URLSearchParams({ word_mark: q.text, match_type: q.mode, limit: '50' });
-        if (q.classes) p.set('classes', q.classes.join(','));
-        return `/v1/trademarks/?${p}`;
-      }),
-);
+const pathsOf = (classes: Awaited<ReturnType<typeof queryClasses>>) =>
+  Object.entries(classes).flatMap(([name, qs]) =>
+    name === 'exact'
+      ? []
+      : qs.map((q) => {
+          const p = new URLSearchParams({ word_mark: q.text, match_type: q.mode, limit: '50' });
+          if (q.classes) p.set('classes', q.classes.join(','));
+          return `/v1/trademarks/?${p}`;
+        }),
+  );
+const paths = pathsOf(await queryClasses(url, 60));
+const fillPaths = fill ? pathsOf(await queryClasses(url, fill)) : [];
 const keys = await createBenchAccounts(url, 8);
 const gib = (b: number) => (b / 2 ** 30).toFixed(2);
 const mib = (b: number) => (b / 2 ** 20).toFixed(0);
@@ -72,6 +78,7 @@ for (const n of counts) {
     const server = await startProcess('./servers/cluster.ts', env);
     const ready = (performance.now() - t0) / 1000;
     try {
+      if (fill) await measure(`${mode}, ${n} processes, filling`, PORT, fillPaths, { duration, connections: 16, keys });
       const load = await measure(`${mode}, ${n} processes`, PORT, paths, { duration, connections: 16, keys });
       const { memory: mem, heaps } = await memoryOf(server);
       const sum = (k: keyof Memory) => mem.reduce((s, m) => s + m[k], 0);

@@ -1,4 +1,4 @@
-import { Bitset } from './bitset.ts';
+import { Bitset, bitmapWords } from './bitset.ts';
 import type { Related } from './related.ts';
 import type { MarkData } from './types.ts';
 
@@ -17,8 +17,14 @@ import type { MarkData } from './types.ts';
 export const BITMAP_WORD = 32_768;
 /** Sets costing this many postings or more to pour are kept (SHREE's relatives: 2.8 ms to pour). */
 const KEPT_FROM = 16_384;
-/** How many sets are kept, the most recently used: under 1 MB each at 7.7M marks. */
+/**
+ * How many sets are kept, the most recently used: at most 128, and at most KEPT_BYTES of bitmaps. A set is a bitmap
+ * of the whole register (0.85 MB at 7.7M marks), kept by every API process: 128 of them were 109 MB a process,
+ * a third of what a process may hold beside the machine's one index (docs/architecture.md, "One index per machine").
+ * At 7.7M 98 are kept; the benchmark's 660 queries keep 83.
+ */
 const KEPT_SETS = 128;
+export const KEPT_BYTES = 80 * 2 ** 20;
 
 /** A search's scratch bitmaps (src/search/scratch.ts): bitmap(i) is its i-th, cleared. */
 export interface BitmapPool {
@@ -38,6 +44,7 @@ export class WordSets {
   /** The words with a bitmap, ascending. */
   private readonly setWords: number[] = [];
   private readonly keptSets = new Map<string, Bitset>();
+  private readonly keepAtMost: number;
 
   /** `from`: how many marks a word needs to keep a bitmap; `saved`: those bitmaps as a snapshot holds them, made with the same `from`. */
   constructor(
@@ -46,6 +53,7 @@ export class WordSets {
     saved?: Map<number, Bitset>,
   ) {
     this.n = d.appNo.length;
+    this.keepAtMost = Math.max(1, Math.min(KEPT_SETS, Math.floor(KEPT_BYTES / (bitmapWords(this.n) * 4))));
     const words = d.postOffsets.length - 1;
     for (let w = 0; w < words; w++) {
       if (this.postings(w) < from) continue;
@@ -129,7 +137,7 @@ export class WordSets {
 
   /**
    * The set `p` pours. Sets costing KEPT_FROM postings or more are kept for the next query needing
-   * them, the last KEPT_SETS of them; the others are poured into the search's bitmap `into`. Only to be read.
+   * them, the last keepAtMost of them; the others are poured into the search's bitmap `into`. Only to be read.
    */
   kept(p: Pour, pool: BitmapPool, into: number): Bitset {
     if (p.cost < KEPT_FROM) {
@@ -143,7 +151,7 @@ export class WordSets {
     } else {
       b = new Bitset(this.n);
       p.fill(b);
-      if (this.keptSets.size >= KEPT_SETS) this.keptSets.delete(this.keptSets.keys().next().value!);
+      if (this.keptSets.size >= this.keepAtMost) this.keptSets.delete(this.keptSets.keys().next().value!);
     }
     this.keptSets.set(p.key, b);
     return b;
