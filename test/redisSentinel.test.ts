@@ -10,6 +10,19 @@ import { type PrivateSentinel, privateSentinel } from './helpers/privateServices
 // replica and one Sentinel, on free loopback ports. The master is killed; the Sentinel promotes the replica, and
 // the process's connections, which asked the Sentinel where the master is, write to the new one without a restart.
 
+/** Whether a write through `c` succeeds within `ms`, tried every 200 ms. */
+async function writesWithin(c: RedisConnections, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    const written = await c.commands.set('after', '1').then(
+      () => true,
+      () => false,
+    );
+    if (written) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
 describe('Redis through Sentinel', function () {
   this.timeout(150_000);
   let trio: PrivateSentinel;
@@ -54,14 +67,7 @@ describe('Redis through Sentinel', function () {
 
       trio.killMaster();
       // Within a minute however loaded the machine: the Sentinel notices (1 s), promotes, and the client asks it again.
-      let written = false;
-      for (const until = Date.now() + 60_000; Date.now() < until && !written; ) {
-        written = await c.commands.set('after', '1').then(
-          () => true,
-          () => false,
-        );
-        if (!written) await new Promise((r) => setTimeout(r, 200));
-      }
+      const written = await writesWithin(c, 60_000);
       expect(written, `no write succeeded within a minute of the failover:\n${trio.logs()}`).to.equal(true);
       const role = (await c.commands.role()) as [string, ...unknown[]];
       expect(role[0]).to.equal('master');
@@ -109,14 +115,7 @@ describe('Redis through Sentinel', function () {
       expect(announced?.[0]).to.match(new RegExp(`${three.ports.replica}$`));
       three.resumeSentinel(0);
 
-      let written = false;
-      for (const until = Date.now() + 60_000; Date.now() < until && !written; ) {
-        written = await c.commands.set('after', '1').then(
-          () => true,
-          () => false,
-        );
-        if (!written) await new Promise((r) => setTimeout(r, 200));
-      }
+      const written = await writesWithin(c, 60_000);
       expect(written, `no write within a minute of the failover (connection ${c.commands.status}):\n${three.logs()}`).to.equal(true);
       expect(await c.commands.config('GET', 'port')).to.deep.equal(['port', String(three.ports.replica)]);
     } finally {
