@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { freePort } from './stack.ts';
 
 // A PostgreSQL cluster and a Redis server of a test's own (own ports, own temporary folders), to be stopped
@@ -138,6 +139,21 @@ export async function privateRedis(): Promise<PrivateService> {
   };
 }
 
+/** Waits until the Sentinel on `port` counts `replica` a replica of `name` it could promote. */
+async function knowsReplica(port: number, name: string, replica: number, ms = 60_000): Promise<void> {
+  const sentinel = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+  try {
+    for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      const replicas = (await sentinel.call('SENTINEL', 'REPLICAS', name)) as string[][];
+      const fields = replicas.map((r) => Object.fromEntries(r.flatMap((x, i) => (i % 2 ? [] : [[x, r[i + 1]]]))));
+      if (fields.some((f) => f.port === String(replica) && f.flags === 'slave' && f['master-link-status'] === 'ok')) return;
+    }
+    throw new Error(`the Sentinel on ${port} did not see the replica on ${replica} within ${ms} ms`);
+  } finally {
+    sentinel.disconnect();
+  }
+}
+
 export interface PrivateSentinel {
   /** REDIS_SENTINELS and REDIS_SENTINEL_NAME for it. */
   sentinels: string;
@@ -188,6 +204,9 @@ export async function privateSentinel(name = 'nishaan-test', count = 1): Promise
     names.push(`sentinel-${i}`);
     await listening(port);
   }
+  // A Sentinel learns the master's replicas from the master's INFO: until it has, it has nothing to promote, and a
+  // master killed first is never replaced ("-failover-abort-no-good-slave").
+  for (const port of ports.sentinels) await knowsReplica(port, name, ports.replica);
   return {
     sentinels: ports.sentinels.map((p) => `127.0.0.1:${p}`).join(','),
     name,
