@@ -170,11 +170,18 @@ export class CreditLedger {
   async topUp(accountId: string, resource: Resource, units: number, limit: number, month = monthOf(new Date())): Promise<boolean> {
     const moved = await this.quotas.take(accountId, month, resource, units, blockSize(limit), limit);
     if (moved === 0) return false;
-    // If this fails the block stays counted and unspent: whether Redis applied it cannot be known,
-    // and giving it back when it did would over-grant.
-    const back = await this.redisCall(() =>
-      this.scripts.nishaanCredit(this.key(accountId, month, resource), moved, String(limit), BALANCE_TTL_MS),
-    );
+    let back: number;
+    try {
+      back = await this.redisCall(() =>
+        this.scripts.nishaanCredit(this.key(accountId, month, resource), moved, String(limit), BALANCE_TTL_MS),
+      );
+    } catch (err) {
+      // A call never sent (Redis known away, or the connection not writeable) certainly did not add the block: it goes
+      // back. One sent whose answer was lost may have: the block stays counted and unspent, since giving it back when
+      // Redis applied it would over-grant (docs/outages.md: at most one block an account per outage).
+      if (neverSent(err)) await this.quotas.refund(accountId, resource, moved, month);
+      throw err;
+    }
     if (back > 0) await this.quotas.refund(accountId, resource, back, month);
     return true;
   }
@@ -269,4 +276,12 @@ export class CreditLedger {
     } while (cursor !== '0');
     return swept;
   }
+}
+
+/** Whether a failed Redis call is known never to have reached Redis. */
+function neverSent(err: unknown): boolean {
+  if (!(err instanceof RedisUnavailable)) return false;
+  // RedisHealth refuses at once, calling nothing, while an outage lasts: no cause.
+  if (err.cause === undefined) return true;
+  return err.cause instanceof Error && /^Stream isn't writeable/.test(err.cause.message);
 }

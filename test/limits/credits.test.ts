@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { blockSize, CreditLedger } from '../../src/limits/credits.ts';
 import { monthOf, QuotaRepository } from '../../src/limits/quotaRepository.ts';
+import { RedisHealth } from '../../src/redis.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { unreachableRedis } from '../helpers/redis.ts';
@@ -96,6 +97,37 @@ describe('credit ledger (PostgreSQL counts, Redis balance)', () => {
     } finally {
       down.disconnect();
     }
+  });
+
+  it('gives a block back to PostgreSQL when Redis certainly never got it, and keeps one it may have got counted', async () => {
+    const a = await createAccount(t.deps.db);
+    // Redis away: the block moved out of PostgreSQL cannot reach a balance, and the call was never sent.
+    const down = unreachableRedis();
+    const offline = new CreditLedger(down, quotas, 'test:down', t.deps.log);
+    try {
+      await offline.topUp(a.accountId, 'doc_views', 0, 10_000).then(
+        () => expect.fail('a top-up without Redis succeeded'),
+        (err: Error) => expect(err.name).to.equal('RedisUnavailable'),
+      );
+      expect(await counted(a.accountId, 'doc_views')).to.equal(0);
+      // While the outage lasts calls are refused without being made: the same.
+      await offline.topUp(a.accountId, 'doc_views', 0, 10_000).catch(() => undefined);
+      expect(await counted(a.accountId, 'doc_views')).to.equal(0);
+    } finally {
+      down.disconnect();
+    }
+    // A call that reached Redis but whose answer did not come back (no answer within the deadline) may have been
+    // applied: the block stays counted, never over-granted.
+    const b = await createAccount(t.deps.db);
+    const slow = new CreditLedger(
+      t.deps.redis,
+      quotas,
+      `test:${randomBytes(5).toString('hex')}`,
+      t.deps.log,
+      new RedisHealth(t.deps.log, 0),
+    );
+    await slow.topUp(b.accountId, 'doc_views', 0, 10_000).catch(() => undefined);
+    expect(await counted(b.accountId, 'doc_views')).to.equal(blockSize(10_000));
   });
 
   it('gives balances of past months back to PostgreSQL when swept', async () => {

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createDb, type Db } from '../../src/db/knex.ts';
 import { migrateLatest } from '../../src/db/migrate.ts';
 import { importSet } from '../../src/ingest/importer/index.ts';
+import { blockSize } from '../../src/limits/credits.ts';
 import { loadReferenceData } from '../../src/reference/loader.ts';
 import { createRoot, type Root } from '../../src/root.ts';
 import { messageId } from '../../src/webhooks/signing.ts';
@@ -342,12 +343,18 @@ describe('outages: Redis and PostgreSQL each stopped for 10 s under traffic, the
     const answers = await db('clearance_batch_items').whereIn('batch_id', batches).select('status');
     expect(answers.map((a: { status: string }) => a.status)).to.deep.equal(batches.map(() => 'done'));
 
-    // 8. No credit lost or taken twice: each account has used exactly what its answered requests cost.
+    // 8. No credit taken twice, none lost but as documented: each account has used what its answered requests cost,
+    // plus any block of credits whose move into Redis was sent as Redis stopped and never answered (docs/outages.md:
+    // counted, never spent, since giving it back when Redis applied it would over-grant). Such a block is moved by a
+    // request that found the balance dry or by a process's one background top-up: at most the reader's 10 requests
+    // in flight and the stack's two processes' top-ups. A move never sent goes back (src/limits/credits.ts).
     const usage = async (a: TestAccount) =>
       (await (await fetch(`${base}/user/v1/usage/`, { headers: { Authorization: bearer(a) } })).json()).usage;
     const charged = answered.filter((a) => ['detail', 'search', 'journals'].includes(a.op) && a.status === 200).length;
     const readerUse = await usage(reader);
-    expect(readerUse.api_calls.used, JSON.stringify(readerUse)).to.equal(charged);
+    const unspent = readerUse.api_calls.used - charged;
+    expect(unspent % blockSize(readerUse.api_calls.limit), JSON.stringify(readerUse)).to.equal(0);
+    expect(unspent, JSON.stringify(readerUse)).to.be.within(0, 12 * blockSize(readerUse.api_calls.limit));
     expect((await usage(batcher)).clearances.used).to.equal(batches.length);
   });
 });
