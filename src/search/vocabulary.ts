@@ -11,7 +11,7 @@ import { TextList } from './textList.ts';
 // through the postings of MarkIndex.
 
 export interface VocabularyData {
-  /** Kept as bytes (a loaded snapshot's, mapped) and decoded when read: as strings, 50 MiB of every process's heap at 7.7M. */
+  /** Kept as bytes (a loaded snapshot's, mapped), decoded when read: as strings, with the codes, 70 MiB of every process's heap at 7.7M. */
   words: TextList;
   /** Word ids ordered by reversed spelling. */
   reversed: Uint32Array;
