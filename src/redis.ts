@@ -177,7 +177,9 @@ function unreachable(err: unknown): boolean {
   return !['ReplyError', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError'].includes(err.name);
 }
 
-const IOREDIS_MESSAGES = [/^Connection is closed/, /^Stream isn't writeable/, /^Reached the max retries per request/, /^Command timed out/];
+/** ioredis's words for a command it refused to send: the connection is not writeable and nothing may queue. */
+const NOT_SENT = /^Stream isn't writeable/;
+const IOREDIS_MESSAGES = [/^Connection is closed/, NOT_SENT, /^Reached the max retries per request/, /^Command timed out/];
 
 /**
  * Whether an error raised outside RedisHealth.run (a BullMQ worker's, a queue's) means Redis is away: those
@@ -188,6 +190,15 @@ export function redisUnreachable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (isNetworkFailure(err)) return true;
   return err.name === 'MaxRetriesPerRequestError' || IOREDIS_MESSAGES.some((m) => m.test(err.message));
+}
+
+/**
+ * Whether a call RedisHealth.run failed is known never to have reached Redis: refused at once during an outage
+ * (no cause: nothing was called), or not sent by ioredis. A call sent whose answer was lost may have been applied.
+ */
+export function neverSent(err: unknown): boolean {
+  if (!(err instanceof RedisUnavailable)) return false;
+  return err.cause === undefined || (err.cause instanceof Error && NOT_SENT.test(err.cause.message));
 }
 
 /**

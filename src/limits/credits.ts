@@ -3,7 +3,7 @@ import type { Resource } from '../accounts/callerRepository.ts';
 import { RESOURCES } from '../accounts/callerRepository.ts';
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { REDIS_RETRY_AFTER_SECONDS, RedisHealth, RedisUnavailable } from '../redis.ts';
+import { neverSent, REDIS_RETRY_AFTER_SECONDS, RedisHealth, RedisUnavailable } from '../redis.ts';
 import { monthOf, type QuotaRepository } from './quotaRepository.ts';
 
 /**
@@ -178,7 +178,7 @@ export class CreditLedger {
     } catch (err) {
       // A call never sent (Redis known away, or the connection not writeable) certainly did not add the block: it goes
       // back. One sent whose answer was lost may have: the block stays counted and unspent, since giving it back when
-      // Redis applied it would over-grant (docs/outages.md: at most one block an account per outage).
+      // Redis applied it would over-grant (docs/outages.md).
       if (neverSent(err)) await this.quotas.refund(accountId, resource, moved, month);
       throw err;
     }
@@ -276,12 +276,4 @@ export class CreditLedger {
     } while (cursor !== '0');
     return swept;
   }
-}
-
-/** Whether a failed Redis call is known never to have reached Redis. */
-function neverSent(err: unknown): boolean {
-  if (!(err instanceof RedisUnavailable)) return false;
-  // RedisHealth refuses at once, calling nothing, while an outage lasts: no cause.
-  if (err.cause === undefined) return true;
-  return err.cause instanceof Error && /^Stream isn't writeable/.test(err.cause.message);
 }

@@ -9,7 +9,7 @@ import type { Vocabulary } from './vocabulary.ts';
 import { BITMAP_WORD, WordSets } from './wordSets.ts';
 
 /**
- * How many marks a search's list of admitted marks (and their keys, 6 bytes a mark) starts with; it grows, at once to
+ * How many marks a search's list of admitted marks (and their keys, 6 bytes a mark) starts with; it doubles, as far as
  * the whole register, for a search that admits more. Sized for the register from the start it was 46 MB in every
  * process at 7.7M marks, where most searches admit a few thousand (bench/RESULTS.md, "One index per machine").
  */

@@ -232,14 +232,10 @@ export async function loadSnapshot(file: string, how: SnapshotLoad = 'map'): Pro
     if (a.length === 0) return new TYPES[a.type](0);
     return new TYPES[a.type](base.buffer as ArrayBuffer, base.byteOffset + dataStart + a.offset, a.length);
   };
-  const stored = (name: string) => {
-    const s = header.strings[name];
-    return { bytes: base.subarray(dataStart + s.offset, dataStart + s.offset + s.bytes), count: s.count };
-  };
   // Kept as the snapshot's bytes (mapped: the machine's one copy), decoded when read.
   const texts = (name: string) => {
-    const { bytes, count } = stored(name);
-    return new TextList(bytes, count);
+    const s = header.strings[name];
+    return new TextList(base.subarray(dataStart + s.offset, dataStart + s.offset + s.bytes), s.count);
   };
   const vd = Object.fromEntries(VOCAB_ARRAYS.map((k) => [k, array(`v.${k}`)])) as unknown as VocabularyData;
   vd.words = texts('v.words');
