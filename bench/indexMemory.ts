@@ -30,6 +30,7 @@ interface Memory {
   pss: number;
   private: number;
   shared: number;
+  parts: { anon: number; heap: number; snapshot: number; files: number };
 }
 
 const snapshotBytes = fs.statSync(snapshot).size;
@@ -81,13 +82,14 @@ for (const n of counts) {
       if (fill) await measure(`${mode}, ${n} processes, filling`, PORT, fillPaths, { duration, connections: 16, keys });
       const load = await measure(`${mode}, ${n} processes`, PORT, paths, { duration, connections: 16, keys });
       const { memory: mem, heaps } = await memoryOf(server);
-      const sum = (k: keyof Memory) => mem.reduce((s, m) => s + m[k], 0);
+      const sum = (k: 'rss' | 'pss' | 'private' | 'shared') => mem.reduce((s, m) => s + m[k], 0);
       const bound = snapshotBytes + n * OWN_BOUND;
       const heap = heaps.map((h) => `${mib(h.heapUsed)} + ${mib(h.arrayBuffers)}`).join(', ');
+      const parts = mem.map(({ parts: p }) => `${mib(p.anon)} + ${mib(p.heap)} + ${mib(p.files)}`).join(', ');
       rows.push(
         `| ${mode} | ${n} | ${ready.toFixed(1)} | ${load.rps.toFixed(0)} | ${load.p50} / ${load.p99} | ` +
           `${mem.map((m) => gib(m.rss)).join(', ')} | ${gib(sum('pss'))} | ${gib(sum('private') / n)} | ` +
-          `${heap} | ${gib(bound)} | ${sum('pss') <= bound ? 'yes' : 'no'} |`,
+          `${heap} | ${parts} | ${gib(bound)} | ${sum('pss') <= bound ? 'yes' : 'no'} |`,
       );
       console.log(rows.at(-1));
     } finally {
@@ -99,8 +101,8 @@ for (const n of counts) {
 }
 console.log(
   '\n| load | processes | ready s | search req/s | p50 / p99 ms | RSS each GiB | PSS all GiB | private each GiB | ' +
-    'JS heap + array buffers each MiB | bound GiB | within |',
+    'JS heap + array buffers each MiB | own PSS each MiB: anonymous + malloc heap + files | bound GiB | within |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 console.log(`\nbound: the snapshot (${gib(snapshotBytes)} GiB) + 300 MiB per process`);

@@ -1,7 +1,8 @@
 // Search time in process on a saved snapshot, for one or more checkouts of the code in one run (a worktree of an
 // earlier commit beside this one): every query of bench/search.ts's classes, a warm-up pass, then `passes` timed.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/nishaan_big npx tsx bench/snapshotLatency.ts \
-//     --snapshot /tmp/big.snapshot [--roots /tmp/before,.] [--rounds 2] [--passes 3]
+//     --snapshot /tmp/big.snapshot [--roots /tmp/before,.] [--rounds 2] [--passes 3] [--queries 60]
+// --queries N: queries of each class (250: more sets worth keeping than a process keeps, so that kept sets come and go).
 import path from 'node:path';
 import { args, DEFAULT_URL } from './lib.ts';
 import { type BenchQuery, queryClasses } from './searchQueries.ts';
@@ -12,7 +13,7 @@ const snapshot = a.get('snapshot') ?? 'var/search/index.snapshot';
 const roots = (a.get('roots') ?? '.').split(',').map((r) => path.resolve(r));
 const rounds = Number(a.get('rounds') ?? 2);
 const passes = Number(a.get('passes') ?? 3);
-const classes = await queryClasses(url, 60);
+const classes = await queryClasses(url, Number(a.get('queries') ?? 60));
 
 const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 

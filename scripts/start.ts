@@ -11,8 +11,11 @@ import { removeUploadsOf } from '../src/http/uploads.ts';
 import { releaseInstance } from '../src/limits/admission.ts';
 import { createRoot } from '../src/root.ts';
 import { startServer } from '../src/server.ts';
+import { fixMallocThreshold } from './malloc.ts';
 
 const config = loadConfig();
+// Inherited by every process started from here (scripts/malloc.ts).
+fixMallocThreshold();
 
 // An API process's requests are cut at SHUTDOWN_GRACE_MS; a few seconds more close its connections to
 // PostgreSQL and Redis. A process still there after that is killed: a stop always ends.

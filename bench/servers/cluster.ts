@@ -1,12 +1,16 @@
 // The API as `npm start` runs it: one process per core (BENCH_PROCESSES, default 2) sharing the port
 // through node:cluster. Reports 'ready' once every process listens, then its processes' RSS on request
-// ('rss'), or their memory as /proc/PID/smaps_rollup counts it ('memory': RSS, PSS and private, in bytes).
+// ('rss'), or their memory as /proc/PID/smaps_rollup counts it ('memory': RSS, PSS and private, in bytes, and PSS
+// by kind of mapping from /proc/PID/smaps).
 import cluster from 'node:cluster';
 import fs from 'node:fs';
+import { fixMallocThreshold } from '../../scripts/malloc.ts';
 
 if (cluster.isPrimary) {
   const n = Number(process.env.BENCH_PROCESSES ?? 2);
-  // As npm start runs them (scripts/start.ts): source maps decided before the process's own modules load.
+  // As npm start runs them (scripts/start.ts): malloc's threshold fixed, source maps decided before the process's
+  // own modules load.
+  fixMallocThreshold();
   cluster.setupPrimary({ execArgv: [...process.execArgv, '--import', new URL('../../scripts/sourceMaps.mjs', import.meta.url).pathname] });
   let ready = 0;
   let heaps: NodeJS.MemoryUsage[] = [];
@@ -33,8 +37,23 @@ if (cluster.isPrimary) {
         pss: kb('Pss', r),
         private: kb('Private_Clean', r) + kb('Private_Dirty', r),
         shared: kb('Shared_Clean', r) + kb('Shared_Dirty', r),
+        parts: pssByKind(w!.process.pid!),
       };
     });
+  // PSS by what is mapped: anonymous memory (the JS heap, array buffers, malloc's larger blocks), malloc's heap,
+  // the search snapshot, and other files (node, its libraries).
+  const pssByKind = (pid: number) => {
+    const parts = { anon: 0, heap: 0, snapshot: 0, files: 0 };
+    let kind: keyof typeof parts = 'anon';
+    for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (head) {
+        const name = head[1];
+        kind = name === '[heap]' ? 'heap' : name.endsWith('.snapshot') ? 'snapshot' : name.startsWith('/') ? 'files' : 'anon';
+      } else if (line.startsWith('Pss:')) parts[kind] += Number(/(\d+)/.exec(line)![1]) * 1024;
+    }
+    return parts;
+  };
   process.on('message', (m) => {
     if (m === 'rss') process.send?.({ rss: rss() });
     if (m === 'memory') {

@@ -6,16 +6,46 @@ import type { MarkData } from './types.ts';
 // words), so the loads are independent and many are in flight at once: three to four times faster
 // on a few hundred thousand candidates.
 
-/** A growable Uint32Array, kept by a search's scratch (src/search/scratch.ts) from search to search. */
-export class Growable {
-  a = new Uint32Array(1024);
+/** After this many searches in a row none of which asked a Growable for over a quarter of it, it shrinks. */
+export const SHRINK_AFTER_SEARCHES = 64;
+const SMALLEST = 1024;
+/** Searches begun in this process (src/search/scratch.ts): a Growable's window is counted in them. */
+let searches = 0;
 
-  /** The array, with room for at least n entries (contents kept). */
+/** Counts a search begun. */
+export function searchBegun(): void {
+  searches++;
+}
+
+/**
+ * A growable Uint32Array, kept by a search's scratch (src/search/scratch.ts) from search to search. It shrinks back
+ * to twice what was asked of it once searches have long needed much less: one search reading millions of candidates
+ * would otherwise leave every API process holding tens of megabytes of them (docs/architecture.md, "One index per
+ * machine"). Counted in searches, not asks: some callers ask once an entry.
+ */
+export class Growable {
+  a = new Uint32Array(SMALLEST);
+  /** The search from which no ask was for over a quarter of it, and the most asked since. */
+  private since = searches;
+  private most = 0;
+
+  /** The array, with room for at least n entries (contents kept, those past n too unless it shrinks). */
   room(n: number): Uint32Array {
     if (n > this.a.length) {
       const grown = new Uint32Array(Math.max(n, 2 * this.a.length));
       grown.set(this.a);
       this.a = grown;
+    }
+    if (this.a.length === SMALLEST || 4 * n > this.a.length) {
+      this.since = searches;
+      this.most = 0;
+      return this.a;
+    }
+    this.most = Math.max(this.most, n);
+    if (searches - this.since >= SHRINK_AFTER_SEARCHES) {
+      this.a = this.a.slice(0, Math.max(SMALLEST, 2 * this.most));
+      this.since = searches;
+      this.most = 0;
     }
     return this.a;
   }

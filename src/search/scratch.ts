@@ -1,7 +1,7 @@
 import { Bitset } from './bitset.ts';
 import type { FilterSplit } from './filterSplit.ts';
 import { FilterCheck } from './filters.ts';
-import { Buckets, Candidates } from './gather.ts';
+import { Buckets, Candidates, searchBegun } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { RunScratch } from './soundRuns.ts';
 import { SLOT_LENGTH_MASK, STRATEGY_COUNT, slotOf } from './strategies.ts';
@@ -84,6 +84,7 @@ export class SearchScratch implements BitmapPool {
    * was made, to be read, not changed, until the search ends.
    */
   begin(filter: Filter, hidden: Bitset, hiddenCount: number): void {
+    searchBegun();
     this.seen.clear();
     const from = this.ix.membersFrom;
     this.small = this.count > from ? 0 : this.small + 1;

@@ -77,6 +77,11 @@ describe('npm start', function () {
       const started = children(first.child.pid!).filter((p) => p.cmd.startsWith(`${process.execPath} `));
       expect(started.length).to.be.at.least(4);
       expect(started.filter((p) => !p.cmd.includes('scripts/sourceMaps.mjs')).map((p) => p.cmd)).to.deep.equal([]);
+      // ... and runs with malloc's threshold fixed, so that freed buffers go back to the system (scripts/malloc.ts).
+      const unfixed = started.filter(
+        (p) => !fs.readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0').includes('MALLOC_MMAP_THRESHOLD_=131072'),
+      );
+      expect(unfixed.map((p) => p.cmd)).to.deep.equal([]);
       expect(first.log()).to.contain('+ workers + 1 batch clearance + ML sidecar');
       const snapshotTime = fs.statSync(env.SEARCH_SNAPSHOT).mtimeMs;
       const db = createDb(dbUrl, 1);
