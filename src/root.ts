@@ -270,9 +270,10 @@ export function createRoot(config: Config, opts: RootOptions = {}): Root {
   const listener = new ChangeListener(config.DATABASE_URL, log);
   const snapshotFile = config.SEARCH_SNAPSHOT_SHARE === 'true' ? config.searchSnapshot : null;
   const refresh = snapshotFile ? () => refreshFromStore(snapshotFile, store) : null;
-  const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log, config.SEARCH_SNAPSHOT_LOAD, refresh);
-  const outbound = outboundClient(config);
   const replicas = new ReplicaSet(db, config.databaseReplicaUrls, config.REPLICA_MAX_LAG_SECONDS);
+  // The change feed is read on a replica in rotation, when there is one.
+  const search = new SearchIndex(config.DATABASE_URL, config.searchSnapshot, listener, log, config.SEARCH_SNAPSHOT_LOAD, refresh, replicas);
+  const outbound = outboundClient(config);
   const repos = repositories(db, (f) => replicas.read(f));
   const logos = logoParts(config, repos.logos, connections, opts.sidecarTimeoutMs);
 

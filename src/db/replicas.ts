@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { within } from '../deadline.ts';
 import { createDb, type Db } from './knex.ts';
 import { lsnValue, seenAfter, walPosition } from './ownWrites.ts';
@@ -18,6 +19,8 @@ interface Replica {
   lagSeconds: number | null;
   /** The WAL position it had replayed to when last checked. */
   replayed: bigint | null;
+  /** When it was last checked (ms). */
+  checkedAt: number;
 }
 
 /** A read that may be a moment stale, where it should go: a replica in rotation, or the primary. */
@@ -36,7 +39,14 @@ export class ReplicaSet {
     private readonly everyMs = 1000,
     poolMax = 8,
   ) {
-    this.replicas = urls.map((url) => ({ url, db: createDb(url, poolMax, 2000), inRotation: false, lagSeconds: null, replayed: null }));
+    this.replicas = urls.map((url) => ({
+      url,
+      db: createDb(url, poolMax, 2000),
+      inRotation: false,
+      lagSeconds: null,
+      replayed: null,
+      checkedAt: 0,
+    }));
   }
 
   /**
@@ -60,6 +70,29 @@ export class ReplicaSet {
       r.replayed = null;
       return f(this.primary);
     }
+  }
+
+  /** read() on a connection of the pool for code that speaks to node-postgres itself (the search index's change feed). */
+  readClient<T>(f: (c: pg.ClientBase) => Promise<T>): Promise<T> {
+    return this.read(async (db) => {
+      const c = (await db.client.acquireConnection()) as pg.ClientBase;
+      try {
+        return await f(c);
+      } finally {
+        await db.client.releaseConnection(c);
+      }
+    });
+  }
+
+  /**
+   * At most how many seconds behind the primary a read made now may be: a replica in rotation has everything the
+   * primary had committed its lag before it was last checked. 0 with none in rotation (reads go to the primary).
+   */
+  staleness(): number {
+    const now = Date.now();
+    let most = 0;
+    for (const r of this.replicas) if (r.inRotation) most = Math.max(most, (r.lagSeconds ?? 0) + (now - r.checkedAt) / 1000);
+    return most;
   }
 
   /** Each replica's state, as last checked. */
@@ -90,6 +123,7 @@ export class ReplicaSet {
   }
 
   private async checkOne(r: Replica, primaryLsn: bigint | null): Promise<void> {
+    const at = Date.now();
     try {
       // Caught up: nothing of the primary's WAL left to replay. Otherwise behind by the age of the last transaction
       // it replayed (the primary wrote since, or its WAL would have been replayed).
@@ -107,6 +141,7 @@ export class ReplicaSet {
       // Never replayed a transaction and not caught up: how far behind is unknown, so out of rotation.
       r.lagSeconds = caughtUp ? 0 : row.age === null ? Number.POSITIVE_INFINITY : Math.max(0, row.age);
       r.inRotation = row.standby && r.lagSeconds <= this.maxLagSeconds;
+      r.checkedAt = at;
     } catch {
       r.inRotation = false;
       r.lagSeconds = null;

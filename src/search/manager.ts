@@ -11,6 +11,15 @@ import { type Change, changesSince, instanceOf, streamMarks } from './source.ts'
 
 const POLL_MS = 2000;
 
+/**
+ * Reads of the change feed that may be a moment stale: on a PostgreSQL replica in rotation, else the primary
+ * (src/db/replicas.ts); `staleness`, at most how many seconds behind the primary such a read may be.
+ */
+export interface StaleFeed {
+  readClient<T>(f: (c: pg.ClientBase) => Promise<T>): Promise<T>;
+  staleness(): number;
+}
+
 export interface IndexStats {
   marks: number;
   seq: number;
@@ -80,6 +89,10 @@ export async function ensureSearchSnapshot(
  * this database), then kept current from the change feed. PostgreSQL announces changes on
  * `nishaan_search`; a poll every two seconds covers an announcement missed while the listening
  * connection was down. A rebuilt snapshot, announced on `nishaan_search_snapshot`, is swapped in.
+ * With replicas (`feed`) the feed is read on one: the announcement comes from the primary and may arrive before a
+ * replica has the change, which the next poll then finds. The feed's order is its commit order (marks are written by
+ * one import at a time, src/ingest/importer/), and a replica replays commits in that order, so reading a replica
+ * that is behind only finds the same changes later.
  */
 export class SearchIndex {
   private engine: SearchEngine | null = null;
@@ -88,6 +101,8 @@ export class SearchIndex {
   private timer: NodeJS.Timeout | null = null;
   private catchingUp: Promise<void> | null = null;
   private again = false;
+  /** A catch-up on the primary is asked for (sync()): the next round reads there. */
+  private fresh = false;
   private closed = false;
   private following: Retrying;
   /** The feed position of the snapshot (or build) the engine started from. */
@@ -104,6 +119,7 @@ export class SearchIndex {
     private readonly how: SnapshotLoad = 'map',
     /** With a snapshot shared by the nodes (src/search/sharedSnapshot.ts): fetches a newer stored one into the file. */
     private readonly refresh: (() => Promise<boolean>) | null = null,
+    private readonly feed: StaleFeed | null = null,
   ) {
     this.following = new Retrying(log, 'the search index following the change feed');
   }
@@ -196,11 +212,11 @@ export class SearchIndex {
     return { seq: this.engine.seq, lagSeconds: Math.max(0, (Date.now() - this.caughtUpAt) / 1000) };
   }
 
-  /** Resolves once every change committed before the call is searchable. */
+  /** Resolves once every change committed before the call is searchable (read on the primary). */
   async sync(): Promise<void> {
     await this.ready();
     await this.listener.sync();
-    await this.catchUp();
+    await this.catchUp(true);
   }
 
   private kick(): void {
@@ -208,8 +224,9 @@ export class SearchIndex {
     void this.following.round(() => this.catchUp());
   }
 
-  /** Applies the feed's changes; one run at a time, and one more if asked for meanwhile. */
-  private catchUp(): Promise<void> {
+  /** Applies the feed's changes; one run at a time, and one more if asked for meanwhile. `fresh`: read on the primary. */
+  private catchUp(fresh = false): Promise<void> {
+    this.fresh ||= fresh;
     if (this.catchingUp) {
       this.again = true;
       return this.catchingUp;
@@ -218,7 +235,9 @@ export class SearchIndex {
       try {
         do {
           this.again = false;
-          await this.applyPending();
+          const fresh = this.fresh;
+          this.fresh = false;
+          await this.applyPending(fresh);
         } while (this.again);
       } finally {
         this.catchingUp = null;
@@ -227,14 +246,17 @@ export class SearchIndex {
     return this.catchingUp;
   }
 
-  private async applyPending(): Promise<void> {
+  private async applyPending(fresh: boolean): Promise<void> {
     const engine = this.engine;
     if (!engine || this.closed) return;
+    const stale = fresh ? null : this.feed;
     for (;;) {
-      const asked = Date.now();
-      const batch = await this.withClient((c) => changesSince(c, engine.seq));
+      // Everything committed before `asked` is in what this read finds.
+      const asked = Date.now() - (stale ? stale.staleness() * 1000 : 0);
+      const read = (c: pg.ClientBase) => changesSince(c, engine.seq);
+      const batch = stale ? await stale.readClient(read) : await this.withClient(read);
       if (!batch.changes.length) {
-        this.caughtUpAt = asked;
+        this.caughtUpAt = Math.max(this.caughtUpAt ?? 0, asked);
         return;
       }
       this.leftOut(engine.apply(batch.changes, batch.seq));

@@ -113,6 +113,7 @@ describe('PostgreSQL read replicas behind the API', function () {
         DATABASE_REPLICA_URLS: url(replica),
         REPLICA_MAX_LAG_SECONDS: '600',
         SEARCH_SNAPSHOT: '',
+        SEARCH_CACHE_TTL_SECONDS: '0',
       }),
     );
   });
@@ -177,6 +178,34 @@ describe('PostgreSQL read replicas behind the API', function () {
     await publish();
     expect(await journalCount(writer.key)).to.equal(2);
     await replay(true);
+  });
+
+  it("follows the search index's change feed on the replica: a mark is searchable once the replica has replayed it", async () => {
+    const found = async (word: string) => {
+      const r = await fetch(`${server.url}/v1/trademarks/?word_mark=${word}&match_type=EXACT`, { headers: { 'X-API-Key': key } });
+      expect(r.status, await r.clone().text()).to.equal(200);
+      return ((await r.json()) as { results: { application_number: string }[] }).results.map((m) => m.application_number);
+    };
+    // A write the replica replays (one replayed transaction tells how far behind it is), and then it is in rotation.
+    await db.raw(`update trademarks set word_mark = word_mark where application_number = '9300001'`);
+    expect(await inRotation()).to.equal(true);
+    await replay(false);
+    try {
+      await db.raw(`insert into trademarks (application_number, word_mark, class_number, status, application_date,
+        proprietor_name, tm_type, slug) values ('9300002', 'ZORBIQUAN', 9, 'Registered', '2020-01-01', 'OWNER', 'WORD',
+        'zorbiquan-9300002')`);
+      // The primary announces it at once and the index polls every 2 s: reading the replica, it finds nothing yet.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(await found('ZORBIQUAN')).to.deep.equal([]);
+    } finally {
+      await replay(true);
+    }
+    let hits: string[] = [];
+    for (let i = 0; i < 100 && !hits.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      hits = await found('ZORBIQUAN');
+    }
+    expect(hits).to.deep.equal(['9300002']);
   });
 
   it('answers a mark from the replica while it is in rotation, and from the primary once the replica is down', async () => {
