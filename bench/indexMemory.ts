@@ -82,7 +82,7 @@ for (const n of counts) {
       if (fill) await measure(`${mode}, ${n} processes, filling`, PORT, fillPaths, { duration, connections: 16, keys });
       const load = await measure(`${mode}, ${n} processes`, PORT, paths, { duration, connections: 16, keys });
       const { memory: mem, heaps } = await memoryOf(server);
-      const sum = (k: 'rss' | 'pss' | 'private' | 'shared') => mem.reduce((s, m) => s + m[k], 0);
+      const sum = (k: Exclude<keyof Memory, 'parts'>) => mem.reduce((s, m) => s + m[k], 0);
       const bound = snapshotBytes + n * OWN_BOUND;
       const heap = heaps.map((h) => `${mib(h.heapUsed)} + ${mib(h.arrayBuffers)}`).join(', ');
       const parts = mem.map(({ parts: p }) => `${mib(p.anon)} + ${mib(p.heap)} + ${mib(p.files)}`).join(', ');

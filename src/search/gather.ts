@@ -6,7 +6,10 @@ import type { MarkData } from './types.ts';
 // words), so the loads are independent and many are in flight at once: three to four times faster
 // on a few hundred thousand candidates.
 
-/** After this many searches in a row none of which asked a Growable for over a quarter of it, it shrinks. */
+/**
+ * After this many searches in a row none of which asked a Growable for over a quarter of it, it shrinks; so does a
+ * search's list of admitted marks after as many admitting no more than MarkIndex.membersFrom (src/search/scratch.ts).
+ */
 export const SHRINK_AFTER_SEARCHES = 64;
 const SMALLEST = 1024;
 /** Searches begun in this process (src/search/scratch.ts): a Growable's window is counted in them. */

@@ -1,7 +1,7 @@
 import { Bitset } from './bitset.ts';
 import type { FilterSplit } from './filterSplit.ts';
 import { FilterCheck } from './filters.ts';
-import { Buckets, Candidates, searchBegun } from './gather.ts';
+import { Buckets, Candidates, SHRINK_AFTER_SEARCHES, searchBegun } from './gather.ts';
 import type { MarkIndex } from './markIndex.ts';
 import { RunScratch } from './soundRuns.ts';
 import { SLOT_LENGTH_MASK, STRATEGY_COUNT, slotOf } from './strategies.ts';
@@ -16,8 +16,6 @@ import type { BitmapPool } from './wordSets.ts';
 // begin() until it has read its page.
 
 const NO_MARKS = new Bitset(0);
-/** Searches in a row admitting no more than MarkIndex.membersFrom after which a grown list goes back to that size. */
-export const SHRINK_AFTER = 64;
 
 export class SearchScratch implements BitmapPool {
   readonly seen: Bitset;
@@ -88,7 +86,7 @@ export class SearchScratch implements BitmapPool {
     this.seen.clear();
     const from = this.ix.membersFrom;
     this.small = this.count > from ? 0 : this.small + 1;
-    if (this.members.length > from && this.small >= SHRINK_AFTER) {
+    if (this.members.length > from && this.small >= SHRINK_AFTER_SEARCHES) {
       this.members = new Uint32Array(from);
       this.keys = new Uint16Array(from);
     }

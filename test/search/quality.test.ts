@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { IndexBuilder } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
+import { SHRINK_AFTER_SEARCHES } from '../../src/search/gather.ts';
 import { LiveIndex } from '../../src/search/liveIndex.ts';
 import { MarkIndex } from '../../src/search/markIndex.ts';
 import { normaliseMark } from '../../src/search/normalise.ts';
 import { type PreparedQuery, prepareQuery } from '../../src/search/query.ts';
-import { SHRINK_AFTER } from '../../src/search/scratch.ts';
 import { classMask } from '../../src/search/service.ts';
 import { STRATEGIES } from '../../src/search/strategies.ts';
 import type { After, Filter, IndexResult } from '../../src/search/types.ts';
@@ -130,12 +130,12 @@ describe('search quality', function () {
 
   it("answers the same when a search's list of marks starts small, grows, and goes back to its size", () => {
     // At 7.7M the list starts with a million marks; here with 8, so that nearly every search grows it, and after
-    // SHRINK_AFTER searches admitting none it is small again for the next.
+    // SHRINK_AFTER_SEARCHES searches admitting none it is small again for the next.
     const growing = new SearchEngine(new MarkIndex(base.vocab, base.d, undefined, undefined, 8), 0);
     let compared = 0;
     let grew = 0;
     for (const [i, { q }] of QUERIES.entries()) {
-      if (i % 10 === 0) for (let k = 0; k < SHRINK_AFTER; k++) growing.search(prepareQuery('QXZQXZ', 'SMART'), none, 10, null);
+      if (i % 10 === 0) for (let k = 0; k < SHRINK_AFTER_SEARCHES; k++) growing.search(prepareQuery('QXZQXZ', 'SMART'), none, 10, null);
       const r = expectSame(engine, growing, q, none, 200);
       compared += r.count;
       if (r.count > 8) grew++;
