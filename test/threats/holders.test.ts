@@ -60,6 +60,49 @@ describe('threats: reading the register', () => {
     expect(x.summaries(after).map((r) => r.word_mark)).to.deep.equal(['VANA BRAND', 'VANA BRAND BISCUITS', 'VANA']);
   });
 
+  it('ranks the same holders afresh for another mark, none of them later than a mark not yet filed', () => {
+    const x = registerOf([
+      [2001, 'VANA BISCUITS'],
+      [2002, 'VANA BRAND'],
+      [2003, 'VANA'],
+    ]);
+    const later: boolean[] = [];
+    const rank = (words: [string, number][]) =>
+      holdersBy(
+        x,
+        'VANA',
+        classMask([30]),
+        10,
+        100,
+        {
+          words: new Map(words),
+          total: words.reduce((sum, [, w]) => sum + w, 0),
+          weight: () => 1,
+          day: Number.POSITIVE_INFINITY,
+          standing: (_cls: number, _status: string, isLater: boolean) => {
+            later.push(isLater);
+            return 1;
+          },
+        },
+        new Set(),
+      ).map((h) => h.appNo);
+    // Shares over the two marks' weights: 4/4 for the mark's own words, 2/3 for VANA alone, 2/4 for another word.
+    expect(
+      rank([
+        ['VANA', 1],
+        ['BISCUITS', 1],
+      ]),
+    ).to.deep.equal([2001, 2003, 2002]);
+    // The words' entries of the first ranking (BISCUITS shared) are not the second's.
+    expect(
+      rank([
+        ['VANA', 1],
+        ['BRAND', 1],
+      ]),
+    ).to.deep.equal([2002, 2003, 2001]);
+    expect(later).to.not.include(true);
+  });
+
   it('lists the words exactly two edits from a word, the most held first, for the threats of a rare mark', () => {
     const x = registerOf([
       [3001, 'SWASTIK'],
