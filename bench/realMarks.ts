@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { args, DEFAULT_URL } from './lib.ts';
 
-export const REAL_FROM = 90_000_000;
+const REAL_FROM = 90_000_000;
 /** The real marks' rows, however numbered. */
 export const REAL_MARKS = `slug like 'real-%' and proprietor_name = 'REAL MARK HOLDER'`;
 

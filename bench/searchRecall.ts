@@ -181,14 +181,13 @@ console.log(`index ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 // A repeatable sample of the register's marks with words, in a random order of its own.
 const client = new pg.Client({ connectionString: url });
 await client.connect();
-const real = REAL_MARKS;
 const sample = (
   await client.query(
     o.source === 'real'
       ? // By text, so that the draw does not depend on how bench/realMarks.ts numbered them.
-        `select application_number::bigint as app, word_mark from trademarks where ${real} order by md5(word_mark || '${o.seed}')`
+        `select application_number::bigint as app, word_mark from trademarks where ${REAL_MARKS} order by md5(word_mark || '${o.seed}')`
       : `select application_number::bigint as app, word_mark from trademarks tablesample bernoulli (0.5) repeatable (${o.seed})
-         where word_mark <> '' and not (${real}) order by md5(application_number || '${o.seed}')`,
+         where word_mark <> '' and not (${REAL_MARKS}) order by md5(application_number || '${o.seed}')`,
   )
 ).rows as { app: string; word_mark: string }[];
 if (!sample.length) throw new Error('no marks to draw from: for --source real, run bench/realMarks.ts first');

@@ -71,9 +71,9 @@ export function holdersBy(
       let held = 0;
       let common = 0;
       for (let q = wordOffsets[m]; q < wordOffsets[m + 1]; q++) {
-        const at = 3 * markWords[q];
+        const w = markWords[q];
+        const at = 3 * w;
         if (stamps[at] !== gen) {
-          const w = markWords[q];
           const text = ix.word(w);
           const x = by.weight(text, views.length > 1 ? register.holders(text) : ix.postings(w));
           const mine = by.words.get(text);
