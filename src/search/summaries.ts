@@ -242,9 +242,19 @@ function civil(days: number): [number, number, number] {
 const two = (x: number) => (x < 10 ? `0${x}` : String(x));
 const four = (y: number) => String(y).padStart(4, '0');
 
+// A register's filing days are some tens of thousands of distinct days, and a clearance reads a thousand marks'
+// (src/threats/candidates.ts): each day is spelled once, not once per mark (half of what reading a mark cost).
+const ISO_DAYS_KEPT = 100_000;
+const isoDays = new Map<number, string>();
+
 export function isoDay(days: number): string {
-  const [y, m, d] = civil(days);
-  return `${four(y)}-${two(m)}-${two(d)}`;
+  let iso = isoDays.get(days);
+  if (iso === undefined) {
+    const [y, m, d] = civil(days);
+    iso = `${four(y)}-${two(m)}-${two(d)}`;
+    if (isoDays.size < ISO_DAYS_KEPT) isoDays.set(days, iso);
+  }
+  return iso;
 }
 
 export function dmyDay(days: number): string {

@@ -137,15 +137,31 @@ export function farWords(register: RegisterView, word: string, max: number): str
   return mostHeld(register, (ix) => [...ix.variants(word, 2)].filter(([, d]) => d === 2).map(([id]) => id), max);
 }
 
-// Each index lists its own words, by id: their postings summed over the indexes are holders().
+/**
+ * Each index lists its own words, by id: their postings summed over the indexes are holders(). A common word has
+ * thousands of relatives, and spelling each out cost more than the search that follows (SHREE), so of the base
+ * index's only those are spelled that can still be among the first `max`: no fewer marks hold the max-th of all
+ * than the max-th of the base alone, and the recent changes add at most `extra` to any word.
+ */
 function mostHeld(register: RegisterView, ids: (ix: IndexView) => number[], max: number): string[] {
+  const [base, ...recent] = register.views;
   const held = new Map<string, number>();
-  for (const ix of register.views) {
+  for (const ix of recent) {
     for (const id of ids(ix)) {
       const w = ix.word(id);
       held.set(w, (held.get(w) ?? 0) + ix.postings(id));
     }
   }
+  let extra = 0;
+  for (const n of held.values()) extra = Math.max(extra, n);
+  const own = ids(base);
+  const counts = Float64Array.from(own, (id) => base.postings(id));
+  const floor = own.length > max ? counts.slice().sort()[own.length - max] - extra : Number.NEGATIVE_INFINITY;
+  own.forEach((id, i) => {
+    if (counts[i] < floor) return;
+    const w = base.word(id);
+    held.set(w, (held.get(w) ?? 0) + counts[i]);
+  });
   return [...held]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, max)

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { IndexBuilder, type MarkRow } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
 import { classMask } from '../../src/search/service.ts';
-import { farWords, holdersBy } from '../../src/threats/holders.ts';
+import type { RegisterView } from '../../src/search/view.ts';
+import { farWords, holdersBy, relatedWords } from '../../src/threats/holders.ts';
 
 // What threats read of the search index besides searches (src/threats/holders.ts), on hand-written registers.
 
@@ -120,4 +121,39 @@ describe('threats: reading the register', () => {
     // A word shorter than six letters is found when one deletion from it meets two from the query.
     expect(farWords(x, 'BRNRO', 5)).to.deep.equal(['BRNA']);
   });
+
+  it('lists the most held respellings of a word, counting the marks changed since the index was made', () => {
+    // SHRI 5, SREE 4, SHRE 3, SHREEE 2, SHRY 1 marks in the index.
+    const spelt: [string, number][] = [
+      ['SHRI', 5],
+      ['SREE', 4],
+      ['SHRE', 3],
+      ['SHREEE', 2],
+      ['SHRY', 1],
+    ];
+    let app = 4000;
+    const x = registerOf(spelt.flatMap(([w, n]) => Array.from({ length: n }, (): [number, string] => [app++, `${w} FOODS`])));
+    expect(relatedWords(x, 'SHREE', 2)).to.deep.equal(['SHRI', 'SREE']);
+    expect(relatedWords(x, 'SHREE', 2)).to.deep.equal(everyRespelling(x, 'SHREE').slice(0, 2));
+    // Four new SHRE marks: 7, more than any other, though the index alone put it third.
+    x.apply(
+      Array.from({ length: 4 }, (_, i) => ({ seq: i + 1, appNo: 5000 + i, row: row(5000 + i, 'SHRE TEA') })),
+      4,
+    );
+    expect(relatedWords(x, 'SHREE', 2)).to.deep.equal(['SHRE', 'SHRI']);
+    // Two more SHREEE marks: it ties SREE at 4 (a changed mark still counts where it was), and comes first in spelling.
+    x.apply(
+      [5, 6].map((seq) => ({ seq, appNo: 5000 + seq, row: row(5000 + seq, 'SHREEE') })),
+      6,
+    );
+    expect(relatedWords(x, 'SHREE', 4)).to.deep.equal(['SHRE', 'SHRI', 'SHREEE', 'SREE']);
+    for (const max of [1, 2, 3, 4, 5, 6]) expect(relatedWords(x, 'SHREE', max)).to.deep.equal(everyRespelling(x, 'SHREE').slice(0, max));
+  });
 });
+
+/** Every respelling of `word` the indexes list, spelled out and summed, the most held first (what relatedWords ranks). */
+function everyRespelling(x: RegisterView, word: string): string[] {
+  const held = new Map<string, number>();
+  for (const ix of x.views) for (const id of ix.relatives(word)) held.set(ix.word(id), (held.get(ix.word(id)) ?? 0) + ix.postings(id));
+  return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+}
