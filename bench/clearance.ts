@@ -78,6 +78,8 @@ console.log(`search index: ${registerSize.toLocaleString('en')} marks, ready in 
 const c = new pg.Client(url);
 await c.connect();
 const noCharge = async () => {};
+/** Whether warmUp() has run (declared before the parts run, below). */
+let warmed = false;
 const screen = (word_mark: string, classes: number[], limit = 10): Promise<Screened> =>
   deps.services.clearance.screen({ word_mark, classes, status: ['live', 'pending'], limit, offset: 0 } as never, noCharge);
 
@@ -406,7 +408,6 @@ function threeClasses(own: number, r: Rng): number[] {
  * 2026-12-08, p95 113 ms with one name first, 102 with 100; p99 161 and 110), so the tail measured a cold process.
  * The names screened first are the pool's last, which the single and batch parts do not time.
  */
-let warmed = false;
 async function warmUp() {
   if (warmed) return;
   warmed = true;
