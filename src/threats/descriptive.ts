@@ -83,6 +83,9 @@ export function descriptiveCap(classes: readonly number[] | null): (word: string
   return (w, x) => (descriptive.has(w) || plain.has(w) || (food && foodPlain.has(w)) ? Math.min(x, DESCRIPTIVE_WEIGHT) : x);
 }
 
+/** Whether descriptiveCap caps the word in some trade. */
+export const mayBeCapped = (w: string): boolean => TRADE_WORDS.has(w) || plain.has(w) || foodPlain.has(w);
+
 /**
  * The descriptive words of every trade. Search weighs them alike whatever classes it is filtered by,
  * so that a filter keeps the marks an unfiltered search finds in those classes, no more and no fewer;

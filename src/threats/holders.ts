@@ -15,11 +15,25 @@ export interface HolderRanking {
   /** The mark's words and their weights, and the sum of those weights. */
   words: Map<string, number>;
   total: number;
-  /** The weight of a holder's word that `holders` marks hold in every class (read per word of every holder, it must be cheap). */
-  weight(word: string, holders: number): number;
+  /** The weight of a holder's word (read per word of every holder, it must be cheap). */
+  weight: HolderWeights;
   /** The mark's filing day (days since 1970): holders filed after it are `later`. */
   day: number;
   standing(cls: number, status: string, later: boolean): number;
+}
+
+/**
+ * A holder's word's weight, in two parts: what `holders` marks holding it in every class make of it, the same in every
+ * trade and for every mark (kept per word id while the register stays the same: see plainWeights), and the trade's
+ * cap on it, which few words meet.
+ */
+export interface HolderWeights {
+  /** The same object for every ranking whose plain() is the same function: what the kept weights are kept for. */
+  readonly key: object;
+  plain(word: string, holders: number): number;
+  /** Whether some trade caps the word: only those words are spelled out again for the cap. */
+  capped(word: string): boolean;
+  cap(word: string, weight: number): number;
 }
 
 /**
@@ -55,6 +69,16 @@ export function holdersBy(
     }
     const gen = cache.gen;
     const { stamps, words } = cache;
+    const plain = plainWeights(ix, register, by.weight.key);
+    // The mark's words as this index numbers them: a holder's words are compared by id, never spelled out.
+    const mineIds: number[] = [];
+    const mineWeights: number[] = [];
+    for (const [text, weight] of by.words) {
+      const w = ix.wordId(text);
+      if (w < 0) continue;
+      mineIds.push(w);
+      mineWeights.push(weight);
+    }
     // A proposal not yet filed has no later marks: its holders' filing days are not read.
     const dated = Number.isFinite(by.day);
     for (let p = postOffsets[id]; p < postOffsets[id + 1]; p++) {
@@ -74,12 +98,17 @@ export function holdersBy(
         const w = markWords[q];
         const at = 3 * w;
         if (stamps[at] !== gen) {
-          const text = ix.word(w);
-          const x = by.weight(text, views.length > 1 ? register.holders(text) : ix.postings(w));
-          const mine = by.words.get(text);
+          let x = plain.weights[w];
+          if (Number.isNaN(x)) {
+            const text = ix.word(w);
+            x = plain.weights[w] = by.weight.plain(text, views.length > 1 ? register.holders(text) : ix.postings(w));
+            plain.capped[w] = by.weight.capped(text) ? CAPPED : NOT_CAPPED;
+          }
+          if (plain.capped[w] === CAPPED) x = by.weight.cap(ix.word(w), x);
+          const k = mineIds.indexOf(w);
           stamps[at] = gen;
           words[at + 1] = x;
-          words[at + 2] = mine === undefined ? -1 : x + mine;
+          words[at + 2] = k < 0 ? -1 : x + mineWeights[k];
         }
         held += words[at + 1];
         if (words[at + 2] >= 0) common += words[at + 2];
@@ -213,6 +242,37 @@ function wordCache(ix: IndexView): WordCache {
       standing: new Float32Array(0x8000),
     };
     wordCaches.set(ix, c);
+  }
+  return c;
+}
+
+/**
+ * The plain weights of an index's words, by word id (NaN until read), and whether a trade caps each: a holder's rare
+ * words are new to each ranking, and spelling each out and weighing it was half of what ranking holders cost. Kept
+ * for one HolderWeights key and one state of the register (its last index is a new object whenever the base or the
+ * index of recent changes is replaced, and a word's holders with it): 5 bytes a word, 5 MiB at 7.7M marks.
+ */
+interface PlainWeights {
+  key: object | null;
+  version: object | null;
+  weights: Float32Array;
+  capped: Uint8Array;
+}
+const CAPPED = 1;
+const NOT_CAPPED = 2;
+const plainCaches = new WeakMap<IndexView, PlainWeights>();
+
+function plainWeights(ix: IndexView, register: RegisterView, key: object): PlainWeights {
+  const version = register.views[register.views.length - 1];
+  let c = plainCaches.get(ix);
+  if (!c) {
+    c = { key: null, version: null, weights: new Float32Array(ix.wordCount), capped: new Uint8Array(ix.wordCount) };
+    plainCaches.set(ix, c);
+  }
+  if (c.key !== key || c.version !== version) {
+    c.key = key;
+    c.version = version;
+    c.weights.fill(Number.NaN);
   }
   return c;
 }

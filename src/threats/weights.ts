@@ -1,8 +1,8 @@
 import { classMask } from '../search/service.ts';
 import type { RegisterView } from '../search/view.ts';
 import type { WeightOf } from './compare.ts';
-import { descriptiveCap } from './descriptive.ts';
-import { marksIn } from './holders.ts';
+import { descriptiveCap, mayBeCapped } from './descriptive.ts';
+import { type HolderWeights, marksIn } from './holders.ts';
 import { PARAMS, type ScoreParams, weightFor } from './score.ts';
 
 // How heavy a word is in a comparison, from the register the search index holds.
@@ -57,8 +57,10 @@ function keptWeights(engine: RegisterView, classes: number[] | null): Map<string
  * A word's weight from its holders in every class, capped for the trade's descriptive words: cheap
  * enough to weigh every word of ten thousand holders of a word, close enough to rank them.
  */
-export function roughWeights(engine: RegisterView, classes: number[]): (word: string, holders: number) => number {
+export function roughWeights(engine: RegisterView, classes: number[]): HolderWeights {
   const marks = marksIn(engine, null);
-  const cap = descriptiveCap(classes);
-  return (w, holders) => cap(w, weightFor(w, holders, marks));
+  return { key: ROUGH, plain: (w, holders) => weightFor(w, holders, marks), capped: mayBeCapped, cap: descriptiveCap(classes) };
 }
+
+/** The key of roughWeights' plain part: weightFor with the calibration, the same for every trade and mark. */
+const ROUGH = {};

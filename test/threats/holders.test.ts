@@ -3,7 +3,7 @@ import { IndexBuilder, type MarkRow } from '../../src/search/build.ts';
 import { SearchEngine } from '../../src/search/engine.ts';
 import { classMask } from '../../src/search/service.ts';
 import type { RegisterView } from '../../src/search/view.ts';
-import { farWords, holdersBy, relatedWords } from '../../src/threats/holders.ts';
+import { farWords, type HolderWeights, holdersBy, relatedWords } from '../../src/threats/holders.ts';
 
 // What threats read of the search index besides searches (src/threats/holders.ts), on hand-written registers.
 
@@ -29,7 +29,7 @@ describe('threats: reading the register', () => {
       [2006, 'VANA BISCUITS', 9],
       [2007, 'ROYAL VANA BISCUITS'],
     ]);
-    const weight = (w: string) => (w === 'BISCUITS' || w === 'BRAND' ? 0.1 : w === 'ROYAL' ? 0.5 : 1);
+    const weight = weights((w: string) => (w === 'BISCUITS' || w === 'BRAND' ? 0.1 : w === 'ROYAL' ? 0.5 : 1));
     const by = {
       words: new Map([
         ['VANA', 1],
@@ -78,7 +78,7 @@ describe('threats: reading the register', () => {
         {
           words: new Map(words),
           total: words.reduce((sum, [, w]) => sum + w, 0),
-          weight: () => 1,
+          weight: weights(() => 1),
           day: Number.POSITIVE_INFINITY,
           standing: (_cls: number, _status: string, isLater: boolean) => {
             later.push(isLater);
@@ -102,6 +102,38 @@ describe('threats: reading the register', () => {
       ]),
     ).to.deep.equal([2002, 2003, 2001]);
     expect(later).to.not.include(true);
+  });
+
+  it("weighs a holder's word by each ranking's trade, and again once the register has changed", () => {
+    const x = registerOf([
+      [2001, 'VANA BISCUITS'],
+      [2002, 'VANA ROYAL'],
+      [2003, 'ROYAL TEA'],
+    ]);
+    const rank = (weight: HolderWeights) =>
+      holdersBy(
+        x,
+        'VANA',
+        classMask([30]),
+        10,
+        100,
+        { words: new Map([['VANA', 1]]), total: 1, weight, day: Number.POSITIVE_INFINITY, standing: () => 1 },
+        new Set(),
+      ).map((h) => h.appNo);
+    // A word's plain weight is one over its holders: BISCUITS 1, ROYAL 1/2; a holder's share is 2 / (2 + its other word's).
+    const key = {};
+    const plain = (_w: string, holders: number) => 1 / holders;
+    const foods: HolderWeights = { key, plain, capped: (w) => w === 'BISCUITS', cap: (w, v) => (w === 'BISCUITS' ? Math.min(v, 0.1) : v) };
+    const other: HolderWeights = { key, plain, capped: foods.capped, cap: (_w, v) => v };
+    expect(rank(foods)).to.deep.equal([2001, 2002]);
+    // The same plain weights, kept, but BISCUITS is not capped in this trade.
+    expect(rank(other)).to.deep.equal([2002, 2001]);
+    // Three more marks hold BISCUITS: its plain weight is a quarter now, under ROYAL's half.
+    x.apply(
+      [1, 2, 3].map((seq) => ({ seq, appNo: 3000 + seq, row: row(3000 + seq, 'BISCUITS') })),
+      3,
+    );
+    expect(rank(other)).to.deep.equal([2001, 2002]);
   });
 
   it('lists the words exactly two edits from a word, the most held first, for the threats of a rare mark', () => {
@@ -156,4 +188,9 @@ function everyRespelling(x: RegisterView, word: string): string[] {
   const held = new Map<string, number>();
   for (const ix of x.views) for (const id of ix.relatives(word)) held.set(ix.word(id), (held.get(ix.word(id)) ?? 0) + ix.postings(id));
   return [...held].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+}
+
+/** A word's weight in every trade alike, as a ranking reads it. */
+function weights(plain: (word: string) => number): HolderWeights {
+  return { key: {}, plain, capped: () => false, cap: (_w, x) => x };
 }
