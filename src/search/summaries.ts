@@ -243,7 +243,7 @@ const two = (x: number) => (x < 10 ? `0${x}` : String(x));
 const four = (y: number) => String(y).padStart(4, '0');
 
 // A register's filing days are some tens of thousands of distinct days, and a clearance reads a thousand marks'
-// (src/threats/candidates.ts): each day is spelled once, not once per mark (half of what reading a mark cost).
+// (src/threats/candidates.ts): each day is spelled once, not once per mark (a tenth of what reading a mark cost).
 const ISO_DAYS_KEPT = 100_000;
 const isoDays = new Map<number, string>();
 

@@ -248,7 +248,7 @@ function wordCache(ix: IndexView): WordCache {
 
 /**
  * The plain weights of an index's words, by word id (NaN until read), and whether a trade caps each: a holder's rare
- * words are new to each ranking, and spelling each out and weighing it was half of what ranking holders cost. Kept
+ * words are new to each ranking, and are spelled out and weighed once while the register stays the same. Kept
  * for one HolderWeights key and one state of the register (its last index is a new object whenever the base or the
  * index of recent changes is replaced, and a word's holders with it): 5 bytes a word, 5 MiB at 7.7M marks.
  */
