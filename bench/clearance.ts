@@ -44,6 +44,7 @@ import { WatchIndex } from '../src/watches/watchIndex.ts';
 import { EDIT_KINDS, type EditKind, edit } from './clearance/edits.ts';
 import { editLogo, LOGO_EDITS, logoModel } from './clearance/logoEdits.ts';
 import { logoPairs } from './clearance/logoPairs.ts';
+import { threeClasses } from './clearance/names.ts';
 import { args, DEFAULT_URL } from './lib.ts';
 import { Rng } from './rng.ts';
 import { LABELLED_PAIRS, splitOf } from './threats/labelledPairs.ts';
@@ -393,13 +394,6 @@ async function pairs() {
 
 function analyserOf() {
   return new Analyser(deps.search, new TrademarkRepository(deps.db), new ThreatRepository(deps.db), deps.logos.texts);
-}
-
-/** Three classes for a name: its own and two others drawn at random. */
-function threeClasses(own: number, r: Rng): number[] {
-  const out = new Set([own]);
-  while (out.size < 3) out.add(1 + r.int(45));
-  return [...out];
 }
 
 /**

@@ -18,7 +18,7 @@ import { createRoot } from '../../src/root.ts';
 import { createAccount } from '../../test/helpers/accounts.ts';
 import { args, DEFAULT_URL } from '../lib.ts';
 import { Rng } from '../rng.ts';
-import { liveNames } from './names.ts';
+import { liveNames, threeClasses } from './names.ts';
 
 const a = args();
 const batch = Number(a.get('batch') ?? 1000);
@@ -33,9 +33,8 @@ const deps = createRoot(config);
 const size = Number((await deps.db.raw(`select reltuples::bigint as n from pg_class where relname = 'trademarks'`)).rows[0].n);
 const r = new Rng(seed + 2);
 const proposals = (await liveNames(url, batch, seed + 2, size)).map((m) => {
-  const classes = new Set([m.class_number]);
-  while (classes.size < 3) classes.add(1 + r.int(45));
-  return { word_mark: m.word_mark, classes: [...classes], status: ['live', 'pending'], limit: 50, offset: 0 };
+  const classes = threeClasses(m.class_number, r);
+  return { word_mark: m.word_mark, classes, status: ['live', 'pending'], limit: 50, offset: 0 };
 });
 const account = await createAccount(deps.db, { quotas: { api_calls: 1_000_000_000 } });
 const queue = new Queue(CLEARANCE_BATCH_QUEUE, { connection: deps.connections.queues, prefix });

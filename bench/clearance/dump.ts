@@ -13,7 +13,7 @@ import { ThreatRepository } from '../../src/threats/repository.ts';
 import { TrademarkRepository } from '../../src/trademarks/repository.ts';
 import { args, DEFAULT_URL } from '../lib.ts';
 import { Rng } from '../rng.ts';
-import { liveNames } from './names.ts';
+import { liveNames, threeClasses } from './names.ts';
 
 const a = args();
 const n = Number(a.get('n') ?? 300);
@@ -33,8 +33,7 @@ const lines: string[] = [];
 const times: number[] = [];
 let cpuMs = 0;
 for (const m of names) {
-  const classes = new Set([m.class_number]);
-  while (classes.size < 3) classes.add(1 + r.int(45));
+  const classes = threeClasses(m.class_number, r);
   const s = performance.now();
   const c0 = process.cpuUsage();
   const f = await analyser.analyse({ text: m.word_mark, classes: [...classes].sort((x, y) => x - y), logo: null, filed: null });
@@ -45,7 +44,7 @@ for (const m of names) {
   lines.push(
     JSON.stringify({
       name: m.word_mark,
-      classes: [...classes],
+      classes,
       ms: Math.round(t),
       f: f.slice(0, 500).map((x) => `${x.row.application_number}:${x.score.overall}`),
     }),

@@ -1,7 +1,16 @@
-// The register names the clearance speed checks screen (bench/clearance/dump.ts, searchEach.ts): n live or
-// pending marks with words, drawn repeatably by seed from a register of `size` marks.
+// The register names the clearance speed checks screen (bench/clearance.ts, bench/clearance/dump.ts, searchEach.ts,
+// batchQueue.ts, timing.ts): n live or pending marks with words, drawn repeatably by seed from a register of `size`
+// marks, each screened in three classes.
 import pg from 'pg';
 import { labelsOf } from '../../src/search/statusGroups.ts';
+import type { Rng } from '../rng.ts';
+
+/** A name's three classes: its own first, then two others drawn at random. */
+export function threeClasses(own: number, r: Rng): number[] {
+  const out = new Set([own]);
+  while (out.size < 3) out.add(1 + r.int(45));
+  return [...out];
+}
 
 export async function liveNames(
   url: string,

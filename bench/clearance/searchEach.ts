@@ -12,7 +12,7 @@ import type { Filter, IndexHit } from '../../src/search/types.ts';
 import { relatedClasses } from '../../src/threats/classes.ts';
 import { args, DEFAULT_URL } from '../lib.ts';
 import { Rng } from '../rng.ts';
-import { liveNames } from './names.ts';
+import { liveNames, threeClasses } from './names.ts';
 
 const a = args();
 const n = Number(a.get('n') ?? 100);
@@ -28,8 +28,7 @@ const names = await liveNames(url, n, seed, size);
 const r = new Rng(seed + 1);
 const cases: { text: string; want: number; filters: Filter[] }[] = [];
 for (const m of names) {
-  const classes = new Set([m.class_number]);
-  while (classes.size < 3) classes.add(1 + r.int(45));
+  const classes = threeClasses(m.class_number, r);
   const groups = new Map<number, number[]>();
   for (const cls of classes) {
     const g = relatedClasses(cls);

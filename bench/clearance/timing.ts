@@ -6,10 +6,9 @@
 //   DATABASE_URL=... SEARCH_SNAPSHOT=FILE npx tsx bench/clearance/timing.ts [--root DIR] [--latency 200] [--batch 1000]
 //     [--warm 100] [--seed 21]
 import path from 'node:path';
-import pg from 'pg';
-import { labelsOf } from '../../src/search/statusGroups.ts';
 import { args, DEFAULT_URL } from '../lib.ts';
 import { Rng } from '../rng.ts';
+import { liveNames, threeClasses } from './names.ts';
 
 const a = args();
 const root = path.resolve(a.get('root') ?? '.');
@@ -24,26 +23,9 @@ const { createRoot } = await import(path.join(root, 'src/root.ts'));
 const deps = createRoot(loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' }));
 const engine = await deps.search.ready();
 
-const c = new pg.Client(url);
-await c.connect();
-const want = warm + latency + batch;
-const share = Math.min(100, (want * 20 * 100) / engine.indexes[0].n);
-const known = (await c.query('select status from status_values')).rows.map((x) => x.status as string);
-const names = (
-  await c.query(
-    `select word_mark, class_number from trademarks tablesample bernoulli (${share}) repeatable (${seed})
-     where word_mark <> '' and status = any($1::text[]) order by md5(application_number || $2) limit ${want}`,
-    [labelsOf(['live', 'pending'], known), String(seed)],
-  )
-).rows as { word_mark: string; class_number: number }[];
-await c.end();
-
+const names = await liveNames(url, warm + latency + batch, seed, engine.indexes[0].n);
 const r = new Rng(seed);
-const items = names.map((m) => {
-  const classes = new Set([m.class_number]);
-  while (classes.size < 3) classes.add(1 + r.int(45));
-  return { name: m.word_mark, classes: [...classes] };
-});
+const items = names.map((m) => ({ name: m.word_mark, classes: threeClasses(m.class_number, r) }));
 const screen = (it: { name: string; classes: number[] }) =>
   deps.services.clearance.screen(
     { word_mark: it.name, classes: it.classes, status: ['live', 'pending'], limit: 20, offset: 0 },

@@ -173,7 +173,7 @@ describe('threats: reading the register', () => {
       4,
     );
     expect(relatedWords(x, 'SHREE', 2)).to.deep.equal(['SHRE', 'SHRI']);
-    // Two more SHREEE marks: it ties SREE at 4 (a changed mark still counts where it was), and comes first in spelling.
+    // Two more SHREEE marks: 2 + 2 ties SREE at 4, and SHREEE comes first in spelling.
     x.apply(
       [5, 6].map((seq) => ({ seq, appNo: 5000 + seq, row: row(5000 + seq, 'SHREEE') })),
       6,
